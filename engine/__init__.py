@@ -1,0 +1,37 @@
+"""The rules of every game: pure, synchronous, no I/O, no randomness of its own."""
+
+from __future__ import annotations
+
+from engine.errors import (
+    BadOptionsError,
+    CorruptStateError,
+    GameError,
+    GameOverError,
+    IllegalActionError,
+    NotationError,
+    NotYourTurnError,
+    UnknownVariantError,
+)
+from engine.protocol import CHANCE, Action, ChanceKind, ChanceSpec, GameState, Outcome, Variant, replay
+from engine.registry import VARIANTS, find_variant
+
+__all__ = [
+    "CHANCE",
+    "VARIANTS",
+    "Action",
+    "BadOptionsError",
+    "ChanceKind",
+    "ChanceSpec",
+    "CorruptStateError",
+    "GameError",
+    "GameOverError",
+    "GameState",
+    "IllegalActionError",
+    "NotYourTurnError",
+    "NotationError",
+    "Outcome",
+    "UnknownVariantError",
+    "Variant",
+    "find_variant",
+    "replay",
+]

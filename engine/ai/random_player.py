@@ -1,0 +1,35 @@
+"""The weakest computer player and the chance sampler shared by self-play, tests and the bot.
+
+The rules never draw random numbers; whoever drives a game samples chance outcomes here with a
+random source it owns (``random.SystemRandom`` in live games, a seeded ``random.Random`` in tests).
+"""
+
+from __future__ import annotations
+
+import random
+
+from engine.protocol import CHANCE, Action, ChanceKind, ChanceSpec, GameState
+
+
+def sample_outcome(spec: ChanceSpec, rng: random.Random) -> tuple[int, ...]:
+    """One outcome of ``spec`` drawn from ``rng``."""
+    if spec.kind is ChanceKind.DICE:
+        return tuple(rng.randint(1, spec.sides) for _ in range(spec.count))
+    order = list(range(spec.count))
+    rng.shuffle(order)
+    return tuple(order)
+
+
+def random_action(state: GameState, rng: random.Random) -> Action:
+    """A uniformly random legal action of the deciding seat, or a sampled chance outcome."""
+    spec = state.chance()
+    if spec is not None:
+        return state.chance_action(sample_outcome(spec, rng))
+    actions = state.legal_actions()
+    if not actions:
+        raise ValueError("no legal action in a non-terminal state")
+    return actions[rng.randrange(len(actions))]
+
+
+def is_chance(state: GameState) -> bool:
+    return state.to_move() == CHANCE

@@ -1,0 +1,255 @@
+"""The one protocol every game implements.
+
+Modelled on OpenSpiel's Game/State: a game is a pure function of its action log. Whoever decides
+next is a seat (0 or 1) or chance; chance steps describe their possible outcomes and the caller
+supplies one, so the engine itself never draws a random number.
+
+States are immutable: ``apply`` returns a new state and leaves the old one untouched, which lets a
+caller validate, persist and only then publish a new position.
+"""
+
+from __future__ import annotations
+
+import json
+from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from enum import Enum
+from typing import Any, ClassVar
+
+from engine.errors import NotationError
+
+CHANCE = -1
+"""The value of ``GameState.to_move()`` when the next step is a chance outcome."""
+
+JSONDict = dict[str, Any]
+
+
+class ChanceKind(Enum):
+    """What sort of random outcome a chance step needs."""
+
+    DICE = "dice"
+    """``count`` dice with ``sides`` faces; the outcome is a tuple of ``count`` ints in 1..sides."""
+    SHUFFLE = "shuffle"
+    """A permutation of ``range(count)``; the outcome is a tuple holding each index once."""
+
+
+@dataclass(frozen=True, slots=True)
+class ChanceSpec:
+    """The chance step a state waits for.
+
+    ``prompt_seat`` is the seat whose explicit request (a Roll button) should trigger the outcome,
+    or ``None`` when the driver resolves it at once (an opening roll, a shuffle).
+    """
+
+    kind: ChanceKind
+    count: int
+    sides: int = 0
+    prompt_seat: int | None = None
+    label: str = "Roll"
+
+    def check(self, outcome: Sequence[int]) -> tuple[int, ...]:
+        """Return ``outcome`` as a tuple if it fits this spec, else raise ``NotationError``."""
+        values = tuple(outcome)
+        if len(values) != self.count:
+            raise NotationError(f"expected {self.count} values for this chance step, got {len(values)}")
+        if self.kind is ChanceKind.DICE:
+            for v in values:
+                if not 1 <= v <= self.sides:
+                    raise NotationError(f"a die shows 1 to {self.sides}, not {v}")
+        elif sorted(values) != list(range(self.count)):
+            raise NotationError("a shuffle must list every position exactly once")
+        return values
+
+
+class Action(ABC):
+    """A move, a choice or a chance outcome. Subclasses are frozen dataclasses."""
+
+    __slots__ = ()
+
+    @property
+    @abstractmethod
+    def notation(self) -> str:
+        """The canonical text form, read back by ``Variant.parse_action``."""
+
+    def __str__(self) -> str:
+        return self.notation
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """How a finished game or match ended.
+
+    ``winner`` is a seat or ``None`` for a draw. ``points`` is what the winner scored (1 in games
+    without scoring). ``reason`` is a stable key (``"five-in-a-row"``, ``"resignation"``),
+    ``description`` the sentence shown to players. ``length`` is the match length the result
+    counts for in ratings (1 for games without match play).
+    """
+
+    winner: int | None
+    reason: str
+    description: str
+    points: int = 1
+    length: int = 1
+
+    def to_json(self) -> JSONDict:
+        return {
+            "winner": self.winner,
+            "reason": self.reason,
+            "description": self.description,
+            "points": self.points,
+            "length": self.length,
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Outcome:
+        winner = data["winner"]
+        if winner not in (0, 1, None):
+            raise ValueError("winner must be 0, 1 or null")
+        return cls(
+            winner=winner,
+            reason=str(data["reason"]),
+            description=str(data["description"]),
+            points=int(data["points"]),
+            length=int(data["length"]),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class OptionSpec:
+    """One option a game accepts when created (``match length``, ``rule set``)."""
+
+    name: str
+    description: str
+    default: str | int | bool
+    choices: tuple[str | int | bool, ...] = ()
+    minimum: int | None = None
+    maximum: int | None = None
+
+
+class GameState(ABC):
+    """A position of one game, immutable. Seats are 0 and 1, never users."""
+
+    __slots__ = ()
+
+    variant_key: ClassVar[str]
+    turn_number: int
+    """How many turns have started (0 before the first); for clocks and statistics."""
+
+    @abstractmethod
+    def to_move(self) -> int:
+        """The seat that decides next, or ``CHANCE``. Meaningless once terminal."""
+
+    @property
+    @abstractmethod
+    def turn(self) -> int | None:
+        """The seat whose turn it is (for display and turn clocks), ``None`` before the first turn."""
+
+    @abstractmethod
+    def chance(self) -> ChanceSpec | None:
+        """The chance step this state waits for, or ``None`` when a seat decides."""
+
+    @abstractmethod
+    def chance_action(self, outcome: Sequence[int]) -> Action:
+        """The action that applies a chance outcome to this state."""
+
+    @abstractmethod
+    def legal_actions(self) -> tuple[Action, ...]:
+        """Every action the deciding seat may take; empty at chance steps and at the end."""
+
+    @abstractmethod
+    def apply(self, action: Action) -> GameState:
+        """The state after ``action``; raises an ``engine.errors.GameError`` if it is not allowed."""
+
+    @abstractmethod
+    def outcome(self) -> Outcome | None:
+        """How the game ended, or ``None`` while it goes on."""
+
+    def is_terminal(self) -> bool:
+        return self.outcome() is not None
+
+    @abstractmethod
+    def to_json(self) -> JSONDict:
+        """The canonical, complete JSON form (with ``schema`` and ``game``); secrets included."""
+
+    def view(self, seat: int | None) -> JSONDict:
+        """What ``seat`` may see (``None``: a spectator). Games without secrets show everything."""
+        return self.to_json()
+
+    @abstractmethod
+    def describe(self, action: Action) -> str:
+        """A short sentence for ``action`` played from this state ("move 2 of your 3 tokens ...")."""
+
+    @property
+    @abstractmethod
+    def last_text(self) -> str | None:
+        """What the last applied action did, in words ("Blue rolled 5-5-5: ..."), if anything."""
+
+    @property
+    @abstractmethod
+    def phase_text(self) -> str:
+        """Where the game stands now ("Red to roll", "Blue: move 1 of 2 dice")."""
+
+    def canonical(self) -> str:
+        """The JSON form as one canonical string (sorted keys, no spaces): equal states, equal text."""
+        return json.dumps(self.to_json(), sort_keys=True, separators=(",", ":"))
+
+
+class Variant(ABC):
+    """A game as registered: creates states, reads saved ones, parses action notation."""
+
+    key: ClassVar[str]
+    title: ClassVar[str]
+    seat_names: ClassVar[tuple[str, str]]
+    schema_version: ClassVar[int]
+    options: ClassVar[tuple[OptionSpec, ...]] = ()
+
+    @abstractmethod
+    def new_game(self, options: Mapping[str, Any] | None = None) -> GameState:
+        """A new game; raises ``BadOptionsError`` for unknown or invalid options."""
+
+    @abstractmethod
+    def from_json(self, data: Mapping[str, Any]) -> GameState:
+        """Read a saved state; raises ``CorruptStateError`` if it is not a valid state of this game."""
+
+    @abstractmethod
+    def parse_action(self, state: GameState, text: str) -> Action:
+        """Read an action's notation in the context of ``state``; raises ``NotationError``."""
+
+    def forfeit(self, state: GameState, loser: int, reason: str, description: str) -> Outcome:
+        """The outcome when ``loser`` resigns or runs out of time. Games with scoring override it."""
+        return Outcome(winner=1 - loser, reason=reason, description=description)
+
+    def resolve_options(self, options: Mapping[str, Any] | None) -> dict[str, Any]:
+        """Fill defaults and check every option against ``self.options``."""
+        from engine.errors import BadOptionsError
+
+        given = dict(options or {})
+        known = {o.name: o for o in self.options}
+        unknown = sorted(set(given) - set(known))
+        if unknown:
+            accepted = ", ".join(sorted(known)) or "none"
+            raise BadOptionsError(f"{self.title} has no option {', '.join(unknown)} (options: {accepted})")
+        resolved: dict[str, Any] = {}
+        for spec in self.options:
+            value = given.get(spec.name, spec.default)
+            if spec.choices and value not in spec.choices:
+                allowed = ", ".join(str(c) for c in spec.choices)
+                raise BadOptionsError(f"{spec.name} must be one of {allowed}, not {value!r}")
+            if isinstance(spec.default, int) and not isinstance(spec.default, bool):
+                if not isinstance(value, int) or isinstance(value, bool):
+                    raise BadOptionsError(f"{spec.name} must be a whole number, not {value!r}")
+                if spec.minimum is not None and value < spec.minimum:
+                    raise BadOptionsError(f"{spec.name} must be at least {spec.minimum}")
+                if spec.maximum is not None and value > spec.maximum:
+                    raise BadOptionsError(f"{spec.name} must be at most {spec.maximum}")
+            resolved[spec.name] = value
+        return resolved
+
+
+def replay(variant: Variant, options: Mapping[str, Any] | None, log: Sequence[str]) -> GameState:
+    """Play ``log`` (action notations) from a new game and return the final state."""
+    state = variant.new_game(options)
+    for text in log:
+        state = state.apply(variant.parse_action(state, text))
+    return state
