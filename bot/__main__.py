@@ -1,0 +1,62 @@
+"""``python -m bot``: run the bot with the settings in ``.env``; any problem is one line, not a traceback."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import sys
+
+import aiohttp
+import discord
+
+from bot.client import RingsideBot
+from bot.config import ConfigError, Settings, load_settings
+from bot.store import Store, StoreError
+
+log = logging.getLogger("bot")
+
+
+async def run(settings: Settings) -> None:
+    store = await Store.open(settings.database)
+    try:
+        bot = RingsideBot(store, dev_guild_id=settings.dev_guild_id)
+        async with bot:
+            await bot.start(settings.token)
+    finally:
+        await store.close()
+
+
+def main() -> int:
+    try:
+        settings = load_settings()
+    except ConfigError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    discord.utils.setup_logging(level=logging.INFO)
+    if settings.api_base:
+        from bot.fakediscord import point_discord_py_at
+
+        point_discord_py_at(settings.api_base)
+    try:
+        asyncio.run(run(settings))
+    except StoreError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    except discord.LoginFailure:
+        print(
+            "error: Discord rejected DISCORD_TOKEN; copy the token again from the Bot page", file=sys.stderr
+        )
+        return 2
+    except discord.PrivilegedIntentsRequired:
+        print("error: Discord refused the connection over intents; this bot needs none", file=sys.stderr)
+        return 2
+    except (aiohttp.ClientError, OSError) as exc:
+        print(f"error: cannot reach Discord ({exc.__class__.__name__}: {exc})", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        return 0
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,111 @@
+"""Who may challenge whom, and a challenge's life: pending, then accepted, declined, cancelled or expired."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.clock import Clock
+from bot.store import ChallengeRecord, Store
+from engine import GameError, Variant, find_variant
+
+DEFAULT_EXPIRY_SECONDS = 600.0
+
+
+class ChallengeError(Exception):
+    """A challenge request or answer that cannot be carried out; the message is for the user."""
+
+    def __init__(self, message: str, expired: ChallengeRecord | None = None) -> None:
+        super().__init__(message)
+        self.expired = expired
+
+
+class Challenges:
+    def __init__(self, store: Store, clock: Clock, *, expiry_seconds: float = DEFAULT_EXPIRY_SECONDS) -> None:
+        self.store = store
+        self.clock = clock
+        self.expiry_seconds = expiry_seconds
+        self.computer_ids: set[int] = set()
+
+    def is_computer(self, user_id: int) -> bool:
+        return user_id in self.computer_ids
+
+    def check_new(self, *, challenger_id: int, opponent_id: int, opponent_is_bot: bool, game: str) -> Variant:
+        """The game to play, if this challenge may be made at all."""
+        if opponent_id == challenger_id:
+            raise ChallengeError(
+                "You cannot challenge yourself. Challenge a friend, or me to play the computer."
+            )
+        if opponent_is_bot and not self.is_computer(opponent_id):
+            raise ChallengeError(
+                "That is another bot: it cannot play. Challenge a person, or me to play the computer."
+            )
+        try:
+            return find_variant(game)
+        except GameError as exc:
+            raise ChallengeError(f"{str(exc)[0].upper()}{str(exc)[1:]}.") from exc
+
+    async def check_no_pending(self, challenger_id: int, opponent_id: int, opponent_mention: str) -> None:
+        if await self.store.pending_challenge(challenger_id, opponent_id, self.clock.now()) is not None:
+            raise ChallengeError(
+                f"You already have a challenge waiting for {opponent_mention}: wait for an answer or cancel it."
+            )
+
+    async def create(
+        self,
+        *,
+        guild_id: int | None,
+        channel_id: int,
+        challenger_id: int,
+        opponent_id: int,
+        game: str,
+        options: dict[str, Any],
+        rated: bool,
+    ) -> ChallengeRecord:
+        now = self.clock.now()
+        return await self.store.create_challenge(
+            guild_id=guild_id,
+            channel_id=channel_id,
+            challenger_id=challenger_id,
+            opponent_id=opponent_id,
+            game=game,
+            options=options,
+            rated=rated,
+            now=now,
+            expires_at=now + self.expiry_seconds,
+        )
+
+    async def set_message(self, challenge_id: int, message_id: int) -> None:
+        await self.store.set_challenge_message(challenge_id, message_id)
+
+    async def answer(self, challenge_id: int, user_id: int, op: str) -> ChallengeRecord:
+        """Accept, decline or cancel; only the right person, only while it is pending."""
+        record = await self.store.get_challenge(challenge_id)
+        if record is None:
+            raise ChallengeError("This challenge does not exist any more.")
+        if record.status != "pending":
+            raise ChallengeError(f"This challenge was already {record.status}.")
+        if self.clock.now() >= record.expires_at:
+            await self.store.close_challenge(record.id, "expired")
+            raise ChallengeError(
+                "This challenge has expired. Start a new one with /challenge.", expired=record
+            )
+        if op in ("accept", "decline") and user_id != record.opponent_id:
+            if user_id == record.challenger_id:
+                raise ChallengeError("Only the challenged player can answer; you can Cancel your challenge.")
+            raise ChallengeError(f"This challenge is for <@{record.opponent_id}>, not for you.")
+        if op == "cancel" and user_id != record.challenger_id:
+            raise ChallengeError("Only the player who made the challenge can cancel it.")
+        status = {"accept": "accepted", "decline": "declined", "cancel": "cancelled"}[op]
+        if not await self.store.close_challenge(record.id, status):
+            raise ChallengeError("This challenge was answered a moment ago.")
+        return record
+
+    async def expire_due(self) -> list[ChallengeRecord]:
+        expired = []
+        for record in await self.store.due_challenges(self.clock.now()):
+            if await self.store.close_challenge(record.id, "expired"):
+                expired.append(record)
+        return expired
+
+    async def next_deadline(self) -> float | None:
+        return await self.store.next_challenge_expiry()

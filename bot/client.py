@@ -1,0 +1,90 @@
+"""The bot process: a ``commands.Bot`` holding the store, the session manager and the challenge rules."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import random
+
+import discord
+from discord.ext import commands
+
+from bot.challenges import DEFAULT_EXPIRY_SECONDS, Challenges
+from bot.clock import Clock, SystemClock
+from bot.sessions import SessionManager
+from bot.store import Store
+from cogs.components import DYNAMIC_ITEMS
+
+log = logging.getLogger(__name__)
+
+EXTENSIONS = ("cogs.challenge", "cogs.play")
+SCHEDULER_MAX_SLEEP = 30.0
+
+
+class RingsideBot(commands.Bot):
+    def __init__(
+        self,
+        store: Store,
+        *,
+        clock: Clock | None = None,
+        rng: random.Random | None = None,
+        dev_guild_id: int | None = None,
+        challenge_expiry: float = DEFAULT_EXPIRY_SECONDS,
+        run_scheduler: bool = True,
+    ) -> None:
+        # No privileged intent: slash commands and components need none.
+        super().__init__(
+            command_prefix=commands.when_mentioned, intents=discord.Intents.default(), help_command=None
+        )
+        self.store = store
+        self.clock: Clock = clock or SystemClock()
+        self.sessions = SessionManager(store, self.clock, rng=rng)
+        self.challenges = Challenges(store, self.clock, expiry_seconds=challenge_expiry)
+        self.dev_guild_id = dev_guild_id
+        self.run_scheduler = run_scheduler
+        self._scheduler: asyncio.Task[None] | None = None
+
+    async def setup_hook(self) -> None:
+        assert self.user is not None
+        # Challenging the bot itself plays the computer.
+        self.sessions.computer_ids.add(self.user.id)
+        self.challenges.computer_ids.add(self.user.id)
+        self.add_dynamic_items(*DYNAMIC_ITEMS)
+        for extension in EXTENSIONS:
+            await self.load_extension(extension)
+        if self.dev_guild_id is not None:
+            guild = discord.Object(id=self.dev_guild_id)
+            self.tree.copy_global_to(guild=guild)
+            synced = await self.tree.sync(guild=guild)
+        else:
+            synced = await self.tree.sync()
+        log.info("synced %d slash commands%s", len(synced), " to the dev server" if self.dev_guild_id else "")
+        if self.run_scheduler:
+            self._scheduler = asyncio.create_task(self._schedule_forever(), name="ringside-scheduler")
+
+    async def run_due_tasks(self) -> None:
+        """Do whatever has come due: expire challenges (and later: turn reminders and timeouts)."""
+        cog = self.get_cog("Challenge")
+        if cog is not None:
+            await cog.expire_due()  # type: ignore[attr-defined]
+
+    async def _schedule_forever(self) -> None:
+        while not self.is_closed():
+            try:
+                await self.run_due_tasks()
+                deadline = await self.challenges.next_deadline()
+            except Exception:
+                log.exception("scheduled work failed; trying again shortly")
+                deadline = None
+            delay = SCHEDULER_MAX_SLEEP
+            if deadline is not None:
+                delay = min(delay, max(0.5, deadline - self.clock.now()))
+            await asyncio.sleep(delay)
+
+    async def close(self) -> None:
+        if self._scheduler is not None:
+            self._scheduler.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._scheduler
+        await super().close()

@@ -1,0 +1,414 @@
+"""The async session manager: one lock per match, every action through the engine, saved before shown.
+
+Callers (the cogs) pass user ids, a match id, the match version their control was drawn for and an
+action's notation; they get back what happened, or a ``UserError`` whose message they relay.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import random
+from dataclasses import dataclass, field, replace
+
+from bot.clock import Clock
+from bot.store import LoggedAction, MatchRecord, ResultRecord, Store
+from engine import CHANCE, GameError, GameState, Outcome, Variant, find_variant
+from engine.ai.players import computer_action
+from engine.ai.random_player import sample_outcome
+
+log = logging.getLogger(__name__)
+
+# How many actions the manager plays by itself in one go (forced moves, computer turns, opening
+# rolls) before handing back: a guard against a rules bug looping forever, far above real games.
+MAX_AUTOMATIC_ACTIONS = 500
+
+
+class UserError(Exception):
+    """Something a user did that cannot be done; the message is shown to them privately."""
+
+
+class MatchNotFound(UserError):
+    pass
+
+
+class NotInMatch(UserError):
+    pass
+
+
+class StaleControl(UserError):
+    pass
+
+
+class NotYourTurn(UserError):
+    pass
+
+
+class MatchDamaged(UserError):
+    pass
+
+
+class MatchOver(UserError):
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """One applied action: who (a seat, or None for chance), its notation, what it did in words."""
+
+    seat: int | None
+    notation: str
+    text: str
+    automatic: bool = False
+
+
+@dataclass(slots=True)
+class Session:
+    """A match in memory. ``state`` is None when the saved state could not be read (``damage`` says why)."""
+
+    record: MatchRecord
+    variant: Variant
+    state: GameState | None
+    damage: str | None = None
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+
+    @property
+    def id(self) -> int:
+        return self.record.id
+
+    @property
+    def version(self) -> int:
+        return self.record.version
+
+    def seat_of(self, user_id: int) -> int | None:
+        players = self.record.players
+        if user_id == players[0]:
+            return 0
+        if user_id == players[1]:
+            return 1
+        return None
+
+    def user_of(self, seat: int) -> int:
+        return self.record.players[seat]
+
+
+@dataclass(frozen=True, slots=True)
+class Played:
+    """The result of one request: the session after it and the steps applied, in order."""
+
+    session: Session
+    before: GameState | None
+    steps: tuple[Step, ...]
+    previous_message_id: int | None
+
+    @property
+    def turn_changed(self) -> bool:
+        state = self.session.state
+        if state is None or self.before is None:
+            return True
+        return state.is_terminal() or state.turn != self.before.turn
+
+    @property
+    def finished(self) -> bool:
+        return self.session.record.status != "active"
+
+
+def result_record(match_id: int, outcome: Outcome, now: float) -> ResultRecord:
+    return ResultRecord(
+        match_id=match_id,
+        winner_seat=outcome.winner,
+        reason=outcome.reason,
+        description=outcome.description,
+        points=outcome.points,
+        length=outcome.length,
+        finished_at=now,
+    )
+
+
+class SessionManager:
+    def __init__(
+        self,
+        store: Store,
+        clock: Clock,
+        *,
+        rng: random.Random | None = None,
+        computer_ids: frozenset[int] = frozenset(),
+    ) -> None:
+        self.store = store
+        self.clock = clock
+        # Dice of live games come from the operating system's random source.
+        self.rng: random.Random = rng if rng is not None else random.SystemRandom()
+        self.computer_ids = set(computer_ids)
+        self._sessions: dict[int, Session] = {}
+        self._loading = asyncio.Lock()
+
+    # -- loading ---------------------------------------------------------------------------------
+
+    async def get(self, match_id: int) -> Session:
+        session = self._sessions.get(match_id)
+        if session is not None:
+            return session
+        async with self._loading:
+            session = self._sessions.get(match_id)
+            if session is None:
+                record = await self.store.get_match(match_id)
+                if record is None:
+                    raise MatchNotFound("This match does not exist any more.")
+                session = self._session_from(record)
+                self._sessions[match_id] = session
+        return session
+
+    def _session_from(self, record: MatchRecord) -> Session:
+        try:
+            variant = find_variant(record.game)
+        except GameError as exc:
+            raise MatchDamaged(f"This match is of a game this bot no longer has ({exc}).") from exc
+        try:
+            state = variant.from_json(json.loads(record.state))
+        except (GameError, ValueError) as exc:
+            log.warning("match %s: saved state cannot be read: %s", record.id, exc)
+            return Session(record=record, variant=variant, state=None, damage=str(exc))
+        return Session(record=record, variant=variant, state=state)
+
+    async def matches_of(self, user_id: int, channel_id: int | None = None) -> list[MatchRecord]:
+        return await self.store.active_matches(user_id=user_id, channel_id=channel_id)
+
+    # -- starting ----------------------------------------------------------------------------------
+
+    async def start_match(
+        self,
+        *,
+        game: str,
+        options: dict[str, object],
+        players: tuple[int, int],
+        guild_id: int | None,
+        channel_id: int,
+        parent_id: int | None,
+        rated: bool,
+        challenge_id: int | None = None,
+    ) -> Played:
+        """Create a match, resolve its opening chance steps and save it."""
+        variant = find_variant(game)
+        state = variant.new_game(options)
+        record_stub = MatchRecord(
+            id=0, guild_id=guild_id, channel_id=channel_id, parent_id=parent_id, game=variant.key,
+            options=dict(options), players=players, state="", version=0, status="active",
+            message_id=None, rated=rated, created_at=0.0, updated_at=0.0,
+        )  # fmt: skip
+        stub = Session(record=record_stub, variant=variant, state=state)
+        steps: list[Step] = []
+        state = self._advance(stub, state, steps)
+        now = self.clock.now()
+        record = await self.store.create_match(
+            guild_id=guild_id,
+            channel_id=channel_id,
+            parent_id=parent_id,
+            game=variant.key,
+            options=dict(options),
+            players=players,
+            state=state.canonical(),
+            actions=[LoggedAction(s.seat, s.notation) for s in steps],
+            rated=rated,
+            now=now,
+            challenge_id=challenge_id,
+        )
+        session = Session(record=record, variant=variant, state=state)
+        self._sessions[record.id] = session
+        return Played(session=session, before=None, steps=tuple(steps), previous_message_id=None)
+
+    # -- acting ------------------------------------------------------------------------------------
+
+    def check_readable(self, session: Session) -> GameState:
+        if session.state is None:
+            raise MatchDamaged(
+                "This match's saved position is damaged and cannot be played on "
+                f"({session.damage}). Either player can end it with /resign; it will not be rated."
+            )
+        return session.state
+
+    def check_turn(self, session: Session, user_id: int, version: int | None) -> int:
+        """The user's seat if they may act on this match at ``version`` now; else a ``UserError``."""
+        seat, state = self._check(session, user_id, version)
+        if deciding_seat(state) != seat:
+            raise NotYourTurn(self._whose_turn(session, state))
+        return seat
+
+    def _check(self, session: Session, user_id: int, version: int | None) -> tuple[int, GameState]:
+        self.check_readable(session)
+        if session.record.status != "active":
+            raise MatchOver("This match is over.")
+        seat = session.seat_of(user_id)
+        if seat is None:
+            raise NotInMatch("You are not playing in this match.")
+        if version is not None and version != session.version:
+            raise StaleControl("That control is from an earlier position; use the latest board message.")
+        assert session.state is not None
+        return seat, session.state
+
+    async def act(self, match_id: int, user_id: int, version: int | None, notation: str) -> Played:
+        """Apply the user's action (given as notation) if it is theirs to take and legal."""
+        session = await self.get(match_id)
+        async with session.lock:
+            seat, state = self._check(session, user_id, version)
+            if deciding_seat(state) != seat:
+                raise NotYourTurn(self._whose_turn(session, state))
+            try:
+                action = session.variant.parse_action(state, notation)
+                after = state.apply(action)
+            except GameError as exc:
+                raise UserError(_sentence(str(exc))) from exc
+            steps = [Step(seat, action.notation, after.last_text or state.describe(action))]
+            after = self._advance(session, after, steps)
+            return await self._commit(session, state, after, steps)
+
+    async def roll(self, match_id: int, user_id: int, version: int | None) -> Played:
+        """Roll the dice for the user when the position waits for their roll."""
+        session = await self.get(match_id)
+        async with session.lock:
+            seat, state = self._check(session, user_id, version)
+            spec = state.chance()
+            if spec is None or spec.prompt_seat != seat:
+                raise NotYourTurn(self._whose_turn(session, state))
+            action = state.chance_action(sample_outcome(spec, self.rng))
+            after = state.apply(action)
+            steps = [Step(None, action.notation, after.last_text or "")]
+            after = self._advance(session, after, steps)
+            return await self._commit(session, state, after, steps)
+
+    def _advance(self, session: Session, state: GameState, steps: list[Step]) -> GameState:
+        """Play what needs nobody's decision: chance steps without a prompt, forced actions and the
+        computer's turns."""
+        for _ in range(MAX_AUTOMATIC_ACTIONS):
+            if state.is_terminal():
+                return state
+            spec = state.chance()
+            if spec is not None:
+                prompt = spec.prompt_seat
+                if prompt is not None and session.user_of(prompt) not in self.computer_ids:
+                    return state
+                action = state.chance_action(sample_outcome(spec, self.rng))
+                state = state.apply(action)
+                steps.append(Step(None, action.notation, state.last_text or "", automatic=True))
+                continue
+            seat = state.to_move()
+            legal = state.legal_actions()
+            if session.user_of(seat) in self.computer_ids:
+                action = computer_action(state, self.rng)
+            elif len(legal) == 1:
+                action = legal[0]
+            else:
+                return state
+            text = state.describe(action)
+            state = state.apply(action)
+            steps.append(Step(seat, action.notation, state.last_text or text, automatic=True))
+        raise RuntimeError(f"match {session.id}: more than {MAX_AUTOMATIC_ACTIONS} automatic actions")
+
+    async def _commit(
+        self, session: Session, before: GameState, after: GameState, steps: list[Step]
+    ) -> Played:
+        now = self.clock.now()
+        outcome = after.outcome()
+        result = result_record(session.id, outcome, now) if outcome is not None else None
+        saved = await self.store.record_actions(
+            session.id,
+            expected_version=session.version,
+            actions=[LoggedAction(s.seat, s.notation) for s in steps],
+            state=after.canonical(),
+            now=now,
+            result=result,
+        )
+        if not saved:
+            # Another process moved this match on: drop our copy and let the user retry.
+            self._sessions.pop(session.id, None)
+            raise StaleControl("This match changed in the meantime; use the latest board message.")
+        previous_message = session.record.message_id
+        session.record = _replace_record(
+            session.record,
+            state=after.canonical(),
+            version=session.version + len(steps),
+            status="finished" if result is not None else "active",
+            updated_at=now,
+        )
+        session.state = after
+        return Played(
+            session=session, before=before, steps=tuple(steps), previous_message_id=previous_message
+        )
+
+    # -- ending --------------------------------------------------------------------------------------
+
+    async def resign(self, match_id: int, user_id: int) -> Played:
+        """End the match: a loss for ``user_id``; a damaged match is abandoned, unrated."""
+        session = await self.get(match_id)
+        async with session.lock:
+            if session.record.status != "active":
+                raise MatchOver("This match is already over.")
+            seat = session.seat_of(user_id)
+            if seat is None:
+                raise NotInMatch("You are not playing in this match.")
+            now = self.clock.now()
+            if session.state is None:
+                await self.store.end_match(match_id, status="abandoned", result=None, now=now)
+                session.record = _replace_record(
+                    session.record, status="abandoned", version=session.version + 1, updated_at=now
+                )
+                return Played(session, None, (), session.record.message_id)
+            names = session.variant.seat_names
+            outcome = session.variant.forfeit(
+                session.state, seat, "resignation", f"{names[seat]} resigned: {names[1 - seat]} wins."
+            )
+            await self.store.end_match(
+                match_id, status="finished", result=result_record(match_id, outcome, now), now=now
+            )
+            session.record = _replace_record(
+                session.record, status="finished", version=session.version + 1, updated_at=now
+            )
+            step = Step(seat, "resign", outcome.description)
+            return Played(session, session.state, (step,), session.record.message_id)
+
+    async def result_of(self, match_id: int) -> Outcome | None:
+        found = await self.store.get_result(match_id)
+        if found is None:
+            return None
+        return Outcome(
+            winner=found.winner_seat,
+            reason=found.reason,
+            description=found.description,
+            points=found.points,
+            length=found.length,
+        )
+
+    async def set_message(self, match_id: int, message_id: int | None) -> None:
+        session = await self.get(match_id)
+        await self.store.set_match_message(match_id, message_id)
+        session.record = _replace_record(session.record, message_id=message_id)
+
+    def _whose_turn(self, session: Session, state: GameState) -> str:
+        if state.is_terminal():
+            return "This match is over."
+        seat = state.turn if state.to_move() == CHANCE else state.to_move()
+        if seat is None:
+            return "It is nobody's turn yet."
+        return f"It is {session.variant.seat_names[seat]}'s turn (<@{session.user_of(seat)}>), not yours."
+
+
+def deciding_seat(state: GameState) -> int | None:
+    """The seat that acts next: the decider, or the seat whose roll the position waits for."""
+    if state.is_terminal():
+        return None
+    spec = state.chance()
+    if spec is not None:
+        return spec.prompt_seat
+    return state.to_move()
+
+
+def _sentence(text: str) -> str:
+    text = text.strip()
+    if not text:
+        return "That cannot be done now."
+    text = text[0].upper() + text[1:]
+    return text if text.endswith((".", "!", "?")) else text + "."
+
+
+def _replace_record(record: MatchRecord, **changes: object) -> MatchRecord:
+    return replace(record, **changes)  # type: ignore[arg-type]

@@ -1,0 +1,448 @@
+"""All SQL of the bot, behind one class, so another backend can replace it without touching callers.
+
+SQLite through aiosqlite, with numbered migrations from ``bot/migrations/NNN_name.sql``. Every
+change that belongs together (an action, the state it produced, a result) is one transaction.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import AsyncIterator, Iterable, Sequence
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import aiosqlite
+
+
+class StoreError(Exception):
+    """The database cannot be opened or migrated; the message says what to fix."""
+
+
+@dataclass(frozen=True, slots=True)
+class ChallengeRecord:
+    id: int
+    guild_id: int | None
+    channel_id: int
+    message_id: int | None
+    challenger_id: int
+    opponent_id: int
+    game: str
+    options: dict[str, Any]
+    rated: bool
+    status: str
+    match_id: int | None
+    created_at: float
+    expires_at: float
+
+
+@dataclass(frozen=True, slots=True)
+class MatchRecord:
+    id: int
+    guild_id: int | None
+    channel_id: int
+    parent_id: int | None
+    game: str
+    options: dict[str, Any]
+    players: tuple[int, int]
+    state: str
+    version: int
+    status: str
+    message_id: int | None
+    rated: bool
+    created_at: float
+    updated_at: float
+
+
+@dataclass(frozen=True, slots=True)
+class ResultRecord:
+    match_id: int
+    winner_seat: int | None
+    reason: str
+    description: str
+    points: int
+    length: int
+    finished_at: float
+
+
+@dataclass(frozen=True, slots=True)
+class LoggedAction:
+    seat: int | None
+    notation: str
+
+
+def _canonical(data: Any) -> str:
+    return json.dumps(data, sort_keys=True, separators=(",", ":"))
+
+
+def _statements(sql: str) -> list[str]:
+    """Split a migration into statements (semicolons inside comments and strings do not count)."""
+    statements: list[str] = []
+    pending = ""
+    for line in sql.splitlines(keepends=True):
+        pending += line
+        if sqlite3.complete_statement(pending):
+            statements.append(pending.strip())
+            pending = ""
+    if any(line.strip() and not line.strip().startswith("--") for line in pending.splitlines()):
+        raise StoreError(f"a migration ends with an unfinished statement: {pending.strip()[:80]!r}")
+    return statements
+
+
+def _migrations() -> list[tuple[int, str, str]]:
+    found = []
+    for entry in resources.files("bot.migrations").iterdir():
+        name = entry.name
+        if name.endswith(".sql") and name[:3].isdigit():
+            found.append((int(name[:3]), name, entry.read_text(encoding="utf-8")))
+    return sorted(found)
+
+
+class Store:
+    """The SQLite store. Open with ``await Store.open(path)``; close with ``await store.close()``."""
+
+    def __init__(self, db: aiosqlite.Connection) -> None:
+        self._db = db
+
+    @classmethod
+    async def open(cls, path: str | Path) -> Store:
+        try:
+            db = await aiosqlite.connect(str(path), isolation_level=None)
+        except (sqlite3.Error, OSError) as exc:
+            raise StoreError(f"cannot open the database {path}: {exc}") from exc
+        db.row_factory = aiosqlite.Row
+        store = cls(db)
+        try:
+            await db.execute("PRAGMA journal_mode=WAL")
+            await db.execute("PRAGMA synchronous=NORMAL")
+            await db.execute("PRAGMA foreign_keys=ON")
+            await store.migrate()
+        except sqlite3.DatabaseError as exc:
+            await db.close()
+            raise StoreError(
+                f"{path} is not a usable database ({exc}); move it away or choose another"
+            ) from exc
+        return store
+
+    async def close(self) -> None:
+        await self._db.close()
+
+    @asynccontextmanager
+    async def transaction(self) -> AsyncIterator[aiosqlite.Connection]:
+        await self._db.execute("BEGIN IMMEDIATE")
+        try:
+            yield self._db
+        except BaseException:
+            await self._db.execute("ROLLBACK")
+            raise
+        else:
+            await self._db.execute("COMMIT")
+
+    async def migrate(self) -> int:
+        """Apply every migration not yet applied; return the schema version."""
+        await self._db.execute("CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY)")
+        async with self._db.execute("SELECT COALESCE(MAX(version), 0) FROM schema_migrations") as cur:
+            row = await cur.fetchone()
+        current = int(row[0]) if row else 0
+        for number, _name, sql in _migrations():
+            if number <= current:
+                continue
+            async with self.transaction() as db:
+                for statement in _statements(sql):
+                    await db.execute(statement)
+                await db.execute("INSERT INTO schema_migrations (version) VALUES (?)", (number,))
+            current = number
+        return current
+
+    # -- challenges -------------------------------------------------------------------------------
+
+    async def create_challenge(
+        self,
+        *,
+        guild_id: int | None,
+        channel_id: int,
+        challenger_id: int,
+        opponent_id: int,
+        game: str,
+        options: dict[str, Any],
+        rated: bool,
+        now: float,
+        expires_at: float,
+    ) -> ChallengeRecord:
+        async with self.transaction() as db:
+            cur = await db.execute(
+                "INSERT INTO challenges (guild_id, channel_id, challenger_id, opponent_id, game, options, rated,"
+                " status, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, 'pending', ?, ?)",
+                (
+                    guild_id,
+                    channel_id,
+                    challenger_id,
+                    opponent_id,
+                    game,
+                    _canonical(options),
+                    int(rated),
+                    now,
+                    expires_at,
+                ),
+            )
+            challenge_id = cur.lastrowid
+        assert challenge_id is not None
+        found = await self.get_challenge(challenge_id)
+        assert found is not None
+        return found
+
+    async def get_challenge(self, challenge_id: int) -> ChallengeRecord | None:
+        async with self._db.execute("SELECT * FROM challenges WHERE id = ?", (challenge_id,)) as cur:
+            row = await cur.fetchone()
+        return _challenge(row) if row else None
+
+    async def pending_challenge(
+        self, challenger_id: int, opponent_id: int, now: float
+    ) -> ChallengeRecord | None:
+        async with self._db.execute(
+            "SELECT * FROM challenges WHERE challenger_id = ? AND opponent_id = ? AND status = 'pending'"
+            " AND expires_at > ? ORDER BY id DESC LIMIT 1",
+            (challenger_id, opponent_id, now),
+        ) as cur:
+            row = await cur.fetchone()
+        return _challenge(row) if row else None
+
+    async def set_challenge_message(self, challenge_id: int, message_id: int) -> None:
+        async with self.transaction() as db:
+            await db.execute("UPDATE challenges SET message_id = ? WHERE id = ?", (message_id, challenge_id))
+
+    async def close_challenge(self, challenge_id: int, status: str, match_id: int | None = None) -> bool:
+        """Move a pending challenge to ``status``; False if it was no longer pending."""
+        async with self.transaction() as db:
+            cur = await db.execute(
+                "UPDATE challenges SET status = ?, match_id = ? WHERE id = ? AND status = 'pending'",
+                (status, match_id, challenge_id),
+            )
+            return cur.rowcount == 1
+
+    async def due_challenges(self, now: float) -> list[ChallengeRecord]:
+        async with self._db.execute(
+            "SELECT * FROM challenges WHERE status = 'pending' AND expires_at <= ? ORDER BY expires_at",
+            (now,),
+        ) as cur:
+            rows = await cur.fetchall()
+        return [_challenge(r) for r in rows]
+
+    async def next_challenge_expiry(self) -> float | None:
+        async with self._db.execute("SELECT MIN(expires_at) FROM challenges WHERE status = 'pending'") as cur:
+            row = await cur.fetchone()
+        return float(row[0]) if row and row[0] is not None else None
+
+    # -- matches ------------------------------------------------------------------------------------
+
+    async def create_match(
+        self,
+        *,
+        guild_id: int | None,
+        channel_id: int,
+        parent_id: int | None,
+        game: str,
+        options: dict[str, Any],
+        players: tuple[int, int],
+        state: str,
+        actions: Sequence[LoggedAction],
+        rated: bool,
+        now: float,
+        challenge_id: int | None = None,
+    ) -> MatchRecord:
+        """Create a match with its first actions (the opening roll) in one transaction."""
+        async with self.transaction() as db:
+            cur = await db.execute(
+                "INSERT INTO matches (guild_id, channel_id, parent_id, game, options, player0, player1, state,"
+                " version, status, rated, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'active',"
+                " ?, ?, ?)",
+                (
+                    guild_id,
+                    channel_id,
+                    parent_id,
+                    game,
+                    _canonical(options),
+                    players[0],
+                    players[1],
+                    state,
+                    len(actions),
+                    int(rated),
+                    now,
+                    now,
+                ),
+            )
+            match_id = cur.lastrowid
+            assert match_id is not None
+            await self._insert_actions(db, match_id, 0, actions, now)
+            if challenge_id is not None:
+                await db.execute(
+                    "UPDATE challenges SET status = 'accepted', match_id = ? WHERE id = ?",
+                    (match_id, challenge_id),
+                )
+        found = await self.get_match(match_id)
+        assert found is not None
+        return found
+
+    async def _insert_actions(
+        self,
+        db: aiosqlite.Connection,
+        match_id: int,
+        version: int,
+        actions: Iterable[LoggedAction],
+        now: float,
+    ) -> None:
+        await db.executemany(
+            "INSERT INTO actions (match_id, seq, seat, notation, created_at) VALUES (?, ?, ?, ?, ?)",
+            [(match_id, version + i + 1, a.seat, a.notation, now) for i, a in enumerate(actions)],
+        )
+
+    async def get_match(self, match_id: int) -> MatchRecord | None:
+        async with self._db.execute("SELECT * FROM matches WHERE id = ?", (match_id,)) as cur:
+            row = await cur.fetchone()
+        return _match(row) if row else None
+
+    async def active_matches(
+        self, *, channel_id: int | None = None, user_id: int | None = None
+    ) -> list[MatchRecord]:
+        sql = "SELECT * FROM matches WHERE status = 'active'"
+        args: list[Any] = []
+        if channel_id is not None:
+            sql += " AND channel_id = ?"
+            args.append(channel_id)
+        if user_id is not None:
+            sql += " AND (player0 = ? OR player1 = ?)"
+            args += [user_id, user_id]
+        async with self._db.execute(sql + " ORDER BY id", args) as cur:
+            rows = await cur.fetchall()
+        return [_match(r) for r in rows]
+
+    async def set_match_message(self, match_id: int, message_id: int | None) -> None:
+        async with self.transaction() as db:
+            await db.execute("UPDATE matches SET message_id = ? WHERE id = ?", (message_id, match_id))
+
+    async def record_actions(
+        self,
+        match_id: int,
+        *,
+        expected_version: int,
+        actions: Sequence[LoggedAction],
+        state: str,
+        now: float,
+        result: ResultRecord | None = None,
+    ) -> bool:
+        """Save actions, the new state and (if it ended) the result in one transaction.
+
+        Returns False and changes nothing if the match is no longer at ``expected_version``.
+        """
+        async with self.transaction() as db:
+            status = "finished" if result is not None else "active"
+            cur = await db.execute(
+                "UPDATE matches SET state = ?, version = ?, status = ?, updated_at = ?, finished_at = ?"
+                " WHERE id = ? AND version = ? AND status = 'active'",
+                (
+                    state,
+                    expected_version + len(actions),
+                    status,
+                    now,
+                    now if result is not None else None,
+                    match_id,
+                    expected_version,
+                ),
+            )
+            if cur.rowcount != 1:
+                return False
+            await self._insert_actions(db, match_id, expected_version, actions, now)
+            if result is not None:
+                await self._insert_result(db, result)
+        return True
+
+    async def end_match(self, match_id: int, *, status: str, result: ResultRecord | None, now: float) -> bool:
+        """End an active match without a new action (resignation, timeout, abandonment)."""
+        async with self.transaction() as db:
+            cur = await db.execute(
+                "UPDATE matches SET status = ?, version = version + 1, updated_at = ?, finished_at = ?"
+                " WHERE id = ? AND status = 'active'",
+                (status, now, now, match_id),
+            )
+            if cur.rowcount != 1:
+                return False
+            if result is not None:
+                await self._insert_result(db, result)
+        return True
+
+    async def _insert_result(self, db: aiosqlite.Connection, result: ResultRecord) -> None:
+        await db.execute(
+            "INSERT INTO results (match_id, winner_seat, reason, description, points, length, finished_at)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (
+                result.match_id,
+                result.winner_seat,
+                result.reason,
+                result.description,
+                result.points,
+                result.length,
+                result.finished_at,
+            ),
+        )
+
+    async def get_result(self, match_id: int) -> ResultRecord | None:
+        async with self._db.execute("SELECT * FROM results WHERE match_id = ?", (match_id,)) as cur:
+            row = await cur.fetchone()
+        if row is None:
+            return None
+        return ResultRecord(
+            match_id=row["match_id"],
+            winner_seat=row["winner_seat"],
+            reason=row["reason"],
+            description=row["description"],
+            points=row["points"],
+            length=row["length"],
+            finished_at=row["finished_at"],
+        )
+
+    async def action_log(self, match_id: int) -> list[LoggedAction]:
+        async with self._db.execute(
+            "SELECT seat, notation FROM actions WHERE match_id = ? ORDER BY seq", (match_id,)
+        ) as cur:
+            rows = await cur.fetchall()
+        return [LoggedAction(seat=r["seat"], notation=r["notation"]) for r in rows]
+
+
+def _challenge(row: aiosqlite.Row) -> ChallengeRecord:
+    return ChallengeRecord(
+        id=row["id"],
+        guild_id=row["guild_id"],
+        channel_id=row["channel_id"],
+        message_id=row["message_id"],
+        challenger_id=row["challenger_id"],
+        opponent_id=row["opponent_id"],
+        game=row["game"],
+        options=json.loads(row["options"]),
+        rated=bool(row["rated"]),
+        status=row["status"],
+        match_id=row["match_id"],
+        created_at=row["created_at"],
+        expires_at=row["expires_at"],
+    )
+
+
+def _match(row: aiosqlite.Row) -> MatchRecord:
+    return MatchRecord(
+        id=row["id"],
+        guild_id=row["guild_id"],
+        channel_id=row["channel_id"],
+        parent_id=row["parent_id"],
+        game=row["game"],
+        options=json.loads(row["options"]),
+        players=(row["player0"], row["player1"]),
+        state=row["state"],
+        version=row["version"],
+        status=row["status"],
+        message_id=row["message_id"],
+        rated=bool(row["rated"]),
+        created_at=row["created_at"],
+        updated_at=row["updated_at"],
+    )

@@ -1,0 +1,133 @@
+"""Turns a match into a Discord message: the picture, what just happened, whose turn, the controls."""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import discord
+
+from bot.sessions import Session, Step, deciding_seat
+from cogs.components import GameButton, GameSelect
+from cogs.panels import PANELS
+from cogs.panels.base import PanelSpec, SelectSpec, Style
+from engine import Outcome
+from render import render_board
+
+SEAT_COLOURS = (0xD64545, 0x3B7DD8)
+DESCRIPTION_LIMIT = 3800  # below Discord's 4096 for an embed description, leaving room for the prompt
+_STYLES = {
+    Style.PRIMARY: discord.ButtonStyle.primary,
+    Style.SECONDARY: discord.ButtonStyle.secondary,
+    Style.SUCCESS: discord.ButtonStyle.success,
+    Style.DANGER: discord.ButtonStyle.danger,
+}
+
+
+@dataclass(frozen=True, slots=True)
+class BoardMessage:
+    content: str
+    embed: discord.Embed
+    file: discord.File
+    view: discord.ui.View | None
+    mentions: discord.AllowedMentions
+
+
+def build_view(session: Session, spec: PanelSpec) -> discord.ui.View | None:
+    if not spec.rows:
+        return None
+    view = discord.ui.View(timeout=None)
+    for row_index, row in enumerate(spec.rows):
+        if isinstance(row, SelectSpec):
+            view.add_item(GameSelect.build(session.id, session.version, row_index, row))
+        else:
+            for button in row:
+                view.add_item(
+                    GameButton.build(session.id, session.version, button, _STYLES[button.style], row_index)
+                )
+    return view
+
+
+def panel_for(session: Session, selection: str = "") -> PanelSpec:
+    assert session.state is not None
+    if deciding_seat(session.state) is None:
+        return PanelSpec()
+    return PANELS[session.variant.key].controls(session.state, selection)
+
+
+def _player_line(session: Session) -> str:
+    names = session.variant.seat_names
+    a, b = session.record.players
+    return f"<@{a}> ({names[0]}) vs <@{b}> ({names[1]})"
+
+
+def _step_lines(steps: Sequence[Step]) -> list[str]:
+    lines = [s.text for s in steps if s.text]
+    text = "\n".join(lines)
+    while len(text) > DESCRIPTION_LIMIT and len(lines) > 1:
+        lines = ["…", *lines[2:]] if lines[0] == "…" else ["…", *lines[1:]]
+        text = "\n".join(lines)
+    return lines
+
+
+def board_message(
+    session: Session,
+    steps: Sequence[Step] = (),
+    *,
+    selection: str = "",
+    outcome: Outcome | None = None,
+    headline: str | None = None,
+) -> BoardMessage:
+    """The whole message for the match's current position."""
+    state = session.state
+    assert state is not None
+    spec = panel_for(session, selection) if session.record.status == "active" else PanelSpec()
+    lines = [_player_line(session), ""]
+    if headline:
+        lines.append(headline)
+    lines += _step_lines(steps)
+    lines += list(spec.notes)
+    seat = deciding_seat(state) if session.record.status == "active" else None
+    outcome = outcome or state.outcome()
+    if outcome is not None and session.record.status != "active":
+        winner = outcome.winner
+        content = (
+            f"🏆 <@{session.user_of(winner)}> wins the match. {outcome.description}"
+            if winner is not None
+            else f"The match is drawn. {outcome.description}"
+        )
+        colour = SEAT_COLOURS[winner] if winner is not None else 0x888888
+    elif seat is not None:
+        lines.append(f"**{state.phase_text}**")
+        content = f"<@{session.user_of(seat)}>, your turn ({session.variant.seat_names[seat]})."
+        colour = SEAT_COLOURS[seat]
+    else:
+        content = state.phase_text
+        colour = 0x888888
+    embed = discord.Embed(
+        title=f"{session.variant.title} · match #{session.id}",
+        description="\n".join(lines)[:4096],
+        colour=colour,
+    )
+    embed.set_image(url="attachment://board.png")
+    embed.set_footer(text=f"Position {session.version}")
+    picture = discord.File(io.BytesIO(render_board(state, None)), filename="board.png")
+    return BoardMessage(
+        content=content[:2000],
+        embed=embed,
+        file=picture,
+        view=build_view(session, spec),
+        mentions=discord.AllowedMentions(users=True, roles=False, everyone=False),
+    )
+
+
+def disabled_copy(message: discord.Message | None) -> discord.ui.View | None:
+    """The message's controls, greyed out (for a board message whose turn is over)."""
+    if message is None or not message.components:
+        return None
+    view = discord.ui.View.from_message(message, timeout=None)
+    for item in view.children:
+        if isinstance(item, discord.ui.Button | discord.ui.Select):
+            item.disabled = True
+    return view

@@ -1,0 +1,227 @@
+"""``/challenge``: invite someone (or the bot) to a game; Accept, Decline, Cancel; expiry."""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.challenges import ChallengeError
+from bot.store import ChallengeRecord
+from cogs.board import board_message
+from cogs.components import ChallengeButton
+from cogs.replies import reply_privately
+from engine import VARIANTS
+
+if TYPE_CHECKING:
+    from bot.client import RingsideBot
+
+log = logging.getLogger(__name__)
+
+
+def challenge_view(challenge_id: int, *, disabled: bool = False) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    for op in ("accept", "decline", "cancel"):
+        item = ChallengeButton(challenge_id, op)
+        item.item.disabled = disabled
+        view.add_item(item)
+    return view
+
+
+class Challenge(commands.Cog):
+    def __init__(self, bot: RingsideBot) -> None:
+        self.bot = bot
+
+    @app_commands.command(name="challenge", description="Challenge someone (or me) to a game.")
+    @app_commands.describe(
+        opponent="Who you want to play (pick me to play the computer)",
+        game="ring, backgammon or space",
+        rated="Whether the result counts for the leaderboard (default: yes)",
+    )
+    async def challenge(
+        self,
+        interaction: discord.Interaction[Any],
+        opponent: discord.User,
+        game: str = "ring",
+        rated: bool = True,
+    ) -> None:
+        challenges = self.bot.challenges
+        try:
+            variant = challenges.check_new(
+                challenger_id=interaction.user.id,
+                opponent_id=opponent.id,
+                opponent_is_bot=opponent.bot,
+                game=game,
+            )
+            await challenges.check_no_pending(interaction.user.id, opponent.id, opponent.mention)
+        except ChallengeError as exc:
+            await reply_privately(interaction, str(exc))
+            return
+        if interaction.channel_id is None:
+            await reply_privately(interaction, "Challenges work in server channels and threads.")
+            return
+        if challenges.is_computer(opponent.id):
+            await interaction.response.defer(thinking=True)
+            played = await self.bot.sessions.start_match(
+                game=variant.key,
+                options={},
+                players=(interaction.user.id, opponent.id),
+                guild_id=interaction.guild_id,
+                channel_id=interaction.channel_id,
+                parent_id=None,
+                rated=False,
+            )
+            message = board_message(
+                played.session, played.steps, headline=f"{variant.title} against the computer: good luck!"
+            )
+            sent = await interaction.followup.send(
+                content=message.content,
+                embed=message.embed,
+                file=message.file,
+                view=message.view or discord.utils.MISSING,
+                allowed_mentions=message.mentions,
+                wait=True,
+            )
+            await self.bot.sessions.set_message(played.session.id, sent.id)
+            return
+        record = await challenges.create(
+            guild_id=interaction.guild_id,
+            channel_id=interaction.channel_id,
+            challenger_id=interaction.user.id,
+            opponent_id=opponent.id,
+            game=variant.key,
+            options={},
+            rated=rated,
+        )
+        minutes = round(challenges.expiry_seconds / 60)
+        unrated = " (unrated)" if not rated else ""
+        response = await interaction.response.send_message(
+            f"{opponent.mention}, {interaction.user.mention} challenges you to **{variant.title}**{unrated}! "
+            f"Accept within {minutes} minutes.",
+            view=challenge_view(record.id),
+            allowed_mentions=discord.AllowedMentions(users=[opponent], roles=False, everyone=False),
+        )
+        if response.message_id is not None:
+            await challenges.set_message(record.id, response.message_id)
+
+    @challenge.autocomplete("game")
+    async def game_names(
+        self, interaction: discord.Interaction[Any], current: str
+    ) -> list[app_commands.Choice[str]]:
+        return [
+            app_commands.Choice(name=f"{v.title} ({key})", value=key)
+            for key, v in sorted(VARIANTS.items())
+            if current.lower() in key or current.lower() in v.title.lower()
+        ][:25]
+
+    async def on_challenge_button(
+        self, interaction: discord.Interaction[Any], challenge_id: int, op: str
+    ) -> None:
+        challenges = self.bot.challenges
+        try:
+            record = await challenges.answer(challenge_id, interaction.user.id, op)
+        except ChallengeError as exc:
+            await reply_privately(interaction, str(exc))
+            if exc.expired is not None:
+                await self.show_expired(exc.expired)
+            return
+        if op == "decline":
+            await interaction.response.edit_message(
+                content=f"<@{record.opponent_id}> declined <@{record.challenger_id}>'s challenge.",
+                view=challenge_view(record.id, disabled=True),
+                allowed_mentions=discord.AllowedMentions.none(),
+            )
+            return
+        if op == "cancel":
+            await interaction.response.edit_message(
+                content=f"<@{record.challenger_id}> withdrew the challenge.",
+                view=challenge_view(record.id, disabled=True),
+                allowed_mentions=discord.AllowedMentions.none(),
+            )
+            return
+        await self.start_accepted(interaction, record)
+
+    async def start_accepted(self, interaction: discord.Interaction[Any], record: ChallengeRecord) -> None:
+        variant = VARIANTS[record.game]
+        channel = interaction.channel
+        where: discord.abc.Messageable | None = (
+            channel if isinstance(channel, discord.abc.Messageable) else None
+        )
+        thread: discord.Thread | None = None
+        permissions = interaction.app_permissions
+        if (
+            isinstance(channel, discord.TextChannel)
+            and interaction.message is not None
+            and permissions.create_public_threads
+            and permissions.send_messages_in_threads
+        ):
+            challenger = interaction.guild.get_member(record.challenger_id) if interaction.guild else None
+            a = challenger.display_name if challenger else "challenger"
+            name = f"{variant.title}: {a} vs {interaction.user.display_name}"[:100]
+            try:
+                thread = await interaction.message.create_thread(name=name, auto_archive_duration=10080)
+                where = thread
+            except discord.HTTPException as exc:
+                log.info("could not open a thread for challenge %s: %s", record.id, exc)
+        played = await self.bot.sessions.start_match(
+            game=record.game,
+            options=record.options,
+            players=(record.challenger_id, record.opponent_id),
+            guild_id=record.guild_id,
+            channel_id=thread.id if thread else record.channel_id,
+            parent_id=record.channel_id if thread else None,
+            rated=record.rated,
+            challenge_id=record.id,
+        )
+        place = f" in {thread.mention}" if thread else " below"
+        await interaction.response.edit_message(
+            content=f"<@{record.opponent_id}> accepted <@{record.challenger_id}>'s challenge to "
+            f"**{variant.title}**: the match is on{place}.",
+            view=challenge_view(record.id, disabled=True),
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
+        message = board_message(
+            played.session,
+            played.steps,
+            headline=f"<@{record.challenger_id}> vs <@{record.opponent_id}>: good luck to both!",
+        )
+        target = where or self.bot.get_partial_messageable(record.channel_id)
+        sent = await target.send(
+            content=f"<@{record.challenger_id}> <@{record.opponent_id}> — {message.content}",
+            embed=message.embed,
+            file=message.file,
+            view=message.view or discord.utils.MISSING,
+            allowed_mentions=message.mentions,
+        )
+        await self.bot.sessions.set_message(played.session.id, sent.id)
+
+    async def show_expired(self, record: ChallengeRecord) -> None:
+        """Say on the challenge message that it expired, with its buttons disabled."""
+        if record.message_id is None:
+            return
+        try:
+            await (
+                self.bot.get_partial_messageable(record.channel_id)
+                .get_partial_message(record.message_id)
+                .edit(
+                    content=f"<@{record.challenger_id}>'s challenge to <@{record.opponent_id}> expired unanswered.",
+                    view=challenge_view(record.id, disabled=True),
+                    allowed_mentions=discord.AllowedMentions.none(),
+                )
+            )
+        except discord.HTTPException as exc:
+            log.info("could not mark challenge %s expired: %s", record.id, exc)
+
+    async def expire_due(self) -> int:
+        """Expire every challenge past its deadline; return how many."""
+        expired = await self.bot.challenges.expire_due()
+        for record in expired:
+            await self.show_expired(record)
+        return len(expired)
+
+
+async def setup(bot: RingsideBot) -> None:
+    await bot.add_cog(Challenge(bot))

@@ -1,0 +1,10 @@
+"""One panel per game: the controls a player sees. One line per game in ``PANELS``."""
+
+from __future__ import annotations
+
+from cogs.panels import ring
+from cogs.panels.base import Panel
+
+PANELS: dict[str, Panel] = {
+    "ring": ring.PANEL,
+}

@@ -1,0 +1,191 @@
+"""The session manager on a real SQLite file: turns, versions, locks, restarts, damaged saves."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from bot.clock import ManualClock
+from bot.sessions import MatchDamaged, NotInMatch, NotYourTurn, SessionManager, StaleControl, UserError
+from bot.store import Store
+from engine import find_variant, replay
+
+ALICE, BOB, STRANGER = 101, 202, 303
+
+
+async def _manager(path: Path, seed: int = 1) -> SessionManager:
+    store = await Store.open(path)
+    return SessionManager(store, ManualClock(), rng=random.Random(seed))
+
+
+async def _start(manager: SessionManager) -> int:
+    played = await manager.start_match(
+        game="ring", options={}, players=(ALICE, BOB), guild_id=1, channel_id=10, parent_id=None, rated=True
+    )
+    return played.session.id
+
+
+def _user_on_turn(manager_state_turn: int | None) -> int:
+    return ALICE if manager_state_turn == 0 else BOB
+
+
+@pytest.mark.asyncio
+async def test_start_resolves_the_opening_roll_and_saves_it(tmp_path: Path) -> None:
+    manager = await _manager(tmp_path / "db.sqlite3")
+    played = await manager.start_match(
+        game="ring", options={}, players=(ALICE, BOB), guild_id=1, channel_id=10, parent_id=None, rated=True
+    )
+    assert played.steps and all(s.notation.startswith("start ") for s in played.steps)
+    assert played.session.state is not None and played.session.state.turn in (0, 1)
+    log = await manager.store.action_log(played.session.id)
+    assert [a.notation for a in log] == [s.notation for s in played.steps]
+    await manager.store.close()
+
+
+@pytest.mark.asyncio
+async def test_only_the_player_on_turn_may_roll_and_strangers_are_refused(tmp_path: Path) -> None:
+    manager = await _manager(tmp_path / "db.sqlite3")
+    mid = await _start(manager)
+    session = await manager.get(mid)
+    assert session.state is not None
+    on_turn = _user_on_turn(session.state.turn)
+    other = BOB if on_turn == ALICE else ALICE
+    with pytest.raises(NotInMatch):
+        await manager.roll(mid, STRANGER, session.version)
+    with pytest.raises(NotYourTurn, match="not yours"):
+        await manager.roll(mid, other, session.version)
+    version = session.version
+    played = await manager.roll(mid, on_turn, version)
+    assert played.steps[0].notation.startswith("roll ")
+    assert played.session.version >= version + 1
+    await manager.store.close()
+
+
+@pytest.mark.asyncio
+async def test_a_control_from_an_earlier_position_changes_nothing(tmp_path: Path) -> None:
+    manager = await _manager(tmp_path / "db.sqlite3")
+    mid = await _start(manager)
+    session = await manager.get(mid)
+    assert session.state is not None
+    on_turn = _user_on_turn(session.state.turn)
+    stale = session.version - 1
+    before = session.state.canonical()
+    with pytest.raises(StaleControl):
+        await manager.roll(mid, on_turn, stale)
+    assert session.state.canonical() == before
+
+
+@pytest.mark.asyncio
+async def test_two_simultaneous_clicks_apply_exactly_one_action(tmp_path: Path) -> None:
+    manager = await _manager(tmp_path / "db.sqlite3")
+    mid = await _start(manager)
+    session = await manager.get(mid)
+    assert session.state is not None
+    on_turn = _user_on_turn(session.state.turn)
+    version = session.version
+    results = await asyncio.gather(
+        manager.roll(mid, on_turn, version), manager.roll(mid, on_turn, version), return_exceptions=True
+    )
+    assert sum(not isinstance(r, BaseException) for r in results) == 1
+    assert sum(isinstance(r, StaleControl) for r in results) == 1
+    log = await manager.store.action_log(mid)
+    assert sum(a.notation.startswith("roll ") for a in log) == 1
+    await manager.store.close()
+
+
+@pytest.mark.asyncio
+async def test_illegal_action_gets_the_engine_reason_and_changes_nothing(tmp_path: Path) -> None:
+    manager = await _manager(tmp_path / "db.sqlite3")
+    mid = await _start(manager)
+    session = await manager.get(mid)
+    assert session.state is not None
+    on_turn = _user_on_turn(session.state.turn)
+    with pytest.raises(UserError, match="must roll the dice first"):
+        await manager.act(mid, on_turn, session.version, "move 1 from 7 by 2")
+    with pytest.raises(UserError, match="Cannot read"):
+        await manager.act(mid, on_turn, session.version, "fly away")
+    await manager.store.close()
+
+
+@pytest.mark.asyncio
+async def test_a_whole_game_survives_a_restart_and_replays_from_its_log(tmp_path: Path) -> None:
+    path = tmp_path / "db.sqlite3"
+    manager = await _manager(path, seed=4)
+    mid = await _start(manager)
+    rng = random.Random(9)
+    for i in range(400):
+        if i == 20:  # restart: a new manager on the same file
+            await manager.store.close()
+            manager = await _manager(path, seed=5)
+        session = await manager.get(mid)
+        state = session.state
+        assert state is not None
+        if state.is_terminal():
+            break
+        spec = state.chance()
+        if spec is not None:
+            await manager.roll(mid, session.user_of(spec.prompt_seat or 0), session.version)
+        else:
+            action = rng.choice(state.legal_actions())
+            await manager.act(mid, session.user_of(state.to_move()), session.version, action.notation)
+    session = await manager.get(mid)
+    assert session.state is not None and session.state.is_terminal()
+    assert session.record.status == "finished"
+    log = await manager.store.action_log(mid)
+    assert replay(find_variant("ring"), {}, [a.notation for a in log]) == session.state
+    result = await manager.result_of(mid)
+    assert result is not None and result.winner == session.state.outcome().winner  # type: ignore[union-attr]
+    await manager.store.close()
+
+
+@pytest.mark.asyncio
+async def test_a_damaged_saved_match_is_refused_clearly_and_can_be_abandoned(tmp_path: Path) -> None:
+    path = tmp_path / "db.sqlite3"
+    manager = await _manager(path)
+    damaged = await _start(manager)
+    healthy = await _start(manager)
+    await manager.store.close()
+    with sqlite3.connect(path) as db:
+        db.execute("UPDATE matches SET state = ? WHERE id = ?", ('{"game": "ring", "schema": 1}', damaged))
+    manager = await _manager(path)
+    session = await manager.get(damaged)
+    with pytest.raises(MatchDamaged, match="damaged"):
+        await manager.roll(damaged, ALICE, session.version)
+    other = await manager.get(healthy)
+    assert other.state is not None  # every other match keeps working
+    played = await manager.resign(damaged, BOB)
+    assert played.session.record.status == "abandoned"
+    assert await manager.result_of(damaged) is None
+    await manager.store.close()
+
+
+@pytest.mark.asyncio
+async def test_resignation_is_a_loss_saved_with_the_result(tmp_path: Path) -> None:
+    manager = await _manager(tmp_path / "db.sqlite3")
+    mid = await _start(manager)
+    played = await manager.resign(mid, ALICE)
+    assert played.finished
+    result = await manager.result_of(mid)
+    assert result is not None and result.winner == 1 and result.reason == "resignation"
+    with pytest.raises(UserError, match="over"):
+        await manager.resign(mid, BOB)
+    await manager.store.close()
+
+
+@pytest.mark.asyncio
+async def test_the_computer_plays_its_own_turns(tmp_path: Path) -> None:
+    manager = await _manager(tmp_path / "db.sqlite3", seed=3)
+    computer = 999
+    manager.computer_ids.add(computer)
+    played = await manager.start_match(
+        game="ring", options={}, players=(ALICE, computer), guild_id=1, channel_id=10, parent_id=None, rated=False
+    )
+    state = played.session.state
+    assert state is not None
+    # Whoever started, it is now Alice's decision (or the game is over).
+    assert state.is_terminal() or state.turn == 0
+    await manager.store.close()
