@@ -1,0 +1,86 @@
+"""How fast the board pictures are drawn and how big they are.
+
+    python bench/render.py [--positions 300] [--seed 1]
+
+Collects positions from seeded random ring games (every state of each game, in order, until there
+are enough), renders each once after one warm-up picture, and prints one JSON object: the median and
+95th percentile render time in milliseconds and the median and largest PNG in KB. It asserts
+nothing; the figures depend on the machine.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+
+# Run as a script, this file's folder comes first on sys.path and its own name would shadow the
+# ``render`` package: put the project root there instead.
+_HERE = Path(__file__).resolve().parent
+sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != _HERE]
+sys.path.insert(0, str(_HERE.parent))
+
+from engine import find_variant  # noqa: E402
+from engine.ai.random_player import random_action  # noqa: E402
+from engine.protocol import GameState  # noqa: E402
+from render import render_board  # noqa: E402
+
+
+def positions(count: int, seed: int) -> list[GameState]:
+    """``count`` positions: every state of seeded random ring games, game after game."""
+    variant = find_variant("ring")
+    found: list[GameState] = []
+    game = seed
+    while len(found) < count:
+        rng = random.Random(game)
+        state = variant.new_game()
+        found.append(state)
+        while state.outcome() is None and len(found) < count:
+            state = state.apply(random_action(state, rng))
+            found.append(state)
+        game += 1
+    return found
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--positions", type=int, default=300, help="how many positions to render (300)")
+    parser.add_argument("--seed", type=int, default=1, help="seed of the first random game (1)")
+    args = parser.parse_args()
+    if args.positions < 1:
+        parser.error("--positions must be at least 1")
+    states = positions(args.positions, args.seed)
+    render_board(states[0])  # loads the fonts and draws the cached board once
+    times: list[float] = []
+    sizes: list[int] = []
+    for state in states:
+        start = time.perf_counter()
+        png = render_board(state)
+        times.append((time.perf_counter() - start) * 1000)
+        sizes.append(len(png))
+    print(
+        json.dumps(
+            {
+                "game": "ring",
+                "positions": len(states),
+                "seed": args.seed,
+                "median_ms": round(statistics.median(times), 2),
+                "p95_ms": round(percentile(times, 0.95), 2),
+                "median_kb": round(statistics.median(sizes) / 1024, 1),
+                "max_kb": round(max(sizes) / 1024, 1),
+            }
+        )
+    )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,170 @@
+"""``python -m render sample --game ring --out DIR``: write sample board pictures from seeded games.
+
+Each picture shows one situation worth looking at (the start, tall stacks, every kind of roll, a
+finished game per way of winning), found by playing seeded random games, so the same command always
+writes the same files. ``--only`` picks some of them by name.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import NoReturn
+
+from engine import find_variant
+from engine.ai.random_player import random_action
+from engine.protocol import GameState
+from engine.ring import WIN_KEYS, MarkKind, Phase, RingState
+from render import RENDERERS, render_board
+
+MAX_GAMES = 3000
+"""How many seeded games the search plays at most before it gives up on what it has not found."""
+
+
+class _Parser(argparse.ArgumentParser):
+    """Bad arguments end with one line on stderr, not a usage block or a traceback."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: error: {message}\n")
+
+
+def _games(key: str, seed: int) -> Iterator[list[GameState]]:
+    """Whole random games, one per seed from ``seed`` on, each as its list of states."""
+    variant = find_variant(key)
+    for n in range(seed, seed + MAX_GAMES):
+        rng = random.Random(n)
+        state = variant.new_game()
+        states = [state]
+        while state.outcome() is None:
+            state = state.apply(random_action(state, rng))
+            states.append(state)
+        yield states
+
+
+def _kinds(state: RingState) -> set[MarkKind]:
+    return {m.kind for m in state.last.marks} if state.last is not None else set()
+
+
+def _rolled(state: RingState) -> bool:
+    return state.last is not None and state.last.notation.startswith("roll ")
+
+
+RING_SITUATIONS: dict[str, Callable[[RingState], bool]] = {
+    "opening-roll": lambda s: s.phase is Phase.ROLL and s.turn_number == 1 and s.dice is None,
+    "tall-stacks": lambda s: (
+        s.result is None and max(s.board) >= 4 and min(s.board) <= -4 and s.phase is Phase.ROLL
+    ),
+    "triples-placed": lambda s: (
+        _rolled(s) and MarkKind.PLACE in _kinds(s) and s.dice is not None and len(set(s.dice)) == 1
+    ),
+    "odds-swap-pending": lambda s: s.phase is Phase.SWAP and len(s.stacks_of(0)) + len(s.stacks_of(1)) >= 6,
+    "odds-swap-done": lambda s: MarkKind.SWAP in _kinds(s) and s.result is None,
+    "evens-knock-pending": lambda s: (
+        s.phase is Phase.KNOCK and len(s.stacks_of(0)) + len(s.stacks_of(1)) >= 6
+    ),
+    "evens-knock-done": lambda s: MarkKind.KNOCK in _kinds(s) and s.result is None,
+    "doubles-placed": lambda s: (
+        _rolled(s)
+        and MarkKind.PLACE in _kinds(s)
+        and s.dice is not None
+        and s.dice[0] == s.dice[1] != s.dice[2]
+    ),
+    "move-one-die-left": lambda s: s.phase is Phase.MOVE and len(s.dice_left) == 1,
+    "move-capture": lambda s: (
+        MarkKind.FROM in _kinds(s)
+        and MarkKind.CAPTURE in _kinds(s)
+        and s.result is None
+        and any(m.count >= 2 for m in (s.last.marks if s.last else ()) if m.kind is MarkKind.CAPTURE)
+    ),
+    "placement-blocked": lambda s: s.last is not None and "is blocked by" in s.last.text,
+}
+
+
+def ring_samples(seed: int, wanted: frozenset[str] = frozenset()) -> list[tuple[str, GameState]]:
+    """The ring situations worth a picture, in a fixed order, and one finished game per way of winning.
+
+    The search stops once it has everything, or as soon as it has the ``wanted`` names if given.
+    """
+    found: dict[str, GameState] = {"start": find_variant("ring").new_game()}
+    wins: dict[str, GameState] = {}
+    for states in _games("ring", seed):
+        for state in states:
+            assert isinstance(state, RingState)
+            for name, test in RING_SITUATIONS.items():
+                if name not in found and test(state):
+                    found[name] = state
+            if state.result is not None and f"won-{state.result.reason}" not in wins:
+                wins[f"won-{state.result.reason}"] = state
+        if wanted and wanted <= set(found) | set(wins):
+            break
+        if len(found) == len(RING_SITUATIONS) + 1 and len(wins) >= 5:
+            break
+    ordered = [(name, found[name]) for name in ("start", *RING_SITUATIONS) if name in found]
+    return ordered + sorted(wins.items())
+
+
+@dataclass(frozen=True, slots=True)
+class SampleSet:
+    """The sample pictures of one game: every name it may write, and the search that finds them."""
+
+    names: tuple[str, ...]
+    find: Callable[[int, frozenset[str]], list[tuple[str, GameState]]]
+
+
+SAMPLES: dict[str, SampleSet] = {
+    "ring": SampleSet(("start", *RING_SITUATIONS, *(f"won-{key}" for key in WIN_KEYS)), ring_samples),
+}
+
+
+def _sample(game: str, out: Path, only: list[str] | None, seed: int) -> list[Path]:
+    key = game.strip().lower()
+    if key not in SAMPLES or key not in RENDERERS:
+        known = ", ".join(sorted(set(SAMPLES) & set(RENDERERS)))
+        raise ValueError(f"no sample pictures for the game {game!r} (games: {known})")
+    sample_set = SAMPLES[key]
+    unknown = [n for n in only or () if n not in sample_set.names]
+    if unknown:
+        raise ValueError(f"no sample called {', '.join(unknown)} (samples: {', '.join(sample_set.names)})")
+    samples = sample_set.find(seed, frozenset(only or ()))
+    if only:
+        samples = [(name, state) for name, state in samples if name in only]
+        missing = [n for n in only if n not in {name for name, _ in samples}]
+        if missing:
+            raise ValueError(f"{', '.join(missing)} did not occur in {MAX_GAMES} seeded random games")
+    out.mkdir(parents=True, exist_ok=True)
+    written: list[Path] = []
+    for name, state in samples:
+        path = out / f"{key}-{name}.png"
+        path.write_bytes(render_board(state))
+        written.append(path)
+    return written
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = _Parser(prog="python -m render", description="Board pictures of the bot's games.")
+    commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    sample = commands.add_parser("sample", help="write sample pictures of a game from seeded random games")
+    sample.add_argument("--game", required=True, help="the game's key, e.g. ring")
+    sample.add_argument("--out", required=True, type=Path, help="directory to write the PNG files to")
+    sample.add_argument("--only", help="comma-separated sample names to write (default: all)")
+    sample.add_argument(
+        "--seed", type=int, default=1, help="first seed of the random games searched (default 1)"
+    )
+    args = parser.parse_args(argv)
+    only = [n.strip() for n in args.only.split(",") if n.strip()] if args.only else None
+    try:
+        written = _sample(args.game, args.out, only, args.seed)
+    except (ValueError, OSError) as exc:
+        print(f"{parser.prog}: error: {exc}", file=sys.stderr)
+        return 2
+    for path in written:
+        print(path)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

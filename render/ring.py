@@ -1,0 +1,362 @@
+"""The ring board: 12 spaces on a clock face, stacks, piles, the three dice and the last action.
+
+Space 12 sits at the top and numbers grow clockwise, like the hours of a clock, so "clockwise"
+on the picture is clockwise in the rules. The centre holds the dice (or the winner), the bottom
+corners the two piles, the top line says whose turn it is, the bottom line what just happened.
+The last action is drawn on the board in gold: an arrow along the inside of the ring for a move,
+a dashed double arrow for a swap, a cross for a knock-out, and "+N" / "−N" badges in the colour of
+the tokens that arrived or left.
+"""
+
+from __future__ import annotations
+
+import math
+from functools import lru_cache
+
+from PIL import Image, ImageDraw
+
+from engine.protocol import GameState
+from engine.ring import FIVE_MASKS, QUARTERS, SPACES, MarkKind, Phase, RingState
+from render import theme
+from render.theme import HIGHLIGHT, MUTED, TEXT, DieStyle, Point
+
+WIDTH, HEIGHT = 800, 900
+HEADER = 100
+CENTER: Point = (WIDTH / 2, HEADER + 358)
+FACE_R = 356
+RING_R = 252
+SPACE_R = 54
+TOKEN_R = 38
+LABEL_R = RING_R + SPACE_R + 24
+ARROW_R = RING_R - SPACE_R - 21
+DIE = 62
+COUNT_SIZE = 36
+LABEL_SIZE = 28
+PILE_TOKEN_R = 33
+
+MINUS = "\u2212"
+QUARTER_CORNERS = (3, 6, 9, 12)
+
+
+def render(state: GameState, viewer: int | None = None) -> bytes:
+    """The ring picture as PNG bytes. Ring has no secrets, so ``viewer`` changes nothing."""
+    if not isinstance(state, RingState):
+        raise TypeError(f"the ring renderer draws ring states, not {type(state).__name__}")
+    return theme.encode_png(draw(state))
+
+
+def draw(state: RingState) -> Image.Image:
+    """The ring picture as an RGB image of ``WIDTH`` x ``HEIGHT``."""
+    image = _background().copy()
+    winning = winning_spaces(state)
+    _draw_space_marks(image, state, winning)
+    _draw_stacks(image, state)
+    _draw_badges(image, state)
+    _draw_centre(image, state)
+    _draw_piles(image, state)
+    _draw_header(image, state)
+    _draw_footer(image, state)
+    return image
+
+
+# -- geometry --------------------------------------------------------------------------------------
+
+
+def angle(space: int) -> float:
+    """Degrees clockwise from twelve o'clock."""
+    return (space % SPACES) * 360 / SPACES
+
+
+def position(space: int, radius: float = RING_R) -> Point:
+    a = math.radians(angle(space))
+    return (CENTER[0] + radius * math.sin(a), CENTER[1] - radius * math.cos(a))
+
+
+# -- the static board ------------------------------------------------------------------------------
+
+
+@lru_cache(maxsize=1)
+def _background() -> Image.Image:
+    """Everything that never changes: the board face, the track, the 12 empty spaces and their numbers."""
+    image = Image.new("RGB", (WIDTH, HEIGHT), theme.BACKGROUND)
+
+    def paint(draw: ImageDraw.ImageDraw, s: int) -> None:
+        cx, cy = CENTER[0] * s, CENTER[1] * s
+        face = FACE_R * s
+        draw.ellipse((cx - face, cy - face, cx + face, cy + face), fill=theme.BOARD)
+        outer, inner = (RING_R + 11) * s, (RING_R - 11) * s
+        draw.ellipse((cx - outer, cy - outer, cx + outer, cy + outer), fill=theme.TRACK)
+        draw.ellipse((cx - inner, cy - inner, cx + inner, cy + inner), fill=theme.BOARD)
+        for space in range(1, SPACES + 1):
+            x, y = position(space)
+            r = SPACE_R * s
+            draw.ellipse(
+                (x * s - r, y * s - r, x * s + r, y * s + r),
+                fill=theme.SPACE,
+                outline=theme.SPACE_EDGE,
+                width=3 * s,
+            )
+
+    board = theme.supersampled((WIDTH, HEIGHT), paint)
+    image.paste(board, (0, 0), board)
+    for space in range(1, SPACES + 1):
+        colour = TEXT if space in QUARTER_CORNERS else MUTED
+        theme.label(image, position(space, LABEL_R), str(space), LABEL_SIZE, colour, anchor="mm", stroke=0)
+    return image
+
+
+# -- the last action and the winner ----------------------------------------------------------------
+
+
+def winning_spaces(state: RingState) -> frozenset[int]:
+    """The spaces that won the game, to highlight: the quarter, the run of five, or all of them."""
+    result = state.result
+    if result is None or result.winner is None:
+        return frozenset()
+    mine = frozenset(state.stacks_of(result.winner))
+    for quarter in QUARTERS:
+        if result.reason == quarter.key:
+            return frozenset(s for s in range(1, SPACES + 1) if quarter.mask >> (s - 1) & 1)
+    if result.reason == "five-in-a-row":
+        # The engine names the first run it finds in this order; find the same one.
+        for mask, _start in FIVE_MASKS:
+            run = frozenset(s for s in range(1, SPACES + 1) if mask >> (s - 1) & 1)
+            if run <= mine:
+                return run
+        return frozenset()
+    if result.reason in ("nine-spaces", "all-captured"):
+        return mine
+    return frozenset()
+
+
+def blocked_placement(state: RingState) -> int | None:
+    """The space where the last roll's doubles or triples could not be placed for enemy tokens.
+
+    The engine leaves no mark for it (only words), so it is read from the roll and the board.
+    """
+    last = state.last
+    if last is None or last.seat is None or state.dice is None or not last.notation.startswith("roll "):
+        return None
+    w1, w2, _ = state.dice
+    if w1 != w2 or any(m.kind is MarkKind.PLACE for m in last.marks) or state.piles[last.seat] == 0:
+        return None
+    owner, count = state.stack(w1)
+    return w1 if owner == 1 - last.seat and count >= 2 else None
+
+
+def _draw_space_marks(image: Image.Image, state: RingState, winning: frozenset[int]) -> None:
+    """Gold rings round the spaces of the last action or of the win, and the move/swap arrows."""
+    draw = ImageDraw.Draw(image)
+    solid = theme.ring_sprite(SPACE_R + 4, 6, HIGHLIGHT)
+    dashed = theme.ring_sprite(SPACE_R + 4, 4, HIGHLIGHT, dashes=12)
+    if winning:
+        for space in sorted(winning):
+            theme.paste(image, solid, position(space))
+            x, y = position(space, LABEL_R)
+            draw.ellipse((x - 22, y - 22, x + 22, y + 22), fill=HIGHLIGHT)
+            theme.label(image, (x, y), str(space), LABEL_SIZE, theme.SHADOW, anchor="mm", stroke=0)
+        return
+    last = state.last
+    if last is None:
+        return
+    kinds = {m.kind: m for m in last.marks}
+    for mark in last.marks:
+        if mark.kind is MarkKind.FROM:
+            theme.paste(image, dashed, position(mark.space))
+        elif mark.kind in (MarkKind.TO, MarkKind.PLACE, MarkKind.SWAP, MarkKind.KNOCK):
+            theme.paste(image, solid, position(mark.space))
+    blocked = blocked_placement(state)
+    if blocked is not None:
+        theme.paste(image, dashed, position(blocked))
+    if MarkKind.FROM in kinds and MarkKind.TO in kinds:
+        sprite, corner = _move_arrow(kinds[MarkKind.FROM].space, kinds[MarkKind.TO].space)
+        image.paste(sprite, corner, sprite)
+    swaps = [m.space for m in last.marks if m.kind is MarkKind.SWAP]
+    if len(swaps) == 2:
+        sprite, corner = _swap_arrow(min(swaps), max(swaps))
+        image.paste(sprite, corner, sprite)
+
+
+@lru_cache(maxsize=160)
+def _move_arrow(source: int, target: int) -> tuple[Image.Image, tuple[int, int]]:
+    """An arrow along the inside of the ring, clockwise from ``source`` to ``target``."""
+    steps = (target - source) % SPACES or SPACES
+    start = angle(source)
+    return theme.arc_arrow_sprite(CENTER, ARROW_R, start, start + steps * 360 / SPACES, HIGHLIGHT, 7)
+
+
+@lru_cache(maxsize=80)
+def _swap_arrow(a: int, b: int) -> tuple[Image.Image, tuple[int, int]]:
+    """A dashed double arrow between two swapped spaces, the short way round the inside."""
+    steps = (b - a) % SPACES
+    start = angle(a)
+    end = start + steps * 360 / SPACES if steps <= SPACES // 2 else start - (SPACES - steps) * 360 / SPACES
+    return theme.arc_arrow_sprite(CENTER, ARROW_R, start, end, HIGHLIGHT, 6, heads=(True, True), dashed=True)
+
+
+def _draw_badges(image: Image.Image, state: RingState) -> None:
+    """Badges: "+N" for tokens placed, "−N" for tokens captured or knocked out, in their colour."""
+    last = state.last
+    if last is None or last.seat is None:
+        return
+    mover = theme.seat_style(last.seat)
+    enemy = theme.seat_style(1 - last.seat)
+    per_space: dict[int, list[tuple[str, theme.RGB]]] = {}
+    for mark in last.marks:
+        if mark.kind is MarkKind.PLACE:
+            per_space.setdefault(mark.space, []).append((f"+{mark.count}", mover.fill))
+        elif mark.kind in (MarkKind.CAPTURE, MarkKind.KNOCK):
+            per_space.setdefault(mark.space, []).append((f"{MINUS}{mark.count}", enemy.fill))
+        if mark.kind is MarkKind.KNOCK:
+            theme.paste(image, theme.cross_sprite(44, enemy.text, 9), position(mark.space))
+    blocked = blocked_placement(state)
+    if blocked is not None:
+        per_space.setdefault(blocked, []).append(("blocked", HIGHLIGHT))
+    for space, badges in per_space.items():
+        x, y = position(space)
+        for i, (text, fill) in enumerate(badges):
+            dx = (i - (len(badges) - 1) / 2) * 50
+            ink = theme.SHADOW if fill == HIGHLIGHT else TEXT
+            theme.paste(image, theme.badge_sprite(text, 26, fill, ink), (x + dx, y + SPACE_R - 6))
+
+
+# -- tokens ----------------------------------------------------------------------------------------
+
+
+def _draw_stacks(image: Image.Image, state: RingState) -> None:
+    for space in range(1, SPACES + 1):
+        owner, count = state.stack(space)
+        if owner is None:
+            continue
+        x, y = position(space)
+        theme.draw_stack(image, (x, y - 2), owner, count, TOKEN_R, COUNT_SIZE)
+
+
+def _draw_piles(image: Image.Image, state: RingState) -> None:
+    """Each player's pile in a bottom corner: Red left, Blue right."""
+    for seat, x in ((0, 74), (1, WIDTH - 74)):
+        style = theme.seat_style(seat)
+        y = 770
+        theme.label(image, (x, y - 62), f"{style.name} pile".upper(), 22, style.text, anchor="mm")
+        count = state.piles[seat]
+        if count:
+            theme.draw_stack(image, (x, y), seat, count, PILE_TOKEN_R, 32, max_layers=3)
+        else:
+            theme.paste(image, theme.ring_sprite(PILE_TOKEN_R, 2, MUTED, dashes=10), (x, y))
+            theme.number(image, (x, y), "0", 32, MUTED)
+
+
+# -- dice and the centre ---------------------------------------------------------------------------
+
+
+def _draw_centre(image: Image.Image, state: RingState) -> None:
+    cx, cy = CENTER
+    if state.result is not None:
+        _draw_winner(image, state)
+        return
+    if state.dice is None:
+        _draw_opening(image, state)
+        return
+    w1, w2, black = state.dice
+    white_opacity = [1.0, 1.0]
+    black_opacity = 1.0
+    if state.phase is Phase.MOVE:
+        # Which white dice are still to play: match the values left to the dice, first die first.
+        left = list(state.dice_left)
+        for i, value in enumerate((w1, w2)):
+            if value in left:
+                left.remove(value)
+            else:
+                white_opacity[i] = 0.3
+        black_opacity = 0.3  # the modifier die is set aside after the roll (ruling 7)
+    # The two white dice side by side, the black one a little apart.
+    gap, apart = 14, 32
+    x0 = cx - (3 * DIE + gap + apart) / 2
+    xs = (x0 + DIE / 2, x0 + DIE * 1.5 + gap, x0 + DIE * 2.5 + gap + apart)
+    y = cy - 12
+    theme.draw_die(image, (xs[0], y), w1, DIE, DieStyle.WHITE, white_opacity[0])
+    theme.draw_die(image, (xs[1], y), w2, DIE, DieStyle.WHITE, white_opacity[1])
+    theme.draw_die(image, (xs[2], y), black, DIE, DieStyle.BLACK, black_opacity)
+    roller = (
+        state.turn if state.phase is not Phase.ROLL else (1 - state.turn if state.turn is not None else None)
+    )
+    if roller is not None:
+        style = theme.seat_style(roller)
+        theme.label(image, (cx, y + DIE / 2 + 30), f"{style.name}'s roll", 24, style.text, anchor="mm")
+
+
+def _draw_opening(image: Image.Image, state: RingState) -> None:
+    """Before the first roll: each player's opening die in the player's colour."""
+    cx, cy = CENTER
+    values = state.opening or (0, 0)
+    y = cy - 16
+    for seat, dx in ((0, -48), (1, 48)):
+        style = theme.seat_style(seat)
+        theme.draw_die(image, (cx + dx, y), values[seat], DIE, theme.die_style_for_seat(seat))
+        if not values[seat]:
+            theme.number(image, (cx + dx, y), "?", 36)
+        theme.label(image, (cx + dx, y - DIE / 2 - 22), style.name, 22, style.text, anchor="mm")
+    if state.opening is None:
+        caption = "Roll to start"
+    elif state.phase is Phase.OPENING:
+        caption = "A tie: roll again"
+    else:
+        caption = f"{theme.seat_style(state.turn or 0).name} starts" if state.turn is not None else ""
+    theme.label(image, (cx, y + DIE / 2 + 30), caption, 24, TEXT, anchor="mm")
+
+
+_REASONS = {
+    "all-captured": "all captured",
+    "nine-spaces": "nine spaces",
+    "five-in-a-row": "five in a row",
+    **{q.key: "spaces " + q.key.removeprefix("spaces-").replace("-", ", ") for q in QUARTERS},
+}
+
+
+def _draw_winner(image: Image.Image, state: RingState) -> None:
+    cx, cy = CENTER
+    result = state.result
+    assert result is not None
+    if result.winner is None:
+        theme.label(image, (cx, cy), "Draw", 48, TEXT, anchor="mm")
+        return
+    style = theme.seat_style(result.winner)
+    theme.draw_stack(image, (cx, cy - 62), result.winner, 1, 26)
+    theme.label(image, (cx, cy + 4), f"{style.name} wins", 50, style.text, anchor="mm")
+    reason = _REASONS.get(result.reason, result.reason.replace("-", " "))
+    theme.label(image, (cx, cy + 52), reason, 26, HIGHLIGHT, anchor="mm")
+
+
+# -- text ------------------------------------------------------------------------------------------
+
+
+def _draw_header(image: Image.Image, state: RingState) -> None:
+    """Whose turn (a token of that colour) and the phase: a title and, below it, what to do."""
+    seat = state.result.winner if state.result is not None else state.turn
+    title, subtitle = theme.split_title(state.phase_text)
+    x = 28
+    if seat is not None:
+        theme.draw_stack(image, (44, 40), seat, 1, 17)
+        x = 74
+    colour = theme.seat_style(seat).text if seat is not None else TEXT
+    theme.label(image, (x, 40), title, 32, colour, anchor="lm")
+    if state.turn_number and state.result is None:
+        theme.label(image, (WIDTH - 28, 40), f"turn {state.turn_number}", 22, MUTED, anchor="rm", bold=False)
+    if subtitle:
+        face = theme.font(24, bold=False)
+        line = theme.wrap(subtitle, face, WIDTH - 56, max_lines=1)[0]
+        theme.label(image, (28, 80), line, 24, TEXT, anchor="lm", bold=False)
+
+
+def _draw_footer(image: Image.Image, state: RingState) -> None:
+    """The last action in words, for the record (the marks on the board show it too)."""
+    text = state.last_text
+    if not text:
+        return
+    face = theme.font(24, bold=False)
+    lines = theme.wrap(text, face, WIDTH - 48, max_lines=2)
+    y = HEIGHT - 60 if len(lines) > 1 else HEIGHT - 44
+    for i, line in enumerate(lines):
+        theme.label(
+            image, (WIDTH / 2, y + i * 30), line, 24, MUTED, anchor="mm", bold=False, stroke=0, cache=False
+        )

@@ -1,0 +1,288 @@
+"""The ring board picture: valid, deterministic PNGs for every phase, with the last action drawn."""
+
+from __future__ import annotations
+
+import io
+import random
+import subprocess
+import sys
+from collections.abc import Callable
+from dataclasses import replace
+from pathlib import Path
+from typing import cast
+
+import pytest
+from PIL import Image
+
+from engine import VARIANTS, find_variant
+from engine.ai.random_player import random_action
+from engine.protocol import GameState, Outcome
+from engine.ring import LastEvent, Mark, MarkKind, Phase, RingState
+from render import RENDERERS, NoRendererError, render_board, ring, theme
+from render.__main__ import main as sample_main
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def new_game() -> RingState:
+    state = find_variant("ring").new_game()
+    assert isinstance(state, RingState)
+    return state
+
+
+def play(seed: int) -> list[RingState]:
+    """Every state of one seeded random game, start to finish."""
+    rng = random.Random(seed)
+    state = new_game()
+    states = [state]
+    while state.outcome() is None:
+        nxt = state.apply(random_action(state, rng))
+        assert isinstance(nxt, RingState)
+        state = nxt
+        states.append(state)
+    return states
+
+
+def open_png(data: bytes) -> Image.Image:
+    image = Image.open(io.BytesIO(data))
+    assert image.format == "PNG"
+    image.load()
+    return image
+
+
+def pixel(data: bytes, xy: tuple[float, float]) -> tuple[int, int, int]:
+    rgb = open_png(data).convert("RGB")
+    r, g, b = cast(tuple[int, int, int], rgb.getpixel((round(xy[0]), round(xy[1]))))
+    return (r, g, b)
+
+
+def near(a: tuple[int, int, int], b: tuple[int, int, int], tolerance: int = 24) -> bool:
+    return all(abs(x - y) <= tolerance for x, y in zip(a, b, strict=True))
+
+
+@pytest.fixture(scope="module")
+def games() -> list[list[RingState]]:
+    return [play(seed) for seed in range(1, 31)]
+
+
+def first(games: list[list[RingState]], test: Callable[[RingState], bool]) -> RingState:
+    for states in games:
+        for state in states:
+            if test(state):
+                return state
+    raise AssertionError("no such position in the seeded games")
+
+
+# -- the picture --------------------------------------------------------------------------------
+
+
+def test_start_is_a_png_of_the_board_size() -> None:
+    image = open_png(render_board(new_game()))
+    assert image.size == (ring.WIDTH, ring.HEIGHT)
+
+
+def test_same_state_same_bytes(games: list[list[RingState]]) -> None:
+    state = games[0][len(games[0]) // 2]
+    again = find_variant("ring").from_json(state.to_json())
+    assert render_board(state) == render_board(state) == render_board(again)
+
+
+def test_unknown_game_is_a_clear_error() -> None:
+    class Other:
+        variant_key = "no-such-game"
+
+    with pytest.raises(NoRendererError, match=r"no-such-game.*ring"):
+        render_board(cast(GameState, Other()))
+
+
+def test_every_registered_game_has_a_renderer() -> None:
+    assert set(VARIANTS) <= set(RENDERERS)
+
+
+def test_ring_renderer_refuses_other_states() -> None:
+    class Other:
+        variant_key = "ring"
+
+    with pytest.raises(TypeError, match="ring states"):
+        ring.render(cast(GameState, Other()))
+
+
+def test_viewer_is_accepted_and_ring_shows_everyone_the_same(games: list[list[RingState]]) -> None:
+    state = games[1][10]
+    public = render_board(state)
+    assert render_board(state, viewer=None) == public
+    assert render_board(state, 0) == public
+    assert render_board(state, 1) == public
+    assert RENDERERS["ring"](state, 0) == public
+
+
+def test_every_phase_and_every_finish_renders(games: list[list[RingState]]) -> None:
+    phases: set[Phase] = set()
+    rendered = 0
+    for states in games:
+        for i, state in enumerate(states):
+            new_phase = state.phase not in phases
+            if new_phase or i % 9 == 0 or state.result is not None:
+                image = open_png(render_board(state))
+                assert image.size == (ring.WIDTH, ring.HEIGHT)
+                phases.add(state.phase)
+                rendered += 1
+        assert states[-1].result is not None
+    assert phases == set(Phase)
+    assert rendered > 150
+
+
+# -- the last action ------------------------------------------------------------------------------
+
+
+def test_the_last_action_is_drawn(games: list[list[RingState]]) -> None:
+    moved = first(games, lambda s: MarkKind.FROM in {m.kind for m in s.last.marks} if s.last else False)
+    assert moved.last is not None
+    plain = replace(moved, last=None)
+    assert render_board(moved) != render_board(plain)
+    target = next(m.space for m in moved.last.marks if m.kind is MarkKind.TO)
+    # The gold ring round the target space, at its top.
+    x, y = ring.position(target)
+    ring_top = (x, y - ring.SPACE_R - 4)
+    assert near(pixel(render_board(moved), ring_top), theme.HIGHLIGHT)
+    assert not near(pixel(render_board(plain), ring_top), theme.HIGHLIGHT)
+
+
+def test_different_last_actions_give_different_pictures(games: list[list[RingState]]) -> None:
+    state = games[2][20]
+    marks = {
+        "move": (Mark(MarkKind.FROM, 1, 1), Mark(MarkKind.TO, 4, 1)),
+        "other move": (Mark(MarkKind.FROM, 2, 1), Mark(MarkKind.TO, 4, 1)),
+        "capture": (Mark(MarkKind.FROM, 1, 1), Mark(MarkKind.TO, 4, 1), Mark(MarkKind.CAPTURE, 4, 2)),
+        "place": (Mark(MarkKind.PLACE, 5, 2),),
+        "swap": (Mark(MarkKind.SWAP, 3, 1), Mark(MarkKind.SWAP, 9, 2)),
+        "knock": (Mark(MarkKind.KNOCK, 6, 3),),
+        "none": (),
+    }
+    pictures = {
+        name: render_board(replace(state, last=LastEvent(seat=0, notation="x", text="t", marks=m)))
+        for name, m in marks.items()
+    }
+    assert len(set(pictures.values())) == len(pictures)
+
+
+def test_a_blocked_placement_is_marked(games: list[list[RingState]]) -> None:
+    blocked = first(games, lambda s: s.last is not None and "is blocked by" in s.last.text)
+    assert blocked.dice is not None
+    assert ring.blocked_placement(blocked) == blocked.dice[0]
+    placed = first(games, lambda s: MarkKind.PLACE in {m.kind for m in s.last.marks} if s.last else False)
+    assert ring.blocked_placement(placed) is None
+
+
+# -- the end of the game --------------------------------------------------------------------------
+
+
+def finished(board: list[int], reason: str, winner: int = 0) -> RingState:
+    red = sum(v for v in board if v > 0)
+    blue = -sum(v for v in board if v < 0)
+    return replace(
+        new_game(),
+        board=tuple(board),
+        piles=(12 - red, 12 - blue),
+        phase=Phase.OVER,
+        turn_seat=winner,
+        turn_number=30,
+        result=Outcome(winner=winner, reason=reason, description=f"{('Red', 'Blue')[winner]} wins: ..."),
+    )
+
+
+def test_winning_spaces_of_each_way_to_win() -> None:
+    #        1  2  3  4  5  6  7  8  9 10 11 12
+    five = [0, -1, 1, 2, 1, 1, 1, 0, -2, 0, 0, 0]
+    assert ring.winning_spaces(finished(five, "five-in-a-row")) == {3, 4, 5, 6, 7}
+    quarter = [1, 1, 1, 0, -1, 0, 0, 0, 0, -1, 0, 2]
+    assert ring.winning_spaces(finished(quarter, "spaces-12-1-2-3")) == {12, 1, 2, 3}
+    nine = [1, 1, 1, 0, 1, 1, 1, 0, 1, 1, 1, -1]
+    assert ring.winning_spaces(finished(nine, "nine-spaces")) == {1, 2, 3, 5, 6, 7, 9, 10, 11}
+    alone = [0, 0, -3, 0, 0, 0, 0, -1, 0, 0, 0, 0]
+    assert ring.winning_spaces(finished(alone, "all-captured", winner=1)) == {3, 8}
+    assert ring.winning_spaces(finished(five, "resignation")) == frozenset()
+
+
+def test_a_finished_game_highlights_the_winner(games: list[list[RingState]]) -> None:
+    five = [0, -1, 1, 2, 1, 1, 1, 0, -2, 0, 0, 0]
+    state = finished(five, "five-in-a-row")
+    data = render_board(state)
+    open_png(data)
+    for space in (3, 7):
+        x, y = ring.position(space)
+        assert near(pixel(data, (x, y - ring.SPACE_R - 4)), theme.HIGHLIGHT)
+    x, y = ring.position(9)
+    assert not near(pixel(data, (x, y - ring.SPACE_R - 4)), theme.HIGHLIGHT)
+    for states in games[:5]:
+        open_png(render_board(states[-1]))
+
+
+def test_tall_stacks_and_empty_piles_render() -> None:
+    board = [12, 0, 0, 0, 0, 0, -12, 0, 0, 0, 0, 0]
+    state = replace(
+        new_game(), board=tuple(board), piles=(0, 0), phase=Phase.ROLL, turn_seat=0, turn_number=9
+    )
+    assert open_png(render_board(state)).size == (ring.WIDTH, ring.HEIGHT)
+
+
+# -- theme helpers ---------------------------------------------------------------------------------
+
+
+def test_fonts_ship_with_the_package_and_load_once() -> None:
+    fonts = ROOT / "render" / "fonts"
+    assert (fonts / "DejaVuSans.ttf").is_file()
+    assert (fonts / "DejaVuSans-Bold.ttf").is_file()
+    assert "Bitstream" in (fonts / "LICENSE-DejaVu.txt").read_text()
+    assert theme.font(30) is theme.font(30)
+    assert theme.font(30, bold=False) is not theme.font(30)
+
+
+def test_text_helpers() -> None:
+    assert theme.split_title("Red to move: 3 and 5 to play") == ("Red to move", "3 and 5 to play")
+    assert theme.split_title("Blue to roll") == ("Blue to roll", "")
+    face = theme.font(24, bold=False)
+    lines = theme.wrap("word " * 100, face, 300, max_lines=2)
+    assert len(lines) == 2
+    assert lines[-1].endswith("…")
+    assert all(face.getlength(line) <= 300 for line in lines)
+
+
+def test_the_modifier_die_looks_unlike_a_white_die() -> None:
+    white = theme.die_sprite(3, 60, theme.DieStyle.WHITE).convert("RGB")
+    black = theme.die_sprite(3, 60, theme.DieStyle.BLACK).convert("RGB")
+    centre = (white.width // 4, white.height // 2)  # body, away from the pips
+    assert sum(cast(tuple[int, int, int], white.getpixel(centre))) > 600
+    assert sum(cast(tuple[int, int, int], black.getpixel(centre))) < 120
+
+
+# -- the sample command ----------------------------------------------------------------------------
+
+
+def test_sample_command_writes_named_pictures(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code = sample_main(["sample", "--game", "ring", "--out", str(tmp_path), "--only", "start,move-capture"])
+    assert code == 0
+    written = sorted(p.name for p in tmp_path.iterdir())
+    assert written == ["ring-move-capture.png", "ring-start.png"]
+    assert capsys.readouterr().out.count(".png") == 2
+    assert open_png((tmp_path / "ring-start.png").read_bytes()).size == (ring.WIDTH, ring.HEIGHT)
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["sample", "--game", "chess", "--out", "OUT"],
+        ["sample", "--game", "ring", "--out", "OUT", "--only", "nothing-like-this"],
+        ["sample", "--game", "ring"],
+        ["bogus"],
+    ],
+)
+def test_sample_command_bad_arguments_give_one_line(tmp_path: Path, args: list[str]) -> None:
+    args = [str(tmp_path) if a == "OUT" else a for a in args]
+    done = subprocess.run(
+        [sys.executable, "-m", "render", *args], cwd=ROOT, capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 2
+    assert "Traceback" not in done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1
+    assert "error" in done.stderr
