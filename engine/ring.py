@@ -398,9 +398,9 @@ class RingState(GameState):
         if self.phase is Phase.ROLL:
             return f"{name} to roll"
         if self.phase is Phase.SWAP:
-            return f"{name} rolled odds: swap one of your stacks with one of {self._enemy_name()}'s"
+            return f"{name} rolled odds: swap a {name} stack with a {self._enemy_name()} stack"
         if self.phase is Phase.KNOCK:
-            return f"{name} rolled evens: knock one of {self._enemy_name()}'s stacks out of play"
+            return f"{name} rolled evens: knock a {self._enemy_name()} stack out of play"
         dice = " and ".join(str(d) for d in self.dice_left)
         return f"{name} to move: {dice} to play"
 
