@@ -158,8 +158,10 @@ class Challenge(commands.Cog):
             and permissions.create_public_threads
             and permissions.send_messages_in_threads
         ):
-            challenger = interaction.guild.get_member(record.challenger_id) if interaction.guild else None
-            a = challenger.display_name if challenger else "challenger"
+            # Without the members intent the challenger is not cached; the challenge message knows
+            # who ran /challenge.
+            metadata = interaction.message.interaction_metadata
+            a = metadata.user.display_name if metadata is not None else "challenger"
             name = f"{variant.title}: {a} vs {interaction.user.display_name}"[:100]
             try:
                 thread = await interaction.message.create_thread(name=name, auto_archive_duration=10080)

@@ -31,7 +31,7 @@ def _handler(interaction: discord.Interaction[Any]) -> ControlHandler:
 
 class GameButton(
     discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=r"g:(?P<mid>\d+):(?P<ver>\d+):(?P<value>roll|[an]:.+)",
+    template=r"g:(?P<mid>\d+):(?P<ver>\d+):(?P<value>roll|a:.+|n:.*)",
 ):
     def __init__(self, match_id: int, version: int, value: str, button: discord.ui.Button[Any]) -> None:
         super().__init__(button)

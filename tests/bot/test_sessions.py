@@ -182,7 +182,13 @@ async def test_the_computer_plays_its_own_turns(tmp_path: Path) -> None:
     computer = 999
     manager.computer_ids.add(computer)
     played = await manager.start_match(
-        game="ring", options={}, players=(ALICE, computer), guild_id=1, channel_id=10, parent_id=None, rated=False
+        game="ring",
+        options={},
+        players=(ALICE, computer),
+        guild_id=1,
+        channel_id=10,
+        parent_id=None,
+        rated=False,
     )
     state = played.session.state
     assert state is not None

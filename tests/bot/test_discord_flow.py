@@ -1,0 +1,333 @@
+"""The real bot, driven through a fake Discord transport: challenges, whole matches, restarts, bad input.
+
+Every request the bot sends is checked against Discord's documented limits (and the OpenAPI
+description when ``shared/discord-api-spec`` is present) by ``fake.assert_clean()``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import re
+import sqlite3
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+import pytest_asyncio
+
+from bot.client import RingsideBot
+from bot.clock import ManualClock
+from bot.fakediscord import FakeDiscord, FakeMessage, FakeUser, InteractionResult
+from bot.store import Store
+from engine import find_variant, replay
+
+TURN = re.compile(r"^<@(\d+)>, your turn")
+
+
+@pytest_asyncio.fixture
+async def fake() -> AsyncIterator[FakeDiscord]:
+    async with FakeDiscord() as f:
+        yield f
+
+
+async def start_bot(
+    fake: FakeDiscord, db: Path, clock: ManualClock | None = None, seed: int = 1
+) -> RingsideBot:
+    store = await Store.open(db)
+    bot = RingsideBot(store, clock=clock or ManualClock(), rng=random.Random(seed), run_scheduler=False)
+    await fake.connect(bot)
+    return bot
+
+
+async def stop_bot(bot: RingsideBot) -> None:
+    await bot.close()
+    await bot.store.close()
+
+
+async def challenge_and_accept(fake: FakeDiscord, alice: FakeUser, bob: FakeUser) -> FakeMessage:
+    """Alice challenges Bob to ring, Bob accepts; returns the first board message (in the thread)."""
+    result = await fake.slash(alice, "challenge", {"opponent": bob, "game": "ring"})
+    assert result.message is not None and "challenges you to **Ring**" in result.message.content
+    accept = next(c for c in result.message.custom_ids if c.endswith(":accept"))
+    await fake.click(bob, result.message, accept, idle=True)
+    thread = fake.thread_of(result.message)
+    assert thread is not None, "the match opens a thread on the challenge message"
+    board = fake.messages_in(thread)[-1]
+    assert alice.mention in board.content and bob.mention in board.content
+    return board
+
+
+def user_on_turn(message: FakeMessage, users: dict[int, FakeUser]) -> FakeUser | None:
+    found = TURN.search(message.content.split(" — ")[-1])
+    return users[int(found[1])] if found else None
+
+
+def live_board(fake: FakeDiscord, channel_id: int) -> FakeMessage:
+    """The newest message of the channel that carries enabled controls (or the newest one)."""
+    messages = fake.messages_in(channel_id)
+    for message in reversed(messages):
+        if any(not c.disabled for c in message.all_components):
+            return message
+    return messages[-1]
+
+
+async def play_one(
+    fake: FakeDiscord, message: FakeMessage, user: FakeUser, rng: random.Random
+) -> InteractionResult:
+    """The user picks one control: Roll, an option of the first select, or a non-Back button."""
+    for select in message.selects:
+        option = rng.choice(select.options)
+        return await fake.select(user, message, select.custom_id, [option["value"]], idle=True)
+    buttons = [b for b in message.buttons if not b.disabled and b.label != "Back"]
+    button = rng.choice(buttons)
+    return await fake.click(user, message, button.custom_id, idle=True)
+
+
+async def play_until_over(
+    fake: FakeDiscord, channel_id: int, users: dict[int, FakeUser], rng: random.Random, max_clicks: int = 2000
+) -> FakeMessage:
+    for _ in range(max_clicks):
+        board = live_board(fake, channel_id)
+        if board.content.startswith("🏆"):
+            return board
+        user = user_on_turn(board, users)
+        assert user is not None, f"no player on turn in {board.content!r}"
+        await play_one(fake, board, user, rng)
+    raise AssertionError("the match did not end")
+
+
+def match_id_of(message: FakeMessage) -> int:
+    return int(message.custom_ids[0].split(":")[1])
+
+
+@pytest.mark.asyncio
+async def test_a_whole_ring_match_from_challenge_to_result(fake: FakeDiscord, tmp_path: Path) -> None:
+    bot = await start_bot(fake, tmp_path / "db.sqlite3")
+    alice, bob = fake.add_user("alice"), fake.add_user("bob")
+    board = await challenge_and_accept(fake, alice, bob)
+    assert board.attachment_bytes("board.png").startswith(b"\x89PNG")
+    result = await play_until_over(fake, board.channel_id, {alice.id: alice, bob.id: bob}, random.Random(3))
+    assert "wins the match" in result.content
+    mid = match_id_of(board)
+    outcome = await bot.sessions.result_of(mid)
+    assert outcome is not None and outcome.description in result.content
+    # Every roll and every move is in the log, and the log replays to the saved final position.
+    log = await bot.store.action_log(mid)
+    session = await bot.sessions.get(mid)
+    assert replay(find_variant("ring"), {}, [a.notation for a in log]) == session.state
+    # Old boards keep their picture but lose working controls.
+    for message in fake.messages_in(board.channel_id)[:-1]:
+        assert all(c.disabled for c in message.all_components)
+    fake.assert_clean()
+    await stop_bot(bot)
+
+
+@pytest.mark.asyncio
+async def test_a_restart_mid_match_and_the_old_buttons_finish_it(fake: FakeDiscord, tmp_path: Path) -> None:
+    db = tmp_path / "db.sqlite3"
+    bot = await start_bot(fake, db)
+    alice, bob = fake.add_user("alice"), fake.add_user("bob")
+    users = {alice.id: alice, bob.id: bob}
+    board = await challenge_and_accept(fake, alice, bob)
+    rng = random.Random(5)
+    for _ in range(6):
+        live = live_board(fake, board.channel_id)
+        user = user_on_turn(live, users)
+        assert user is not None
+        await play_one(fake, live, user, rng)
+    await stop_bot(bot)
+    bot = await start_bot(fake, db, seed=2)  # a new process: nothing in memory
+    result = await play_until_over(fake, board.channel_id, users, rng)
+    assert "wins the match" in result.content
+    fake.assert_clean()
+    await stop_bot(bot)
+
+
+@pytest.mark.asyncio
+async def test_strangers_players_not_on_turn_and_stale_clicks_change_nothing(
+    fake: FakeDiscord, tmp_path: Path
+) -> None:
+    bot = await start_bot(fake, tmp_path / "db.sqlite3")
+    alice, bob, carol = fake.add_user("alice"), fake.add_user("bob"), fake.add_user("carol")
+    users = {alice.id: alice, bob.id: bob}
+    board = await challenge_and_accept(fake, alice, bob)
+    mid = match_id_of(board)
+    on_turn = user_on_turn(board, users)
+    assert on_turn is not None
+    other = bob if on_turn is alice else alice
+    roll = next(b.custom_id for b in board.buttons if b.label == "Roll")
+    version = (await bot.sessions.get(mid)).version
+
+    stranger = await fake.click(carol, board, roll)
+    assert stranger.ephemeral and "not playing in this match" in stranger.message.content  # type: ignore[union-attr]
+    wrong_seat = await fake.click(other, board, roll)
+    assert wrong_seat.ephemeral and "not yours" in wrong_seat.message.content  # type: ignore[union-attr]
+    assert (await bot.sessions.get(mid)).version == version
+
+    await fake.click(on_turn, board, roll, idle=True)
+    assert (await bot.sessions.get(mid)).version > version
+    # A lagging client still shows the Roll button of the earlier position and clicks it.
+    current = fake.message(board)
+    shown_now = current.components
+    current.components = current.history[0]["components"]
+    after_roll = (await bot.sessions.get(mid)).version
+    stale = await fake.click(on_turn, current, roll)
+    assert stale.ephemeral and "earlier position" in stale.message.content  # type: ignore[union-attr]
+    assert (await bot.sessions.get(mid)).version == after_roll
+    current.components = shown_now
+    fake.assert_clean()
+    await stop_bot(bot)
+
+
+@pytest.mark.asyncio
+async def test_a_double_click_applies_exactly_one_action(fake: FakeDiscord, tmp_path: Path) -> None:
+    bot = await start_bot(fake, tmp_path / "db.sqlite3")
+    alice, bob = fake.add_user("alice"), fake.add_user("bob")
+    board = await challenge_and_accept(fake, alice, bob)
+    mid = match_id_of(board)
+    on_turn = user_on_turn(board, {alice.id: alice, bob.id: bob})
+    assert on_turn is not None
+    roll = next(b.custom_id for b in board.buttons if b.label == "Roll")
+    before = len(await bot.store.action_log(mid))
+    first, second = await asyncio.gather(fake.click(on_turn, board, roll), fake.click(on_turn, board, roll))
+    await fake.wait_idle()
+    log = await bot.store.action_log(mid)
+    rolls = [a for a in log[before:] if a.seat is None and a.notation.startswith("roll")]
+    assert len(rolls) == 1
+    assert [first.ephemeral, second.ephemeral].count(True) == 1
+    fake.assert_clean()
+    await stop_bot(bot)
+
+
+@pytest.mark.asyncio
+async def test_challenges_that_are_refused(fake: FakeDiscord, tmp_path: Path) -> None:
+    bot = await start_bot(fake, tmp_path / "db.sqlite3")
+    alice, bob = fake.add_user("alice"), fake.add_user("bob")
+    robot = fake.add_bot_user("otherbot")
+    me = await fake.slash(alice, "challenge", {"opponent": alice, "game": "ring"})
+    assert me.ephemeral and "cannot challenge yourself" in me.message.content  # type: ignore[union-attr]
+    other_bot = await fake.slash(alice, "challenge", {"opponent": robot, "game": "ring"})
+    assert other_bot.ephemeral and "another bot" in other_bot.message.content  # type: ignore[union-attr]
+    unknown = await fake.slash(alice, "challenge", {"opponent": bob, "game": "chess"})
+    assert unknown.ephemeral and "no game called 'chess'" in unknown.message.content  # type: ignore[union-attr]
+    first = await fake.slash(alice, "challenge", {"opponent": bob, "game": "ring"})
+    assert not first.ephemeral
+    again = await fake.slash(alice, "challenge", {"opponent": bob, "game": "ring"})
+    assert again.ephemeral and "already have a challenge waiting" in again.message.content  # type: ignore[union-attr]
+    fake.assert_clean()
+    await stop_bot(bot)
+
+
+@pytest.mark.asyncio
+async def test_only_the_challenged_may_accept_and_decline_ends_it(fake: FakeDiscord, tmp_path: Path) -> None:
+    bot = await start_bot(fake, tmp_path / "db.sqlite3")
+    alice, bob, carol = fake.add_user("alice"), fake.add_user("bob"), fake.add_user("carol")
+    result = await fake.slash(alice, "challenge", {"opponent": bob, "game": "ring"})
+    message = result.message
+    assert message is not None
+    ids = {c.split(":")[-1]: c for c in message.custom_ids}
+    stranger = await fake.click(carol, message, ids["accept"])
+    assert stranger.ephemeral and "not for you" in stranger.message.content  # type: ignore[union-attr]
+    own = await fake.click(alice, message, ids["accept"])
+    assert own.ephemeral and "Only the challenged player" in own.message.content  # type: ignore[union-attr]
+    await fake.click(bob, message, ids["decline"], idle=True)
+    declined = fake.message(message)
+    assert "declined" in declined.content and all(c.disabled for c in declined.all_components)
+    assert await bot.store.active_matches() == []
+    fake.assert_clean()
+    await stop_bot(bot)
+
+
+@pytest.mark.asyncio
+async def test_an_unanswered_challenge_expires_after_ten_minutes(fake: FakeDiscord, tmp_path: Path) -> None:
+    clock = ManualClock()
+    bot = await start_bot(fake, tmp_path / "db.sqlite3", clock)
+    alice, bob = fake.add_user("alice"), fake.add_user("bob")
+    result = await fake.slash(alice, "challenge", {"opponent": bob, "game": "ring"})
+    message = result.message
+    assert message is not None
+    clock.advance(9 * 60)
+    await bot.run_due_tasks()
+    assert "expired" not in fake.message(message).content
+    clock.advance(61)
+    await bot.run_due_tasks()
+    expired = fake.message(message)
+    assert "expired" in expired.content and all(c.disabled for c in expired.all_components)
+    fake.assert_clean()
+    await stop_bot(bot)
+
+
+@pytest.mark.asyncio
+async def test_a_click_on_an_expired_challenge_is_refused(fake: FakeDiscord, tmp_path: Path) -> None:
+    clock = ManualClock()
+    bot = await start_bot(fake, tmp_path / "db.sqlite3", clock)
+    alice, bob = fake.add_user("alice"), fake.add_user("bob")
+    result = await fake.slash(alice, "challenge", {"opponent": bob, "game": "ring"})
+    message = result.message
+    assert message is not None
+    clock.advance(601)  # the scheduler has not run yet: the click finds it expired
+    accept = next(c for c in message.custom_ids if c.endswith(":accept"))
+    late = await fake.click(bob, message, accept, idle=True)
+    assert late.ephemeral and "expired" in late.message.content  # type: ignore[union-attr]
+    assert await bot.store.active_matches() == []
+    fake.assert_clean()
+    await stop_bot(bot)
+
+
+@pytest.mark.asyncio
+async def test_a_damaged_saved_match_says_so_and_can_be_abandoned(fake: FakeDiscord, tmp_path: Path) -> None:
+    db = tmp_path / "db.sqlite3"
+    bot = await start_bot(fake, db)
+    alice, bob = fake.add_user("alice"), fake.add_user("bob")
+    board = await challenge_and_accept(fake, alice, bob)
+    mid = match_id_of(board)
+    await stop_bot(bot)
+    with sqlite3.connect(db) as conn:
+        conn.execute("UPDATE matches SET state = 'not json at all' WHERE id = ?", (mid,))
+    bot = await start_bot(fake, db)
+    on_turn = user_on_turn(board, {alice.id: alice, bob.id: bob})
+    assert on_turn is not None
+    roll = next(b.custom_id for b in board.buttons if b.label == "Roll")
+    touched = await fake.click(on_turn, board, roll)
+    assert touched.ephemeral and "damaged" in touched.message.content  # type: ignore[union-attr]
+    resign = await fake.slash(alice, "resign", channel=board.channel_id)
+    assert resign.ephemeral and "abandons it" in resign.message.content  # type: ignore[union-attr]
+    yes = next(c for c in resign.message.custom_ids if c.endswith(":yes"))  # type: ignore[union-attr]
+    await fake.click(alice, resign.message, yes, idle=True)  # type: ignore[arg-type]
+    assert (await bot.store.get_match(mid)).status == "abandoned"  # type: ignore[union-attr]
+    fake.assert_clean()
+    await stop_bot(bot)
+
+
+@pytest.mark.asyncio
+async def test_board_reposts_and_resign_ends_with_a_result(fake: FakeDiscord, tmp_path: Path) -> None:
+    bot = await start_bot(fake, tmp_path / "db.sqlite3")
+    alice, bob, carol = fake.add_user("alice"), fake.add_user("bob"), fake.add_user("carol")
+    board = await challenge_and_accept(fake, alice, bob)
+    nothing = await fake.slash(carol, "board", channel=board.channel_id)
+    assert nothing.ephemeral and "no match in progress here" in nothing.message.content  # type: ignore[union-attr]
+    again = await fake.slash(bob, "board", channel=board.channel_id, idle=True)
+    assert again.message is not None and again.message.attachment_bytes("board.png").startswith(b"\x89PNG")
+    assert all(not c.all_components for c in [fake.message(board)]) or all(
+        c.disabled for c in fake.message(board).all_components
+    )
+    resign = await fake.slash(alice, "resign", channel=board.channel_id)
+    yes = next(c for c in resign.message.custom_ids if c.endswith(":yes"))  # type: ignore[union-attr]
+    await fake.click(alice, resign.message, yes, idle=True)  # type: ignore[arg-type]
+    result = fake.messages_in(board.channel_id)[-1]
+    assert result.content.startswith("🏆") and bob.mention in result.content and "resigned" in result.content
+    fake.assert_clean()
+    await stop_bot(bot)
+
+
+@pytest.mark.asyncio
+async def test_playing_the_computer(fake: FakeDiscord, tmp_path: Path) -> None:
+    bot = await start_bot(fake, tmp_path / "db.sqlite3")
+    alice = fake.add_user("alice")
+    result = await fake.slash(alice, "challenge", {"opponent": fake.bot_user, "game": "ring"}, idle=True)
+    assert result.messages, "the match starts at once against the computer"
+    final = await play_until_over(fake, fake.channel.id, {alice.id: alice}, random.Random(8))
+    assert "wins the match" in final.content
+    fake.assert_clean()
+    await stop_bot(bot)
