@@ -6,6 +6,7 @@ change that belongs together (an action, the state it produced, a result) is one
 
 from __future__ import annotations
 
+import asyncio
 import json
 import sqlite3
 from collections.abc import AsyncIterator, Iterable, Sequence
@@ -106,6 +107,7 @@ class Store:
 
     def __init__(self, db: aiosqlite.Connection) -> None:
         self._db = db
+        self._write_lock = asyncio.Lock()
 
     @classmethod
     async def open(cls, path: str | Path) -> Store:
@@ -132,14 +134,17 @@ class Store:
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[aiosqlite.Connection]:
-        await self._db.execute("BEGIN IMMEDIATE")
-        try:
-            yield self._db
-        except BaseException:
-            await self._db.execute("ROLLBACK")
-            raise
-        else:
-            await self._db.execute("COMMIT")
+        # One connection serves every coroutine: transactions take turns, or a second BEGIN would
+        # land inside the first.
+        async with self._write_lock:
+            await self._db.execute("BEGIN IMMEDIATE")
+            try:
+                yield self._db
+            except BaseException:
+                await self._db.execute("ROLLBACK")
+                raise
+            else:
+                await self._db.execute("COMMIT")
 
     async def migrate(self) -> int:
         """Apply every migration not yet applied; return the schema version."""

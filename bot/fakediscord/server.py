@@ -256,7 +256,7 @@ class FakeDiscordServer:
                 except ValueError:
                     return _json_response(400, {"message": "400: Bad Request", "code": 50109})
         files.sort(key=lambda f: f[0])
-        authorized = request.headers.get("Authorization", "").startswith("Bot ")
+        authorized = request.headers.get("Authorization", "") == f"Bot {self.fake.token}"
         req = Request(
             request.method,
             path,

@@ -195,3 +195,16 @@ async def test_the_computer_plays_its_own_turns(tmp_path: Path) -> None:
     # Whoever started, it is now Alice's decision (or the game is over).
     assert state.is_terminal() or state.turn == 0
     await manager.store.close()
+
+
+@pytest.mark.asyncio
+async def test_concurrent_writes_on_one_connection_take_turns(tmp_path: Path) -> None:
+    manager = await _manager(tmp_path / "db.sqlite3")
+    mid = await _start(manager)
+    session = await manager.get(mid)
+    assert session.state is not None
+    on_turn = _user_on_turn(session.state.turn)
+    writes = [manager.store.set_match_message(mid, 1000 + i) for i in range(20)]
+    await asyncio.gather(manager.roll(mid, on_turn, session.version), *writes)
+    assert len(await manager.store.action_log(mid)) == session.version
+    await manager.store.close()

@@ -1,0 +1,142 @@
+"""``python -m bot`` as a real process: against a local fake Discord, and with bad settings."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from bot.fakediscord import FakeDiscord, FakeDiscordServer
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def _env(tmp_path: Path, **extra: str) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if k not in ("DISCORD_TOKEN", "DATABASE", "DEV_GUILD_ID")}
+    env["PYTHONPATH"] = str(REPO)
+    env.update(extra)
+    return env
+
+
+def _run_bot(tmp_path: Path, **extra: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "bot"],
+        cwd=tmp_path,
+        env=_env(tmp_path, **extra),
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+
+
+def test_missing_token_stops_with_one_clear_line(tmp_path: Path) -> None:
+    done = _run_bot(tmp_path)
+    assert done.returncode == 2
+    assert done.stderr.strip().splitlines() == [
+        "error: DISCORD_TOKEN is not set: copy .env.example to .env and put your bot's token in it"
+    ]
+
+
+def test_unusable_database_path_stops_with_one_clear_line(tmp_path: Path) -> None:
+    done = _run_bot(tmp_path, DISCORD_TOKEN="x", DATABASE=str(tmp_path / "missing" / "db.sqlite3"))
+    assert done.returncode == 2
+    assert "does not exist" in done.stderr and "Traceback" not in done.stderr
+    (tmp_path / "notadb.sqlite3").write_bytes(b"this is not a database" * 100)
+    done = _run_bot(tmp_path, DISCORD_TOKEN="x", DATABASE=str(tmp_path / "notadb.sqlite3"))
+    assert done.returncode == 2
+    assert "not a usable database" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_bad_dev_guild_id_stops_with_one_clear_line(tmp_path: Path) -> None:
+    done = _run_bot(tmp_path, DISCORD_TOKEN="x", DEV_GUILD_ID="my server")
+    assert done.returncode == 2 and "DEV_GUILD_ID must be a server id" in done.stderr
+
+
+async def _stop(proc: asyncio.subprocess.Process) -> None:
+    if proc.returncode is None:
+        proc.send_signal(signal.SIGINT)
+        try:
+            await asyncio.wait_for(proc.wait(), 10)
+        except TimeoutError:
+            proc.kill()
+            await proc.wait()
+
+
+@pytest.mark.asyncio
+async def test_a_rejected_token_stops_with_one_clear_line(tmp_path: Path) -> None:
+    async with FakeDiscordServer(FakeDiscord(token="the-right-token")) as server:
+        proc = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "bot", cwd=tmp_path,
+            env=_env(tmp_path, DISCORD_TOKEN="a-wrong-token", **server.env()),
+            stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
+        )  # fmt: skip
+        try:
+            _, err = await asyncio.wait_for(proc.communicate(), 30)
+        finally:
+            await _stop(proc)
+    text = err.decode()
+    assert proc.returncode == 2
+    assert "error: Discord rejected DISCORD_TOKEN" in text and "Traceback" not in text
+    assert "a-wrong-token" not in text
+
+
+@pytest.mark.asyncio
+async def test_the_bot_process_starts_syncs_and_plays_a_challenge(tmp_path: Path) -> None:
+    fake = FakeDiscord(timeout=15, token="process-token")
+    alice, bob = fake.add_user("alice"), fake.add_user("bob")
+    log_path = tmp_path / "bot.log"
+    async with FakeDiscordServer(fake) as server:
+        env = _env(
+            tmp_path, DISCORD_TOKEN="process-token", DATABASE=str(tmp_path / "db.sqlite3"), **server.env()
+        )
+        with log_path.open("wb") as log:
+            proc = await asyncio.create_subprocess_exec(
+                sys.executable,
+                "-m",
+                "bot",
+                cwd=tmp_path,
+                env=env,
+                stdout=log,
+                stderr=asyncio.subprocess.STDOUT,
+            )
+            try:
+                await server.wait_until_identified(timeout=30)
+                await fake.wait_for(lambda: fake.synced, 30, "command sync")
+                assert {"challenge", "board", "resign"} <= {c["name"] for c in fake.commands}
+
+                result = await fake.slash(alice, "challenge", {"opponent": bob, "game": "ring"})
+                challenge = result.message
+                assert challenge is not None and "challenges you" in challenge.content
+                accept = next(c for c in challenge.custom_ids if c.endswith(":accept"))
+                await fake.click(bob, challenge, accept)
+                await fake.wait_for(lambda: fake.thread_of(challenge) is not None, 15, "the match thread")
+                thread = fake.thread_of(challenge)
+                assert thread is not None
+                await fake.wait_for(lambda: bool(fake.messages_in(thread)), 15, "the first board")
+                board = fake.messages_in(thread)[-1]
+                roll = next(b.custom_id for b in board.buttons if b.label == "Roll")
+                player = (
+                    alice
+                    if board.content.startswith(f"{alice.mention} {bob.mention} — {alice.mention}")
+                    else bob
+                )
+                before = len(board.history)
+                await fake.click(player, board, roll)
+                await fake.wait_for(lambda: len(fake.message(board).history) > before, 15, "the rolled board")
+                assert "rolled" in str(fake.message(board).embeds) or len(fake.messages_in(thread)) > 1
+                fake.assert_clean()
+            except BaseException:
+                with contextlib.suppress(Exception):
+                    print(log_path.read_text())
+                raise
+            finally:
+                await _stop(proc)
+    logged = log_path.read_text()
+    assert "process-token" not in logged, "the token never appears in the logs"
+    assert "synced" in logged
