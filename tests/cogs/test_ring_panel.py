@@ -34,7 +34,7 @@ def test_move_is_chosen_as_stack_then_count_then_die() -> None:
     assert values(counts.rows[0]) == ["n:m7x1", "n:m7x2", "n:m7x3"]
     dice = PANEL.controls(state, "m7x2")
     assert values(dice.rows[0])[:2] == ["a:move 2 from 7 by 2", "a:move 2 from 7 by 4"]
-    assert any("Back" == b.label for b in dice.rows[0] if isinstance(b, ButtonSpec))
+    assert any(b.label == "Back" for b in dice.rows[0] if isinstance(b, ButtonSpec))
 
 
 def test_single_choices_are_taken_and_said() -> None:
