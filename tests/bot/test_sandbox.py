@@ -1,0 +1,317 @@
+"""The sandbox (``python -m bot.sandbox``): scripts through its API, transcripts, pictures, errors.
+
+The example script depends on the dice of ``--seed 1`` and on the bot's texts: when either changes,
+update ``docs/sandbox-example.txt``, the transcript in ``docs/sandbox.md`` and the lines expected here.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from collections.abc import AsyncIterator, Sequence
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+import pytest
+from PIL import Image
+
+from bot.fakediscord import World
+from bot.sandbox import CommandError, Sandbox, parse_duration
+from bot.sandbox.text import embed_lines, render_mentions
+
+REPO = Path(__file__).resolve().parents[2]
+EXAMPLE = REPO / "docs" / "sandbox-example.txt"
+
+
+@asynccontextmanager
+async def sandbox_at(tmp_path: Path, seed: int = 1) -> AsyncIterator[tuple[Sandbox, list[str]]]:
+    lines: list[str] = []
+    async with Sandbox.open(seed=seed, pictures=tmp_path / "pictures", out=lines.append) as sandbox:
+        yield sandbox, lines
+
+
+async def run(tmp_path: Path, script: Sequence[str], **kwargs: bool) -> tuple[int, list[str], Sandbox]:
+    async with sandbox_at(tmp_path) as (sandbox, lines):
+        failed = await sandbox.run_lines(script, **kwargs)
+    return failed, lines, sandbox
+
+
+def after(lines: list[str], command: str) -> list[str]:
+    """The printed lines of one command of a transcript (up to the next prompt or echoed comment)."""
+    start = lines.index(f"sandbox> {command}") + 1
+    end = next((i for i in range(start, len(lines)) if lines[i].startswith(("sandbox> ", "# "))), len(lines))
+    return lines[start:end]
+
+
+def assert_pngs(paths: Sequence[Path]) -> None:
+    for path in paths:
+        assert path.read_bytes().startswith(b"\x89PNG\r\n\x1a\n"), path
+        with Image.open(path) as picture:
+            picture.verify()
+
+
+def contains(lines: list[str], wanted: str) -> bool:
+    return any(wanted in line for line in lines)
+
+
+@pytest.mark.asyncio
+async def test_the_documented_example_runs_green_and_saves_numbered_pictures(tmp_path: Path) -> None:
+    failed, lines, sandbox = await run(tmp_path, EXAMPLE.read_text(encoding="utf-8").splitlines())
+    transcript = "\n".join(lines)
+    assert failed == 0, transcript
+    pictures = tmp_path / "pictures"
+
+    challenge = after(lines, "as alice /challenge opponent:@bob game:ring")
+    assert challenge[:3] == ["(new user: alice)", "(new user: bob)", "[#general] ringside:"]
+    assert "  @bob, @alice challenges you to **Ring**! Accept within 10 minutes." in challenge
+    assert "  [Accept] [Decline] [Cancel]" in challenge
+
+    accept = after(lines, "as bob click Accept")
+    assert accept[0] == "[#general] ringside (edited):"
+    assert "  [~Accept~] [~Decline~] [~Cancel~]" in accept
+    assert "[#general › Ring: Alice vs Bob] ringside:" in accept
+    assert "  ┌ Ring · match #1" in accept and "  │ @alice (Red) vs @bob (Blue)" in accept
+    assert f"  picture: {pictures / '0001-board.png'}" in accept
+    assert "  [🎲 Roll]" in accept
+    assert accept[-1].startswith("(the bot opened a thread: now in #general › Ring: Alice vs Bob")
+
+    roll = after(lines, "as bob click Roll")
+    assert "[#general › Ring: Alice vs Bob] ringside (edited):" in roll
+    assert "  ▾ Move which stack?" in roll and "      1. Stack on 8 — 1 token" in roll
+    pick = after(lines, 'as bob select "Stack on 8"')
+    assert pick[0] == "[#general › Ring: Alice vs Bob] ringside (edited: the controls):"
+    assert pick[1] == "  [1 token by 1: 8 → 9] [1 token by 3: 8 → 11] [↩️ Back]"
+    assert contains(after(lines, 'as bob click "by 1"'), "Blue moved 1 token from 8 to 9")
+    end_of_turn = after(lines, 'as bob click "by 3"')
+    assert "  [~1 token by 3: 10 → 1~] [~↩️ Back~]" in end_of_turn
+    assert contains(end_of_turn, "@alice, your turn (Red).")
+
+    knock = after(lines, 'as bob select "Knock out which" "stack on 7"')
+    assert "  ▾ ~Knock out which of Red's stacks?~ (disabled)" in knock
+    assert contains(knock, "Blue knocked Red's 1 token on 7 out of play.")
+    board = after(lines, "as alice /board")
+    assert board[:2] == [
+        "[#general › Ring: Alice vs Bob] ringside (edited: the controls):",
+        "  (no controls any more)",
+    ]
+    assert contains(board, "The board, as it stands:")
+
+    assert after(lines, "in #general") == ["(now in #general)"]
+    assert contains(after(lines, "as carol /challenge opponent:@alice game:ring rated:false"), "(unrated)")
+    expired = after(lines, "wait 11m")
+    assert expired[:3] == [
+        "[#general] ringside (edited):",
+        "  @carol's challenge to @alice expired unanswered.",
+        "  [~Accept~] [~Decline~] [~Cancel~]",
+    ]
+    assert expired[-1].startswith("(the clock moved 11m:")
+
+    names = sorted(p.name for p in pictures.iterdir())
+    assert names == [f"{n:04d}-board.png" for n in range(1, len(names) + 1)] and len(names) >= 8
+    assert [p.name for p in sandbox.saved] == names
+    assert_pngs(sandbox.saved)
+    # Comments and blank lines are echoed as they are, commands after the prompt.
+    assert lines[0].startswith("# A short sandbox session")
+
+
+@pytest.mark.asyncio
+async def test_mistakes_print_one_line_each_and_nothing_crashes(tmp_path: Path) -> None:
+    script = [
+        "as alice /challenge opponent:@bob",
+        "dance",
+        "/board",
+        "as alice",
+        "as alice sing",
+        "as al!ce /board",
+        "as ringside /board",
+        "as bob click Nope",
+        "as bob select Nope",
+        "as alice /nothing",
+        "as alice /challenge",
+        "as alice /challenge opponent:@bob colour:red",
+        "as alice /challenge opponent:@bob rated:maybe",
+        "wait soon",
+        "in #nowhere",
+        "show lots",
+        "as bob click Accept",
+        "as bob click Accept",
+    ]
+    failed, lines, _ = await run(tmp_path, script, keep_going=True)
+    assert failed == 16
+    errors = {command: after(lines, command) for command in script[1:-2]}
+    for command, printed in errors.items():
+        assert len(printed) == 1 and printed[0].startswith("error: "), (command, printed)
+    assert errors["as bob click Nope"] == [
+        "error: no button 'Nope' that bob can see; the latest controls bob can see (#general): "
+        "[Accept] [Decline] [Cancel]"
+    ]
+    assert errors["as alice /nothing"][0].startswith("error: the bot has no command /nothing; it has /board,")
+    assert errors["as alice /challenge"] == ["error: /challenge needs opponent (e.g. /challenge opponent:…)"]
+    assert "has no option 'colour'" in errors["as alice /challenge opponent:@bob colour:red"][0]
+    assert errors["/board"] == ["error: who runs it? write: as alice /board"]
+    assert errors["as ringside /board"] == ["error: ringside is the bot under test; act as a person"]
+    # The first Accept starts the match; the second finds only disabled buttons.
+    assert after(lines, "as bob click Accept")[0] == "[#general] ringside (edited):"
+    assert lines[-1] == "error: [~Accept~] is disabled on the latest message that shows it (in #general)"
+
+
+@pytest.mark.asyncio
+async def test_a_script_stops_at_the_first_failure_unless_told_to_go_on(tmp_path: Path) -> None:
+    failed, lines, _ = await run(tmp_path, ["users", "as bob click Accept", "users"])
+    assert failed == 1
+    assert lines[-1] == "(stopped: line 2 failed)" and lines.count("sandbox> users") == 1
+    failed, lines, _ = await run(tmp_path, ["quit", "users"])
+    assert failed == 0 and lines == ["sandbox> quit"]
+
+
+@pytest.mark.asyncio
+async def test_ephemeral_replies_ambiguity_and_other_users_clicks(tmp_path: Path) -> None:
+    async with sandbox_at(tmp_path) as (sandbox, lines):
+        ok = await sandbox.run_lines(
+            ["as alice /challenge opponent:@bob", "as bob click Accept", "as bob click Roll"]
+        )
+        assert ok == 0
+        lines.clear()
+        # Carol is no player: her /board answer is only for her.
+        assert await sandbox.execute("as carol /board")
+        assert lines[-2:] == [
+            "[#general › Ring: Alice vs Bob] ringside (only carol sees this):",
+            "  You have no match in progress here. Start one with /challenge.",
+        ]
+        # Alice is not on turn: the bot tells her privately; the sandbox itself does not refuse.
+        lines.clear()
+        assert await sandbox.execute("as alice select 1")
+        assert lines[0] == "[#general › Ring: Alice vs Bob] ringside (only alice sees this):"
+        # "Stack on 1" is part of "Stack on 10" and "Stack on 12" but matches "Stack on 1..." first...
+        lines.clear()
+        assert not await sandbox.execute('as bob select "on 1"')
+        assert lines[0].startswith("error: 'on 1' could be any of:") and "Stack on 10" in lines[0]
+        # ...while a number picks the option with that number, whatever the labels contain.
+        lines.clear()
+        assert await sandbox.execute("as bob select 2")
+        assert lines[-1] == "  [1 token by 1: 10 → 11] [1 token by 3: 10 → 1] [↩️ Back]"
+        lines.clear()
+        assert await sandbox.execute("as bob click back")
+        assert lines[-1] == "      3. Stack on 12 — 1 token"
+        assert await sandbox.execute('as bob select "Move which stack?" "Stack on 8"')
+        lines.clear()
+        assert not await sandbox.execute('as bob click "by"')
+        assert len(lines) == 1 and lines[0].startswith(
+            "error: 'by' could be any of [1 token by 1: 8 → 9] (g:1:"
+        )
+        assert lines[0].endswith("; say which (label or custom id)")
+        board = [m for m in sandbox.fake.messages_in(sandbox.channel) if m.buttons][-1]
+        by_3 = next(b for b in board.buttons if "by 3" in str(b.label))
+        lines.clear()
+        assert await sandbox.execute(f"as bob click {by_3.custom_id}")
+        assert contains(lines, "Blue moved 1 token from 8 to 11")
+
+
+@pytest.mark.asyncio
+async def test_where_in_show_users_and_the_computer_after_a_restart(tmp_path: Path) -> None:
+    async with sandbox_at(tmp_path) as (sandbox, lines):
+        assert await sandbox.run_lines(["as alice /challenge @bob rated:no", "as bob click accept"]) == 0
+        lines.clear()
+        await sandbox.execute("where")
+        assert lines == [
+            "You are in #general › Ring: Alice vs Bob.",
+            "  1. #general",
+            "  2. #general › Ring: Alice vs Bob   ← here",
+        ]
+        for command, landed in [("in 1", "#general"), ("in alice vs", "#general › Ring: Alice vs Bob")]:
+            lines.clear()
+            assert await sandbox.execute(command)
+            assert lines == [f"(now in {landed})"]
+        lines.clear()
+        assert await sandbox.execute("show 1")
+        assert lines[0] == "[#general › Ring: Alice vs Bob] ringside:" and "  [🎲 Roll]" in lines
+        lines.clear()
+        assert await sandbox.execute("users")
+        assert lines == [
+            "  @ringside  (the bot: challenge it to play the computer)",
+            "  @owner  (owns the server)",
+            "  @alice",
+            "  @bob",
+        ]
+        assert await sandbox.execute("in #general")
+        assert await sandbox.execute("restart")
+        lines.clear()
+        assert await sandbox.execute("as dave /challenge opponent:@ringside game:ring")
+        assert lines[:2] == ["(new user: dave)", "[#general] ringside:"]
+        assert contains(lines, "Ring against the computer: good luck!")
+        assert lines[-1] in ("  [🎲 Roll]",) or contains(lines, "▾ ")
+
+
+@pytest.mark.asyncio
+async def test_picture_numbers_go_on_after_the_files_already_there(tmp_path: Path) -> None:
+    folder = tmp_path / "pictures"
+    folder.mkdir()
+    (folder / "0041-board.png").write_bytes(b"older")
+    failed, _, sandbox = await run(tmp_path, ["as alice /challenge opponent:@ringside"])
+    assert failed == 0
+    assert [p.name for p in sandbox.saved] == ["0042-board.png"]
+    assert (folder / "0041-board.png").read_bytes() == b"older"
+    assert_pngs(sandbox.saved)
+
+
+@pytest.mark.parametrize(
+    ("text", "seconds"),
+    [
+        ("30s", 30),
+        ("10m", 600),
+        ("49h", 49 * 3600),
+        ("2d", 172800),
+        ("1h30m", 5400),
+        ("90", 90),
+        ("1.5h", 5400),
+    ],
+)
+def test_durations(text: str, seconds: float) -> None:
+    assert parse_duration(text) == seconds
+
+
+@pytest.mark.parametrize("text", ["", "soon", "10x", "m10", "10m soon"])
+def test_bad_durations(text: str) -> None:
+    with pytest.raises(CommandError):
+        parse_duration(text)
+
+
+def test_mentions_links_and_embed_fields_read_as_text() -> None:
+    world = World()
+    alice = world.add_user("alice", guild=world.default_guild)
+    channel = world.channels[world.default_guild.channel_ids[0]]
+    text = (
+        f"<@{alice.id}> see <#{channel.id}>: https://discord.com/channels/{channel.guild_id}/{channel.id}/123"
+    )
+    assert render_mentions(text, world) == "@alice see #general: <link to a message in #general>"
+    embed = {
+        "title": "T",
+        "fields": [{"name": "How", "value": f"1. <@!{alice.id}>\n2. two"}],
+        "footer": {"text": "f"},
+    }
+    assert embed_lines(embed, world) == ["┌ T", "│ How: 1. @alice", "│   2. two", "└ f"]
+
+
+def _subprocess_env() -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if k not in ("DISCORD_TOKEN", "DATABASE", "DEV_GUILD_ID")}
+    env["PYTHONPATH"] = str(REPO)
+    return env
+
+
+def test_python_m_bot_sandbox_runs_the_example(tmp_path: Path) -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "bot.sandbox", "--script", str(EXAMPLE), "--seed", "1"],
+        cwd=tmp_path,
+        env=_subprocess_env(),
+        capture_output=True,
+        text=True,
+        encoding="utf-8",
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "  @carol's challenge to @alice expired unanswered." in done.stdout
+    assert "  picture: sandbox-pictures/0001-board.png" in done.stdout
+    saved = sorted((tmp_path / "sandbox-pictures").iterdir())
+    assert len(saved) >= 8
+    assert_pngs(saved)
