@@ -18,7 +18,7 @@ from cogs.components import DYNAMIC_ITEMS
 
 log = logging.getLogger(__name__)
 
-EXTENSIONS = ("cogs.challenge", "cogs.play")
+EXTENSIONS = ("cogs.challenge", "cogs.play", "cogs.help")
 SCHEDULER_MAX_SLEEP = 30.0
 
 

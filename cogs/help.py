@@ -1,0 +1,343 @@
+"""``/help`` and ``/rules``: what the bot does, its commands, and each game's rules in pages.
+
+The rules come from ``docs/rules/<game>.md``, read once and converted lightly for Discord. Long rules
+are paged with Prev / Next buttons whose custom id (``rules:<game>:<page>``) names the page to show,
+so they keep working after a restart.
+"""
+
+from __future__ import annotations
+
+import io
+import logging
+import re
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from cogs.replies import reply_privately
+from engine import VARIANTS
+from engine.protocol import Variant
+from render import render_board
+
+if TYPE_CHECKING:
+    from bot.client import RingsideBot
+
+log = logging.getLogger(__name__)
+
+RULES_DIR = Path(__file__).resolve().parents[1] / "docs" / "rules"
+PAGE_LIMIT = 3500  # characters of one rules page (an embed description holds 4096)
+HELP_LIMIT = 4096
+PICTURE = "start.png"
+COLOUR = 0x2F7D4A
+
+_HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")
+_IMAGE_LINE = re.compile(r"^\s*!\[[^\]]*\]\([^)]*\)\s*$")
+_IMAGE = re.compile(r"!\[[^\]]*\]\([^)]*\)")
+_LINK = re.compile(r"\[([^\]]+)\]\(([^)\s]+)[^)]*\)")
+_LIST_ITEM = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+")
+_FENCE = re.compile(r"^\s*(```|~~~)")
+
+
+# -- markdown for Discord ----------------------------------------------------------------------------
+
+
+def _link(match: re.Match[str]) -> str:
+    text, target = match[1], match[2]
+    # Relative links (to other docs or pictures) mean nothing in Discord: keep their text.
+    return match[0] if target.startswith(("http://", "https://")) else text
+
+
+def _joins(previous: str, line: str) -> bool:
+    """Whether ``line`` goes on with the paragraph or list item of ``previous`` (a hard wrap)."""
+    if not previous.strip() or _FENCE.match(previous) or previous.lstrip().startswith(("|", ">")):
+        return False
+    return not (_LIST_ITEM.match(line) or line.lstrip().startswith(("|", ">")))
+
+
+def discord_markdown(text: str) -> list[tuple[str | None, str]]:
+    """``text`` as Discord shows it, cut into sections: ``(heading or None, body)``.
+
+    Headings become bold lines (the top ``#`` title is dropped: the embed has a title), image lines are
+    dropped, relative links keep only their text, and the hard-wrapped lines of a paragraph or list
+    item are joined (Discord would show every line break).
+    """
+    sections: list[tuple[str | None, list[str]]] = [(None, [])]
+    in_fence = False
+    for raw in text.splitlines():
+        line = raw.rstrip()
+        lines = sections[-1][1]
+        if _FENCE.match(line):
+            in_fence = not in_fence
+            lines.append(line)
+            continue
+        if in_fence:
+            lines.append(line)
+            continue
+        heading = _HEADING.match(line)
+        if heading:
+            level, title = len(heading[1]), heading[2]
+            if level == 1:
+                continue
+            if level == 2:
+                sections.append((title, []))
+            else:
+                lines += ["", f"**{title}**", ""]
+            continue
+        if _IMAGE_LINE.match(line):
+            continue
+        line = _LINK.sub(_link, _IMAGE.sub("", line))
+        if not line.strip():
+            lines.append("")
+        elif lines and _joins(lines[-1], line):
+            lines[-1] = f"{lines[-1]} {line.strip()}"
+        else:
+            lines.append(line)
+    out: list[tuple[str | None, str]] = []
+    for title, lines in sections:
+        body = re.sub(r"\n{3,}", "\n\n", "\n".join(lines)).strip("\n")
+        if title is not None or body:
+            out.append((title, body))
+    return out
+
+
+def _pieces(text: str, limit: int) -> list[str]:
+    """``text`` cut into pieces of at most ``limit`` characters: at paragraphs, then lines, then hard."""
+    if len(text) <= limit:
+        return [text]
+    for separator in ("\n\n", "\n", " "):
+        parts = text.split(separator)
+        if len(parts) > 1:
+            break
+    else:
+        return [text[i : i + limit] for i in range(0, len(text), limit)]
+    pieces: list[str] = []
+    current = ""
+    for part in parts:
+        for chunk in _pieces(part, limit):
+            joined = f"{current}{separator}{chunk}" if current else chunk
+            if len(joined) <= limit:
+                current = joined
+            else:
+                pieces.append(current)
+                current = chunk
+    if current:
+        pieces.append(current)
+    return pieces
+
+
+def paginate(text: str, limit: int = PAGE_LIMIT) -> list[str]:
+    """The rules in pages of at most ``limit`` characters, whole sections together where they fit."""
+    pages: list[str] = []
+    current = ""
+    for title, body in discord_markdown(text):
+        block = f"**{title}**\n{body}".strip() if title is not None else body
+        for piece in _pieces(block, limit):
+            joined = f"{current}\n\n{piece}" if current else piece
+            if len(joined) <= limit:
+                current = joined
+            else:
+                pages.append(current)
+                current = piece
+    if current or not pages:
+        pages.append(current)
+    return pages
+
+
+# -- the persistent page buttons --------------------------------------------------------------------
+
+
+class RulesButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"rules:(?P<game>[a-z0-9_-]{1,40}):(?P<page>\d{1,4})",
+):
+    """Prev / Next on a rules page: the custom id names the game and the page it shows (1-based)."""
+
+    def __init__(
+        self, game: str, page: int, label: str = "Next", button: discord.ui.Button[Any] | None = None
+    ) -> None:
+        super().__init__(
+            button
+            or discord.ui.Button(
+                label=label, style=discord.ButtonStyle.secondary, custom_id=f"rules:{game}:{page}"
+            )
+        )
+        self.game = game
+        self.page = page
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> RulesButton:
+        assert isinstance(item, discord.ui.Button)
+        return cls(match["game"], int(match["page"]), button=item)
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        cog = interaction.client.get_cog("Help")
+        assert isinstance(cog, Help), "the Help cog handles the rules pages"
+        await cog.on_rules_page(interaction, self.game, self.page)
+
+
+def rules_view(game: str, page: int, count: int) -> discord.ui.View | None:
+    if count <= 1:
+        return None
+    view = discord.ui.View(timeout=None)
+    back = RulesButton(game, page - 1, "◀ Prev")
+    back.item.disabled = page <= 1
+    forward = RulesButton(game, page + 1, "Next ▶")
+    forward.item.disabled = page >= count
+    view.add_item(back)
+    view.add_item(forward)
+    return view
+
+
+# -- the cog ----------------------------------------------------------------------------------------
+
+
+class Help(commands.Cog):
+    def __init__(self, bot: RingsideBot, rules_dir: Path = RULES_DIR) -> None:
+        self.bot = bot
+        self.rules_dir = rules_dir
+        self._pages: dict[str, list[str]] = {}
+        self._pictures: dict[str, bytes | None] = {}
+
+    # -- /help ---------------------------------------------------------------------------------------
+
+    def command_lines(self) -> list[str]:
+        """One line per slash command the bot has, with its description."""
+        lines: list[str] = []
+        for command in sorted(self.bot.tree.get_commands(), key=lambda c: c.name):
+            if isinstance(command, app_commands.Group):
+                lines += [
+                    f"`/{sub.qualified_name}` — {sub.description}"
+                    for sub in command.walk_commands()
+                    if isinstance(sub, app_commands.Command)
+                ]
+            elif isinstance(command, app_commands.Command):
+                lines.append(f"`/{command.name}` — {command.description}")
+        return lines
+
+    def help_embed(self) -> discord.Embed:
+        games = ", ".join(f"**{v.title}**" for _, v in sorted(VARIANTS.items()))
+        intro = (
+            "I run backgammon-family board games in Discord: challenge someone (or me), then play with "
+            f"the buttons under a picture of the board. Games: {games}."
+        )
+        commands_text = "\n".join(self.command_lines())
+        description = f"{intro}\n\n**Commands**\n{commands_text}"
+        if len(description) > HELP_LIMIT:
+            description = description[: HELP_LIMIT - 1] + "…"
+        embed = discord.Embed(title="How this bot works", description=description, colour=COLOUR)
+        embed.add_field(
+            name="How to play",
+            value=(
+                "1. `/challenge` someone (or me, to play the computer); they click **Accept**.\n"
+                "2. Play with the buttons under the board; `/board` shows it again, `/resign` gives up."
+            ),
+            inline=False,
+        )
+        embed.set_footer(text="The rules of a game: /rules")
+        return embed
+
+    @app_commands.command(name="help", description="What this bot does and its commands.")
+    async def help_command(self, interaction: discord.Interaction[Any]) -> None:
+        await interaction.response.send_message(embed=self.help_embed(), ephemeral=True)
+
+    # -- /rules --------------------------------------------------------------------------------------
+
+    def rules_pages(self, game: str) -> list[str] | None:
+        """The pages of ``game``'s rules (read once), ``None`` when it has no rules file."""
+        pages = self._pages.get(game)
+        if pages is None:
+            path = self.rules_dir / f"{game}.md"
+            try:
+                text = path.read_text(encoding="utf-8")
+            except FileNotFoundError:
+                return None
+            pages = self._pages[game] = paginate(text)
+        return pages
+
+    def start_picture(self, variant: Variant) -> bytes | None:
+        """The starting position as PNG bytes (drawn once), ``None`` when it cannot be drawn."""
+        if variant.key not in self._pictures:
+            try:
+                self._pictures[variant.key] = render_board(variant.new_game(), None)
+            except Exception as exc:
+                log.warning("no starting picture for %s: %s", variant.key, exc)
+                self._pictures[variant.key] = None
+        return self._pictures[variant.key]
+
+    def rules_page(
+        self, variant: Variant, pages: list[str], page: int
+    ) -> tuple[discord.Embed, discord.File | None, discord.ui.View | None]:
+        page = min(max(page, 1), len(pages))
+        embed = discord.Embed(title=f"{variant.title}: the rules", description=pages[page - 1], colour=COLOUR)
+        if len(pages) > 1:
+            embed.set_footer(text=f"Page {page}/{len(pages)}")
+        picture = self.start_picture(variant) if page == 1 else None
+        file = None
+        if picture is not None:
+            file = discord.File(io.BytesIO(picture), filename=PICTURE, description="The starting position")
+            embed.set_image(url=f"attachment://{PICTURE}")
+        return embed, file, rules_view(variant.key, page, len(pages))
+
+    def _find(self, name: str) -> tuple[Variant, list[str]] | str:
+        """The game and its rules pages, or what to tell the user."""
+        variant = VARIANTS.get(name.strip().lower())
+        if variant is None:
+            known = ", ".join(f"{v.title} (`{key}`)" for key, v in sorted(VARIANTS.items()))
+            shown = discord.utils.escape_markdown(name.strip()[:50])
+            return f"There is no game called “{shown}”. The games are: {known}."
+        pages = self.rules_pages(variant.key)
+        if pages is None:
+            return f"There are no written rules for **{variant.title}** yet."
+        return variant, pages
+
+    @app_commands.command(name="rules", description="The rules of a game, with its starting position.")
+    @app_commands.describe(game="The game whose rules you want")
+    async def rules(self, interaction: discord.Interaction[Any], game: str) -> None:
+        found = self._find(game)
+        if isinstance(found, str):
+            await reply_privately(interaction, found)
+            return
+        variant, pages = found
+        embed, file, view = self.rules_page(variant, pages, 1)
+        await interaction.response.send_message(
+            embed=embed,
+            file=file or discord.utils.MISSING,
+            view=view or discord.utils.MISSING,
+            ephemeral=True,
+        )
+
+    @rules.autocomplete("game")
+    async def game_names(
+        self, interaction: discord.Interaction[Any], current: str
+    ) -> list[app_commands.Choice[str]]:
+        typed = current.strip().lower()
+        return [
+            app_commands.Choice(name=f"{v.title} ({key})", value=key)
+            for key, v in sorted(VARIANTS.items())
+            if typed in key or typed in v.title.lower()
+        ][:25]
+
+    async def on_rules_page(self, interaction: discord.Interaction[Any], game: str, page: int) -> None:
+        found = self._find(game)
+        if isinstance(found, str):
+            await reply_privately(interaction, found)
+            return
+        variant, pages = found
+        embed, file, view = self.rules_page(variant, pages, page)
+        await interaction.response.edit_message(
+            embed=embed, attachments=[file] if file is not None else [], view=view
+        )
+
+
+async def setup(bot: RingsideBot) -> None:
+    bot.add_dynamic_items(RulesButton)
+    await bot.add_cog(Help(bot))
+
+
+async def teardown(bot: RingsideBot) -> None:
+    bot.remove_dynamic_items(RulesButton)
