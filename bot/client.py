@@ -18,7 +18,7 @@ from cogs.components import DYNAMIC_ITEMS
 
 log = logging.getLogger(__name__)
 
-EXTENSIONS = ("cogs.challenge", "cogs.play", "cogs.help")
+EXTENSIONS = ("cogs.challenge", "cogs.play", "cogs.help", "cogs.stats")
 SCHEDULER_MAX_SLEEP = 30.0
 
 

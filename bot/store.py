@@ -18,6 +18,8 @@ from typing import Any
 
 import aiosqlite
 
+from bot import ratings
+
 
 class StoreError(Exception):
     """The database cannot be opened or migrated; the message says what to fix."""
@@ -362,6 +364,7 @@ class Store:
             await self._insert_actions(db, match_id, expected_version, actions, now)
             if result is not None:
                 await self._insert_result(db, result)
+                await self._rate_match(db, result, now)
         return True
 
     async def end_match(self, match_id: int, *, status: str, result: ResultRecord | None, now: float) -> bool:
@@ -376,6 +379,7 @@ class Store:
                 return False
             if result is not None:
                 await self._insert_result(db, result)
+                await self._rate_match(db, result, now)
         return True
 
     async def _insert_result(self, db: aiosqlite.Connection, result: ResultRecord) -> None:
@@ -414,6 +418,202 @@ class Store:
         ) as cur:
             rows = await cur.fetchall()
         return [LoggedAction(seat=r["seat"], notation=r["notation"]) for r in rows]
+
+    # -- ratings ----------------------------------------------------------------------------------
+    # Written inside the transaction that records a result (record_actions, end_match); read by
+    # cogs/stats.py. Only rated matches of a server with a winner change anything.
+
+    async def _rate_match(self, db: aiosqlite.Connection, result: ResultRecord, now: float) -> None:
+        """Update both players' ratings and history for ``result``, if its match is rated."""
+        async with db.execute(
+            "SELECT guild_id, game, rated, player0, player1 FROM matches WHERE id = ?", (result.match_id,)
+        ) as cur:
+            match = await cur.fetchone()
+        if match is None or not match["rated"] or match["guild_id"] is None:
+            return
+        if result.winner_seat not in (0, 1):
+            return
+        guild_id, game = int(match["guild_id"]), str(match["game"])
+        winner_id = int(match[f"player{result.winner_seat}"])
+        loser_id = int(match[f"player{1 - result.winner_seat}"])
+        if winner_id == loser_id:
+            return
+        winner = await self._standing(db, guild_id, game, winner_id)
+        loser = await self._standing(db, guild_id, game, loser_id)
+        # The engine gives every result a length of at least 1; a bad one must not block the result.
+        change = ratings.rate_match(winner.player, loser.player, max(1, result.length))
+        for before, after, won in (
+            (winner, change.winner_after, True),
+            (loser, change.loser_after, False),
+        ):
+            await db.execute(
+                "INSERT INTO ratings (guild_id, game, user_id, rating, experience, wins, losses, streak,"
+                " updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (guild_id, game, user_id) DO UPDATE"
+                " SET rating = excluded.rating, experience = excluded.experience, wins = excluded.wins,"
+                " losses = excluded.losses, streak = excluded.streak, updated_at = excluded.updated_at",
+                (
+                    guild_id,
+                    game,
+                    before.user_id,
+                    after.rating,
+                    after.experience,
+                    before.wins + int(won),
+                    before.losses + int(not won),
+                    ratings.next_streak(before.streak, won),
+                    now,
+                ),
+            )
+            await db.execute(
+                "INSERT INTO rating_history (match_id, guild_id, game, user_id, before, after, at)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (result.match_id, guild_id, game, before.user_id, before.rating, after.rating, now),
+            )
+
+    @staticmethod
+    def _standing_from(row: aiosqlite.Row) -> ratings.Standing:
+        return ratings.Standing(
+            guild_id=row["guild_id"],
+            game=row["game"],
+            user_id=row["user_id"],
+            rating=row["rating"],
+            experience=row["experience"],
+            wins=row["wins"],
+            losses=row["losses"],
+            streak=row["streak"],
+            updated_at=row["updated_at"],
+        )
+
+    async def _standing(
+        self, db: aiosqlite.Connection, guild_id: int, game: str, user_id: int
+    ) -> ratings.Standing:
+        async with db.execute(
+            "SELECT * FROM ratings WHERE guild_id = ? AND game = ? AND user_id = ?", (guild_id, game, user_id)
+        ) as cur:
+            row = await cur.fetchone()
+        if row is None:
+            return ratings.Standing(guild_id=guild_id, game=game, user_id=user_id)
+        return self._standing_from(row)
+
+    async def standing(self, guild_id: int, game: str, user_id: int) -> ratings.Standing | None:
+        """A player's rating in ``game`` on the server, or None if they have no rated match there."""
+        async with self._db.execute(
+            "SELECT * FROM ratings WHERE guild_id = ? AND game = ? AND user_id = ?", (guild_id, game, user_id)
+        ) as cur:
+            row = await cur.fetchone()
+        return self._standing_from(row) if row else None
+
+    async def standings_of(self, guild_id: int, user_id: int) -> list[ratings.Standing]:
+        """A player's ratings in every game they have played rated on the server, most recent first."""
+        async with self._db.execute(
+            "SELECT * FROM ratings WHERE guild_id = ? AND user_id = ? ORDER BY updated_at DESC, game",
+            (guild_id, user_id),
+        ) as cur:
+            rows = await cur.fetchall()
+        return [self._standing_from(r) for r in rows]
+
+    async def leaderboard(self, guild_id: int, game: str, limit: int = 10) -> list[ratings.Standing]:
+        """The server's best ``limit`` players of ``game``, best first (ties: the earlier user id)."""
+        async with self._db.execute(
+            "SELECT * FROM ratings WHERE guild_id = ? AND game = ? ORDER BY rating DESC, user_id LIMIT ?",
+            (guild_id, game, limit),
+        ) as cur:
+            rows = await cur.fetchall()
+        return [self._standing_from(r) for r in rows]
+
+    async def players_rated(self, guild_id: int, game: str) -> int:
+        """How many players of ``game`` have a rating on the server."""
+        async with self._db.execute(
+            "SELECT COUNT(*) FROM ratings WHERE guild_id = ? AND game = ?", (guild_id, game)
+        ) as cur:
+            row = await cur.fetchone()
+        return int(row[0]) if row else 0
+
+    async def rank(self, guild_id: int, game: str, user_id: int) -> int | None:
+        """The player's place on the leaderboard (1 = first), or None if they are not on it."""
+        mine = await self.standing(guild_id, game, user_id)
+        if mine is None:
+            return None
+        async with self._db.execute(
+            "SELECT COUNT(*) FROM ratings WHERE guild_id = ? AND game = ?"
+            " AND (rating > ? OR (rating = ? AND user_id < ?))",
+            (guild_id, game, mine.rating, mine.rating, user_id),
+        ) as cur:
+            row = await cur.fetchone()
+        return 1 + (int(row[0]) if row else 0)
+
+    async def rating_trends(
+        self, guild_id: int, game: str, user_ids: Sequence[int], last: int = 5
+    ) -> dict[int, float]:
+        """Each player's rating change over their ``last`` rated matches of ``game`` on the server."""
+        if not user_ids:
+            return {}
+        marks = ", ".join("?" for _ in user_ids)
+        async with self._db.execute(
+            "SELECT user_id, SUM(after - before) AS trend FROM (SELECT user_id, before, after, ROW_NUMBER()"
+            " OVER (PARTITION BY user_id ORDER BY at DESC, match_id DESC) AS n FROM rating_history"
+            f" WHERE guild_id = ? AND game = ? AND user_id IN ({marks})) WHERE n <= ? GROUP BY user_id",
+            (guild_id, game, *user_ids, last),
+        ) as cur:
+            rows = await cur.fetchall()
+        return {int(r["user_id"]): float(r["trend"]) for r in rows}
+
+    async def rated_results(self, guild_id: int, game: str, user_id: int) -> list[ratings.RatedResult]:
+        """Every rated match of the player in ``game`` on the server, oldest first."""
+        async with self._db.execute(
+            "SELECT h.match_id, h.game, h.before, h.after, h.at, m.player0, m.player1, r.winner_seat"
+            " FROM rating_history h JOIN matches m ON m.id = h.match_id JOIN results r ON r.match_id = h.match_id"
+            " WHERE h.guild_id = ? AND h.game = ? AND h.user_id = ? ORDER BY h.at, h.match_id",
+            (guild_id, game, user_id),
+        ) as cur:
+            rows = await cur.fetchall()
+        found = []
+        for r in rows:
+            seat = 0 if r["player0"] == user_id else 1
+            found.append(
+                ratings.RatedResult(
+                    match_id=r["match_id"],
+                    game=r["game"],
+                    opponent_id=r["player1"] if seat == 0 else r["player0"],
+                    won=r["winner_seat"] == seat,
+                    before=r["before"],
+                    after=r["after"],
+                    at=r["at"],
+                )
+            )
+        return found
+
+    async def recent_matches(self, user_id: int, limit: int = 10) -> list[ratings.PlayedMatch]:
+        """The player's latest ``limit`` matches anywhere, finished or not, newest first."""
+        async with self._db.execute(
+            "SELECT m.id, m.guild_id, m.channel_id, m.game, m.player0, m.player1, m.status, m.rated,"
+            " m.created_at, m.finished_at, r.winner_seat, r.reason, h.before, h.after"
+            " FROM matches m LEFT JOIN results r ON r.match_id = m.id"
+            " LEFT JOIN rating_history h ON h.match_id = m.id AND h.user_id = ?"
+            " WHERE m.player0 = ? OR m.player1 = ? ORDER BY m.created_at DESC, m.id DESC LIMIT ?",
+            (user_id, user_id, user_id, limit),
+        ) as cur:
+            rows = await cur.fetchall()
+        found = []
+        for r in rows:
+            seat = 0 if r["player0"] == user_id else 1
+            winner = r["winner_seat"]
+            found.append(
+                ratings.PlayedMatch(
+                    match_id=r["id"],
+                    guild_id=r["guild_id"],
+                    channel_id=r["channel_id"],
+                    game=r["game"],
+                    opponent_id=r["player1"] if seat == 0 else r["player0"],
+                    status=r["status"],
+                    rated=bool(r["rated"]),
+                    won=None if winner is None else winner == seat,
+                    reason=r["reason"],
+                    rating_change=None if r["before"] is None else r["after"] - r["before"],
+                    created_at=r["created_at"],
+                    finished_at=r["finished_at"],
+                )
+            )
+        return found
 
 
 def _challenge(row: aiosqlite.Row) -> ChallengeRecord:

@@ -1,0 +1,330 @@
+"""``/leaderboard``, ``/stats`` and ``/history``: ratings and match records.
+
+Ratings are kept per server and per game (see ``docs/ratings.md``); they are written by the store in
+the transaction that records a rated result, and only read here. Players are shown as mentions,
+which Discord renders as names inside embeds without pinging anyone, so no member lookups (and no
+members intent) are needed. ``/leaderboard`` and ``/stats`` answer in public, ``/history`` privately.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import logging
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.ratings import PROVISIONAL_EXPERIENCE, PlayedMatch, RatedResult, Standing
+from cogs.replies import reply_privately
+from engine import VARIANTS, GameError, find_variant
+from render.leaderboard import rating_chart
+
+if TYPE_CHECKING:
+    from bot.client import RingsideBot
+
+log = logging.getLogger(__name__)
+
+DEFAULT_GAME = "ring"
+TOP = 10
+TREND_MATCHES = 5
+RECENT = 10
+CHART_MATCHES = 100
+CHART_FILE = "rating.png"
+COLOUR = 0xF6C445  # the gold of the board pictures
+MEDALS = ("🥇", "🥈", "🥉")
+MINUS = "\u2212"
+NO_PINGS = discord.AllowedMentions.none()
+PROVISIONAL_NOTE = f"? = provisional rating: fewer than {PROVISIONAL_EXPERIENCE} points played"
+REASONS = {"resignation": "by resignation", "timeout": "on time"}
+
+
+# -- text -------------------------------------------------------------------------------------------
+
+
+def game_title(game: str) -> str:
+    variant = VARIANTS.get(game)
+    return variant.title if variant is not None else game.capitalize()
+
+
+def rating_text(standing: Standing, decimals: int = 0) -> str:
+    return f"{standing.rating:.{decimals}f}" + ("?" if standing.provisional else "")
+
+
+def signed(value: float, decimals: int = 1) -> str:
+    text = f"{abs(value):.{decimals}f}"
+    if float(text) == 0:
+        return f"±{text}"
+    return ("+" if value > 0 else MINUS) + text
+
+
+def trend_text(trend: float | None) -> str:
+    """The change over the last matches as ▲/▼ and whole points."""
+    if trend is None or round(trend) == 0:
+        return "▬ 0"
+    return f"▲ {round(trend)}" if trend > 0 else f"▼ {round(-trend)}"
+
+
+def record_text(standing: Standing) -> str:
+    return f"{standing.wins}–{standing.losses}"
+
+
+def streak_text(streak: int) -> str:
+    if streak > 0:
+        return f"{streak} win{'s' if streak != 1 else ''} in a row"
+    if streak < 0:
+        return f"{-streak} loss{'es' if streak != -1 else ''} in a row"
+    return "none"
+
+
+def when(timestamp: float) -> str:
+    """A Discord timestamp: each reader sees it in their own time zone, as "3 hours ago"."""
+    return f"<t:{int(timestamp)}:R>"
+
+
+def channel_link(guild_id: int | None, channel_id: int) -> str:
+    return f"https://discord.com/channels/{guild_id if guild_id is not None else '@me'}/{channel_id}"
+
+
+def leaderboard_line(place: int, standing: Standing, trend: float | None) -> str:
+    rank = MEDALS[place - 1] if place <= len(MEDALS) else f"**{place}.**"
+    return (
+        f"{rank} <@{standing.user_id}> **{rating_text(standing)}** · "
+        f"{record_text(standing)} · {trend_text(trend)}"
+    )
+
+
+def leaderboard_embed(
+    game: str,
+    top: Sequence[Standing],
+    trends: dict[int, float],
+    caller: tuple[int, Standing] | None = None,
+) -> discord.Embed:
+    """The top players, best first, and the caller's own line (rank, standing) below if not among them."""
+    lines = [leaderboard_line(i, s, trends.get(s.user_id)) for i, s in enumerate(top, start=1)]
+    if caller is not None and all(s.user_id != caller[1].user_id for s in top):
+        lines += ["⋯", leaderboard_line(caller[0], caller[1], trends.get(caller[1].user_id))]
+    embed = discord.Embed(
+        title=f"{game_title(game)} leaderboard", description="\n".join(lines), colour=COLOUR
+    )
+    notes = []
+    if any(s.provisional for s in [*top, *([caller[1]] if caller else [])]):
+        notes.append(PROVISIONAL_NOTE)
+    notes.append(f"▲▼ = change over the last {TREND_MATCHES} matches")
+    embed.set_footer(text=" · ".join(notes))
+    return embed
+
+
+def result_line(result: RatedResult) -> str:
+    outcome = "**W**" if result.won else "**L**"
+    return f"{outcome} vs <@{result.opponent_id}> · {signed(result.change)} · {when(result.at)}"
+
+
+def stats_embed(
+    user_id: int,
+    name: str,
+    game: str,
+    standing: Standing,
+    rank: int,
+    players: int,
+    results: Sequence[RatedResult],
+    games: Sequence[Standing],
+    chart: bool,
+) -> discord.Embed:
+    played = standing.wins + standing.losses
+    share = f" ({100 * standing.wins / played:.0f}% won)" if played else ""
+    provisional = " (provisional)" if standing.provisional else ""
+    description = "\n".join(
+        [
+            f"<@{user_id}>",
+            f"Rating **{rating_text(standing, 1)}**{provisional} · rank **{rank}** of {players}",
+            f"Record **{record_text(standing)}**{share}",
+            f"Streak: {streak_text(standing.streak)}",
+        ]
+    )
+    embed = discord.Embed(title=f"{name} · {game_title(game)}", description=description, colour=COLOUR)
+    embed.add_field(
+        name="Every game here",
+        value=" · ".join(f"{game_title(g.game)} **{record_text(g)}**" for g in games),
+        inline=False,
+    )
+    recent = list(reversed(results[-RECENT:]))
+    embed.add_field(
+        name=f"Last {len(recent)} rated {game_title(game)} match{'es' if len(recent) != 1 else ''}",
+        value="\n".join(result_line(r) for r in recent),
+        inline=False,
+    )
+    if chart:
+        embed.set_image(url=f"attachment://{CHART_FILE}")
+    if standing.provisional:
+        embed.set_footer(text=PROVISIONAL_NOTE)
+    return embed
+
+
+def chart_png(name: str, game: str, results: Sequence[RatedResult]) -> bytes:
+    shown = results[-CHART_MATCHES:]
+    first = len(results) - len(shown) + 1
+    count = len(results)
+    subtitle = (
+        f"{count} rated match{'es' if count != 1 else ''} in this server"
+        if first == 1
+        else f"the last {len(shown)} of {count} rated matches"
+    )
+    return rating_chart(
+        [shown[0].before, *(r.after for r in shown)],
+        title=f"{game_title(game)} rating · {name}",
+        subtitle=subtitle,
+        wins=[r.won for r in shown],
+        first_match=first,
+    )
+
+
+def history_line(match: PlayedMatch) -> str:
+    if match.status == "active":
+        result = "**in progress**"
+    elif match.status == "abandoned":
+        result = "abandoned"
+    elif match.won is None:
+        result = "**draw**"
+    else:
+        result = "**won**" if match.won else "**lost**"
+        if match.reason in REASONS:
+            result += f" {REASONS[match.reason]}"
+    if match.rating_change is not None:
+        result += f" ({signed(match.rating_change)})"
+    elif match.status == "finished" and not match.rated:
+        result += " · unrated"
+    moment = when(match.finished_at if match.finished_at is not None else match.created_at)
+    link = f"[match #{match.match_id}]({channel_link(match.guild_id, match.channel_id)})"
+    return f"{game_title(match.game)} vs <@{match.opponent_id}> · {result} · {moment} · {link}"
+
+
+def history_embed(matches: Sequence[PlayedMatch]) -> discord.Embed:
+    return discord.Embed(
+        title=f"Your last {len(matches)} match{'es' if len(matches) != 1 else ''}",
+        description="\n".join(history_line(m) for m in matches),
+        colour=COLOUR,
+    )
+
+
+def _sentence(text: str) -> str:
+    text = text.strip()
+    text = text[:1].upper() + text[1:]
+    return text if text.endswith((".", "!", "?")) else text + "."
+
+
+# -- the cog ------------------------------------------------------------------------------------------
+
+
+class Stats(commands.Cog):
+    def __init__(self, bot: RingsideBot) -> None:
+        self.bot = bot
+
+    @app_commands.command(name="leaderboard", description="The best players of a game in this server.")
+    @app_commands.describe(game="ring, backgammon or space (default: ring)")
+    async def leaderboard(self, interaction: discord.Interaction[Any], game: str = DEFAULT_GAME) -> None:
+        guild_id = interaction.guild_id
+        if guild_id is None:
+            await reply_privately(interaction, "Ratings are kept per server: use /leaderboard in a server.")
+            return
+        try:
+            key = find_variant(game).key
+        except GameError as exc:
+            await reply_privately(interaction, _sentence(str(exc)))
+            return
+        store = self.bot.store
+        top = await store.leaderboard(guild_id, key, TOP)
+        if not top:
+            await reply_privately(
+                interaction, f"No rated {game_title(key).lower()} matches in this server yet."
+            )
+            return
+        caller: tuple[int, Standing] | None = None
+        mine = await store.standing(guild_id, key, interaction.user.id)
+        if mine is not None and all(s.user_id != mine.user_id for s in top):
+            rank = await store.rank(guild_id, key, mine.user_id)
+            assert rank is not None
+            caller = (rank, mine)
+        ids = [s.user_id for s in top] + ([caller[1].user_id] if caller else [])
+        trends = await store.rating_trends(guild_id, key, ids, TREND_MATCHES)
+        embed = leaderboard_embed(key, top, trends, caller)
+        await interaction.response.send_message(embed=embed, allowed_mentions=NO_PINGS)
+
+    @app_commands.command(
+        name="stats", description="A player's rating, its chart, record and recent results."
+    )
+    @app_commands.describe(
+        user="Whose statistics (default: yours)",
+        game="ring, backgammon or space (default: the game they played last)",
+    )
+    async def stats(
+        self,
+        interaction: discord.Interaction[Any],
+        user: discord.User | None = None,
+        game: str | None = None,
+    ) -> None:
+        guild_id = interaction.guild_id
+        if guild_id is None:
+            await reply_privately(interaction, "Ratings are kept per server: use /stats in a server.")
+            return
+        target = user or interaction.user
+        if target.bot:
+            await reply_privately(
+                interaction, f"{target.mention} has no rating: matches against bots are not rated."
+            )
+            return
+        store = self.bot.store
+        games = await store.standings_of(guild_id, target.id)
+        try:
+            key = find_variant(game).key if game is not None else (games[0].game if games else DEFAULT_GAME)
+        except GameError as exc:
+            await reply_privately(interaction, _sentence(str(exc)))
+            return
+        standing = next((g for g in games if g.game == key), None)
+        if standing is None:
+            what = f"rated {game_title(key).lower()} matches" if games else "rated matches"
+            others = f" (they play: {', '.join(game_title(g.game) for g in games)})" if games else ""
+            await reply_privately(interaction, f"{target.mention} has no {what} in this server yet{others}.")
+            return
+        rank = await store.rank(guild_id, key, target.id)
+        players = await store.players_rated(guild_id, key)
+        results = await store.rated_results(guild_id, key, target.id)
+        name = target.display_name
+        embed = stats_embed(target.id, name, key, standing, rank or 0, players, results, games, bool(results))
+        if not results:
+            await interaction.response.send_message(embed=embed, allowed_mentions=NO_PINGS)
+            return
+        png = await asyncio.to_thread(chart_png, name, key, results)
+        await interaction.response.send_message(
+            embed=embed, file=discord.File(io.BytesIO(png), CHART_FILE), allowed_mentions=NO_PINGS
+        )
+
+    @app_commands.command(name="history", description="Your last 10 matches, with links to them.")
+    async def history(self, interaction: discord.Interaction[Any]) -> None:
+        matches = await self.bot.store.recent_matches(interaction.user.id, RECENT)
+        if not matches:
+            await reply_privately(
+                interaction, "You have not played any matches yet. Start one with /challenge."
+            )
+            return
+        await interaction.response.send_message(
+            embed=history_embed(matches), ephemeral=True, allowed_mentions=NO_PINGS
+        )
+
+    @leaderboard.autocomplete("game")
+    @stats.autocomplete("game")
+    async def game_names(
+        self, interaction: discord.Interaction[Any], current: str
+    ) -> list[app_commands.Choice[str]]:
+        return [
+            app_commands.Choice(name=f"{v.title} ({key})", value=key)
+            for key, v in sorted(VARIANTS.items())
+            if current.lower() in key or current.lower() in v.title.lower()
+        ][:25]
+
+
+async def setup(bot: RingsideBot) -> None:
+    await bot.add_cog(Stats(bot))
