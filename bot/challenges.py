@@ -5,10 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 from bot.clock import Clock
+from bot.settings import ServerSettings
 from bot.store import ChallengeRecord, Store
 from engine import GameError, Variant, find_variant
-
-DEFAULT_EXPIRY_SECONDS = 600.0
 
 
 class ChallengeError(Exception):
@@ -20,16 +19,18 @@ class ChallengeError(Exception):
 
 
 class Challenges:
-    def __init__(self, store: Store, clock: Clock, *, expiry_seconds: float = DEFAULT_EXPIRY_SECONDS) -> None:
+    def __init__(self, store: Store, clock: Clock, settings: ServerSettings) -> None:
         self.store = store
         self.clock = clock
-        self.expiry_seconds = expiry_seconds
+        self.settings = settings
         self.computer_ids: set[int] = set()
 
     def is_computer(self, user_id: int) -> bool:
         return user_id in self.computer_ids
 
-    def check_new(self, *, challenger_id: int, opponent_id: int, opponent_is_bot: bool, game: str) -> Variant:
+    async def check_new(
+        self, *, guild_id: int | None, challenger_id: int, opponent_id: int, opponent_is_bot: bool, game: str
+    ) -> Variant:
         """The game to play, if this challenge may be made at all."""
         if opponent_id == challenger_id:
             raise ChallengeError(
@@ -40,9 +41,16 @@ class Challenges:
                 "That is another bot: it cannot play. Challenge a person, or me to play the computer."
             )
         try:
-            return find_variant(game)
+            variant = find_variant(game)
         except GameError as exc:
             raise ChallengeError(f"{str(exc)[0].upper()}{str(exc)[1:]}.") from exc
+        allowed = (await self.settings.get(guild_id)).allowed_games
+        if allowed is not None and variant.key not in allowed:
+            games = ", ".join(allowed) or "none"
+            raise ChallengeError(
+                f"{variant.title} is not played on this server (games allowed here: {games})."
+            )
+        return variant
 
     async def check_no_pending(self, challenger_id: int, opponent_id: int, opponent_mention: str) -> None:
         if await self.store.pending_challenge(challenger_id, opponent_id, self.clock.now()) is not None:
@@ -60,8 +68,10 @@ class Challenges:
         game: str,
         options: dict[str, Any],
         rated: bool,
+        rematch_of: int | None = None,
     ) -> ChallengeRecord:
         now = self.clock.now()
+        expiry = (await self.settings.get(guild_id)).challenge_seconds
         return await self.store.create_challenge(
             guild_id=guild_id,
             channel_id=channel_id,
@@ -71,7 +81,8 @@ class Challenges:
             options=options,
             rated=rated,
             now=now,
-            expires_at=now + self.expiry_seconds,
+            expires_at=now + expiry,
+            rematch_of=rematch_of,
         )
 
     async def set_message(self, challenge_id: int, message_id: int) -> None:
@@ -106,6 +117,3 @@ class Challenges:
             if await self.store.close_challenge(record.id, "expired"):
                 expired.append(record)
         return expired
-
-    async def next_deadline(self) -> float | None:
-        return await self.store.next_challenge_expiry()

@@ -10,15 +10,16 @@ import random
 import discord
 from discord.ext import commands
 
-from bot.challenges import DEFAULT_EXPIRY_SECONDS, Challenges
+from bot.challenges import Challenges
 from bot.clock import Clock, SystemClock
 from bot.sessions import SessionManager
+from bot.settings import ServerSettings
 from bot.store import Store
 from cogs.components import DYNAMIC_ITEMS
 
 log = logging.getLogger(__name__)
 
-EXTENSIONS = ("cogs.challenge", "cogs.play", "cogs.help", "cogs.stats")
+EXTENSIONS = ("cogs.challenge", "cogs.play", "cogs.help", "cogs.settings", "cogs.stats")
 SCHEDULER_MAX_SLEEP = 30.0
 
 
@@ -30,7 +31,6 @@ class RingsideBot(commands.Bot):
         clock: Clock | None = None,
         rng: random.Random | None = None,
         dev_guild_id: int | None = None,
-        challenge_expiry: float = DEFAULT_EXPIRY_SECONDS,
         run_scheduler: bool = True,
     ) -> None:
         # No privileged intent: slash commands and components need none.
@@ -39,8 +39,9 @@ class RingsideBot(commands.Bot):
         )
         self.store = store
         self.clock: Clock = clock or SystemClock()
-        self.sessions = SessionManager(store, self.clock, rng=rng)
-        self.challenges = Challenges(store, self.clock, expiry_seconds=challenge_expiry)
+        self.settings = ServerSettings(store)
+        self.sessions = SessionManager(store, self.clock, rng=rng, settings=self.settings)
+        self.challenges = Challenges(store, self.clock, self.settings)
         self.dev_guild_id = dev_guild_id
         self.run_scheduler = run_scheduler
         self._scheduler: asyncio.Task[None] | None = None
@@ -64,16 +65,20 @@ class RingsideBot(commands.Bot):
             self._scheduler = asyncio.create_task(self._schedule_forever(), name="ringside-scheduler")
 
     async def run_due_tasks(self) -> None:
-        """Do whatever has come due: expire challenges (and later: turn reminders and timeouts)."""
-        cog = self.get_cog("Challenge")
-        if cog is not None:
-            await cog.expire_due()  # type: ignore[attr-defined]
+        """Do whatever has come due: expire challenges, remind players on turn, end matches by timeout."""
+        challenges = self.get_cog("Challenge")
+        if challenges is not None:
+            await challenges.expire_due()  # type: ignore[attr-defined]
+        play = self.get_cog("Play")
+        if play is not None:
+            await play.remind_due()  # type: ignore[attr-defined]
+            await play.timeout_due()  # type: ignore[attr-defined]
 
     async def _schedule_forever(self) -> None:
         while not self.is_closed():
             try:
                 await self.run_due_tasks()
-                deadline = await self.challenges.next_deadline()
+                deadline = await self.store.next_deadline()
             except Exception:
                 log.exception("scheduled work failed; trying again shortly")
                 deadline = None

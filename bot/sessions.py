@@ -13,7 +13,8 @@ import random
 from dataclasses import dataclass, field, replace
 
 from bot.clock import Clock
-from bot.store import LoggedAction, MatchRecord, ResultRecord, Store
+from bot.settings import ServerSettings
+from bot.store import Deadlines, LoggedAction, MatchRecord, ResultRecord, Store
 from engine import CHANCE, GameError, GameState, Outcome, Variant, find_variant
 from engine.ai.players import computer_action
 from engine.ai.random_player import sample_outcome
@@ -134,8 +135,10 @@ class SessionManager:
         *,
         rng: random.Random | None = None,
         computer_ids: frozenset[int] = frozenset(),
+        settings: ServerSettings | None = None,
     ) -> None:
         self.store = store
+        self.settings = settings or ServerSettings(store)
         self.clock = clock
         # Dice of live games come from the operating system's random source.
         self.rng: random.Random = rng if rng is not None else random.SystemRandom()
@@ -200,6 +203,7 @@ class SessionManager:
         steps: list[Step] = []
         state = self._advance(stub, state, steps)
         now = self.clock.now()
+        deadlines = await self._deadlines(stub, None, state, now)
         record = await self.store.create_match(
             guild_id=guild_id,
             channel_id=channel_id,
@@ -212,6 +216,7 @@ class SessionManager:
             rated=rated,
             now=now,
             challenge_id=challenge_id,
+            deadlines=deadlines,
         )
         session = Session(record=record, variant=variant, state=state)
         self._sessions[record.id] = session
@@ -310,6 +315,7 @@ class SessionManager:
         now = self.clock.now()
         outcome = after.outcome()
         result = result_record(session.id, outcome, now) if outcome is not None else None
+        deadlines = await self._deadlines(session, before, after, now)
         saved = await self.store.record_actions(
             session.id,
             expected_version=session.version,
@@ -317,25 +323,75 @@ class SessionManager:
             state=after.canonical(),
             now=now,
             result=result,
+            deadlines=deadlines,
         )
         if not saved:
             # Another process moved this match on: drop our copy and let the user retry.
             self._sessions.pop(session.id, None)
             raise StaleControl("This match changed in the meantime; use the latest board message.")
         previous_message = session.record.message_id
+        clock = deadlines or Deadlines(session.record.reminder_at, session.record.timeout_at)
+        if result is not None:
+            clock = Deadlines(None, None)
         session.record = _replace_record(
             session.record,
             state=after.canonical(),
             version=session.version + len(steps),
             status="finished" if result is not None else "active",
             updated_at=now,
+            reminder_at=clock.reminder_at,
+            timeout_at=clock.timeout_at,
         )
         session.state = after
         return Played(
             session=session, before=before, steps=tuple(steps), previous_message_id=previous_message
         )
 
+    async def _deadlines(
+        self, session: Session, before: GameState | None, after: GameState, now: float
+    ) -> Deadlines | None:
+        """A new turn clock when the decision passes to another player; None when it stays."""
+        waiting = deciding_seat(after)
+        if waiting is None or session.user_of(waiting) in self.computer_ids:
+            return Deadlines(None, None)
+        if before is not None and deciding_seat(before) == waiting:
+            return None
+        settings = await self.settings.get(session.record.guild_id)
+        return Deadlines(now + settings.reminder_seconds, now + settings.timeout_seconds)
+
     # -- ending --------------------------------------------------------------------------------------
+
+    async def timeout(self, match_id: int) -> Played | None:
+        """End the match as a loss for the player whose time ran out; None if it is not (or no longer) due."""
+        session = await self.get(match_id)
+        async with session.lock:
+            record = session.record
+            now = self.clock.now()
+            if record.status != "active" or record.timeout_at is None or record.timeout_at > now:
+                return None
+            if session.state is None:
+                return None  # a damaged match waits for its players to abandon it
+            seat = deciding_seat(session.state)
+            if seat is None:
+                return None
+            names = session.variant.seat_names
+            outcome = session.variant.forfeit(
+                session.state, seat, "timeout", f"{names[seat]} ran out of time: {names[1 - seat]} wins."
+            )
+            if not await self.store.end_match(
+                match_id, status="finished", result=result_record(match_id, outcome, now), now=now
+            ):
+                return None
+            session.record = _replace_record(
+                record,
+                status="finished",
+                version=session.version + 1,
+                updated_at=now,
+                reminder_at=None,
+                timeout_at=None,
+            )
+            step = Step(seat, "timeout", outcome.description)
+            return Played(session, session.state, (step,), record.message_id)
 
     async def resign(self, match_id: int, user_id: int) -> Played:
         """End the match: a loss for ``user_id``; a damaged match is abandoned, unrated."""
@@ -377,6 +433,14 @@ class SessionManager:
             points=found.points,
             length=found.length,
         )
+
+    async def claim_reminder(self, record: MatchRecord) -> Session | None:
+        """Take a due reminder so it is sent once; the session to remind about, or None."""
+        if record.reminder_at is None or not await self.store.claim_reminder(record.id, record.reminder_at):
+            return None
+        session = await self.get(record.id)
+        session.record = _replace_record(session.record, reminder_at=None)
+        return session
 
     async def set_message(self, match_id: int, message_id: int | None) -> None:
         session = await self.get(match_id)

@@ -40,6 +40,7 @@ class ChallengeRecord:
     match_id: int | None
     created_at: float
     expires_at: float
+    rematch_of: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,6 +59,8 @@ class MatchRecord:
     rated: bool
     created_at: float
     updated_at: float
+    reminder_at: float | None = None
+    timeout_at: float | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,6 +72,27 @@ class ResultRecord:
     points: int
     length: int
     finished_at: float
+
+
+@dataclass(frozen=True, slots=True)
+class GuildSettings:
+    """A server's settings; ``None`` fields fall back to the bot's defaults."""
+
+    guild_id: int
+    reminder_seconds: float = 12 * 3600.0
+    timeout_seconds: float = 48 * 3600.0
+    challenge_seconds: float = 600.0
+    allowed_games: tuple[str, ...] | None = None
+    use_threads: bool = True
+    results_channel: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Deadlines:
+    """When to remind the player on turn and when they lose by timeout (both ``None``: no clock)."""
+
+    reminder_at: float | None
+    timeout_at: float | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -178,11 +202,12 @@ class Store:
         rated: bool,
         now: float,
         expires_at: float,
+        rematch_of: int | None = None,
     ) -> ChallengeRecord:
         async with self.transaction() as db:
             cur = await db.execute(
                 "INSERT INTO challenges (guild_id, channel_id, challenger_id, opponent_id, game, options, rated,"
-                " status, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, 'pending', ?, ?)",
+                " status, created_at, expires_at, rematch_of) VALUES (?, ?, ?, ?, ?, ?, ?, 'pending', ?, ?, ?)",
                 (
                     guild_id,
                     channel_id,
@@ -193,6 +218,7 @@ class Store:
                     int(rated),
                     now,
                     expires_at,
+                    rematch_of,
                 ),
             )
             challenge_id = cur.lastrowid
@@ -238,11 +264,6 @@ class Store:
             rows = await cur.fetchall()
         return [_challenge(r) for r in rows]
 
-    async def next_challenge_expiry(self) -> float | None:
-        async with self._db.execute("SELECT MIN(expires_at) FROM challenges WHERE status = 'pending'") as cur:
-            row = await cur.fetchone()
-        return float(row[0]) if row and row[0] is not None else None
-
     # -- matches ------------------------------------------------------------------------------------
 
     async def create_match(
@@ -259,6 +280,7 @@ class Store:
         rated: bool,
         now: float,
         challenge_id: int | None = None,
+        deadlines: Deadlines | None = None,
     ) -> MatchRecord:
         """Create a match with its first actions (the opening roll) in one transaction."""
         async with self.transaction() as db:
@@ -284,6 +306,8 @@ class Store:
             match_id = cur.lastrowid
             assert match_id is not None
             await self._insert_actions(db, match_id, 0, actions, now)
+            if deadlines is not None:
+                await self._set_deadlines(db, match_id, deadlines)
             if challenge_id is not None:
                 await db.execute(
                     "UPDATE challenges SET status = 'accepted', match_id = ? WHERE id = ?",
@@ -339,8 +363,11 @@ class Store:
         state: str,
         now: float,
         result: ResultRecord | None = None,
+        deadlines: Deadlines | None = None,
     ) -> bool:
-        """Save actions, the new state and (if it ended) the result in one transaction.
+        """Save actions, the new state, the turn clock and (if it ended) the result in one transaction.
+
+        ``deadlines`` None leaves the clock as it is (the same player still decides).
 
         Returns False and changes nothing if the match is no longer at ``expected_version``.
         """
@@ -363,16 +390,26 @@ class Store:
                 return False
             await self._insert_actions(db, match_id, expected_version, actions, now)
             if result is not None:
+                deadlines = Deadlines(None, None)
+            if deadlines is not None:
+                await self._set_deadlines(db, match_id, deadlines)
+            if result is not None:
                 await self._insert_result(db, result)
                 await self._rate_match(db, result, now)
         return True
+
+    async def _set_deadlines(self, db: aiosqlite.Connection, match_id: int, deadlines: Deadlines) -> None:
+        await db.execute(
+            "UPDATE matches SET reminder_at = ?, timeout_at = ? WHERE id = ?",
+            (deadlines.reminder_at, deadlines.timeout_at, match_id),
+        )
 
     async def end_match(self, match_id: int, *, status: str, result: ResultRecord | None, now: float) -> bool:
         """End an active match without a new action (resignation, timeout, abandonment)."""
         async with self.transaction() as db:
             cur = await db.execute(
-                "UPDATE matches SET status = ?, version = version + 1, updated_at = ?, finished_at = ?"
-                " WHERE id = ? AND status = 'active'",
+                "UPDATE matches SET status = ?, version = version + 1, updated_at = ?, finished_at = ?,"
+                " reminder_at = NULL, timeout_at = NULL WHERE id = ? AND status = 'active'",
                 (status, now, now, match_id),
             )
             if cur.rowcount != 1:
@@ -396,6 +433,83 @@ class Store:
                 result.finished_at,
             ),
         )
+
+    # -- turn clock ---------------------------------------------------------------------------------
+
+    async def due_reminders(self, now: float) -> list[MatchRecord]:
+        async with self._db.execute(
+            "SELECT * FROM matches WHERE status = 'active' AND reminder_at <= ? ORDER BY reminder_at", (now,)
+        ) as cur:
+            rows = await cur.fetchall()
+        return [_match(r) for r in rows]
+
+    async def claim_reminder(self, match_id: int, reminder_at: float) -> bool:
+        """Take a due reminder so that it is sent once: False if it was taken or moved meanwhile."""
+        async with self.transaction() as db:
+            cur = await db.execute(
+                "UPDATE matches SET reminder_at = NULL WHERE id = ? AND reminder_at = ? AND status = 'active'",
+                (match_id, reminder_at),
+            )
+            return cur.rowcount == 1
+
+    async def due_timeouts(self, now: float) -> list[MatchRecord]:
+        async with self._db.execute(
+            "SELECT * FROM matches WHERE status = 'active' AND timeout_at <= ? ORDER BY timeout_at", (now,)
+        ) as cur:
+            rows = await cur.fetchall()
+        return [_match(r) for r in rows]
+
+    async def next_deadline(self) -> float | None:
+        """The earliest pending deadline of any kind: challenge expiry, reminder or timeout."""
+        async with self._db.execute(
+            "SELECT MIN(t) FROM (SELECT MIN(expires_at) AS t FROM challenges WHERE status = 'pending'"
+            " UNION ALL SELECT MIN(reminder_at) FROM matches WHERE status = 'active'"
+            " UNION ALL SELECT MIN(timeout_at) FROM matches WHERE status = 'active')"
+        ) as cur:
+            row = await cur.fetchone()
+        return float(row[0]) if row and row[0] is not None else None
+
+    # -- settings ------------------------------------------------------------------------------------
+
+    async def get_settings(self, guild_id: int | None) -> GuildSettings:
+        if guild_id is None:
+            return GuildSettings(guild_id=0)
+        async with self._db.execute("SELECT * FROM guild_settings WHERE guild_id = ?", (guild_id,)) as cur:
+            row = await cur.fetchone()
+        default = GuildSettings(guild_id=guild_id)
+        if row is None:
+            return default
+        games = json.loads(row["allowed_games"]) if row["allowed_games"] is not None else None
+        return GuildSettings(
+            guild_id=guild_id,
+            reminder_seconds=_or(row["reminder_seconds"], default.reminder_seconds),
+            timeout_seconds=_or(row["timeout_seconds"], default.timeout_seconds),
+            challenge_seconds=_or(row["challenge_seconds"], default.challenge_seconds),
+            allowed_games=tuple(games) if games is not None else None,
+            use_threads=bool(row["use_threads"]) if row["use_threads"] is not None else True,
+            results_channel=row["results_channel"],
+        )
+
+    async def save_settings(self, settings: GuildSettings) -> None:
+        games = _canonical(list(settings.allowed_games)) if settings.allowed_games is not None else None
+        async with self.transaction() as db:
+            await db.execute(
+                "INSERT INTO guild_settings (guild_id, reminder_seconds, timeout_seconds, challenge_seconds,"
+                " allowed_games, use_threads, results_channel) VALUES (?, ?, ?, ?, ?, ?, ?)"
+                " ON CONFLICT (guild_id) DO UPDATE SET reminder_seconds = excluded.reminder_seconds,"
+                " timeout_seconds = excluded.timeout_seconds, challenge_seconds = excluded.challenge_seconds,"
+                " allowed_games = excluded.allowed_games, use_threads = excluded.use_threads,"
+                " results_channel = excluded.results_channel",
+                (
+                    settings.guild_id,
+                    settings.reminder_seconds,
+                    settings.timeout_seconds,
+                    settings.challenge_seconds,
+                    games,
+                    int(settings.use_threads),
+                    settings.results_channel,
+                ),
+            )
 
     async def get_result(self, match_id: int) -> ResultRecord | None:
         async with self._db.execute("SELECT * FROM results WHERE match_id = ?", (match_id,)) as cur:
@@ -616,6 +730,10 @@ class Store:
         return found
 
 
+def _or(value: float | None, default: float) -> float:
+    return float(value) if value is not None else default
+
+
 def _challenge(row: aiosqlite.Row) -> ChallengeRecord:
     return ChallengeRecord(
         id=row["id"],
@@ -631,6 +749,7 @@ def _challenge(row: aiosqlite.Row) -> ChallengeRecord:
         match_id=row["match_id"],
         created_at=row["created_at"],
         expires_at=row["expires_at"],
+        rematch_of=row["rematch_of"],
     )
 
 
@@ -650,4 +769,6 @@ def _match(row: aiosqlite.Row) -> MatchRecord:
         rated=bool(row["rated"]),
         created_at=row["created_at"],
         updated_at=row["updated_at"],
+        reminder_at=row["reminder_at"],
+        timeout_at=row["timeout_at"],
     )

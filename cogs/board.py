@@ -9,7 +9,7 @@ from dataclasses import dataclass
 import discord
 
 from bot.sessions import Session, Step, deciding_seat
-from cogs.components import GameButton, GameSelect
+from cogs.components import GameButton, GameSelect, RematchButton
 from cogs.panels import PANELS
 from cogs.panels.base import PanelSpec, SelectSpec, Style
 from engine import Outcome
@@ -113,11 +113,15 @@ def board_message(
     embed.set_image(url="attachment://board.png")
     embed.set_footer(text=f"Position {session.version}")
     picture = discord.File(io.BytesIO(render_board(state, None)), filename="board.png")
+    view = build_view(session, spec)
+    if session.record.status == "finished":
+        view = discord.ui.View(timeout=None)
+        view.add_item(RematchButton(session.id))
     return BoardMessage(
         content=content[:2000],
         embed=embed,
         file=picture,
-        view=build_view(session, spec),
+        view=view,
         mentions=discord.AllowedMentions(users=True, roles=False, everyone=False),
     )
 

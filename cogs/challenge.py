@@ -21,6 +21,8 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
+REMATCH_SECONDS = 600.0
+
 
 def challenge_view(challenge_id: int, *, disabled: bool = False) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
@@ -50,7 +52,8 @@ class Challenge(commands.Cog):
     ) -> None:
         challenges = self.bot.challenges
         try:
-            variant = challenges.check_new(
+            variant = await challenges.check_new(
+                guild_id=interaction.guild_id,
                 challenger_id=interaction.user.id,
                 opponent_id=opponent.id,
                 opponent_is_bot=opponent.bot,
@@ -96,7 +99,7 @@ class Challenge(commands.Cog):
             options={},
             rated=rated,
         )
-        minutes = round(challenges.expiry_seconds / 60)
+        minutes = round((record.expires_at - record.created_at) / 60)
         unrated = " (unrated)" if not rated else ""
         response = await interaction.response.send_message(
             f"{opponent.mention}, {interaction.user.mention} challenges you to **{variant.title}**{unrated}! "
@@ -152,8 +155,10 @@ class Challenge(commands.Cog):
         )
         thread: discord.Thread | None = None
         permissions = interaction.app_permissions
+        settings = await self.bot.settings.get(record.guild_id)
         if (
-            isinstance(channel, discord.TextChannel)
+            settings.use_threads
+            and isinstance(channel, discord.TextChannel)
             and interaction.message is not None
             and permissions.create_public_threads
             and permissions.send_messages_in_threads
@@ -168,10 +173,15 @@ class Challenge(commands.Cog):
                 where = thread
             except discord.HTTPException as exc:
                 log.info("could not open a thread for challenge %s: %s", record.id, exc)
+        players = (record.challenger_id, record.opponent_id)
+        if record.rematch_of is not None:
+            previous = await self.bot.store.get_match(record.rematch_of)
+            if previous is not None:  # seats swapped: whoever was Red is now Blue
+                players = (previous.players[1], previous.players[0])
         played = await self.bot.sessions.start_match(
             game=record.game,
             options=record.options,
-            players=(record.challenger_id, record.opponent_id),
+            players=players,
             guild_id=record.guild_id,
             channel_id=thread.id if thread else record.channel_id,
             parent_id=record.channel_id if thread else None,
@@ -199,6 +209,60 @@ class Challenge(commands.Cog):
             allowed_mentions=message.mentions,
         )
         await self.bot.sessions.set_message(played.session.id, sent.id)
+
+    async def on_rematch(self, interaction: discord.Interaction[Any], match_id: int) -> None:
+        """Offer the other player a new match of the same game with seats swapped."""
+        record = await self.bot.store.get_match(match_id)
+        if record is None or interaction.user.id not in record.players:
+            await reply_privately(interaction, "Only the two players of this match can ask for a rematch.")
+            return
+        if self.bot.clock.now() - record.updated_at > REMATCH_SECONDS:
+            await reply_privately(
+                interaction, "The rematch offer has run out; start a new match with /challenge."
+            )
+            return
+        other = record.players[1] if interaction.user.id == record.players[0] else record.players[0]
+        variant = VARIANTS[record.game]
+        if self.bot.challenges.is_computer(other):
+            await interaction.response.defer(thinking=True)
+            played = await self.bot.sessions.start_match(
+                game=record.game, options=record.options, players=(record.players[1], record.players[0]),
+                guild_id=record.guild_id, channel_id=interaction.channel_id or record.channel_id,
+                parent_id=record.parent_id, rated=False,
+            )  # fmt: skip
+            message = board_message(played.session, played.steps, headline=f"Rematch: {variant.title} again!")
+            sent = await interaction.followup.send(
+                content=message.content, embed=message.embed, file=message.file,
+                view=message.view or discord.utils.MISSING, allowed_mentions=message.mentions, wait=True,
+            )  # fmt: skip
+            await self.bot.sessions.set_message(played.session.id, sent.id)
+            return
+        try:
+            await self.bot.challenges.check_no_pending(interaction.user.id, other, f"<@{other}>")
+        except ChallengeError as exc:
+            await reply_privately(interaction, str(exc))
+            return
+        challenge = await self.bot.challenges.create(
+            guild_id=record.guild_id,
+            channel_id=interaction.channel_id or record.channel_id,
+            challenger_id=interaction.user.id,
+            opponent_id=other,
+            game=record.game,
+            options=record.options,
+            rated=record.rated,
+            rematch_of=record.id,
+        )
+        minutes = round((challenge.expires_at - challenge.created_at) / 60)
+        response = await interaction.response.send_message(
+            f"<@{other}>, {interaction.user.mention} wants a rematch of **{variant.title}** (seats swapped). "
+            f"Accept within {minutes} minutes.",
+            view=challenge_view(challenge.id),
+            allowed_mentions=discord.AllowedMentions(
+                users=[discord.Object(other)], roles=False, everyone=False
+            ),
+        )
+        if response.message_id is not None:
+            await self.bot.challenges.set_message(challenge.id, response.message_id)
 
     async def show_expired(self, record: ChallengeRecord) -> None:
         """Say on the challenge message that it expired, with its buttons disabled."""

@@ -163,6 +163,29 @@ class ResignButton(
         await cog.on_resign_button(interaction, self.match_id, self.op)
 
 
+class RematchButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"rm:(?P<mid>\d+)"):
+    def __init__(self, match_id: int, button: discord.ui.Button[Any] | None = None) -> None:
+        super().__init__(
+            button
+            or discord.ui.Button(
+                label="Rematch", emoji="🔁", style=discord.ButtonStyle.primary, custom_id=f"rm:{match_id}"
+            )
+        )
+        self.match_id = match_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> RematchButton:
+        assert isinstance(item, discord.ui.Button)
+        return cls(int(match["mid"]), item)
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        cog = interaction.client.get_cog("Challenge")
+        assert cog is not None
+        await cog.on_rematch(interaction, self.match_id)
+
+
 DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
     GameButton,
     GameSelect,

@@ -9,10 +9,11 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.sessions import Played, Session, UserError
-from cogs.board import board_message, disabled_copy
+from bot.sessions import Played, Session, UserError, deciding_seat
+from cogs.board import board_message, build_view, disabled_copy, panel_for
 from cogs.components import ResignButton
 from cogs.replies import reply_privately
+from engine import Outcome
 
 if TYPE_CHECKING:
     from bot.client import RingsideBot
@@ -34,8 +35,10 @@ class Play(commands.Cog):
             if value.startswith("n:"):
                 session = await sessions.get(match_id)
                 sessions.check_turn(session, interaction.user.id, version)
-                message = board_message(session, selection=value[2:])
-                await interaction.response.edit_message(view=message.view)
+                # Only the controls change: no new picture is drawn.
+                await interaction.response.edit_message(
+                    view=build_view(session, panel_for(session, value[2:]))
+                )
                 return
             if value == "roll":
                 played = await sessions.roll(match_id, interaction.user.id, version)
@@ -51,9 +54,8 @@ class Play(commands.Cog):
     async def publish(self, interaction: discord.Interaction[Any], played: Played) -> None:
         """Show the result of an action: same message within a turn, a new message for a new turn."""
         session = played.session
-        outcome = await self.bot.sessions.result_of(session.id) if played.finished else None
-        message = board_message(session, played.steps, outcome=outcome)
         if not played.turn_changed and not played.finished:
+            message = board_message(session, played.steps)
             await interaction.response.edit_message(
                 content=message.content,
                 embed=message.embed,
@@ -62,11 +64,89 @@ class Play(commands.Cog):
                 allowed_mentions=message.mentions,
             )
             return
+        # Answer first (greying out the old controls), then draw and post the new turn's board.
         await interaction.response.edit_message(view=disabled_copy(interaction.message))
+        outcome = await self.bot.sessions.result_of(session.id) if played.finished else None
+        message = board_message(session, played.steps, outcome=outcome)
         channel = interaction.channel
         await self.post_board(
             session, message, channel if isinstance(channel, discord.abc.Messageable) else None
         )
+        if played.finished and outcome is not None:
+            await self.announce(session, outcome)
+
+    async def announce(self, session: Session, outcome: Outcome) -> None:
+        """Post a finished match's result in the server's results channel, if it has one."""
+        settings = await self.bot.settings.get(session.record.guild_id)
+        channel_id = settings.results_channel
+        if channel_id is None or channel_id in (session.record.channel_id, session.record.parent_id):
+            return
+        where = ""
+        if session.record.guild_id is not None:
+            where = f" https://discord.com/channels/{session.record.guild_id}/{session.record.channel_id}"
+        if outcome.winner is None:
+            text = f"Match #{session.id} ({session.variant.title}) was drawn. {outcome.description}{where}"
+        else:
+            winner, loser = session.user_of(outcome.winner), session.user_of(1 - outcome.winner)
+            text = (
+                f"🏆 <@{winner}> beat <@{loser}> at {session.variant.title} (match #{session.id}). "
+                f"{outcome.description}{where}"
+            )
+        try:
+            await self.bot.get_partial_messageable(channel_id).send(
+                text[:2000], allowed_mentions=discord.AllowedMentions.none()
+            )
+        except discord.HTTPException as exc:
+            log.info("could not announce match %s in channel %s: %s", session.id, channel_id, exc)
+
+    # -- the turn clock ---------------------------------------------------------------------------
+
+    async def remind_due(self) -> int:
+        """Remind each player whose reminder time has come, once."""
+        sent = 0
+        now = self.bot.clock.now()
+        for record in await self.bot.store.due_reminders(now):
+            session = await self.bot.sessions.claim_reminder(record)
+            if session is None or session.state is None:
+                continue
+            seat = deciding_seat(session.state)
+            if seat is None:
+                continue
+            left = max(0.0, (record.timeout_at or now) - now)
+            board = ""
+            if session.record.message_id is not None and session.record.guild_id is not None:
+                board = (
+                    f" https://discord.com/channels/{session.record.guild_id}/{session.record.channel_id}/"
+                    f"{session.record.message_id}"
+                )
+            text = (
+                f"⏰ <@{session.user_of(seat)}>, it is your turn in match #{session.id} "
+                f"({session.variant.title}).{board} Play within {_duration(left)}, or the match is lost on time."
+            )
+            try:
+                await self.bot.get_partial_messageable(session.record.channel_id).send(
+                    text, allowed_mentions=discord.AllowedMentions(users=True, roles=False, everyone=False)
+                )
+                sent += 1
+            except discord.HTTPException as exc:
+                log.info("could not remind match %s: %s", session.id, exc)
+        return sent
+
+    async def timeout_due(self) -> int:
+        """End every match whose player on turn has run out of time."""
+        ended = 0
+        for record in await self.bot.store.due_timeouts(self.bot.clock.now()):
+            played = await self.bot.sessions.timeout(record.id)
+            if played is None:
+                continue
+            ended += 1
+            session = played.session
+            outcome = await self.bot.sessions.result_of(session.id)
+            await self.post_board(session, board_message(session, played.steps, outcome=outcome))
+            await self.retire_message(session, played.previous_message_id)
+            if outcome is not None:
+                await self.announce(session, outcome)
+        return ended
 
     async def post_board(
         self, session: Session, message: Any, channel: discord.abc.Messageable | None = None
@@ -173,6 +253,16 @@ class Play(commands.Cog):
         message = board_message(session, played.steps, outcome=outcome)
         await self.post_board(session, message)
         await self.retire_message(session, played.previous_message_id)
+        if outcome is not None:
+            await self.announce(session, outcome)
+
+
+def _duration(seconds: float) -> str:
+    hours = seconds / 3600
+    if hours >= 1.5:
+        return f"{round(hours)} hours"
+    minutes = max(1, round(seconds / 60))
+    return f"{minutes} minute{'s' if minutes != 1 else ''}"
 
 
 async def setup(bot: RingsideBot) -> None:

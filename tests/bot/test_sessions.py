@@ -77,6 +77,7 @@ async def test_a_control_from_an_earlier_position_changes_nothing(tmp_path: Path
     with pytest.raises(StaleControl):
         await manager.roll(mid, on_turn, stale)
     assert session.state.canonical() == before
+    await manager.store.close()
 
 
 @pytest.mark.asyncio

@@ -1,0 +1,114 @@
+"""``/settings``: a server's turn clock, challenge expiry, games, threads and results channel."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.store import GuildSettings
+from cogs.replies import reply_privately
+from engine import VARIANTS
+
+if TYPE_CHECKING:
+    from bot.client import RingsideBot
+
+
+def describe(settings: GuildSettings) -> str:
+    games = ", ".join(settings.allowed_games) if settings.allowed_games is not None else "all"
+    results = f"<#{settings.results_channel}>" if settings.results_channel else "only in the match"
+    return "\n".join(
+        [
+            f"**Reminder** after {settings.reminder_seconds / 3600:g} h without a move",
+            f"**Timeout** (the match is lost) after {settings.timeout_seconds / 3600:g} h",
+            f"**Challenges** expire after {settings.challenge_seconds / 60:g} min",
+            f"**Games** allowed: {games}",
+            f"**Threads**: {'each match gets its own thread' if settings.use_threads else 'matches stay in the channel'}",
+            f"**Results** announced: {results}",
+        ]
+    )
+
+
+class Settings(commands.Cog):
+    def __init__(self, bot: RingsideBot) -> None:
+        self.bot = bot
+
+    @app_commands.command(
+        name="settings", description="Show or change this server's settings (Manage Server)."
+    )
+    @app_commands.default_permissions(manage_guild=True)
+    @app_commands.guild_only()
+    @app_commands.describe(
+        reminder_hours="Remind the player on turn after this many hours (default 12)",
+        timeout_hours="The player on turn loses after this many hours (default 48)",
+        challenge_minutes="Challenges expire after this many minutes (default 10)",
+        games="Games allowed here, comma-separated (e.g. ring,backgammon), or 'all'",
+        threads="Give every match its own thread",
+        results_channel="Where results are announced (leave out to keep; pick none with clear_results)",
+        clear_results="Stop announcing results in a separate channel",
+    )
+    async def settings(
+        self,
+        interaction: discord.Interaction[Any],
+        reminder_hours: app_commands.Range[float, 0.25, 720.0] | None = None,
+        timeout_hours: app_commands.Range[float, 0.5, 2160.0] | None = None,
+        challenge_minutes: app_commands.Range[float, 1.0, 10080.0] | None = None,
+        games: str | None = None,
+        threads: bool | None = None,
+        results_channel: discord.TextChannel | None = None,
+        clear_results: bool = False,
+    ) -> None:
+        if interaction.guild_id is None:
+            await reply_privately(interaction, "Settings belong to a server; use this command in one.")
+            return
+        if not interaction.permissions.manage_guild:
+            await reply_privately(
+                interaction, "Only members with the Manage Server permission can change settings."
+            )
+            return
+        current = await self.bot.settings.get(interaction.guild_id)
+        changes: dict[str, Any] = {}
+        if reminder_hours is not None:
+            changes["reminder_seconds"] = reminder_hours * 3600
+        if timeout_hours is not None:
+            changes["timeout_seconds"] = timeout_hours * 3600
+        if challenge_minutes is not None:
+            changes["challenge_seconds"] = challenge_minutes * 60
+        if games is not None:
+            wanted = [g.strip().lower() for g in games.split(",") if g.strip()]
+            if wanted == ["all"]:
+                changes["allowed_games"] = None
+            else:
+                unknown = [g for g in wanted if g not in VARIANTS]
+                if unknown or not wanted:
+                    known = ", ".join(sorted(VARIANTS))
+                    await reply_privately(
+                        interaction,
+                        f"Unknown game {', '.join(unknown) or '(none given)'}; the games are: {known}.",
+                    )
+                    return
+                changes["allowed_games"] = tuple(dict.fromkeys(wanted))
+        if threads is not None:
+            changes["use_threads"] = threads
+        if results_channel is not None:
+            changes["results_channel"] = results_channel.id
+        if clear_results:
+            changes["results_channel"] = None
+        updated = replace(current, **changes)
+        if updated.reminder_seconds >= updated.timeout_seconds:
+            await reply_privately(
+                interaction, "The reminder must come before the timeout; nothing was changed."
+            )
+            return
+        if changes:
+            await self.bot.settings.save(updated)
+        title = "Settings saved" if changes else "Settings"
+        embed = discord.Embed(title=title, description=describe(updated), colour=0x3B7DD8)
+        await interaction.response.send_message(embed=embed, ephemeral=True)
+
+
+async def setup(bot: RingsideBot) -> None:
+    await bot.add_cog(Settings(bot))

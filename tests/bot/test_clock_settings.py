@@ -1,0 +1,194 @@
+"""Turn clocks, server settings, result announcements and rematches, through the fake Discord."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import discord
+import pytest
+import pytest_asyncio
+
+from bot.clock import ManualClock
+from bot.fakediscord import FakeDiscord, FakeMessage, FakeUser
+from tests.bot.test_discord_flow import (
+    challenge_and_accept,
+    live_board,
+    match_id_of,
+    play_one,
+    start_bot,
+    stop_bot,
+    user_on_turn,
+)
+
+HOUR = 3600.0
+
+
+@pytest_asyncio.fixture
+async def fake() -> AsyncIterator[FakeDiscord]:
+    async with FakeDiscord() as f:
+        yield f
+
+
+def reminders(fake: FakeDiscord, channel_id: int) -> list[FakeMessage]:
+    return [m for m in fake.messages_in(channel_id) if m.content.startswith("⏰")]
+
+
+@pytest.mark.asyncio
+async def test_the_player_on_turn_is_reminded_once_after_twelve_hours(
+    fake: FakeDiscord, tmp_path: Path
+) -> None:
+    clock = ManualClock()
+    bot = await start_bot(fake, tmp_path / "db.sqlite3", clock)
+    alice, bob = fake.add_user("alice"), fake.add_user("bob")
+    board = await challenge_and_accept(fake, alice, bob)
+    on_turn = user_on_turn(board, {alice.id: alice, bob.id: bob})
+    assert on_turn is not None
+    clock.advance(11 * HOUR)
+    await bot.run_due_tasks()
+    assert reminders(fake, board.channel_id) == []
+    clock.advance(1 * HOUR + 1)
+    await bot.run_due_tasks()
+    await bot.run_due_tasks()
+    sent = reminders(fake, board.channel_id)
+    assert len(sent) == 1 and on_turn.mention in sent[0].content and "36 hours" in sent[0].content
+    fake.assert_clean()
+    await stop_bot(bot)
+
+
+@pytest.mark.asyncio
+async def test_a_timeout_loses_the_match_after_forty_eight_hours(fake: FakeDiscord, tmp_path: Path) -> None:
+    clock = ManualClock()
+    bot = await start_bot(fake, tmp_path / "db.sqlite3", clock)
+    alice, bob = fake.add_user("alice"), fake.add_user("bob")
+    board = await challenge_and_accept(fake, alice, bob)
+    mid = match_id_of(board)
+    on_turn = user_on_turn(board, {alice.id: alice, bob.id: bob})
+    other = bob if on_turn is alice else alice
+    clock.advance(48 * HOUR + 1)
+    await bot.run_due_tasks()
+    await bot.run_due_tasks()
+    results = [m for m in fake.messages_in(board.channel_id) if m.content.startswith("🏆")]
+    assert (
+        len(results) == 1 and other.mention in results[0].content and "ran out of time" in results[0].content
+    )
+    outcome = await bot.sessions.result_of(mid)
+    assert outcome is not None and outcome.reason == "timeout"
+    fake.assert_clean()
+    await stop_bot(bot)
+
+
+@pytest.mark.asyncio
+async def test_deadlines_survive_a_restart(fake: FakeDiscord, tmp_path: Path) -> None:
+    db = tmp_path / "db.sqlite3"
+    clock = ManualClock()
+    bot = await start_bot(fake, db, clock)
+    alice, bob = fake.add_user("alice"), fake.add_user("bob")
+    board = await challenge_and_accept(fake, alice, bob)
+    mid = match_id_of(board)
+    await stop_bot(bot)
+    clock.advance(13 * HOUR)
+    bot = await start_bot(fake, db, clock, seed=4)
+    await bot.run_due_tasks()
+    assert len(reminders(fake, board.channel_id)) == 1
+    clock.advance(40 * HOUR)
+    await bot.run_due_tasks()
+    assert (await bot.store.get_match(mid)).status == "finished"  # type: ignore[union-attr]
+    fake.assert_clean()
+    await stop_bot(bot)
+
+
+@pytest.mark.asyncio
+async def test_playing_moves_the_clock_to_the_other_player(fake: FakeDiscord, tmp_path: Path) -> None:
+    clock = ManualClock()
+    bot = await start_bot(fake, tmp_path / "db.sqlite3", clock)
+    alice, bob = fake.add_user("alice"), fake.add_user("bob")
+    users = {alice.id: alice, bob.id: bob}
+    board = await challenge_and_accept(fake, alice, bob)
+    mid = match_id_of(board)
+    first = (await bot.store.get_match(mid)).timeout_at  # type: ignore[union-attr]
+    first_player = user_on_turn(board, users)
+    rng = random.Random(2)
+    clock.advance(10 * HOUR)
+    while user_on_turn(live_board(fake, board.channel_id), users) is first_player:
+        live = live_board(fake, board.channel_id)
+        await play_one(fake, live, first_player, rng)  # type: ignore[arg-type]
+    record = await bot.store.get_match(mid)
+    assert record is not None and record.timeout_at == clock.now() + 48 * HOUR and record.timeout_at != first
+    fake.assert_clean()
+    await stop_bot(bot)
+
+
+async def admin(fake: FakeDiscord) -> FakeUser:
+    role = fake.add_role("admins", discord.Permissions(manage_guild=True))
+    return fake.add_user("ada", roles=[role])
+
+
+@pytest.mark.asyncio
+async def test_settings_are_for_server_managers_and_change_the_clock(
+    fake: FakeDiscord, tmp_path: Path
+) -> None:
+    clock = ManualClock()
+    bot = await start_bot(fake, tmp_path / "db.sqlite3", clock)
+    alice, bob, ada = fake.add_user("alice"), fake.add_user("bob"), await admin(fake)
+    refused = await fake.slash(alice, "settings", {"reminder_hours": 1.0})
+    assert refused.ephemeral and "Manage Server" in refused.message.content  # type: ignore[union-attr]
+    shown = await fake.slash(ada, "settings")
+    assert "after 12 h" in str(shown.message.embeds)  # type: ignore[union-attr]
+    bad = await fake.slash(ada, "settings", {"reminder_hours": 5.0, "timeout_hours": 2.0})
+    assert "before the timeout" in bad.message.content  # type: ignore[union-attr]
+    saved = await fake.slash(ada, "settings", {"reminder_hours": 1.0, "timeout_hours": 2.0, "threads": False})
+    assert "Settings saved" in str(saved.message.embeds)  # type: ignore[union-attr]
+    # Without threads the match is played in the channel itself.
+    result = await fake.slash(alice, "challenge", {"opponent": bob, "game": "ring"})
+    accept = next(c for c in result.message.custom_ids if c.endswith(":accept"))  # type: ignore[union-attr]
+    await fake.click(bob, result.message, accept, idle=True)  # type: ignore[arg-type]
+    assert fake.thread_of(result.message) is None  # type: ignore[arg-type]
+    clock.advance(1 * HOUR + 1)
+    await bot.run_due_tasks()
+    assert len(reminders(fake, fake.channel.id)) == 1
+    fake.assert_clean()
+    await stop_bot(bot)
+
+
+@pytest.mark.asyncio
+async def test_games_can_be_limited_per_server(fake: FakeDiscord, tmp_path: Path) -> None:
+    bot = await start_bot(fake, tmp_path / "db.sqlite3")
+    ada, bob = await admin(fake), fake.add_user("bob")
+    unknown = await fake.slash(ada, "settings", {"games": "ring,chess"})
+    assert "Unknown game chess" in unknown.message.content  # type: ignore[union-attr]
+    await bot.settings.save(
+        (await bot.settings.get(fake.guild.id)).__class__(guild_id=fake.guild.id, allowed_games=())
+    )
+    refused = await fake.slash(ada, "challenge", {"opponent": bob, "game": "ring"})
+    assert refused.ephemeral and "not played on this server" in refused.message.content  # type: ignore[union-attr]
+    fake.assert_clean()
+    await stop_bot(bot)
+
+
+@pytest.mark.asyncio
+async def test_results_are_announced_and_a_rematch_swaps_seats(fake: FakeDiscord, tmp_path: Path) -> None:
+    bot = await start_bot(fake, tmp_path / "db.sqlite3")
+    alice, bob, ada = fake.add_user("alice"), fake.add_user("bob"), await admin(fake)
+    results = fake.add_text_channel("results")
+    await fake.slash(ada, "settings", {"results_channel": results})
+    board = await challenge_and_accept(fake, alice, bob)
+    first = await bot.store.get_match(match_id_of(board))
+    resign = await fake.slash(alice, "resign", channel=board.channel_id)
+    yes = next(c for c in resign.message.custom_ids if c.endswith(":yes"))  # type: ignore[union-attr]
+    await fake.click(alice, resign.message, yes, idle=True)  # type: ignore[arg-type]
+    announced = fake.messages_in(results.id)
+    assert len(announced) == 1 and bob.mention in announced[0].content and "beat" in announced[0].content
+    final = fake.messages_in(board.channel_id)[-1]
+    rematch = next(b.custom_id for b in final.buttons if b.label == "Rematch")
+    stranger = await fake.click(ada, final, rematch)
+    assert stranger.ephemeral and "Only the two players" in stranger.message.content  # type: ignore[union-attr]
+    offer = await fake.click(bob, final, rematch)
+    assert offer.message is not None and "wants a rematch" in offer.message.content
+    accept = next(c for c in offer.message.custom_ids if c.endswith(":accept"))
+    await fake.click(alice, offer.message, accept, idle=True)
+    second = (await bot.store.active_matches())[0]
+    assert first is not None and second.players == (first.players[1], first.players[0])
+    fake.assert_clean()
+    await stop_bot(bot)
