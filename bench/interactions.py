@@ -46,7 +46,6 @@ import os
 import platform
 import pstats
 import random
-import re
 import statistics
 import sys
 import tempfile
@@ -65,50 +64,19 @@ sys.path.insert(0, str(_HERE.parent))
 from bot.client import RingsideBot  # noqa: E402
 from bot.clock import SystemClock  # noqa: E402
 from bot.fakediscord import FakeDiscord, FakeMessage, FakeUser, InteractionResult  # noqa: E402
+from bot.fakediscord.matches import (  # noqa: E402
+    challenge_and_accept,
+    match_id_of,
+    pick_control,
+    user_on_turn,
+)
 from bot.sessions import Played, Session  # noqa: E402
 from bot.store import Store  # noqa: E402
 from cogs.board import board_message  # noqa: E402
 from render import render_board  # noqa: E402
 
-TURN = re.compile(r"^<@(\d+)>, your turn")
-
-
 # --------------------------------------------------------------------------------------------
 # driving matches (the approach of tests/bot/test_discord_flow.py)
-
-
-async def challenge_and_accept(fake: FakeDiscord, alice: FakeUser, bob: FakeUser) -> FakeMessage:
-    """Alice challenges Bob to ring, Bob accepts; returns the first board message (in the thread)."""
-    result = await fake.slash(alice, "challenge", {"opponent": bob, "game": "ring"})
-    assert result.message is not None and "challenges you to **Ring**" in result.message.content
-    accept = next(c for c in result.message.custom_ids if c.endswith(":accept"))
-    await fake.click(bob, result.message, accept, idle=True)
-    thread = fake.thread_of(result.message)
-    assert thread is not None, "the match opens a thread on the challenge message"
-    board = fake.messages_in(thread)[-1]
-    assert alice.mention in board.content and bob.mention in board.content
-    return board
-
-
-def user_on_turn(message: FakeMessage, users: dict[int, FakeUser]) -> FakeUser | None:
-    found = TURN.search(message.content.split(" — ")[-1])
-    return users[int(found[1])] if found else None
-
-
-def match_id_of(message: FakeMessage) -> int:
-    return int(message.custom_ids[0].split(":")[1])
-
-
-def pick_control(message: FakeMessage, rng: random.Random) -> tuple[str, str, str | None]:
-    """(kind, custom id, select value): an option of the first select, else a non-Back button."""
-    for select in message.selects:
-        value = str(rng.choice(select.options)["value"])
-        assert select.custom_id is not None
-        return "select", select.custom_id, value
-    buttons = [b for b in message.buttons if not b.disabled and b.label != "Back"]
-    button = rng.choice(buttons)
-    assert button.custom_id is not None
-    return "button", button.custom_id, None
 
 
 def control_kind(custom_id: str, value: str | None) -> str:

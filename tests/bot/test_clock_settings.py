@@ -12,15 +12,8 @@ import pytest_asyncio
 
 from bot.clock import ManualClock
 from bot.fakediscord import FakeDiscord, FakeMessage, FakeUser
-from tests.bot.test_discord_flow import (
-    challenge_and_accept,
-    live_board,
-    match_id_of,
-    play_one,
-    start_bot,
-    stop_bot,
-    user_on_turn,
-)
+from bot.fakediscord.matches import challenge_and_accept, live_board, match_id_of, play_one, user_on_turn
+from tests.bot.test_discord_flow import start_bot, stop_bot
 
 HOUR = 3600.0
 

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import asyncio
 import random
-import re
 import sqlite3
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -18,11 +17,17 @@ import pytest_asyncio
 
 from bot.client import RingsideBot
 from bot.clock import ManualClock
-from bot.fakediscord import FakeDiscord, FakeMessage, FakeUser, InteractionResult
+from bot.fakediscord import FakeDiscord
+from bot.fakediscord.matches import (
+    challenge_and_accept,
+    live_board,
+    match_id_of,
+    play_one,
+    play_until_over,
+    user_on_turn,
+)
 from bot.store import Store
 from engine import find_variant, replay
-
-TURN = re.compile(r"^<@(\d+)>, your turn")
 
 
 @pytest_asyncio.fixture
@@ -43,62 +48,6 @@ async def start_bot(
 async def stop_bot(bot: RingsideBot) -> None:
     await bot.close()
     await bot.store.close()
-
-
-async def challenge_and_accept(fake: FakeDiscord, alice: FakeUser, bob: FakeUser) -> FakeMessage:
-    """Alice challenges Bob to ring, Bob accepts; returns the first board message (in the thread)."""
-    result = await fake.slash(alice, "challenge", {"opponent": bob, "game": "ring"})
-    assert result.message is not None and "challenges you to **Ring**" in result.message.content
-    accept = next(c for c in result.message.custom_ids if c.endswith(":accept"))
-    await fake.click(bob, result.message, accept, idle=True)
-    thread = fake.thread_of(result.message)
-    assert thread is not None, "the match opens a thread on the challenge message"
-    board = fake.messages_in(thread)[-1]
-    assert alice.mention in board.content and bob.mention in board.content
-    return board
-
-
-def user_on_turn(message: FakeMessage, users: dict[int, FakeUser]) -> FakeUser | None:
-    found = TURN.search(message.content.split(" — ")[-1])
-    return users[int(found[1])] if found else None
-
-
-def live_board(fake: FakeDiscord, channel_id: int) -> FakeMessage:
-    """The newest message of the channel that carries enabled controls (or the newest one)."""
-    messages = fake.messages_in(channel_id)
-    for message in reversed(messages):
-        if any(not c.disabled for c in message.all_components):
-            return message
-    return messages[-1]
-
-
-async def play_one(
-    fake: FakeDiscord, message: FakeMessage, user: FakeUser, rng: random.Random
-) -> InteractionResult:
-    """The user picks one control: Roll, an option of the first select, or a non-Back button."""
-    for select in message.selects:
-        option = rng.choice(select.options)
-        return await fake.select(user, message, select.custom_id, [option["value"]], idle=True)
-    buttons = [b for b in message.buttons if not b.disabled and b.label != "Back"]
-    button = rng.choice(buttons)
-    return await fake.click(user, message, button.custom_id, idle=True)
-
-
-async def play_until_over(
-    fake: FakeDiscord, channel_id: int, users: dict[int, FakeUser], rng: random.Random, max_clicks: int = 2000
-) -> FakeMessage:
-    for _ in range(max_clicks):
-        board = live_board(fake, channel_id)
-        if board.content.startswith("🏆"):
-            return board
-        user = user_on_turn(board, users)
-        assert user is not None, f"no player on turn in {board.content!r}"
-        await play_one(fake, board, user, rng)
-    raise AssertionError("the match did not end")
-
-
-def match_id_of(message: FakeMessage) -> int:
-    return int(message.custom_ids[0].split(":")[1])
 
 
 @pytest.mark.asyncio

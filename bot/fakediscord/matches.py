@@ -1,0 +1,81 @@
+"""Driving Ringside matches through the fake Discord, shared by the tests and the benchmark."""
+
+from __future__ import annotations
+
+import random
+import re
+
+from .transport import FakeDiscord, InteractionResult
+from .world import FakeMessage, FakeUser
+
+TURN = re.compile(r"^<@(\d+)>, your turn")
+
+
+async def challenge_and_accept(fake: FakeDiscord, alice: FakeUser, bob: FakeUser) -> FakeMessage:
+    """Alice challenges Bob to ring, Bob accepts; returns the first board message (in the thread)."""
+    result = await fake.slash(alice, "challenge", {"opponent": bob, "game": "ring"})
+    assert result.message is not None and "challenges you to **Ring**" in result.message.content
+    accept = next(c for c in result.message.custom_ids if c.endswith(":accept"))
+    await fake.click(bob, result.message, accept, idle=True)
+    thread = fake.thread_of(result.message)
+    assert thread is not None, "the match opens a thread on the challenge message"
+    board = fake.messages_in(thread)[-1]
+    assert alice.mention in board.content and bob.mention in board.content
+    return board
+
+
+def user_on_turn(message: FakeMessage, users: dict[int, FakeUser]) -> FakeUser | None:
+    """The player a board message says is on turn ("<@id>, your turn ..."), if any."""
+    found = TURN.search(message.content.split(" — ")[-1])
+    return users[int(found[1])] if found else None
+
+
+def match_id_of(message: FakeMessage) -> int:
+    """The match id carried by a board message's controls."""
+    return int(message.custom_ids[0].split(":")[1])
+
+
+def live_board(fake: FakeDiscord, channel_id: int) -> FakeMessage:
+    """The newest message of the channel that carries enabled controls (or the newest one)."""
+    messages = fake.messages_in(channel_id)
+    for message in reversed(messages):
+        if any(not c.disabled for c in message.all_components):
+            return message
+    return messages[-1]
+
+
+def pick_control(message: FakeMessage, rng: random.Random) -> tuple[str, str, str | None]:
+    """(kind, custom id, select value): an option of the first select, else a non-Back button."""
+    for select in message.selects:
+        value = str(rng.choice(select.options)["value"])
+        assert select.custom_id is not None
+        return "select", select.custom_id, value
+    buttons = [b for b in message.buttons if not b.disabled and b.label != "Back"]
+    button = rng.choice(buttons)
+    assert button.custom_id is not None
+    return "button", button.custom_id, None
+
+
+async def play_one(
+    fake: FakeDiscord, message: FakeMessage, user: FakeUser, rng: random.Random
+) -> InteractionResult:
+    """The user picks one control: an option of the first select, or a non-Back button."""
+    kind, custom_id, value = pick_control(message, rng)
+    if kind == "select":
+        assert value is not None
+        return await fake.select(user, message, custom_id, [value], idle=True)
+    return await fake.click(user, message, custom_id, idle=True)
+
+
+async def play_until_over(
+    fake: FakeDiscord, channel_id: int, users: dict[int, FakeUser], rng: random.Random, max_clicks: int = 2000
+) -> FakeMessage:
+    """Click random legal controls until a result message (🏆) is posted; returns it."""
+    for _ in range(max_clicks):
+        board = live_board(fake, channel_id)
+        if board.content.startswith("🏆"):
+            return board
+        user = user_on_turn(board, users)
+        assert user is not None, f"no player on turn in {board.content!r}"
+        await play_one(fake, board, user, rng)
+    raise AssertionError("the match did not end")
