@@ -185,3 +185,33 @@ async def test_results_are_announced_and_a_rematch_swaps_seats(fake: FakeDiscord
     assert first is not None and second.players == (first.players[1], first.players[0])
     fake.assert_clean()
     await stop_bot(bot)
+
+
+@pytest.mark.asyncio
+async def test_commands_on_your_match_pick_the_one_here_or_say_there_are_several(
+    fake: FakeDiscord, tmp_path: Path
+) -> None:
+    bot = await start_bot(fake, tmp_path / "db.sqlite3")
+    alice, bob, carol = fake.add_user("alice"), fake.add_user("bob"), fake.add_user("carol")
+    first = await challenge_and_accept(fake, alice, bob)
+    second = await challenge_and_accept(fake, alice, carol)
+    assert first.channel_id != second.channel_id  # each match has its own thread
+    here = await fake.slash(alice, "board", channel=second.channel_id, idle=True)
+    assert here.message is not None and carol.mention in here.message.content
+    ada = await admin(fake)
+    await fake.slash(ada, "settings", {"threads": False})
+    await challenge_and_accept_in_channel(fake, alice, bob)
+    await challenge_and_accept_in_channel(fake, alice, carol)
+    several = await fake.slash(alice, "board")
+    assert several.ephemeral and "several matches here" in several.message.content  # type: ignore[union-attr]
+    fake.assert_clean()
+    await stop_bot(bot)
+
+
+async def challenge_and_accept_in_channel(
+    fake: FakeDiscord, challenger: FakeUser, opponent: FakeUser
+) -> None:
+    result = await fake.slash(challenger, "challenge", {"opponent": opponent, "game": "ring"})
+    assert result.message is not None
+    accept = next(c for c in result.message.custom_ids if c.endswith(":accept"))
+    await fake.click(opponent, result.message, accept, idle=True)
