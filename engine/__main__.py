@@ -6,9 +6,9 @@ import argparse
 import json
 import sys
 
+from engine.ai.selfplay import selfplay
 from engine.errors import GameError
 from engine.registry import VARIANTS, find_variant
-from engine.selfplay import selfplay
 
 
 def main(argv: list[str] | None = None) -> int:
