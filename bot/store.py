@@ -608,6 +608,15 @@ class Store:
             return ratings.Standing(guild_id=guild_id, game=game, user_id=user_id)
         return self._standing_from(row)
 
+    async def rating_changes(self, match_id: int) -> list[tuple[int, float, float]]:
+        """(user id, rating before, rating after) for each player of a rated match; empty if unrated."""
+        async with self._db.execute(
+            "SELECT user_id, before, after FROM rating_history WHERE match_id = ? ORDER BY user_id",
+            (match_id,),
+        ) as cur:
+            rows = await cur.fetchall()
+        return [(int(r["user_id"]), float(r["before"]), float(r["after"])) for r in rows]
+
     async def standing(self, guild_id: int, game: str, user_id: int) -> ratings.Standing | None:
         """A player's rating in ``game`` on the server, or None if they have no rated match there."""
         async with self._db.execute(

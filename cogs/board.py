@@ -78,8 +78,9 @@ def board_message(
     selection: str = "",
     outcome: Outcome | None = None,
     headline: str | None = None,
+    rating_changes: Sequence[tuple[int, float, float]] = (),
 ) -> BoardMessage:
-    """The whole message for the match's current position."""
+    """The whole message for the match's current position (with rating changes once it is over)."""
     state = session.state
     assert state is not None
     spec = panel_for(session, selection) if session.record.status == "active" else PanelSpec()
@@ -88,6 +89,14 @@ def board_message(
         lines.append(headline)
     lines += _step_lines(steps)
     lines += list(spec.notes)
+    if rating_changes:
+        lines.append(
+            "Ratings: "
+            + ", ".join(
+                f"<@{user}> {before:.0f} → {after:.0f} ({after - before:+.1f})"
+                for user, before, after in rating_changes
+            )
+        )
     seat = deciding_seat(state) if session.record.status == "active" else None
     outcome = outcome or state.outcome()
     if outcome is not None and session.record.status != "active":

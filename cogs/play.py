@@ -67,7 +67,8 @@ class Play(commands.Cog):
         # Answer first (greying out the old controls), then draw and post the new turn's board.
         await interaction.response.edit_message(view=disabled_copy(interaction.message))
         outcome = await self.bot.sessions.result_of(session.id) if played.finished else None
-        message = board_message(session, played.steps, outcome=outcome)
+        changes = await self.bot.store.rating_changes(session.id) if played.finished else []
+        message = board_message(session, played.steps, outcome=outcome, rating_changes=changes)
         channel = interaction.channel
         await self.post_board(
             session, message, channel if isinstance(channel, discord.abc.Messageable) else None
@@ -142,7 +143,15 @@ class Play(commands.Cog):
             ended += 1
             session = played.session
             outcome = await self.bot.sessions.result_of(session.id)
-            await self.post_board(session, board_message(session, played.steps, outcome=outcome))
+            await self.post_board(
+                session,
+                board_message(
+                    session,
+                    played.steps,
+                    outcome=outcome,
+                    rating_changes=await self.bot.store.rating_changes(session.id),
+                ),
+            )
             await self.retire_message(session, played.previous_message_id)
             if outcome is not None:
                 await self.announce(session, outcome)
@@ -250,7 +259,12 @@ class Play(commands.Cog):
             return
         await interaction.response.edit_message(content="You resigned.", view=None)
         outcome = await self.bot.sessions.result_of(match_id)
-        message = board_message(session, played.steps, outcome=outcome)
+        message = board_message(
+            session,
+            played.steps,
+            outcome=outcome,
+            rating_changes=await self.bot.store.rating_changes(session.id),
+        )
         await self.post_board(session, message)
         await self.retire_message(session, played.previous_message_id)
         if outcome is not None:

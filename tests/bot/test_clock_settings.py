@@ -174,6 +174,12 @@ async def test_results_are_announced_and_a_rematch_swaps_seats(fake: FakeDiscord
     announced = fake.messages_in(results.id)
     assert len(announced) == 1 and bob.mention in announced[0].content and "beat" in announced[0].content
     final = fake.messages_in(board.channel_id)[-1]
+    # The result shows both rating changes (a rated match between newcomers: +10 and -10).
+    description = final.embeds[0]["description"]
+    assert (
+        f"{bob.mention} 1500 → 1510 (+10.0)" in description
+        and f"{alice.mention} 1500 → 1490 (-10.0)" in description
+    )
     rematch = next(b.custom_id for b in final.buttons if b.label == "Rematch")
     stranger = await fake.click(ada, final, rematch)
     assert stranger.ephemeral and "Only the two players" in stranger.message.content  # type: ignore[union-attr]
