@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any, ClassVar
 
-from engine.errors import NotationError
+from engine.errors import BadOptionsError, NotationError
 
 CHANCE = -1
 """The value of ``GameState.to_move()`` when the next step is a chance outcome."""
@@ -222,8 +222,6 @@ class Variant(ABC):
 
     def resolve_options(self, options: Mapping[str, Any] | None) -> dict[str, Any]:
         """Fill defaults and check every option against ``self.options``."""
-        from engine.errors import BadOptionsError
-
         given = dict(options or {})
         known = {o.name: o for o in self.options}
         unknown = sorted(set(given) - set(known))

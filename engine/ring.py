@@ -544,6 +544,10 @@ class RingState(GameState):
     def _event(self, action: Action, text: str, marks: Sequence[Mark] = ()) -> LastEvent:
         return LastEvent(seat=self.turn_seat, notation=action.notation, text=text, marks=tuple(marks))
 
+    def _turn_ends_after(self, after: RingState) -> RingState:
+        """A board change that ends the turn: check the win conditions, then pass the turn or finish."""
+        return self._with_win_text(self._end_turn(self._checked(after)))
+
     def _with_win_text(self, state: RingState) -> RingState:
         if state.result is None or state.last is None:
             return state
@@ -588,7 +592,7 @@ class RingState(GameState):
                 if captured:
                     marks.append(Mark(MarkKind.CAPTURE, w1, captured))
                 after = replace(rolled, board=board, piles=piles, last=self._event(action, text + ".", marks))
-                return self._with_win_text(self._end_turn(self._checked(after)))
+                return self._turn_ends_after(after)
             notes.append(rolled._blocked_note(seat, w1, "triples"))
         elif ordered == [1, 3, 5] or ordered == [2, 4, 6]:
             odds = ordered == [1, 3, 5]
@@ -619,7 +623,7 @@ class RingState(GameState):
                 if captured:
                     marks.append(Mark(MarkKind.CAPTURE, w1, captured))
                 after = replace(rolled, board=board, piles=piles, last=self._event(action, text + ".", marks))
-                return self._with_win_text(self._end_turn(self._checked(after)))
+                return self._turn_ends_after(after)
             notes.append(rolled._blocked_note(seat, w1, "doubles"))
         moving = replace(rolled, phase=Phase.MOVE, dice_left=(w1, w2))
         text = head + (": " + "; ".join(notes) if notes else "") + f". {name} moves {w1} and {w2}."
@@ -665,7 +669,7 @@ class RingState(GameState):
             Mark(MarkKind.SWAP, action.enemy, abs(board[action.enemy - 1])),
         )
         after = replace(self, board=tuple(board), last=self._event(action, text, marks))
-        return self._with_win_text(self._end_turn(self._checked(after)))
+        return self._turn_ends_after(after)
 
     def _apply_knock(self, action: Knock) -> RingState:
         assert self.turn_seat is not None
@@ -682,7 +686,7 @@ class RingState(GameState):
             piles=(piles[0], piles[1]),
             last=self._event(action, text, (Mark(MarkKind.KNOCK, action.space, n),)),
         )
-        return self._with_win_text(self._end_turn(self._checked(after)))
+        return self._turn_ends_after(after)
 
     def _apply_move(self, action: Move) -> RingState:
         assert self.turn_seat is not None

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import random
 
-from engine.protocol import CHANCE, Action, ChanceKind, ChanceSpec, GameState
+from engine.protocol import Action, ChanceKind, ChanceSpec, GameState
 
 
 def sample_outcome(spec: ChanceSpec, rng: random.Random) -> tuple[int, ...]:
@@ -29,7 +29,3 @@ def random_action(state: GameState, rng: random.Random) -> Action:
     if not actions:
         raise ValueError("no legal action in a non-terminal state")
     return actions[rng.randrange(len(actions))]
-
-
-def is_chance(state: GameState) -> bool:
-    return state.to_move() == CHANCE
