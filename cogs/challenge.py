@@ -67,28 +67,14 @@ class Challenge(commands.Cog):
             await reply_privately(interaction, "Challenges work in server channels and threads.")
             return
         if challenges.is_computer(opponent.id):
-            await interaction.response.defer(thinking=True)
-            played = await self.bot.sessions.start_match(
+            await self.start_against_computer(
+                interaction,
                 game=variant.key,
                 options={},
                 players=(interaction.user.id, opponent.id),
-                guild_id=interaction.guild_id,
-                channel_id=interaction.channel_id,
                 parent_id=None,
-                rated=False,
+                headline=f"{variant.title} against the computer: good luck!",
             )
-            message = board_message(
-                played.session, played.steps, headline=f"{variant.title} against the computer: good luck!"
-            )
-            sent = await interaction.followup.send(
-                content=message.content,
-                embed=message.embed,
-                file=message.file,
-                view=message.view or discord.utils.MISSING,
-                allowed_mentions=message.mentions,
-                wait=True,
-            )
-            await self.bot.sessions.set_message(played.session.id, sent.id)
             return
         record = await challenges.create(
             guild_id=interaction.guild_id,
@@ -109,6 +95,39 @@ class Challenge(commands.Cog):
         )
         if response.message_id is not None:
             await challenges.set_message(record.id, response.message_id)
+
+    async def start_against_computer(
+        self,
+        interaction: discord.Interaction[Any],
+        *,
+        game: str,
+        options: dict[str, Any],
+        players: tuple[int, int],
+        parent_id: int | None,
+        headline: str,
+    ) -> None:
+        """Start an unrated match with the computer at once and post its board as the reply."""
+        assert interaction.channel_id is not None
+        await interaction.response.defer(thinking=True)
+        played = await self.bot.sessions.start_match(
+            game=game,
+            options=options,
+            players=players,
+            guild_id=interaction.guild_id,
+            channel_id=interaction.channel_id,
+            parent_id=parent_id,
+            rated=False,
+        )
+        message = board_message(played.session, played.steps, headline=headline)
+        sent = await interaction.followup.send(
+            content=message.content,
+            embed=message.embed,
+            file=message.file,
+            view=message.view or discord.utils.MISSING,
+            allowed_mentions=message.mentions,
+            wait=True,
+        )
+        await self.bot.sessions.set_message(played.session.id, sent.id)
 
     @challenge.autocomplete("game")
     async def game_names(
@@ -224,18 +243,14 @@ class Challenge(commands.Cog):
         other = record.players[1] if interaction.user.id == record.players[0] else record.players[0]
         variant = VARIANTS[record.game]
         if self.bot.challenges.is_computer(other):
-            await interaction.response.defer(thinking=True)
-            played = await self.bot.sessions.start_match(
-                game=record.game, options=record.options, players=(record.players[1], record.players[0]),
-                guild_id=record.guild_id, channel_id=interaction.channel_id or record.channel_id,
-                parent_id=record.parent_id, rated=False,
-            )  # fmt: skip
-            message = board_message(played.session, played.steps, headline=f"Rematch: {variant.title} again!")
-            sent = await interaction.followup.send(
-                content=message.content, embed=message.embed, file=message.file,
-                view=message.view or discord.utils.MISSING, allowed_mentions=message.mentions, wait=True,
-            )  # fmt: skip
-            await self.bot.sessions.set_message(played.session.id, sent.id)
+            await self.start_against_computer(
+                interaction,
+                game=record.game,
+                options=record.options,
+                players=(record.players[1], record.players[0]),
+                parent_id=record.parent_id,
+                headline=f"Rematch: {variant.title} again!",
+            )
             return
         try:
             await self.bot.challenges.check_no_pending(interaction.user.id, other, f"<@{other}>")
