@@ -79,3 +79,12 @@ async def play_until_over(
         assert user is not None, f"no player on turn in {board.content!r}"
         await play_one(fake, board, user, rng)
     raise AssertionError("the match did not end")
+
+
+async def resign(fake: FakeDiscord, user: FakeUser, channel_id: int) -> InteractionResult:
+    """The user runs /resign in the channel and confirms; returns the confirmation prompt's result."""
+    prompt = await fake.slash(user, "resign", channel=channel_id)
+    assert prompt.message is not None
+    yes = next(c for c in prompt.message.custom_ids if c.endswith(":yes"))
+    await fake.click(user, prompt.message, yes, idle=True)
+    return prompt

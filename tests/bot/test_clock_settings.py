@@ -12,7 +12,14 @@ import pytest_asyncio
 
 from bot.clock import ManualClock
 from bot.fakediscord import FakeDiscord, FakeMessage, FakeUser
-from bot.fakediscord.matches import challenge_and_accept, live_board, match_id_of, play_one, user_on_turn
+from bot.fakediscord.matches import (
+    challenge_and_accept,
+    live_board,
+    match_id_of,
+    play_one,
+    resign,
+    user_on_turn,
+)
 from tests.bot.test_discord_flow import start_bot, stop_bot
 
 HOUR = 3600.0
@@ -168,9 +175,7 @@ async def test_results_are_announced_and_a_rematch_swaps_seats(fake: FakeDiscord
     await fake.slash(ada, "settings", {"results_channel": results})
     board = await challenge_and_accept(fake, alice, bob)
     first = await bot.store.get_match(match_id_of(board))
-    resign = await fake.slash(alice, "resign", channel=board.channel_id)
-    yes = next(c for c in resign.message.custom_ids if c.endswith(":yes"))  # type: ignore[union-attr]
-    await fake.click(alice, resign.message, yes, idle=True)  # type: ignore[arg-type]
+    await resign(fake, alice, board.channel_id)
     announced = fake.messages_in(results.id)
     assert len(announced) == 1 and bob.mention in announced[0].content and "beat" in announced[0].content
     final = fake.messages_in(board.channel_id)[-1]

@@ -24,6 +24,7 @@ from bot.fakediscord.matches import (
     match_id_of,
     play_one,
     play_until_over,
+    resign,
     user_on_turn,
 )
 from bot.store import Store
@@ -240,10 +241,10 @@ async def test_a_damaged_saved_match_says_so_and_can_be_abandoned(fake: FakeDisc
     roll = next(b.custom_id for b in board.buttons if b.label == "Roll")
     touched = await fake.click(on_turn, board, roll)
     assert touched.ephemeral and "damaged" in touched.message.content  # type: ignore[union-attr]
-    resign = await fake.slash(alice, "resign", channel=board.channel_id)
-    assert resign.ephemeral and "abandons it" in resign.message.content  # type: ignore[union-attr]
-    yes = next(c for c in resign.message.custom_ids if c.endswith(":yes"))  # type: ignore[union-attr]
-    await fake.click(alice, resign.message, yes, idle=True)  # type: ignore[arg-type]
+    prompt = await fake.slash(alice, "resign", channel=board.channel_id)
+    assert prompt.ephemeral and "abandons it" in prompt.message.content  # type: ignore[union-attr]
+    yes = next(c for c in prompt.message.custom_ids if c.endswith(":yes"))  # type: ignore[union-attr]
+    await fake.click(alice, prompt.message, yes, idle=True)  # type: ignore[arg-type]
     assert (await bot.store.get_match(mid)).status == "abandoned"  # type: ignore[union-attr]
     fake.assert_clean()
     await stop_bot(bot)
@@ -261,9 +262,7 @@ async def test_board_reposts_and_resign_ends_with_a_result(fake: FakeDiscord, tm
     assert all(not c.all_components for c in [fake.message(board)]) or all(
         c.disabled for c in fake.message(board).all_components
     )
-    resign = await fake.slash(alice, "resign", channel=board.channel_id)
-    yes = next(c for c in resign.message.custom_ids if c.endswith(":yes"))  # type: ignore[union-attr]
-    await fake.click(alice, resign.message, yes, idle=True)  # type: ignore[arg-type]
+    await resign(fake, alice, board.channel_id)
     result = fake.messages_in(board.channel_id)[-1]
     assert result.content.startswith("🏆") and bob.mention in result.content and "resigned" in result.content
     fake.assert_clean()

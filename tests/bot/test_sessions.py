@@ -10,7 +10,15 @@ from pathlib import Path
 import pytest
 
 from bot.clock import ManualClock
-from bot.sessions import MatchDamaged, NotInMatch, NotYourTurn, SessionManager, StaleControl, UserError
+from bot.sessions import (
+    MatchDamaged,
+    NotInMatch,
+    NotYourTurn,
+    Session,
+    SessionManager,
+    StaleControl,
+    UserError,
+)
 from bot.store import Store
 from engine import find_variant, replay
 
@@ -29,8 +37,12 @@ async def _start(manager: SessionManager) -> int:
     return played.session.id
 
 
-def _user_on_turn(manager_state_turn: int | None) -> int:
-    return ALICE if manager_state_turn == 0 else BOB
+async def _started(manager: SessionManager) -> tuple[int, Session, int]:
+    """A new ring match between Alice and Bob: its id, its session and the user whose roll it waits for."""
+    mid = await _start(manager)
+    session = await manager.get(mid)
+    assert session.state is not None
+    return mid, session, ALICE if session.state.turn == 0 else BOB
 
 
 @pytest.mark.asyncio
@@ -49,10 +61,7 @@ async def test_start_resolves_the_opening_roll_and_saves_it(tmp_path: Path) -> N
 @pytest.mark.asyncio
 async def test_only_the_player_on_turn_may_roll_and_strangers_are_refused(tmp_path: Path) -> None:
     manager = await _manager(tmp_path / "db.sqlite3")
-    mid = await _start(manager)
-    session = await manager.get(mid)
-    assert session.state is not None
-    on_turn = _user_on_turn(session.state.turn)
+    mid, session, on_turn = await _started(manager)
     other = BOB if on_turn == ALICE else ALICE
     with pytest.raises(NotInMatch):
         await manager.roll(mid, STRANGER, session.version)
@@ -68,10 +77,7 @@ async def test_only_the_player_on_turn_may_roll_and_strangers_are_refused(tmp_pa
 @pytest.mark.asyncio
 async def test_a_control_from_an_earlier_position_changes_nothing(tmp_path: Path) -> None:
     manager = await _manager(tmp_path / "db.sqlite3")
-    mid = await _start(manager)
-    session = await manager.get(mid)
-    assert session.state is not None
-    on_turn = _user_on_turn(session.state.turn)
+    mid, session, on_turn = await _started(manager)
     stale = session.version - 1
     before = session.state.canonical()
     with pytest.raises(StaleControl):
@@ -83,10 +89,7 @@ async def test_a_control_from_an_earlier_position_changes_nothing(tmp_path: Path
 @pytest.mark.asyncio
 async def test_two_simultaneous_clicks_apply_exactly_one_action(tmp_path: Path) -> None:
     manager = await _manager(tmp_path / "db.sqlite3")
-    mid = await _start(manager)
-    session = await manager.get(mid)
-    assert session.state is not None
-    on_turn = _user_on_turn(session.state.turn)
+    mid, session, on_turn = await _started(manager)
     version = session.version
     results = await asyncio.gather(
         manager.roll(mid, on_turn, version), manager.roll(mid, on_turn, version), return_exceptions=True
@@ -101,10 +104,7 @@ async def test_two_simultaneous_clicks_apply_exactly_one_action(tmp_path: Path) 
 @pytest.mark.asyncio
 async def test_illegal_action_gets_the_engine_reason_and_changes_nothing(tmp_path: Path) -> None:
     manager = await _manager(tmp_path / "db.sqlite3")
-    mid = await _start(manager)
-    session = await manager.get(mid)
-    assert session.state is not None
-    on_turn = _user_on_turn(session.state.turn)
+    mid, session, on_turn = await _started(manager)
     with pytest.raises(UserError, match="must roll the dice first"):
         await manager.act(mid, on_turn, session.version, "move 1 from 7 by 2")
     with pytest.raises(UserError, match="Cannot read"):
@@ -201,10 +201,7 @@ async def test_the_computer_plays_its_own_turns(tmp_path: Path) -> None:
 @pytest.mark.asyncio
 async def test_concurrent_writes_on_one_connection_take_turns(tmp_path: Path) -> None:
     manager = await _manager(tmp_path / "db.sqlite3")
-    mid = await _start(manager)
-    session = await manager.get(mid)
-    assert session.state is not None
-    on_turn = _user_on_turn(session.state.turn)
+    mid, session, on_turn = await _started(manager)
     writes = [manager.store.set_match_message(mid, 1000 + i) for i in range(20)]
     await asyncio.gather(manager.roll(mid, on_turn, session.version), *writes)
     assert len(await manager.store.action_log(mid)) == session.version
