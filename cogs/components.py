@@ -191,4 +191,5 @@ DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
     GameSelect,
     ChallengeButton,
     ResignButton,
+    RematchButton,
 )
