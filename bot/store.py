@@ -125,6 +125,9 @@ def _migrations() -> list[tuple[int, str, str]]:
         name = entry.name
         if name.endswith(".sql") and name[:3].isdigit():
             found.append((int(name[:3]), name, entry.read_text(encoding="utf-8")))
+    if not found:
+        # An install without its package data would otherwise start with no tables at all.
+        raise StoreError("no migrations found in the bot.migrations package: the installation is incomplete")
     return sorted(found)
 
 
@@ -148,6 +151,9 @@ class Store:
             await db.execute("PRAGMA synchronous=NORMAL")
             await db.execute("PRAGMA foreign_keys=ON")
             await store.migrate()
+        except StoreError:
+            await db.close()
+            raise
         except sqlite3.DatabaseError as exc:
             await db.close()
             raise StoreError(

@@ -1,6 +1,7 @@
 """``/help`` and ``/rules``: what the bot does, its commands, and each game's rules in pages.
 
-The rules come from ``docs/rules/<game>.md``, read once and converted lightly for Discord. Long rules
+The rules come from ``cogs/rules/<game>.md`` (package data, read through importlib.resources so an
+installed bot finds them), read once and converted lightly for Discord. Long rules
 are paged with Prev / Next buttons whose custom id (``rules:<game>:<page>``) names the page to show,
 so they keep working after a restart.
 """
@@ -10,7 +11,8 @@ from __future__ import annotations
 import io
 import logging
 import re
-from pathlib import Path
+from importlib import resources
+from importlib.resources.abc import Traversable
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -27,7 +29,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-RULES_DIR = Path(__file__).resolve().parents[1] / "docs" / "rules"
+RULES_DIR: Traversable = resources.files("cogs") / "rules"
 PAGE_LIMIT = 3500  # characters of one rules page (an embed description holds 4096)
 HELP_LIMIT = 4096
 PICTURE = "start.png"
@@ -197,7 +199,7 @@ def rules_view(game: str, page: int, count: int) -> discord.ui.View | None:
 
 
 class Help(commands.Cog):
-    def __init__(self, bot: RingsideBot, rules_dir: Path = RULES_DIR) -> None:
+    def __init__(self, bot: RingsideBot, rules_dir: Traversable = RULES_DIR) -> None:
         self.bot = bot
         self.rules_dir = rules_dir
         self._pages: dict[str, list[str]] = {}
@@ -251,12 +253,10 @@ class Help(commands.Cog):
         """The pages of ``game``'s rules (read once), ``None`` when it has no rules file."""
         pages = self._pages.get(game)
         if pages is None:
-            path = self.rules_dir / f"{game}.md"
-            try:
-                text = path.read_text(encoding="utf-8")
-            except FileNotFoundError:
+            entry = self.rules_dir / f"{game}.md"
+            if not entry.is_file():
                 return None
-            pages = self._pages[game] = paginate(text)
+            pages = self._pages[game] = paginate(entry.read_text(encoding="utf-8"))
         return pages
 
     def start_picture(self, variant: Variant) -> bytes | None:

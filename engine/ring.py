@@ -446,19 +446,35 @@ class RingState(GameState):
         return False
 
     def _legal_moves(self) -> list[Move]:
-        """Single steps allowed by the must-move rule (ruling 9): both dice whenever possible."""
+        """Single steps allowed by the must-move rule (ruling 9): both dice whenever possible.
+
+        A step that wins is always allowed (ruling 12): the game ends, so no die is left to play.
+        """
         if len(self.dice_left) == 1:
             return self._steps(self.board, self.dice_left[0])
+        assert self.turn_seat is not None
         first, second = self.dice_left
         both: list[Move] = []
         single: list[Move] = []
+        stranding: list[tuple[Move, tuple[int, ...]]] = []
         for die, other in ((first, second), (second, first)) if first != second else ((first, second),):
             for step in self._steps(self.board, die):
                 single.append(step)
                 board, _ = self._board_after_step(step)
                 if self._can_step(board, other):
                     both.append(step)
-        return both if both else single
+                else:
+                    stranding.append((step, board))
+        if not both or not stranding:
+            return both if both else single
+        # Only the mover can win by a step: the opponent's spaces never grow, and the mover keeps
+        # tokens on the board. The win check runs only here, on the few steps that strand a die.
+        seat = self.turn_seat
+        winning = {step for step, board in stranding if winning_condition(board, seat) is not None}
+        if not winning:
+            return both
+        stranded = {step for step, _ in stranding}
+        return [step for step in single if step in winning or step not in stranded]
 
     def _board_after_step(self, step: Move) -> tuple[tuple[int, ...], int]:
         """The board after ``step`` and how many enemy tokens it captured."""

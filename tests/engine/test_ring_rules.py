@@ -289,6 +289,19 @@ def test_must_move_when_only_one_die_can_be_used_either_may_be_chosen() -> None:
     assert "No legal move for the 3" in (after.last_text or "")
 
 
+def test_a_winning_step_is_always_legal_even_when_another_sequence_uses_both_dice() -> None:
+    # Ruling 12. Red: single tokens on 8, 9, 10 and 11. Blue: 2 each on 2, 3, 4 and 5. Dice 4 and 5.
+    # 8->12 by 4 wins at once (spaces 9, 10, 11 and 12) but leaves the 5 unplayable (every Red stack
+    # would land on a Blue 2); 8->1 by 5 then 9->1 by 4 uses both dice. The win is allowed anyway.
+    state = moving({8: 1, 9: 1, 10: 1, 11: 1, 2: -2, 3: -2, 4: -2, 5: -2}, (4, 5))
+    assert Move(8, 1, 4) in state.legal_actions()
+    assert Move(8, 1, 5) in state.legal_actions()
+    won = state.apply(Move(8, 1, 4))
+    outcome = won.outcome()
+    assert outcome is not None and outcome.winner == RED and outcome.reason == "spaces-9-10-11-12"
+    assert won.phase is Phase.OVER and won.legal_actions() == ()
+
+
 def test_no_legal_move_passes_the_move_phase() -> None:
     state = position({1: 1, 3: -2, 4: -2, 9: -1}).apply(Roll(2, 3, 5))
     assert state.turn == BLUE and state.phase is Phase.ROLL
