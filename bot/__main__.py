@@ -34,7 +34,7 @@ def main() -> int:
         return 2
     discord.utils.setup_logging(level=logging.INFO)
     if settings.api_base:
-        from bot.fakediscord import point_discord_py_at
+        from fakediscord import point_discord_py_at
 
         point_discord_py_at(settings.api_base)
     try:

@@ -11,8 +11,8 @@ import pytest
 import pytest_asyncio
 
 from bot.clock import ManualClock
-from bot.fakediscord import FakeDiscord, FakeMessage, FakeUser
-from bot.fakediscord.matches import (
+from fakediscord import FakeDiscord, FakeMessage, FakeUser
+from fakediscord.matches import (
     challenge_and_accept,
     live_board,
     match_id_of,

@@ -17,8 +17,10 @@ import pytest_asyncio
 
 from bot.client import RingsideBot
 from bot.clock import ManualClock
-from bot.fakediscord import FakeDiscord
-from bot.fakediscord.matches import (
+from bot.store import Store
+from engine import find_variant, replay
+from fakediscord import FakeDiscord
+from fakediscord.matches import (
     challenge_and_accept,
     live_board,
     match_id_of,
@@ -27,8 +29,6 @@ from bot.fakediscord.matches import (
     resign,
     user_on_turn,
 )
-from bot.store import Store
-from engine import find_variant, replay
 
 
 @pytest_asyncio.fixture

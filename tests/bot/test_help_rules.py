@@ -11,9 +11,9 @@ import pytest_asyncio
 
 from bot.client import RingsideBot
 from bot.clock import ManualClock
-from bot.fakediscord import FakeDiscord, FakeMessage
 from bot.store import Store
 from cogs.help import PAGE_LIMIT, RULES_DIR, discord_markdown, paginate
+from fakediscord import FakeDiscord, FakeMessage
 
 
 @pytest_asyncio.fixture

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.fakediscord import FakeDiscord, FakeDiscordServer
+from fakediscord import FakeDiscord, FakeDiscordServer
 
 REPO = Path(__file__).resolve().parents[2]
 

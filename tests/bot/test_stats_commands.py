@@ -20,9 +20,9 @@ from PIL import Image
 
 from bot.client import RingsideBot
 from bot.clock import ManualClock
-from bot.fakediscord import FakeDiscord, FakeMessage, FakeUser, InteractionResult
 from bot.store import Store
 from cogs.stats import CHART_FILE
+from fakediscord import FakeDiscord, FakeMessage, FakeUser, InteractionResult
 from render.leaderboard import axis_range, match_ticks, rating_chart
 
 MENTION = re.compile(r"<@(\d+)>")

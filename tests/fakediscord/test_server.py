@@ -13,7 +13,7 @@ from pathlib import Path
 import aiohttp
 import pytest
 
-from bot.fakediscord import FakeDiscord, FakeDiscordServer, point_discord_py_at
+from fakediscord import FakeDiscord, FakeDiscordServer, point_discord_py_at
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -27,7 +27,7 @@ BOT_SCRIPT = textwrap.dedent(
     import discord
     from discord.ext import commands
 
-    from bot.fakediscord.server import point_discord_py_at_env
+    from fakediscord.server import point_discord_py_at_env
 
     if point_discord_py_at_env() is None:
         sys.exit("DISCORD_API_BASE is not set")

@@ -14,7 +14,7 @@ from discord import app_commands
 from discord.ext import commands
 from PIL import Image
 
-from bot.fakediscord import (
+from fakediscord import (
     SPEC_AVAILABLE,
     SPEC_UNAVAILABLE_REASON,
     BotError,

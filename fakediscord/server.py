@@ -34,7 +34,7 @@ JSON = dict[str, Any]
 ENV_VAR = "DISCORD_API_BASE"
 API_VERSION = 10
 HEARTBEAT_INTERVAL_MS = 41250
-_log = logging.getLogger("bot.fakediscord.server")
+_log = logging.getLogger("fakediscord.server")
 
 
 def point_discord_py_at(base_url: str) -> None:
