@@ -18,7 +18,7 @@ from __future__ import annotations
 from .limits import check_message, check_request
 from .openapi import SPEC_AVAILABLE, SPEC_PATH, SPEC_UNAVAILABLE_REASON, OpenApiValidator, get_validator
 from .rest import ApiError, RestApi
-from .server import ENV_VAR, FakeDiscordServer, point_discord_py_at, point_discord_py_at_env
+from .server import FakeDiscordServer, point_discord_py_at
 from .transport import BotError, FakeDiscord, InteractionResult, MessageNotVisible, NoResponse, split_url
 from .world import (
     ComponentDisabled,
@@ -37,7 +37,6 @@ from .world import (
 )
 
 __all__ = [
-    "ENV_VAR",
     "SPEC_AVAILABLE",
     "SPEC_PATH",
     "SPEC_UNAVAILABLE_REASON",
@@ -67,6 +66,5 @@ __all__ = [
     "check_request",
     "get_validator",
     "point_discord_py_at",
-    "point_discord_py_at_env",
     "split_url",
 ]
