@@ -27,7 +27,8 @@ import yarl
 from aiohttp import WSMsgType, web
 
 from . import payloads as P
-from .transport import FakeDiscord, _Tracker
+from .fake import FakeDiscord
+from .tracking import _Tracker
 from .world import Request
 
 JSON = dict[str, Any]
