@@ -3,12 +3,10 @@
 from __future__ import annotations
 
 import random
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import discord
 import pytest
-import pytest_asyncio
 
 from bot.clock import ManualClock
 from fakediscord import FakeDiscord, FakeMessage, FakeUser
@@ -20,15 +18,9 @@ from fakediscord.matches import (
     resign,
     user_on_turn,
 )
-from tests.bot.test_discord_flow import start_bot, stop_bot
+from tests.support import start_bot, stop_bot
 
 HOUR = 3600.0
-
-
-@pytest_asyncio.fixture
-async def fake() -> AsyncIterator[FakeDiscord]:
-    async with FakeDiscord() as f:
-        yield f
 
 
 def reminders(fake: FakeDiscord, channel_id: int) -> list[FakeMessage]:

@@ -209,17 +209,6 @@ class TinyBot(commands.Bot):
 
 
 @pytest_asyncio.fixture
-async def fake() -> AsyncIterator[FakeDiscord]:
-    f = FakeDiscord()
-    f.install()
-    try:
-        yield f
-    finally:
-        await f.close_bots()
-        f.uninstall()
-
-
-@pytest_asyncio.fixture
 async def bot(fake: FakeDiscord) -> AsyncIterator[TinyBot]:
     b = TinyBot()
     await fake.connect(b)
