@@ -63,16 +63,16 @@ sys.path.insert(0, str(_HERE.parent))
 
 from bot.client import RingsideBot  # noqa: E402
 from bot.clock import SystemClock  # noqa: E402
-from bot.fakediscord import FakeDiscord, FakeMessage, FakeUser, InteractionResult  # noqa: E402
-from bot.fakediscord.matches import (  # noqa: E402
+from bot.sessions import Played, Session  # noqa: E402
+from bot.store import Store  # noqa: E402
+from cogs.board import board_message  # noqa: E402
+from fakediscord import FakeDiscord, FakeMessage, FakeUser, InteractionResult  # noqa: E402
+from fakediscord.matches import (  # noqa: E402
     challenge_and_accept,
     match_id_of,
     pick_control,
     user_on_turn,
 )
-from bot.sessions import Played, Session  # noqa: E402
-from bot.store import Store  # noqa: E402
-from cogs.board import board_message  # noqa: E402
 from render import render_board  # noqa: E402
 
 # --------------------------------------------------------------------------------------------

@@ -33,10 +33,6 @@ def main() -> int:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     discord.utils.setup_logging(level=logging.INFO)
-    if settings.api_base:
-        from bot.fakediscord import point_discord_py_at
-
-        point_discord_py_at(settings.api_base)
     try:
         asyncio.run(run(settings))
     except StoreError as exc:

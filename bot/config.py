@@ -16,7 +16,6 @@ class Settings:
     token: str
     database: Path
     dev_guild_id: int | None = None
-    api_base: str | None = None  # a fake Discord for tests (DISCORD_API_BASE); unset in production
 
     def __repr__(self) -> str:  # never show the token, not even in a debugger or a log line
         return f"Settings(database={str(self.database)!r}, dev_guild_id={self.dev_guild_id!r})"
@@ -47,5 +46,4 @@ def load_settings(env_file: str | Path | None = ".env") -> Settings:
         if not raw_guild.isdigit():
             raise ConfigError(f"DEV_GUILD_ID must be a server id (digits only), not {raw_guild!r}")
         dev_guild = int(raw_guild)
-    api_base = os.environ.get("DISCORD_API_BASE", "").strip() or None
-    return Settings(token=token, database=database, dev_guild_id=dev_guild, api_base=api_base)
+    return Settings(token=token, database=database, dev_guild_id=dev_guild)

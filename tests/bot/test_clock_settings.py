@@ -3,16 +3,14 @@
 from __future__ import annotations
 
 import random
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import discord
 import pytest
-import pytest_asyncio
 
 from bot.clock import ManualClock
-from bot.fakediscord import FakeDiscord, FakeMessage, FakeUser
-from bot.fakediscord.matches import (
+from fakediscord import FakeDiscord, FakeMessage, FakeUser
+from fakediscord.matches import (
     challenge_and_accept,
     live_board,
     match_id_of,
@@ -20,15 +18,9 @@ from bot.fakediscord.matches import (
     resign,
     user_on_turn,
 )
-from tests.bot.test_discord_flow import start_bot, stop_bot
+from tests.support import start_bot, stop_bot
 
 HOUR = 3600.0
-
-
-@pytest_asyncio.fixture
-async def fake() -> AsyncIterator[FakeDiscord]:
-    async with FakeDiscord() as f:
-        yield f
 
 
 def reminders(fake: FakeDiscord, channel_id: int) -> list[FakeMessage]:

@@ -9,16 +9,14 @@ from __future__ import annotations
 import asyncio
 import random
 import sqlite3
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
-import pytest_asyncio
 
-from bot.client import RingsideBot
 from bot.clock import ManualClock
-from bot.fakediscord import FakeDiscord
-from bot.fakediscord.matches import (
+from engine import find_variant, replay
+from fakediscord import FakeDiscord
+from fakediscord.matches import (
     challenge_and_accept,
     live_board,
     match_id_of,
@@ -27,28 +25,7 @@ from bot.fakediscord.matches import (
     resign,
     user_on_turn,
 )
-from bot.store import Store
-from engine import find_variant, replay
-
-
-@pytest_asyncio.fixture
-async def fake() -> AsyncIterator[FakeDiscord]:
-    async with FakeDiscord() as f:
-        yield f
-
-
-async def start_bot(
-    fake: FakeDiscord, db: Path, clock: ManualClock | None = None, seed: int = 1
-) -> RingsideBot:
-    store = await Store.open(db)
-    bot = RingsideBot(store, clock=clock or ManualClock(), rng=random.Random(seed), run_scheduler=False)
-    await fake.connect(bot)
-    return bot
-
-
-async def stop_bot(bot: RingsideBot) -> None:
-    await bot.close()
-    await bot.store.close()
+from tests.support import start_bot, stop_bot
 
 
 @pytest.mark.asyncio
@@ -73,6 +50,7 @@ async def test_a_whole_ring_match_from_challenge_to_result(fake: FakeDiscord, tm
     await stop_bot(bot)
 
 
+@pytest.mark.slow
 @pytest.mark.asyncio
 async def test_a_restart_mid_match_and_the_old_buttons_finish_it(fake: FakeDiscord, tmp_path: Path) -> None:
     db = tmp_path / "db.sqlite3"

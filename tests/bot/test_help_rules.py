@@ -2,36 +2,13 @@
 
 from __future__ import annotations
 
-import random
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
-import pytest_asyncio
 
-from bot.client import RingsideBot
-from bot.clock import ManualClock
-from bot.fakediscord import FakeDiscord, FakeMessage
-from bot.store import Store
 from cogs.help import PAGE_LIMIT, RULES_DIR, discord_markdown, paginate
-
-
-@pytest_asyncio.fixture
-async def fake() -> AsyncIterator[FakeDiscord]:
-    async with FakeDiscord() as f:
-        yield f
-
-
-async def start_bot(fake: FakeDiscord, db: Path) -> RingsideBot:
-    store = await Store.open(db)
-    bot = RingsideBot(store, clock=ManualClock(), rng=random.Random(1), run_scheduler=False)
-    await fake.connect(bot)
-    return bot
-
-
-async def stop_bot(bot: RingsideBot) -> None:
-    await bot.close()
-    await bot.store.close()
+from fakediscord import FakeDiscord, FakeMessage
+from tests.support import start_bot, stop_bot
 
 
 def page_of(message: FakeMessage) -> tuple[int, int]:

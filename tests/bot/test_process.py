@@ -1,4 +1,5 @@
-"""``python -m bot`` as a real process: against a local fake Discord, and with bad settings."""
+"""``python -m bot`` as a real process: with bad settings, and (through ``python -m fakediscord.run_bot``)
+against a local fake Discord."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.fakediscord import FakeDiscord, FakeDiscordServer
+from fakediscord import FakeDiscord, FakeDiscordServer
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -72,8 +73,8 @@ async def _stop(proc: asyncio.subprocess.Process) -> None:
 async def test_a_rejected_token_stops_with_one_clear_line(tmp_path: Path) -> None:
     async with FakeDiscordServer(FakeDiscord(token="the-right-token")) as server:
         proc = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "bot", cwd=tmp_path,
-            env=_env(tmp_path, DISCORD_TOKEN="a-wrong-token", **server.env()),
+            *server.bot_command(), cwd=tmp_path,
+            env=_env(tmp_path, DISCORD_TOKEN="a-wrong-token"),
             stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
         )  # fmt: skip
         try:
@@ -92,14 +93,10 @@ async def test_the_bot_process_starts_syncs_and_plays_a_challenge(tmp_path: Path
     alice, bob = fake.add_user("alice"), fake.add_user("bob")
     log_path = tmp_path / "bot.log"
     async with FakeDiscordServer(fake) as server:
-        env = _env(
-            tmp_path, DISCORD_TOKEN="process-token", DATABASE=str(tmp_path / "db.sqlite3"), **server.env()
-        )
+        env = _env(tmp_path, DISCORD_TOKEN="process-token", DATABASE=str(tmp_path / "db.sqlite3"))
         with log_path.open("wb") as log:
             proc = await asyncio.create_subprocess_exec(
-                sys.executable,
-                "-m",
-                "bot",
+                *server.bot_command(),
                 cwd=tmp_path,
                 env=env,
                 stdout=log,
@@ -140,3 +137,18 @@ async def test_the_bot_process_starts_syncs_and_plays_a_challenge(tmp_path: Path
     logged = log_path.read_text()
     assert "process-token" not in logged, "the token never appears in the logs"
     assert "synced" in logged
+
+
+def test_the_product_neither_imports_the_development_tools_nor_talks_to_another_host() -> None:
+    """fakediscord/ and sandbox/ are not installed, and only the fake's launcher redirects discord.py."""
+    offending = []
+    for package in ("engine", "render", "bot", "cogs"):
+        for path in sorted((REPO / package).rglob("*.py")):
+            for number, line in enumerate(path.read_text().splitlines(), 1):
+                words = line.split()
+                imports = words[:1] in (["import"], ["from"]) and len(words) > 1
+                if (imports and words[1].split(".")[0] in ("fakediscord", "sandbox")) or (
+                    "DISCORD_API_BASE" in line or "Route.BASE" in line
+                ):
+                    offending.append(f"{path.relative_to(REPO)}:{number}: {line.strip()}")
+    assert offending == []

@@ -1,4 +1,4 @@
-"""The sandbox (``python -m bot.sandbox``): scripts through its API, transcripts, pictures, errors.
+"""The sandbox (``python -m sandbox``): scripts through its API, transcripts, pictures, errors.
 
 The example script depends on the dice of ``--seed 1`` and on the bot's texts: when either changes,
 update ``docs/sandbox-example.txt``, the transcript in ``docs/sandbox.md`` and the lines expected here.
@@ -16,9 +16,9 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from bot.fakediscord import World
-from bot.sandbox import CommandError, Sandbox, parse_duration
-from bot.sandbox.text import embed_lines, render_mentions
+from fakediscord import World
+from sandbox import CommandError, Sandbox, parse_duration
+from sandbox.text import embed_lines, render_mentions
 
 REPO = Path(__file__).resolve().parents[2]
 EXAMPLE = REPO / "docs" / "sandbox-example.txt"
@@ -299,9 +299,9 @@ def _subprocess_env() -> dict[str, str]:
     return env
 
 
-def test_python_m_bot_sandbox_runs_the_example(tmp_path: Path) -> None:
+def test_python_m_sandbox_runs_the_example(tmp_path: Path) -> None:
     done = subprocess.run(
-        [sys.executable, "-m", "bot.sandbox", "--script", str(EXAMPLE), "--seed", "1"],
+        [sys.executable, "-m", "sandbox", "--script", str(EXAMPLE), "--seed", "1"],
         cwd=tmp_path,
         env=_subprocess_env(),
         capture_output=True,

@@ -19,29 +19,19 @@ import pytest_asyncio
 from PIL import Image
 
 from bot.client import RingsideBot
-from bot.clock import ManualClock
-from bot.fakediscord import FakeDiscord, FakeMessage, FakeUser, InteractionResult
-from bot.store import Store
 from cogs.stats import CHART_FILE
+from fakediscord import FakeDiscord, FakeMessage, FakeUser, InteractionResult
 from render.leaderboard import axis_range, match_ticks, rating_chart
+from tests.support import start_bot, stop_bot
 
 MENTION = re.compile(r"<@(\d+)>")
 
 
 @pytest_asyncio.fixture
-async def fake() -> AsyncIterator[FakeDiscord]:
-    async with FakeDiscord() as f:
-        yield f
-
-
-@pytest_asyncio.fixture
 async def bot(fake: FakeDiscord, tmp_path: Path) -> AsyncIterator[RingsideBot]:
-    store = await Store.open(tmp_path / "db.sqlite3")
-    bot = RingsideBot(store, clock=ManualClock(), rng=random.Random(1), run_scheduler=False)
-    await fake.connect(bot)
+    bot = await start_bot(fake, tmp_path / "db.sqlite3")
     yield bot
-    await bot.close()
-    await store.close()
+    await stop_bot(bot)
 
 
 async def rated_match(fake: FakeDiscord, winner: FakeUser, loser: FakeUser) -> int:

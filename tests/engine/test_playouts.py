@@ -12,7 +12,8 @@ from engine import VARIANTS, GameState
 from engine.ai.random_player import random_action
 from engine.ring import TOKENS, RingState
 
-GAMES_PER_VARIANT = 2000
+GAMES_PER_VARIANT = 2000  # marked slow: about a minute for ring
+QUICK_GAMES_PER_VARIANT = 30  # the everyday run
 
 
 def ring_invariants(state: GameState) -> None:
@@ -32,12 +33,12 @@ def test_every_registered_game_has_invariants() -> None:
     assert set(INVARIANTS) == set(VARIANTS)
 
 
-@pytest.mark.parametrize("key", sorted(VARIANTS))
-def test_random_playouts(key: str) -> None:
+def play_random_games(key: str, games: int, seed: int) -> None:
+    """``games`` random games of ``key``, checking invariants, JSON round-trips and notation at every step."""
     variant = VARIANTS[key]
     check = INVARIANTS[key]
-    rng = random.Random(20261122)
-    for game in range(GAMES_PER_VARIANT):
+    rng = random.Random(seed)
+    for game in range(games):
         state = variant.new_game()
         for _step in range(10_000):
             check(state)
@@ -53,3 +54,14 @@ def test_random_playouts(key: str) -> None:
             state = state.apply(random_action(state, rng))
         else:
             pytest.fail(f"{key} game {game} did not end within 10000 actions")
+
+
+@pytest.mark.parametrize("key", sorted(VARIANTS))
+def test_a_few_random_playouts(key: str) -> None:
+    play_random_games(key, QUICK_GAMES_PER_VARIANT, seed=1)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("key", sorted(VARIANTS))
+def test_random_playouts(key: str) -> None:
+    play_random_games(key, GAMES_PER_VARIANT, seed=20261122)

@@ -13,7 +13,7 @@ from pathlib import Path
 import aiohttp
 import pytest
 
-from bot.fakediscord import FakeDiscord, FakeDiscordServer, point_discord_py_at
+from fakediscord import FakeDiscord, FakeDiscordServer, point_discord_py_at
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -27,10 +27,11 @@ BOT_SCRIPT = textwrap.dedent(
     import discord
     from discord.ext import commands
 
-    from bot.fakediscord.server import point_discord_py_at_env
+    from fakediscord.server import point_discord_py_at
 
-    if point_discord_py_at_env() is None:
-        sys.exit("DISCORD_API_BASE is not set")
+    if len(sys.argv) != 2:
+        sys.exit("usage: tiny_bot.py http://127.0.0.1:PORT")
+    point_discord_py_at(sys.argv[1])
 
 
     class PingView(discord.ui.View):
@@ -103,11 +104,12 @@ async def test_bot_process_end_to_end(tmp_path: Path) -> None:
     script.write_text(BOT_SCRIPT)
     log_path = tmp_path / "bot.log"
     async with FakeDiscordServer(fake) as server:
-        env = {**os.environ, **server.env(), "PYTHONPATH": str(REPO)}
+        env = {**os.environ, "PYTHONPATH": str(REPO)}
         with log_path.open("wb") as log:
             proc = await asyncio.create_subprocess_exec(
                 sys.executable,
                 str(script),
+                server.base_url,
                 env=env,
                 stdout=log,
                 stderr=asyncio.subprocess.STDOUT,

@@ -14,7 +14,7 @@ from discord import app_commands
 from discord.ext import commands
 from PIL import Image
 
-from bot.fakediscord import (
+from fakediscord import (
     SPEC_AVAILABLE,
     SPEC_UNAVAILABLE_REASON,
     BotError,
@@ -206,17 +206,6 @@ class TinyBot(commands.Bot):
         ) -> list[app_commands.Choice[str]]:
             names = ["red", "green", "blue", "rose"]
             return [app_commands.Choice(name=n, value=n) for n in names if n.startswith(current)]
-
-
-@pytest_asyncio.fixture
-async def fake() -> AsyncIterator[FakeDiscord]:
-    f = FakeDiscord()
-    f.install()
-    try:
-        yield f
-    finally:
-        await f.close_bots()
-        f.uninstall()
 
 
 @pytest_asyncio.fixture

@@ -116,6 +116,7 @@ def test_viewer_is_accepted_and_ring_shows_everyone_the_same(games: list[list[Ri
     assert RENDERERS["ring"](state, 0) == public
 
 
+@pytest.mark.slow
 def test_every_phase_and_every_finish_renders(games: list[list[RingState]]) -> None:
     phases: set[Phase] = set()
     rendered = 0

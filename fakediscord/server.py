@@ -6,8 +6,9 @@ the in-process fake; a gateway websocket at ``/gateway`` says HELLO, answers IDE
 accepts RESUME. Attachments are served at ``/attachments/...``.
 
 The test runs the server in its own event loop and starts the bot in a subprocess with
-``DISCORD_API_BASE=http://127.0.0.1:PORT``; the bot process calls :func:`point_discord_py_at_env`
-(or :func:`point_discord_py_at`) before connecting. Interactions are then injected with the usual
+``python -m fakediscord.run_bot --api-base http://127.0.0.1:PORT`` (:meth:`FakeDiscordServer.bot_command`),
+which calls :func:`point_discord_py_at` before running ``python -m bot``'s ``main()``; the product
+itself has no switch to talk to another host. Interactions are then injected with the usual
 ``await fake.slash(...)`` / ``fake.click(...)``: they go over the websocket and the call waits for
 the bot's callback request.
 """
@@ -18,23 +19,23 @@ import asyncio
 import contextlib
 import json
 import logging
-import os
 import secrets
+import sys
 from typing import Any
 
 import yarl
 from aiohttp import WSMsgType, web
 
 from . import payloads as P
-from .transport import FakeDiscord, _Tracker
+from .fake import FakeDiscord
+from .tracking import _Tracker
 from .world import Request
 
 JSON = dict[str, Any]
 
-ENV_VAR = "DISCORD_API_BASE"
 API_VERSION = 10
 HEARTBEAT_INTERVAL_MS = 41250
-_log = logging.getLogger("bot.fakediscord.server")
+_log = logging.getLogger("fakediscord.server")
 
 
 def point_discord_py_at(base_url: str) -> None:
@@ -51,14 +52,6 @@ def point_discord_py_at(base_url: str) -> None:
     discord.http.Route.BASE = f"{root}/api/v{API_VERSION}"
     ws_scheme = "wss" if root.scheme == "https" else "ws"
     discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = root.with_scheme(ws_scheme).with_path("/gateway")
-
-
-def point_discord_py_at_env(environ: dict[str, str] | None = None) -> str | None:
-    """Call :func:`point_discord_py_at` with ``$DISCORD_API_BASE`` when it is set; returns it."""
-    base = (environ if environ is not None else os.environ).get(ENV_VAR)
-    if base:
-        point_discord_py_at(base)
-    return base or None
 
 
 def _json_response(status: int, data: Any) -> web.Response:
@@ -190,9 +183,9 @@ class FakeDiscordServer:
     def gateway_url(self) -> str:
         return f"ws://{self.host}:{self.port}/gateway"
 
-    def env(self) -> dict[str, str]:
-        """Environment for the bot subprocess: ``{"DISCORD_API_BASE": base_url}``."""
-        return {ENV_VAR: self.base_url}
+    def bot_command(self) -> list[str]:
+        """The command line that runs ``python -m bot`` in a subprocess against this server."""
+        return [sys.executable, "-m", "fakediscord.run_bot", "--api-base", self.base_url]
 
     async def start(self) -> str:
         """Start listening; returns the base URL."""

@@ -1,6 +1,6 @@
 """A sandbox: the real bot against the in-process fake Discord, played from a text prompt.
 
-``python -m bot.sandbox`` (see ``docs/sandbox.md``). In code::
+``python -m sandbox`` (see ``docs/sandbox.md``). In code::
 
     async with Sandbox.open(seed=1, pictures=Path("pics"), out=lines.append) as sandbox:
         failed = await sandbox.run_lines(["as alice /challenge opponent:@bob game:ring", "as bob click Accept"])

@@ -6,7 +6,7 @@ import re
 import shlex
 from collections.abc import Mapping
 
-from bot.fakediscord import ComponentInfo, FakeChannel, FakeMessage, World
+from fakediscord import ComponentInfo, FakeChannel, FakeMessage, World
 
 _MENTION = re.compile(r"<(@!?|@&|#)(\d+)>")
 _JUMP_LINK = re.compile(r"https://(?:\w+\.)?discord(?:app)?\.com/channels/(?:\d+|@me)/(\d+)(/\d+)?")

@@ -5,7 +5,8 @@ from __future__ import annotations
 import random
 import re
 
-from .transport import FakeDiscord, InteractionResult
+from .fake import FakeDiscord
+from .results import InteractionResult
 from .world import FakeMessage, FakeUser
 
 TURN = re.compile(r"^<@(\d+)>, your turn")

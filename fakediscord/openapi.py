@@ -32,7 +32,7 @@ _MAX_MESSAGE = 300
 
 
 def _repo_root() -> Path:
-    return Path(__file__).resolve().parents[2]
+    return Path(__file__).resolve().parents[1]  # fakediscord/ sits at the top of the repository
 
 
 def find_spec() -> tuple[Path | None, str]:

@@ -1,4 +1,4 @@
-"""``python -m bot.sandbox``: try the bot without a token, against an in-process fake Discord."""
+"""``python -m sandbox``: try the bot without a token, against an in-process fake Discord."""
 
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ from .core import DEFAULT_PICTURES, PROMPT, Sandbox
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(
-        prog="python -m bot.sandbox",
+        prog="python -m sandbox",
         description="Play with the real bot against a fake Discord in this process: no token, no network. "
         "Type help at the prompt.",
     )

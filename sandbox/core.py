@@ -17,7 +17,8 @@ from typing import Any
 
 from bot.client import RingsideBot
 from bot.clock import ManualClock
-from bot.fakediscord import (
+from bot.store import Store
+from fakediscord import (
     ComponentInfo,
     FakeAttachment,
     FakeChannel,
@@ -28,7 +29,6 @@ from bot.fakediscord import (
     MessageNotVisible,
     NoResponse,
 )
-from bot.store import Store
 
 from .text import (
     CommandError,
