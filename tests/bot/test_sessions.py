@@ -53,7 +53,7 @@ async def test_start_resolves_the_opening_roll_and_saves_it(tmp_path: Path) -> N
     )
     assert played.steps and all(s.notation.startswith("start ") for s in played.steps)
     assert played.session.state is not None and played.session.state.turn in (0, 1)
-    log = await manager.store.action_log(played.session.id)
+    log = await manager.store.matches.action_log(played.session.id)
     assert [a.notation for a in log] == [s.notation for s in played.steps]
     await manager.store.close()
 
@@ -96,7 +96,7 @@ async def test_two_simultaneous_clicks_apply_exactly_one_action(tmp_path: Path) 
     )
     assert sum(not isinstance(r, BaseException) for r in results) == 1
     assert sum(isinstance(r, StaleControl) for r in results) == 1
-    log = await manager.store.action_log(mid)
+    log = await manager.store.matches.action_log(mid)
     assert sum(a.notation.startswith("roll ") for a in log) == 1
     await manager.store.close()
 
@@ -136,7 +136,7 @@ async def test_a_whole_game_survives_a_restart_and_replays_from_its_log(tmp_path
     session = await manager.get(mid)
     assert session.state is not None and session.state.is_terminal()
     assert session.record.status == "finished"
-    log = await manager.store.action_log(mid)
+    log = await manager.store.matches.action_log(mid)
     assert replay(find_variant("ring"), {}, [a.notation for a in log]) == session.state
     result = await manager.result_of(mid)
     assert result is not None and result.winner == session.state.outcome().winner  # type: ignore[union-attr]
@@ -202,7 +202,7 @@ async def test_the_computer_plays_its_own_turns(tmp_path: Path) -> None:
 async def test_concurrent_writes_on_one_connection_take_turns(tmp_path: Path) -> None:
     manager = await _manager(tmp_path / "db.sqlite3")
     mid, session, on_turn = await _started(manager)
-    writes = [manager.store.set_match_message(mid, 1000 + i) for i in range(20)]
+    writes = [manager.store.matches.set_message(mid, 1000 + i) for i in range(20)]
     await asyncio.gather(manager.roll(mid, on_turn, session.version), *writes)
-    assert len(await manager.store.action_log(mid)) == session.version
+    assert len(await manager.store.matches.action_log(mid)) == session.version
     await manager.store.close()
