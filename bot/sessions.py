@@ -149,6 +149,11 @@ class SessionManager:
     # -- loading ---------------------------------------------------------------------------------
 
     async def get(self, match_id: int) -> Session:
+        """The match's session: the one in memory while it is active, else read from the store.
+
+        A match that is over is not kept: each read of it (a Rematch, a late click on an old board)
+        reads it again, and nothing can change it any more.
+        """
         session = self._sessions.get(match_id)
         if session is not None:
             return session
@@ -159,8 +164,18 @@ class SessionManager:
                 if record is None:
                     raise MatchNotFound("This match does not exist any more.")
                 session = self._session_from(record)
-                self._sessions[match_id] = session
+                if record.status == "active":
+                    self._sessions[match_id] = session
         return session
+
+    def in_memory(self, match_id: int) -> bool:
+        """Whether the match's session is held in memory (only active matches are)."""
+        return match_id in self._sessions
+
+    def _forget(self, session: Session) -> None:
+        """Drop a match that has just ended from memory; whoever holds ``session`` may still read it."""
+        if self._sessions.get(session.id) is session:
+            del self._sessions[session.id]
 
     def _session_from(self, record: MatchRecord) -> Session:
         try:
@@ -343,6 +358,8 @@ class SessionManager:
             timeout_at=clock.timeout_at,
         )
         session.state = after
+        if result is not None:
+            self._forget(session)
         return Played(
             session=session, before=before, steps=tuple(steps), previous_message_id=previous_message
         )
@@ -390,6 +407,7 @@ class SessionManager:
                 reminder_at=None,
                 timeout_at=None,
             )
+            self._forget(session)
             step = Step(seat, "timeout", outcome.description)
             return Played(session, session.state, (step,), record.message_id)
 
@@ -408,6 +426,7 @@ class SessionManager:
                 session.record = _replace_record(
                     session.record, status="abandoned", version=session.version + 1, updated_at=now
                 )
+                self._forget(session)
                 return Played(session, None, (), session.record.message_id)
             names = session.variant.seat_names
             outcome = session.variant.forfeit(
@@ -419,6 +438,7 @@ class SessionManager:
             session.record = _replace_record(
                 session.record, status="finished", version=session.version + 1, updated_at=now
             )
+            self._forget(session)
             step = Step(seat, "resign", outcome.description)
             return Played(session, session.state, (step,), session.record.message_id)
 
@@ -445,9 +465,12 @@ class SessionManager:
         return session
 
     async def set_message(self, match_id: int, message_id: int | None) -> None:
-        session = await self.get(match_id)
+        """Make ``message_id`` the match's live board message (None: it has none, being over)."""
         await self.store.matches.set_message(match_id, message_id)
-        session.record = _replace_record(session.record, message_id=message_id)
+        # A match that is over is not loaded back into memory just to note its last message.
+        session = self._sessions.get(match_id)
+        if session is not None:
+            session.record = _replace_record(session.record, message_id=message_id)
 
     def _whose_turn(self, session: Session, state: GameState) -> str:
         if state.is_terminal():

@@ -75,6 +75,7 @@ async def test_a_timeout_loses_the_match_after_forty_eight_hours(fake: FakeDisco
     )
     outcome = await bot.sessions.result_of(mid)
     assert outcome is not None and outcome.reason == "timeout"
+    assert not bot.sessions.in_memory(mid)
     fake.assert_clean()
     await stop_bot(bot)
 
@@ -176,6 +177,7 @@ async def test_results_are_announced_and_a_rematch_swaps_seats(fake: FakeDiscord
     board = await challenge_and_accept(fake, alice, bob)
     first = await bot.store.matches.get(match_id_of(board))
     await resign(fake, alice, board.channel_id)
+    assert first is not None and not bot.sessions.in_memory(first.id)  # Rematch reads it from the store
     announced = fake.messages_in(results.id)
     assert len(announced) == 1 and bob.mention in announced[0].content and "beat" in announced[0].content
     final = fake.messages_in(board.channel_id)[-1]

@@ -62,6 +62,8 @@ async def test_a_whole_ring_match_from_challenge_to_result(fake: FakeDiscord, tm
     mid = match_id_of(board)
     outcome = await bot.sessions.result_of(mid)
     assert outcome is not None and outcome.description in result.content
+    # Once the result is published the match is no longer held in memory; it is read from the store.
+    assert not bot.sessions.in_memory(mid)
     # Every roll and every move is in the log, and the log replays to the saved final position.
     log = await bot.store.matches.action_log(mid)
     session = await bot.sessions.get(mid)
