@@ -28,7 +28,7 @@ Breakdown: ``by_kind`` splits the samples into roll, move (applies an action), p
 in a select: only the controls change) and turn_ended (the reply retires the board, a new one
 follows). ``render_*``: the reply's position drawn again with ``render_board`` right after each
 sample that changed the position (untimed for the sample). ``commit_*``: wall time of
-``Store.record_actions`` (the transaction, through aiosqlite's thread), wrapped on the instance.
+``MatchStore.record_actions`` (the transaction, through aiosqlite's thread), wrapped on the instance.
 
 Prints one JSON line about the machine, then one JSON object per N. It asserts nothing except that
 the fake recorded no limit violation or bot error; the figures depend on the machine.
@@ -262,15 +262,15 @@ async def run_size(
                 for _ in range(matches - via_challenge):
                     bench.active.append(await bench.direct_match())
                 setup_s = time.perf_counter() - start
-                assert len(await store.active_matches()) == matches
+                assert len(await store.matches.active()) == matches
 
                 commits = Timer()
-                commits.wrap(store, "record_actions")
+                commits.wrap(store.matches, "record_actions")
                 profiler = cProfile.Profile() if profile else None
                 start = time.perf_counter()
                 done, ended = await measure(bench, samples, rng, profiler)
                 sampling_s = time.perf_counter() - start
-                assert len(await store.active_matches()) == matches
+                assert len(await store.matches.active()) == matches
                 fake.assert_clean()
             finally:
                 # aiosqlite's thread would keep the process alive after an error

@@ -53,7 +53,7 @@ class Challenges:
         return variant
 
     async def check_no_pending(self, challenger_id: int, opponent_id: int, opponent_mention: str) -> None:
-        if await self.store.pending_challenge(challenger_id, opponent_id, self.clock.now()) is not None:
+        if await self.store.challenges.pending(challenger_id, opponent_id, self.clock.now()) is not None:
             raise ChallengeError(
                 f"You already have a challenge waiting for {opponent_mention}: wait for an answer or cancel it."
             )
@@ -72,7 +72,7 @@ class Challenges:
     ) -> ChallengeRecord:
         now = self.clock.now()
         expiry = (await self.settings.get(guild_id)).challenge_seconds
-        return await self.store.create_challenge(
+        return await self.store.challenges.create(
             guild_id=guild_id,
             channel_id=channel_id,
             challenger_id=challenger_id,
@@ -86,17 +86,17 @@ class Challenges:
         )
 
     async def set_message(self, challenge_id: int, message_id: int) -> None:
-        await self.store.set_challenge_message(challenge_id, message_id)
+        await self.store.challenges.set_message(challenge_id, message_id)
 
     async def answer(self, challenge_id: int, user_id: int, op: str) -> ChallengeRecord:
         """Accept, decline or cancel; only the right person, only while it is pending."""
-        record = await self.store.get_challenge(challenge_id)
+        record = await self.store.challenges.get(challenge_id)
         if record is None:
             raise ChallengeError("This challenge does not exist any more.")
         if record.status != "pending":
             raise ChallengeError(f"This challenge was already {record.status}.")
         if self.clock.now() >= record.expires_at:
-            await self.store.close_challenge(record.id, "expired")
+            await self.store.challenges.close(record.id, "expired")
             raise ChallengeError(
                 "This challenge has expired. Start a new one with /challenge.", expired=record
             )
@@ -107,13 +107,13 @@ class Challenges:
         if op == "cancel" and user_id != record.challenger_id:
             raise ChallengeError("Only the player who made the challenge can cancel it.")
         status = {"accept": "accepted", "decline": "declined", "cancel": "cancelled"}[op]
-        if not await self.store.close_challenge(record.id, status):
+        if not await self.store.challenges.close(record.id, status):
             raise ChallengeError("This challenge was answered a moment ago.")
         return record
 
     async def expire_due(self) -> list[ChallengeRecord]:
         expired = []
-        for record in await self.store.due_challenges(self.clock.now()):
-            if await self.store.close_challenge(record.id, "expired"):
+        for record in await self.store.challenges.due(self.clock.now()):
+            if await self.store.challenges.close(record.id, "expired"):
                 expired.append(record)
         return expired

@@ -78,7 +78,7 @@ class RingsideBot(commands.Bot):
         while not self.is_closed():
             try:
                 await self.run_due_tasks()
-                deadline = await self.store.next_deadline()
+                deadline = await self.store.deadlines.earliest()
             except Exception:
                 log.exception("scheduled work failed; trying again shortly")
                 deadline = None

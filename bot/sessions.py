@@ -149,18 +149,33 @@ class SessionManager:
     # -- loading ---------------------------------------------------------------------------------
 
     async def get(self, match_id: int) -> Session:
+        """The match's session: the one in memory while it is active, else read from the store.
+
+        A match that is over is not kept: each read of it (a Rematch, a late click on an old board)
+        reads it again, and nothing can change it any more.
+        """
         session = self._sessions.get(match_id)
         if session is not None:
             return session
         async with self._loading:
             session = self._sessions.get(match_id)
             if session is None:
-                record = await self.store.get_match(match_id)
+                record = await self.store.matches.get(match_id)
                 if record is None:
                     raise MatchNotFound("This match does not exist any more.")
                 session = self._session_from(record)
-                self._sessions[match_id] = session
+                if record.status == "active":
+                    self._sessions[match_id] = session
         return session
+
+    def in_memory(self, match_id: int) -> bool:
+        """Whether the match's session is held in memory (only active matches are)."""
+        return match_id in self._sessions
+
+    def _forget(self, session: Session) -> None:
+        """Drop a match that has just ended from memory; whoever holds ``session`` may still read it."""
+        if self._sessions.get(session.id) is session:
+            del self._sessions[session.id]
 
     def _session_from(self, record: MatchRecord) -> Session:
         try:
@@ -175,7 +190,7 @@ class SessionManager:
         return Session(record=record, variant=variant, state=state)
 
     async def matches_of(self, user_id: int, channel_id: int | None = None) -> list[MatchRecord]:
-        return await self.store.active_matches(user_id=user_id, channel_id=channel_id)
+        return await self.store.matches.active(user_id=user_id, channel_id=channel_id)
 
     # -- starting ----------------------------------------------------------------------------------
 
@@ -204,7 +219,7 @@ class SessionManager:
         state = self._advance(stub, state, steps)
         now = self.clock.now()
         deadlines = await self._deadlines(stub, None, state, now)
-        record = await self.store.create_match(
+        record = await self.store.matches.create(
             guild_id=guild_id,
             channel_id=channel_id,
             parent_id=parent_id,
@@ -316,7 +331,7 @@ class SessionManager:
         outcome = after.outcome()
         result = result_record(session.id, outcome, now) if outcome is not None else None
         deadlines = await self._deadlines(session, before, after, now)
-        saved = await self.store.record_actions(
+        saved = await self.store.matches.record_actions(
             session.id,
             expected_version=session.version,
             actions=[LoggedAction(s.seat, s.notation) for s in steps],
@@ -343,6 +358,8 @@ class SessionManager:
             timeout_at=clock.timeout_at,
         )
         session.state = after
+        if result is not None:
+            self._forget(session)
         return Played(
             session=session, before=before, steps=tuple(steps), previous_message_id=previous_message
         )
@@ -378,7 +395,7 @@ class SessionManager:
             outcome = session.variant.forfeit(
                 session.state, seat, "timeout", f"{names[seat]} ran out of time: {names[1 - seat]} wins."
             )
-            if not await self.store.end_match(
+            if not await self.store.matches.end(
                 match_id, status="finished", result=result_record(match_id, outcome, now), now=now
             ):
                 return None
@@ -390,6 +407,7 @@ class SessionManager:
                 reminder_at=None,
                 timeout_at=None,
             )
+            self._forget(session)
             step = Step(seat, "timeout", outcome.description)
             return Played(session, session.state, (step,), record.message_id)
 
@@ -404,26 +422,28 @@ class SessionManager:
                 raise NotInMatch("You are not playing in this match.")
             now = self.clock.now()
             if session.state is None:
-                await self.store.end_match(match_id, status="abandoned", result=None, now=now)
+                await self.store.matches.end(match_id, status="abandoned", result=None, now=now)
                 session.record = _replace_record(
                     session.record, status="abandoned", version=session.version + 1, updated_at=now
                 )
+                self._forget(session)
                 return Played(session, None, (), session.record.message_id)
             names = session.variant.seat_names
             outcome = session.variant.forfeit(
                 session.state, seat, "resignation", f"{names[seat]} resigned: {names[1 - seat]} wins."
             )
-            await self.store.end_match(
+            await self.store.matches.end(
                 match_id, status="finished", result=result_record(match_id, outcome, now), now=now
             )
             session.record = _replace_record(
                 session.record, status="finished", version=session.version + 1, updated_at=now
             )
+            self._forget(session)
             step = Step(seat, "resign", outcome.description)
             return Played(session, session.state, (step,), session.record.message_id)
 
     async def result_of(self, match_id: int) -> Outcome | None:
-        found = await self.store.get_result(match_id)
+        found = await self.store.matches.result(match_id)
         if found is None:
             return None
         return Outcome(
@@ -436,16 +456,21 @@ class SessionManager:
 
     async def claim_reminder(self, record: MatchRecord) -> Session | None:
         """Take a due reminder so it is sent once; the session to remind about, or None."""
-        if record.reminder_at is None or not await self.store.claim_reminder(record.id, record.reminder_at):
+        if record.reminder_at is None or not await self.store.deadlines.claim_reminder(
+            record.id, record.reminder_at
+        ):
             return None
         session = await self.get(record.id)
         session.record = _replace_record(session.record, reminder_at=None)
         return session
 
     async def set_message(self, match_id: int, message_id: int | None) -> None:
-        session = await self.get(match_id)
-        await self.store.set_match_message(match_id, message_id)
-        session.record = _replace_record(session.record, message_id=message_id)
+        """Make ``message_id`` the match's live board message (None: it has none, being over)."""
+        await self.store.matches.set_message(match_id, message_id)
+        # A match that is over is not loaded back into memory just to note its last message.
+        session = self._sessions.get(match_id)
+        if session is not None:
+            session.record = _replace_record(session.record, message_id=message_id)
 
     def _whose_turn(self, session: Session, state: GameState) -> str:
         if state.is_terminal():

@@ -15,10 +15,10 @@ class ServerSettings:
             return GuildSettings(guild_id=0)
         found = self._cache.get(guild_id)
         if found is None:
-            found = await self.store.get_settings(guild_id)
+            found = await self.store.settings.get(guild_id)
             self._cache[guild_id] = found
         return found
 
     async def save(self, settings: GuildSettings) -> None:
-        await self.store.save_settings(settings)
+        await self.store.settings.save(settings)
         self._cache[settings.guild_id] = settings

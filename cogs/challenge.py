@@ -194,7 +194,7 @@ class Challenge(commands.Cog):
                 log.info("could not open a thread for challenge %s: %s", record.id, exc)
         players = (record.challenger_id, record.opponent_id)
         if record.rematch_of is not None:
-            previous = await self.bot.store.get_match(record.rematch_of)
+            previous = await self.bot.store.matches.get(record.rematch_of)
             if previous is not None:  # seats swapped: whoever was Red is now Blue
                 players = (previous.players[1], previous.players[0])
         played = await self.bot.sessions.start_match(
@@ -231,7 +231,7 @@ class Challenge(commands.Cog):
 
     async def on_rematch(self, interaction: discord.Interaction[Any], match_id: int) -> None:
         """Offer the other player a new match of the same game with seats swapped."""
-        record = await self.bot.store.get_match(match_id)
+        record = await self.bot.store.matches.get(match_id)
         if record is None or interaction.user.id not in record.players:
             await reply_privately(interaction, "Only the two players of this match can ask for a rematch.")
             return

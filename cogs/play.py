@@ -67,7 +67,7 @@ class Play(commands.Cog):
         # Answer first (greying out the old controls), then draw and post the new turn's board.
         await interaction.response.edit_message(view=disabled_copy(interaction.message))
         outcome = await self.bot.sessions.result_of(session.id) if played.finished else None
-        changes = await self.bot.store.rating_changes(session.id) if played.finished else []
+        changes = await self.bot.store.ratings.changes(session.id) if played.finished else []
         message = board_message(session, played.steps, outcome=outcome, rating_changes=changes)
         channel = interaction.channel
         await self.post_board(
@@ -106,7 +106,7 @@ class Play(commands.Cog):
         """Remind each player whose reminder time has come, once."""
         sent = 0
         now = self.bot.clock.now()
-        for record in await self.bot.store.due_reminders(now):
+        for record in await self.bot.store.deadlines.due_reminders(now):
             session = await self.bot.sessions.claim_reminder(record)
             if session is None or session.state is None:
                 continue
@@ -136,7 +136,7 @@ class Play(commands.Cog):
     async def timeout_due(self) -> int:
         """End every match whose player on turn has run out of time."""
         ended = 0
-        for record in await self.bot.store.due_timeouts(self.bot.clock.now()):
+        for record in await self.bot.store.deadlines.due_timeouts(self.bot.clock.now()):
             played = await self.bot.sessions.timeout(record.id)
             if played is None:
                 continue
@@ -149,7 +149,7 @@ class Play(commands.Cog):
                     session,
                     played.steps,
                     outcome=outcome,
-                    rating_changes=await self.bot.store.rating_changes(session.id),
+                    rating_changes=await self.bot.store.ratings.changes(session.id),
                 ),
             )
             await self.retire_message(session, played.previous_message_id)
@@ -263,7 +263,7 @@ class Play(commands.Cog):
             session,
             played.steps,
             outcome=outcome,
-            rating_changes=await self.bot.store.rating_changes(session.id),
+            rating_changes=await self.bot.store.ratings.changes(session.id),
         )
         await self.post_board(session, message)
         await self.retire_message(session, played.previous_message_id)

@@ -236,20 +236,20 @@ class Stats(commands.Cog):
             await reply_privately(interaction, _sentence(str(exc)))
             return
         store = self.bot.store
-        top = await store.leaderboard(guild_id, key, TOP)
+        top = await store.ratings.leaderboard(guild_id, key, TOP)
         if not top:
             await reply_privately(
                 interaction, f"No rated {game_title(key).lower()} matches in this server yet."
             )
             return
         caller: tuple[int, Standing] | None = None
-        mine = await store.standing(guild_id, key, interaction.user.id)
+        mine = await store.ratings.standing(guild_id, key, interaction.user.id)
         if mine is not None and all(s.user_id != mine.user_id for s in top):
-            rank = await store.rank(guild_id, key, mine.user_id)
+            rank = await store.ratings.rank(guild_id, key, mine.user_id)
             assert rank is not None
             caller = (rank, mine)
         ids = [s.user_id for s in top] + ([caller[1].user_id] if caller else [])
-        trends = await store.rating_trends(guild_id, key, ids, TREND_MATCHES)
+        trends = await store.ratings.trends(guild_id, key, ids, TREND_MATCHES)
         embed = leaderboard_embed(key, top, trends, caller)
         await interaction.response.send_message(embed=embed, allowed_mentions=NO_PINGS)
 
@@ -277,7 +277,7 @@ class Stats(commands.Cog):
             )
             return
         store = self.bot.store
-        games = await store.standings_of(guild_id, target.id)
+        games = await store.ratings.standings_of(guild_id, target.id)
         try:
             key = find_variant(game).key if game is not None else (games[0].game if games else DEFAULT_GAME)
         except GameError as exc:
@@ -289,9 +289,9 @@ class Stats(commands.Cog):
             others = f" (they play: {', '.join(game_title(g.game) for g in games)})" if games else ""
             await reply_privately(interaction, f"{target.mention} has no {what} in this server yet{others}.")
             return
-        rank = await store.rank(guild_id, key, target.id)
-        players = await store.players_rated(guild_id, key)
-        results = await store.rated_results(guild_id, key, target.id)
+        rank = await store.ratings.rank(guild_id, key, target.id)
+        players = await store.ratings.players_rated(guild_id, key)
+        results = await store.ratings.rated_results(guild_id, key, target.id)
         name = target.display_name
         embed = stats_embed(target.id, name, key, standing, rank or 0, players, results, games, bool(results))
         if not results:
@@ -304,7 +304,7 @@ class Stats(commands.Cog):
 
     @app_commands.command(name="history", description="Your last 10 matches, with links to them.")
     async def history(self, interaction: discord.Interaction[Any]) -> None:
-        matches = await self.bot.store.recent_matches(interaction.user.id, RECENT)
+        matches = await self.bot.store.matches.recent(interaction.user.id, RECENT)
         if not matches:
             await reply_privately(
                 interaction, "You have not played any matches yet. Start one with /challenge."

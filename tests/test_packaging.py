@@ -14,7 +14,7 @@ from types import SimpleNamespace
 
 import pytest
 
-import bot.store
+import bot.store.connection
 from bot.store import Store, StoreError
 from cogs.help import RULES_DIR
 
@@ -102,6 +102,6 @@ async def test_a_store_without_its_migrations_refuses_to_open(
     # What a wheel without package data used to do: open, find no migrations, run with no tables.
     empty = tmp_path / "migrations"
     empty.mkdir()
-    monkeypatch.setattr(bot.store, "resources", SimpleNamespace(files=lambda _package: empty))
+    monkeypatch.setattr(bot.store.connection, "resources", SimpleNamespace(files=lambda _package: empty))
     with pytest.raises(StoreError, match="no migrations found"):
         await Store.open(tmp_path / "db.sqlite3")

@@ -67,6 +67,7 @@ async def test_a_timeout_loses_the_match_after_forty_eight_hours(fake: FakeDisco
     )
     outcome = await bot.sessions.result_of(mid)
     assert outcome is not None and outcome.reason == "timeout"
+    assert not bot.sessions.in_memory(mid)
     fake.assert_clean()
     await stop_bot(bot)
 
@@ -86,7 +87,7 @@ async def test_deadlines_survive_a_restart(fake: FakeDiscord, tmp_path: Path) ->
     assert len(reminders(fake, board.channel_id)) == 1
     clock.advance(40 * HOUR)
     await bot.run_due_tasks()
-    assert (await bot.store.get_match(mid)).status == "finished"  # type: ignore[union-attr]
+    assert (await bot.store.matches.get(mid)).status == "finished"  # type: ignore[union-attr]
     fake.assert_clean()
     await stop_bot(bot)
 
@@ -99,14 +100,14 @@ async def test_playing_moves_the_clock_to_the_other_player(fake: FakeDiscord, tm
     users = {alice.id: alice, bob.id: bob}
     board = await challenge_and_accept(fake, alice, bob)
     mid = match_id_of(board)
-    first = (await bot.store.get_match(mid)).timeout_at  # type: ignore[union-attr]
+    first = (await bot.store.matches.get(mid)).timeout_at  # type: ignore[union-attr]
     first_player = user_on_turn(board, users)
     rng = random.Random(2)
     clock.advance(10 * HOUR)
     while user_on_turn(live_board(fake, board.channel_id), users) is first_player:
         live = live_board(fake, board.channel_id)
         await play_one(fake, live, first_player, rng)  # type: ignore[arg-type]
-    record = await bot.store.get_match(mid)
+    record = await bot.store.matches.get(mid)
     assert record is not None and record.timeout_at == clock.now() + 48 * HOUR and record.timeout_at != first
     fake.assert_clean()
     await stop_bot(bot)
@@ -166,8 +167,9 @@ async def test_results_are_announced_and_a_rematch_swaps_seats(fake: FakeDiscord
     results = fake.add_text_channel("results")
     await fake.slash(ada, "settings", {"results_channel": results})
     board = await challenge_and_accept(fake, alice, bob)
-    first = await bot.store.get_match(match_id_of(board))
+    first = await bot.store.matches.get(match_id_of(board))
     await resign(fake, alice, board.channel_id)
+    assert first is not None and not bot.sessions.in_memory(first.id)  # Rematch reads it from the store
     announced = fake.messages_in(results.id)
     assert len(announced) == 1 and bob.mention in announced[0].content and "beat" in announced[0].content
     final = fake.messages_in(board.channel_id)[-1]
@@ -184,7 +186,7 @@ async def test_results_are_announced_and_a_rematch_swaps_seats(fake: FakeDiscord
     assert offer.message is not None and "wants a rematch" in offer.message.content
     accept = next(c for c in offer.message.custom_ids if c.endswith(":accept"))
     await fake.click(alice, offer.message, accept, idle=True)
-    second = (await bot.store.active_matches())[0]
+    second = (await bot.store.matches.active())[0]
     assert first is not None and second.players == (first.players[1], first.players[0])
     fake.assert_clean()
     await stop_bot(bot)

@@ -39,8 +39,10 @@ async def test_a_whole_ring_match_from_challenge_to_result(fake: FakeDiscord, tm
     mid = match_id_of(board)
     outcome = await bot.sessions.result_of(mid)
     assert outcome is not None and outcome.description in result.content
+    # Once the result is published the match is no longer held in memory; it is read from the store.
+    assert not bot.sessions.in_memory(mid)
     # Every roll and every move is in the log, and the log replays to the saved final position.
-    log = await bot.store.action_log(mid)
+    log = await bot.store.matches.action_log(mid)
     session = await bot.sessions.get(mid)
     assert replay(find_variant("ring"), {}, [a.notation for a in log]) == session.state
     # Old boards keep their picture but lose working controls.
@@ -117,10 +119,10 @@ async def test_a_double_click_applies_exactly_one_action(fake: FakeDiscord, tmp_
     on_turn = user_on_turn(board, {alice.id: alice, bob.id: bob})
     assert on_turn is not None
     roll = next(b.custom_id for b in board.buttons if b.label == "Roll")
-    before = len(await bot.store.action_log(mid))
+    before = len(await bot.store.matches.action_log(mid))
     first, second = await asyncio.gather(fake.click(on_turn, board, roll), fake.click(on_turn, board, roll))
     await fake.wait_idle()
-    log = await bot.store.action_log(mid)
+    log = await bot.store.matches.action_log(mid)
     rolls = [a for a in log[before:] if a.seat is None and a.notation.startswith("roll")]
     assert len(rolls) == 1
     assert [first.ephemeral, second.ephemeral].count(True) == 1
@@ -162,7 +164,7 @@ async def test_only_the_challenged_may_accept_and_decline_ends_it(fake: FakeDisc
     await fake.click(bob, message, ids["decline"], idle=True)
     declined = fake.message(message)
     assert "declined" in declined.content and all(c.disabled for c in declined.all_components)
-    assert await bot.store.active_matches() == []
+    assert await bot.store.matches.active() == []
     fake.assert_clean()
     await stop_bot(bot)
 
@@ -198,7 +200,7 @@ async def test_a_click_on_an_expired_challenge_is_refused(fake: FakeDiscord, tmp
     accept = next(c for c in message.custom_ids if c.endswith(":accept"))
     late = await fake.click(bob, message, accept, idle=True)
     assert late.ephemeral and "expired" in late.message.content  # type: ignore[union-attr]
-    assert await bot.store.active_matches() == []
+    assert await bot.store.matches.active() == []
     fake.assert_clean()
     await stop_bot(bot)
 
@@ -223,7 +225,7 @@ async def test_a_damaged_saved_match_says_so_and_can_be_abandoned(fake: FakeDisc
     assert prompt.ephemeral and "abandons it" in prompt.message.content  # type: ignore[union-attr]
     yes = next(c for c in prompt.message.custom_ids if c.endswith(":yes"))  # type: ignore[union-attr]
     await fake.click(alice, prompt.message, yes, idle=True)  # type: ignore[arg-type]
-    assert (await bot.store.get_match(mid)).status == "abandoned"  # type: ignore[union-attr]
+    assert (await bot.store.matches.get(mid)).status == "abandoned"  # type: ignore[union-attr]
     fake.assert_clean()
     await stop_bot(bot)
 

@@ -5,31 +5,23 @@ from __future__ import annotations
 import importlib
 import pkgutil
 import random
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import discord
 import pytest
-import pytest_asyncio
 
 import bot as bot_package
 import cogs as cogs_package
-from bot.fakediscord import FakeDiscord
-from bot.fakediscord.matches import challenge_and_accept, play_until_over, user_on_turn
-from tests.bot.test_discord_flow import start_bot, stop_bot
-
-
-@pytest_asyncio.fixture
-async def fake() -> AsyncIterator[FakeDiscord]:
-    async with FakeDiscord() as f:
-        yield f
+from fakediscord import FakeDiscord
+from fakediscord.matches import challenge_and_accept, play_until_over, user_on_turn
+from tests.support import start_bot, stop_bot
 
 
 def _dynamic_item_classes() -> set[type[discord.ui.DynamicItem[discord.ui.Item[discord.ui.View]]]]:
     """Every ``DynamicItem`` class defined in the product's own modules."""
     for package in (bot_package, cogs_package):
         for module in pkgutil.walk_packages(package.__path__, package.__name__ + "."):
-            if ".fakediscord" in module.name or ".sandbox" in module.name or module.name.endswith("__main__"):
+            if module.name.endswith("__main__"):
                 continue
             importlib.import_module(module.name)
     found = set()

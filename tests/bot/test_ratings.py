@@ -190,8 +190,8 @@ async def test_a_resignation_rates_both_players_with_history(tmp_path: Path) -> 
     mid = await _start(manager)
     await manager.resign(mid, ALICE)  # Bob wins; both new at 1500: +10 / -10
     store = manager.store
-    bob = await store.standing(GUILD, "ring", BOB)
-    alice = await store.standing(GUILD, "ring", ALICE)
+    bob = await store.ratings.standing(GUILD, "ring", BOB)
+    alice = await store.ratings.standing(GUILD, "ring", ALICE)
     assert bob is not None and alice is not None
     assert (bob.rating, bob.experience, bob.wins, bob.losses, bob.streak) == (1510.0, 1, 1, 0, 1)
     assert (alice.rating, alice.experience, alice.wins, alice.losses, alice.streak) == (1490.0, 1, 0, 1, -1)
@@ -223,8 +223,8 @@ async def test_a_match_played_to_its_end_rates_its_winner(tmp_path: Path) -> Non
     result = await manager.result_of(mid)
     assert result is not None and result.winner is not None
     players = (ALICE, BOB)
-    winner = await manager.store.standing(GUILD, "ring", players[result.winner])
-    loser = await manager.store.standing(GUILD, "ring", players[1 - result.winner])
+    winner = await manager.store.ratings.standing(GUILD, "ring", players[result.winner])
+    loser = await manager.store.ratings.standing(GUILD, "ring", players[1 - result.winner])
     assert winner is not None and loser is not None
     assert (winner.rating, winner.wins, loser.rating, loser.losses) == (1510.0, 1, 1490.0, 1)
     await manager.store.close()
@@ -245,19 +245,19 @@ async def test_a_failure_while_rating_leaves_the_match_unended(tmp_path: Path) -
         )
     with pytest.raises(sqlite3.IntegrityError):
         await manager.resign(mid, ALICE)
-    record = await manager.store.get_match(mid)
+    record = await manager.store.matches.get(mid)
     assert record is not None and record.status == "active"
-    assert await manager.store.get_result(mid) is None
+    assert await manager.store.matches.result(mid) is None
     assert _rows(db, "SELECT COUNT(*) FROM ratings") == [(0,)]
     assert (await manager.get(mid)).record.status == "active"
 
     # The same through record_actions (the path of a final move): nothing of it is kept.
     session = await manager.get(mid)
     assert session.state is not None
-    version, log_length = session.version, len(await manager.store.action_log(mid))
+    version, log_length = session.version, len(await manager.store.matches.action_log(mid))
     saved_state = record.state
     with pytest.raises(sqlite3.IntegrityError):
-        await manager.store.record_actions(
+        await manager.store.matches.record_actions(
             mid,
             expected_version=version,
             actions=[],
@@ -265,10 +265,10 @@ async def test_a_failure_while_rating_leaves_the_match_unended(tmp_path: Path) -
             now=1.0,
             result=ResultRecord(mid, 1, "five-in-a-row", "Blue wins.", 1, 1, 1.0),
         )
-    after = await manager.store.get_match(mid)
+    after = await manager.store.matches.get(mid)
     assert after is not None and (after.status, after.version) == ("active", version)
-    assert len(await manager.store.action_log(mid)) == log_length
-    assert await manager.store.get_result(mid) is None
+    assert len(await manager.store.matches.action_log(mid)) == log_length
+    assert await manager.store.matches.result(mid) is None
     assert _rows(db, "SELECT COUNT(*) FROM ratings") == [(0,)]
 
     # Once the obstacle is gone the match ends, rated.
@@ -311,9 +311,9 @@ async def test_a_timeout_ending_through_end_match_is_rated_like_any_loss(tmp_pat
     manager = await _manager(tmp_path / "db.sqlite3")
     mid = await _start(manager)
     result = ResultRecord(mid, 0, "timeout", "Blue ran out of time: Red wins.", 1, 1, 5.0)
-    assert await manager.store.end_match(mid, status="finished", result=result, now=5.0)
-    alice = await manager.store.standing(GUILD, "ring", ALICE)
-    bob = await manager.store.standing(GUILD, "ring", BOB)
+    assert await manager.store.matches.end(mid, status="finished", result=result, now=5.0)
+    alice = await manager.store.ratings.standing(GUILD, "ring", ALICE)
+    bob = await manager.store.ratings.standing(GUILD, "ring", BOB)
     assert alice is not None and bob is not None
     assert (alice.rating, alice.wins, bob.rating, bob.losses) == (1510.0, 1, 1490.0, 1)
     await manager.store.close()
@@ -338,8 +338,8 @@ async def test_ratings_accumulate_per_server_and_game_with_streaks_and_trends(tm
     #    P_upset = 1 / 2.046797 = 0.488567; the underdog Bob wins: P = 0.511433;
     #    K = 5 - 2/100 = 4.98 for both: change = 4 * 4.98 * 0.511433 = 10.187751
     #    Alice 1509.677355, Bob 1490.322645
-    alice = await store.standing(GUILD, "ring", ALICE)
-    bob = await store.standing(GUILD, "ring", BOB)
+    alice = await store.ratings.standing(GUILD, "ring", ALICE)
+    bob = await store.ratings.standing(GUILD, "ring", BOB)
     assert alice is not None and bob is not None
     assert alice.rating == approx(1509.677355) and bob.rating == approx(1490.322645)
     assert (alice.wins, alice.losses, alice.streak, alice.experience) == (2, 1, -1, 3)
@@ -348,38 +348,40 @@ async def test_ratings_accumulate_per_server_and_game_with_streaks_and_trends(tm
     # Carol plays Bob once in another server and once at backgammon (a match made by hand).
     other = await _start(manager, (CAROL, BOB), guild_id=2)
     await manager.resign(other, BOB)
-    game = await store.create_match(
+    game = await store.matches.create(
         guild_id=GUILD, channel_id=10, parent_id=None, game="backgammon", options={}, players=(CAROL, ALICE),
         state="{}", actions=[], rated=True, now=clock.now(),
     )  # fmt: skip
     clock.advance(60)
     done = clock.now()
-    await store.end_match(
+    await store.matches.end(
         game.id,
         status="finished",
         result=ResultRecord(game.id, 0, "single", "Carol wins.", 1, 5, done),
         now=done,
     )
-    assert (await store.standing(2, "ring", CAROL)) is not None
-    assert (await store.standing(GUILD, "ring", CAROL)) is None
-    assert (await store.standing(GUILD, "ring", ALICE)) == alice  # other games and servers left it alone
-    backgammon = await store.standing(GUILD, "backgammon", ALICE)
+    assert (await store.ratings.standing(2, "ring", CAROL)) is not None
+    assert (await store.ratings.standing(GUILD, "ring", CAROL)) is None
+    assert (
+        await store.ratings.standing(GUILD, "ring", ALICE)
+    ) == alice  # other games and servers left it alone
+    backgammon = await store.ratings.standing(GUILD, "backgammon", ALICE)
     assert backgammon is not None and backgammon.experience == 5  # the match length
 
-    board = await store.leaderboard(GUILD, "ring")
+    board = await store.ratings.leaderboard(GUILD, "ring")
     assert [s.user_id for s in board] == [ALICE, BOB]
-    assert await store.rank(GUILD, "ring", BOB) == 2
-    assert await store.rank(GUILD, "ring", CAROL) is None
-    assert await store.players_rated(GUILD, "ring") == 2
-    assert [s.game for s in await store.standings_of(GUILD, ALICE)] == ["backgammon", "ring"]
-    trends = await store.rating_trends(GUILD, "ring", [ALICE, BOB, CAROL])
+    assert await store.ratings.rank(GUILD, "ring", BOB) == 2
+    assert await store.ratings.rank(GUILD, "ring", CAROL) is None
+    assert await store.ratings.players_rated(GUILD, "ring") == 2
+    assert [s.game for s in await store.ratings.standings_of(GUILD, ALICE)] == ["backgammon", "ring"]
+    trends = await store.ratings.trends(GUILD, "ring", [ALICE, BOB, CAROL])
     assert trends[ALICE] == approx(9.677355) and trends[BOB] == approx(-9.677355) and CAROL not in trends
-    assert (await store.rating_trends(GUILD, "ring", [ALICE], last=1))[ALICE] == approx(-10.187751)
+    assert (await store.ratings.trends(GUILD, "ring", [ALICE], last=1))[ALICE] == approx(-10.187751)
 
-    results = await store.rated_results(GUILD, "ring", ALICE)
+    results = await store.ratings.rated_results(GUILD, "ring", ALICE)
     assert [(r.opponent_id, r.won) for r in results] == [(BOB, True), (BOB, True), (BOB, False)]
     assert results[-1].change == approx(-10.187751)
-    recent = await store.recent_matches(ALICE)
+    recent = await store.matches.recent(ALICE)
     assert [m.game for m in recent][:1] == ["backgammon"] and len(recent) == 4
     assert recent[1].won is False and recent[1].rating_change == approx(-10.187751)
     await store.close()
@@ -391,7 +393,7 @@ async def test_recent_matches_include_active_and_unrated_ones(tmp_path: Path) ->
     finished = await _start(manager, rated=False)
     await manager.resign(finished, BOB)
     active = await _start(manager)
-    recent = await manager.store.recent_matches(ALICE, limit=10)
+    recent = await manager.store.matches.recent(ALICE, limit=10)
     assert [(m.match_id, m.status, m.won, m.rating_change) for m in recent] == [
         (active, "active", None, None),
         (finished, "finished", True, None),

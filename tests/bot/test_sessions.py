@@ -53,7 +53,7 @@ async def test_start_resolves_the_opening_roll_and_saves_it(tmp_path: Path) -> N
     )
     assert played.steps and all(s.notation.startswith("start ") for s in played.steps)
     assert played.session.state is not None and played.session.state.turn in (0, 1)
-    log = await manager.store.action_log(played.session.id)
+    log = await manager.store.matches.action_log(played.session.id)
     assert [a.notation for a in log] == [s.notation for s in played.steps]
     await manager.store.close()
 
@@ -96,7 +96,7 @@ async def test_two_simultaneous_clicks_apply_exactly_one_action(tmp_path: Path) 
     )
     assert sum(not isinstance(r, BaseException) for r in results) == 1
     assert sum(isinstance(r, StaleControl) for r in results) == 1
-    log = await manager.store.action_log(mid)
+    log = await manager.store.matches.action_log(mid)
     assert sum(a.notation.startswith("roll ") for a in log) == 1
     await manager.store.close()
 
@@ -136,7 +136,7 @@ async def test_a_whole_game_survives_a_restart_and_replays_from_its_log(tmp_path
     session = await manager.get(mid)
     assert session.state is not None and session.state.is_terminal()
     assert session.record.status == "finished"
-    log = await manager.store.action_log(mid)
+    log = await manager.store.matches.action_log(mid)
     assert replay(find_variant("ring"), {}, [a.notation for a in log]) == session.state
     result = await manager.result_of(mid)
     assert result is not None and result.winner == session.state.outcome().winner  # type: ignore[union-attr]
@@ -202,7 +202,77 @@ async def test_the_computer_plays_its_own_turns(tmp_path: Path) -> None:
 async def test_concurrent_writes_on_one_connection_take_turns(tmp_path: Path) -> None:
     manager = await _manager(tmp_path / "db.sqlite3")
     mid, session, on_turn = await _started(manager)
-    writes = [manager.store.set_match_message(mid, 1000 + i) for i in range(20)]
+    writes = [manager.store.matches.set_message(mid, 1000 + i) for i in range(20)]
     await asyncio.gather(manager.roll(mid, on_turn, session.version), *writes)
-    assert len(await manager.store.action_log(mid)) == session.version
+    assert len(await manager.store.matches.action_log(mid)) == session.version
     await manager.store.close()
+
+
+async def _play_to_the_end(manager: SessionManager, mid: int, seed: int = 9) -> None:
+    rng = random.Random(seed)
+    for _ in range(2000):
+        session = await manager.get(mid)
+        state = session.state
+        assert state is not None
+        if state.is_terminal():
+            return
+        spec = state.chance()
+        if spec is not None:
+            await manager.roll(mid, session.user_of(spec.prompt_seat or 0), session.version)
+        else:
+            action = rng.choice(state.legal_actions())
+            await manager.act(mid, session.user_of(state.to_move()), session.version, action.notation)
+    raise AssertionError("the match did not end")
+
+
+@pytest.mark.asyncio
+async def test_a_finished_match_leaves_memory_and_is_read_again_from_the_store(tmp_path: Path) -> None:
+    manager = await _manager(tmp_path / "db.sqlite3", seed=4)
+    try:
+        mid = await _start(manager)
+        assert manager.in_memory(mid)
+        await _play_to_the_end(manager, mid)
+        assert not manager.in_memory(mid)
+        # Still readable (a Rematch, a late click on an old board), but not kept once read.
+        session = await manager.get(mid)
+        assert session.record.status == "finished"
+        assert session.state is not None and session.state.is_terminal()
+        assert not manager.in_memory(mid)
+        with pytest.raises(UserError, match="over"):
+            await manager.roll(mid, ALICE, session.version)
+        # The result message's board is saved without bringing the match back.
+        await manager.set_message(mid, None)
+        assert not manager.in_memory(mid)
+        assert (await manager.get(mid)).record.message_id is None
+    finally:
+        await manager.store.close()
+
+
+@pytest.mark.asyncio
+async def test_resigned_timed_out_and_abandoned_matches_leave_memory(tmp_path: Path) -> None:
+    path = tmp_path / "db.sqlite3"
+    manager = await _manager(path)
+    try:
+        resigned, timed_out, damaged = await _start(manager), await _start(manager), await _start(manager)
+        played = await manager.resign(resigned, ALICE)
+        assert played.finished and played.session.record.status == "finished"
+        assert not manager.in_memory(resigned)
+        clock = manager.clock
+        assert isinstance(clock, ManualClock)
+        clock.advance(49 * 3600)
+        assert await manager.timeout(timed_out) is not None
+        assert not manager.in_memory(timed_out)
+        assert (await manager.get(timed_out)).record.status == "finished"
+    finally:
+        await manager.store.close()
+    with sqlite3.connect(path) as db:
+        db.execute("UPDATE matches SET state = 'not json' WHERE id = ?", (damaged,))
+    manager = await _manager(path)
+    try:
+        await manager.get(damaged)
+        assert manager.in_memory(damaged)  # an active match, even a damaged one, is kept
+        assert (await manager.resign(damaged, BOB)).session.record.status == "abandoned"
+        assert not manager.in_memory(damaged)
+        assert (await manager.get(damaged)).record.status == "abandoned"
+    finally:
+        await manager.store.close()

@@ -136,7 +136,7 @@ async def test_a_rated_match_shows_on_the_leaderboard_stats_and_history(
     history = await fake.slash(bob, "history")
     assert history.ephemeral, "/history is private"
     (line,) = embed_of(history)["description"].splitlines()
-    match = await bot.store.get_match(mid)
+    match = await bot.store.matches.get(mid)
     assert match is not None and match.parent_id is not None, "the match was played in a thread"
     link = f"https://discord.com/channels/{fake.guild.id}/{match.channel_id}"
     assert line.startswith(f"Ring vs {alice.mention} · **lost** by resignation (−10.0) · <t:")
@@ -160,7 +160,7 @@ async def test_the_callers_own_rank_follows_the_top_ten(fake: FakeDiscord, bot: 
     assert len(lines) == 12 and lines[10] == "⋯"
     assert lines[0].startswith(f"🥇 {players[0].mention} ")
     assert lines[3].startswith("**4.** ")
-    rank = await bot.store.rank(guild, "ring", last.id)
+    rank = await bot.store.ratings.rank(guild, "ring", last.id)
     assert rank == 14 and lines[11].startswith(f"**14.** {last.mention} ") and "▼" in lines[11]
     # Someone in the top ten gets no extra line.
     top = await fake.slash(players[0], "leaderboard")
@@ -231,7 +231,7 @@ async def test_stats_of_a_long_career_stay_within_discord_limits(fake: FakeDisco
     embed = embed_of(stats)
     fields = {f["name"]: f["value"] for f in embed["fields"]}
     assert len(fields["Last 10 rated Ring matches"].splitlines()) == 10
-    standing = await bot.store.standing(guild, "ring", alice.id)
+    standing = await bot.store.ratings.standing(guild, "ring", alice.id)
     assert standing is not None and standing.experience == 130 and not standing.provisional
     assert "?" not in embed["description"] and "footer" not in embed
     png = stats.message.attachment_bytes(CHART_FILE)  # type: ignore[union-attr]

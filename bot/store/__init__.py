@@ -1,0 +1,61 @@
+"""All SQL of the bot, behind ``Store``, so another backend can replace it without touching callers.
+
+SQLite through aiosqlite, with numbered migrations from ``bot/migrations/NNN_name.sql``
+(``connection.py``). One connection and one transaction mechanism serve every part; every change
+that belongs together (an action, the state it produced, the turn clock, a result and the ratings
+it changes) is one transaction.
+
+The parts, one per kind of record: ``store.matches`` (matches, action logs, results, match history),
+``store.challenges``, ``store.ratings`` (standings, leaderboard, rating history), ``store.settings``
+(per server) and ``store.deadlines`` (what the scheduler finds due).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from bot.store.challenges import ChallengeStore
+from bot.store.connection import Connection, StoreError
+from bot.store.deadlines import DeadlineStore
+from bot.store.matches import MatchStore
+from bot.store.ratings import RatingStore
+from bot.store.records import (
+    ChallengeRecord,
+    Deadlines,
+    GuildSettings,
+    LoggedAction,
+    MatchRecord,
+    ResultRecord,
+)
+from bot.store.settings import SettingsStore
+
+__all__ = [
+    "ChallengeRecord",
+    "Deadlines",
+    "GuildSettings",
+    "LoggedAction",
+    "MatchRecord",
+    "ResultRecord",
+    "Store",
+    "StoreError",
+]
+
+
+class Store:
+    """The SQLite store. Open with ``await Store.open(path)``; close with ``await store.close()``."""
+
+    def __init__(self, connection: Connection) -> None:
+        self.connection = connection
+        self.matches = MatchStore(connection)
+        self.challenges = ChallengeStore(connection)
+        self.ratings = RatingStore(connection)
+        self.settings = SettingsStore(connection)
+        self.deadlines = DeadlineStore(connection)
+
+    @classmethod
+    async def open(cls, path: str | Path) -> Store:
+        """Open (creating and migrating if need be) the database at ``path``; ``StoreError`` if unusable."""
+        return cls(await Connection.open(path))
+
+    async def close(self) -> None:
+        await self.connection.close()

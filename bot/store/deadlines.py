@@ -1,0 +1,46 @@
+"""The turn clock and challenge expiry as the scheduler sees them: what is due, and when next.
+
+Deadlines are set by the match transactions themselves (``matches.set_deadlines``); here they are
+read, and a due reminder is claimed so that it is sent once, even across restarts.
+"""
+
+from __future__ import annotations
+
+from bot.store.connection import Connection
+from bot.store.matches import match_record
+from bot.store.records import MatchRecord
+
+
+class DeadlineStore:
+    def __init__(self, connection: Connection) -> None:
+        self._c = connection
+
+    async def due_reminders(self, now: float) -> list[MatchRecord]:
+        rows = await self._c.all(
+            "SELECT * FROM matches WHERE status = 'active' AND reminder_at <= ? ORDER BY reminder_at", (now,)
+        )
+        return [match_record(r) for r in rows]
+
+    async def claim_reminder(self, match_id: int, reminder_at: float) -> bool:
+        """Take a due reminder so that it is sent once: False if it was taken or moved meanwhile."""
+        async with self._c.transaction() as db:
+            cur = await db.execute(
+                "UPDATE matches SET reminder_at = NULL WHERE id = ? AND reminder_at = ? AND status = 'active'",
+                (match_id, reminder_at),
+            )
+            return cur.rowcount == 1
+
+    async def due_timeouts(self, now: float) -> list[MatchRecord]:
+        rows = await self._c.all(
+            "SELECT * FROM matches WHERE status = 'active' AND timeout_at <= ? ORDER BY timeout_at", (now,)
+        )
+        return [match_record(r) for r in rows]
+
+    async def earliest(self) -> float | None:
+        """The earliest pending deadline of any kind: challenge expiry, reminder or timeout."""
+        row = await self._c.one(
+            "SELECT MIN(t) FROM (SELECT MIN(expires_at) AS t FROM challenges WHERE status = 'pending'"
+            " UNION ALL SELECT MIN(reminder_at) FROM matches WHERE status = 'active'"
+            " UNION ALL SELECT MIN(timeout_at) FROM matches WHERE status = 'active')"
+        )
+        return float(row[0]) if row and row[0] is not None else None

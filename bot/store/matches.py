@@ -1,0 +1,231 @@
+"""Matches, their action logs and results.
+
+An action, the state it produced, the turn clock and (if it ended the match) the result and the
+ratings are saved in one transaction, before anyone is shown the result.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+import aiosqlite
+
+from bot.ratings import PlayedMatch
+from bot.store.connection import Connection
+from bot.store.ratings import rate_result
+from bot.store.records import Deadlines, LoggedAction, MatchRecord, ResultRecord
+from bot.store.rows import encode, from_row
+
+
+def match_record(row: aiosqlite.Row) -> MatchRecord:
+    """A match row as a record (the two player columns make one field)."""
+    return from_row(MatchRecord, row, players=(row["player0"], row["player1"]))
+
+
+async def set_deadlines(db: aiosqlite.Connection, match_id: int, deadlines: Deadlines) -> None:
+    """Set the turn clock, inside the transaction (``db``) that handed the decision over."""
+    await db.execute(
+        "UPDATE matches SET reminder_at = ?, timeout_at = ? WHERE id = ?",
+        (deadlines.reminder_at, deadlines.timeout_at, match_id),
+    )
+
+
+async def _insert_actions(
+    db: aiosqlite.Connection, match_id: int, version: int, actions: Iterable[LoggedAction], now: float
+) -> None:
+    await db.executemany(
+        "INSERT INTO actions (match_id, seq, seat, notation, created_at) VALUES (?, ?, ?, ?, ?)",
+        [(match_id, version + i + 1, a.seat, a.notation, now) for i, a in enumerate(actions)],
+    )
+
+
+async def _insert_result(db: aiosqlite.Connection, result: ResultRecord) -> None:
+    await db.execute(
+        "INSERT INTO results (match_id, winner_seat, reason, description, points, length, finished_at)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?)",
+        (
+            result.match_id,
+            result.winner_seat,
+            result.reason,
+            result.description,
+            result.points,
+            result.length,
+            result.finished_at,
+        ),
+    )
+
+
+class MatchStore:
+    """Creating, advancing and ending matches; reading them, their logs, results and history."""
+
+    def __init__(self, connection: Connection) -> None:
+        self._c = connection
+
+    async def create(
+        self,
+        *,
+        guild_id: int | None,
+        channel_id: int,
+        parent_id: int | None,
+        game: str,
+        options: dict[str, Any],
+        players: tuple[int, int],
+        state: str,
+        actions: Sequence[LoggedAction],
+        rated: bool,
+        now: float,
+        challenge_id: int | None = None,
+        deadlines: Deadlines | None = None,
+    ) -> MatchRecord:
+        """Create a match with its first actions (the opening roll) in one transaction.
+
+        With ``challenge_id``, that challenge is marked accepted in the same transaction.
+        """
+        async with self._c.transaction() as db:
+            cur = await db.execute(
+                "INSERT INTO matches (guild_id, channel_id, parent_id, game, options, player0, player1, state,"
+                " version, status, rated, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'active',"
+                " ?, ?, ?)",
+                (
+                    guild_id,
+                    channel_id,
+                    parent_id,
+                    game,
+                    encode("options", options),
+                    players[0],
+                    players[1],
+                    state,
+                    len(actions),
+                    encode("rated", rated),
+                    now,
+                    now,
+                ),
+            )
+            match_id = cur.lastrowid
+            assert match_id is not None
+            await _insert_actions(db, match_id, 0, actions, now)
+            if deadlines is not None:
+                await set_deadlines(db, match_id, deadlines)
+            if challenge_id is not None:
+                await db.execute(
+                    "UPDATE challenges SET status = 'accepted', match_id = ? WHERE id = ?",
+                    (match_id, challenge_id),
+                )
+        found = await self.get(match_id)
+        assert found is not None
+        return found
+
+    async def get(self, match_id: int) -> MatchRecord | None:
+        row = await self._c.one("SELECT * FROM matches WHERE id = ?", (match_id,))
+        return match_record(row) if row else None
+
+    async def active(self, *, channel_id: int | None = None, user_id: int | None = None) -> list[MatchRecord]:
+        """Active matches, oldest first; only those in ``channel_id`` and of ``user_id`` when given."""
+        sql = "SELECT * FROM matches WHERE status = 'active'"
+        args: list[Any] = []
+        if channel_id is not None:
+            sql += " AND channel_id = ?"
+            args.append(channel_id)
+        if user_id is not None:
+            sql += " AND (player0 = ? OR player1 = ?)"
+            args += [user_id, user_id]
+        return [match_record(r) for r in await self._c.all(sql + " ORDER BY id", args)]
+
+    async def set_message(self, match_id: int, message_id: int | None) -> None:
+        async with self._c.transaction() as db:
+            await db.execute("UPDATE matches SET message_id = ? WHERE id = ?", (message_id, match_id))
+
+    async def record_actions(
+        self,
+        match_id: int,
+        *,
+        expected_version: int,
+        actions: Sequence[LoggedAction],
+        state: str,
+        now: float,
+        result: ResultRecord | None = None,
+        deadlines: Deadlines | None = None,
+    ) -> bool:
+        """Save actions, the new state, the turn clock and (if it ended) the result in one transaction.
+
+        ``deadlines`` None leaves the clock as it is (the same player still decides).
+
+        Returns False and changes nothing if the match is no longer at ``expected_version``.
+        """
+        async with self._c.transaction() as db:
+            status = "finished" if result is not None else "active"
+            cur = await db.execute(
+                "UPDATE matches SET state = ?, version = ?, status = ?, updated_at = ?, finished_at = ?"
+                " WHERE id = ? AND version = ? AND status = 'active'",
+                (
+                    state,
+                    expected_version + len(actions),
+                    status,
+                    now,
+                    now if result is not None else None,
+                    match_id,
+                    expected_version,
+                ),
+            )
+            if cur.rowcount != 1:
+                return False
+            await _insert_actions(db, match_id, expected_version, actions, now)
+            if result is not None:
+                deadlines = Deadlines(None, None)
+            if deadlines is not None:
+                await set_deadlines(db, match_id, deadlines)
+            if result is not None:
+                await _insert_result(db, result)
+                await rate_result(db, result, now)
+        return True
+
+    async def end(self, match_id: int, *, status: str, result: ResultRecord | None, now: float) -> bool:
+        """End an active match without a new action (resignation, timeout, abandonment)."""
+        async with self._c.transaction() as db:
+            cur = await db.execute(
+                "UPDATE matches SET status = ?, version = version + 1, updated_at = ?, finished_at = ?,"
+                " reminder_at = NULL, timeout_at = NULL WHERE id = ? AND status = 'active'",
+                (status, now, now, match_id),
+            )
+            if cur.rowcount != 1:
+                return False
+            if result is not None:
+                await _insert_result(db, result)
+                await rate_result(db, result, now)
+        return True
+
+    async def result(self, match_id: int) -> ResultRecord | None:
+        row = await self._c.one("SELECT * FROM results WHERE match_id = ?", (match_id,))
+        return from_row(ResultRecord, row) if row else None
+
+    async def action_log(self, match_id: int) -> list[LoggedAction]:
+        rows = await self._c.all(
+            "SELECT seat, notation FROM actions WHERE match_id = ? ORDER BY seq", (match_id,)
+        )
+        return [from_row(LoggedAction, r) for r in rows]
+
+    async def recent(self, user_id: int, limit: int = 10) -> list[PlayedMatch]:
+        """The player's latest ``limit`` matches anywhere, finished or not, newest first."""
+        rows = await self._c.all(
+            "SELECT m.id AS match_id, m.guild_id, m.channel_id, m.game, m.player0, m.player1, m.status,"
+            " m.rated, m.created_at, m.finished_at, r.winner_seat, r.reason, h.before, h.after"
+            " FROM matches m LEFT JOIN results r ON r.match_id = m.id"
+            " LEFT JOIN rating_history h ON h.match_id = m.id AND h.user_id = ?"
+            " WHERE m.player0 = ? OR m.player1 = ? ORDER BY m.created_at DESC, m.id DESC LIMIT ?",
+            (user_id, user_id, user_id, limit),
+        )
+        found = []
+        for r in rows:
+            seat = 0 if r["player0"] == user_id else 1
+            winner = r["winner_seat"]
+            found.append(
+                from_row(
+                    PlayedMatch,
+                    r,
+                    opponent_id=r["player1"] if seat == 0 else r["player0"],
+                    won=None if winner is None else winner == seat,
+                    rating_change=None if r["before"] is None else r["after"] - r["before"],
+                )
+            )
+        return found
