@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
+import sys
 import random
 from pathlib import Path
 
@@ -29,7 +30,9 @@ def _dynamic_item_classes() -> set[type[discord.ui.DynamicItem[discord.ui.Item[d
     while pending:
         cls = pending.pop()
         pending.extend(cls.__subclasses__())
-        if cls.__module__.split(".")[0] in ("bot", "cogs"):
+        module = sys.modules.get(cls.__module__)
+        # A module reloaded by a test leaves its old classes behind: only the current one counts.
+        if cls.__module__.split(".")[0] in ("bot", "cogs") and getattr(module, cls.__qualname__, None) is cls:
             found.add(cls)
     return found
 
@@ -78,7 +81,7 @@ async def test_every_kind_of_control_answers_after_a_restart(fake: FakeDiscord, 
     on_turn = user_on_turn(board, {carol.id: carol, dave.id: dave})
     assert on_turn is not None
     rolled = await fake.click(on_turn, board, control(board.id, "Roll"), idle=True)
-    assert rolled.answered and not rolled.ephemeral
+    assert rolled.answered and not rolled.ephemeral, rolled.message.content if rolled.message else rolled.replies
 
     keep = await fake.click(carol, prompt.message, control(prompt.message.id, "Keep playing"), idle=True)
     assert keep.answered and "match goes on" in fake.message(prompt.message).content
@@ -90,7 +93,8 @@ async def test_every_kind_of_control_answers_after_a_restart(fake: FakeDiscord, 
     assert cancel.answered and "withdrew" in fake.message(cancelled.message).content
 
     page = await fake.click(alice, rules.message, control(rules.message.id, "Next ▶"), idle=True)
-    assert page.answered and not page.ephemeral
+    prev = next(b for b in fake.message(rules.message).buttons if b.label == "◀ Prev")
+    assert page.answered and not prev.disabled, "the rules turned to page 2"
 
     resigned = await fake.click(carol, prompt2.message, control(prompt2.message.id, "Resign"), idle=True)
     assert resigned.answered
