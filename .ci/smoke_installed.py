@@ -107,7 +107,7 @@ def ring_board_renders() -> None:
         if state.outcome() is not None:
             break
         state = state.apply(random_action(state, rng))
-    png = render_board(state, None)
+    png = render_board(state.view(None))
     check(png.startswith(PNG) and len(png) > 10_000, f"a ring board mid-game renders ({len(png)} bytes)")
 
 

@@ -226,7 +226,7 @@ async def measure(
         if drew and session.state is not None:
             # The same picture again, timed on its own, close in time to the sample it belongs to.
             t0 = time.perf_counter()
-            render_board(session.state)
+            render_board(session.state.view(None))
             render_ms = (time.perf_counter() - t0) * 1000
         out.append(
             Sample(

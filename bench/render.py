@@ -59,12 +59,12 @@ def main() -> None:
     if args.positions < 1:
         parser.error("--positions must be at least 1")
     states = positions(args.positions, args.seed)
-    render_board(states[0])  # loads the fonts and draws the cached board once
+    render_board(states[0].view(None))  # loads the fonts and draws the cached board once
     times: list[float] = []
     sizes: list[int] = []
     for state in states:
         start = time.perf_counter()
-        png = render_board(state)
+        png = render_board(state.view(None))
         times.append((time.perf_counter() - start) * 1000)
         sizes.append(len(png))
     print(

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field, replace
 from bot.clock import Clock
 from bot.settings import ServerSettings
 from bot.store import Deadlines, LoggedAction, MatchRecord, ResultRecord, Store
-from engine import CHANCE, GameError, GameState, Outcome, Variant, find_variant
+from engine import CHANCE, Action, GameError, GameState, Outcome, Variant, find_variant
 from engine.ai.players import computer_action
 from engine.ai.random_player import sample_outcome
 
@@ -56,12 +56,34 @@ class MatchOver(UserError):
 
 @dataclass(frozen=True, slots=True)
 class Step:
-    """One applied action: who (a seat, or None for chance), its notation, what it did in words."""
+    """One applied action: who (a seat, or None for chance), its notation, what it did in words.
+
+    ``text`` is what everyone may read; ``private`` holds, per seat, a fuller text that only that
+    seat may read ("You drew Strike 3" where the board says "Red drew a card"), when there is one.
+    """
 
     seat: int | None
     notation: str
     text: str
     automatic: bool = False
+    private: tuple[str | None, str | None] = (None, None)
+
+    def text_for(self, viewer: int | None) -> str:
+        """The text of this step for seat ``viewer`` (``None``: everyone)."""
+        if viewer is not None and self.private[viewer]:
+            return self.private[viewer] or self.text
+        return self.text
+
+
+def step_of(seat: int | None, action: Action, before: GameState, after: GameState, automatic: bool) -> Step:
+    """The step for ``action``, with its public text and each seat's own text where that differs."""
+    public = after.view(None).last_text
+    if not public:
+        # ``describe`` speaks for the deciding seat: never for a secret decision.
+        public = "" if seat is None or before.secret_decision() else before.describe(action)
+    own = tuple(after.view(s).last_text for s in (0, 1))
+    private = (own[0] if own[0] != public else None, own[1] if own[1] != public else None)
+    return Step(seat, action.notation, public, automatic=automatic, private=private)
 
 
 @dataclass(slots=True)
@@ -104,11 +126,13 @@ class Played:
     previous_message_id: int | None
 
     @property
-    def turn_changed(self) -> bool:
+    def decider_changed(self) -> bool:
+        """Whether someone else is asked to decide now (or nobody, at the end): then the board is a new
+        message that mentions them, since Discord notifies nobody of an edited message."""
         state = self.session.state
         if state is None or self.before is None:
             return True
-        return state.is_terminal() or state.turn != self.before.turn
+        return state.is_terminal() or deciding_seat(state) != deciding_seat(self.before)
 
     @property
     def finished(self) -> bool:
@@ -278,7 +302,7 @@ class SessionManager:
                 after = state.apply(action)
             except GameError as exc:
                 raise UserError(_sentence(str(exc))) from exc
-            steps = [Step(seat, action.notation, after.last_text or state.describe(action))]
+            steps = [step_of(seat, action, state, after, automatic=False)]
             after = self._advance(session, after, steps)
             return await self._commit(session, state, after, steps)
 
@@ -292,7 +316,7 @@ class SessionManager:
                 raise NotYourTurn(self._whose_turn(session, state))
             action = state.chance_action(sample_outcome(spec, self.rng))
             after = state.apply(action)
-            steps = [Step(None, action.notation, after.last_text or "")]
+            steps = [step_of(None, action, state, after, automatic=False)]
             after = self._advance(session, after, steps)
             return await self._commit(session, state, after, steps)
 
@@ -308,20 +332,23 @@ class SessionManager:
                 if prompt is not None and session.user_of(prompt) not in self.computer_ids:
                     return state
                 action = state.chance_action(sample_outcome(spec, self.rng))
-                state = state.apply(action)
-                steps.append(Step(None, action.notation, state.last_text or "", automatic=True))
+                after = state.apply(action)
+                steps.append(step_of(None, action, state, after, automatic=True))
+                state = after
                 continue
             seat = state.to_move()
             legal = state.legal_actions()
             if session.user_of(seat) in self.computer_ids:
-                action = computer_action(state, self.rng)
-            elif len(legal) == 1:
+                action = computer_action(state.view(seat), self.rng)
+            elif len(legal) == 1 and not state.secret_decision():
+                # A forced action is played at once, unless answering at once would tell the
+                # opponent what a secret hand holds: then the player still answers.
                 action = legal[0]
             else:
                 return state
-            text = state.describe(action)
-            state = state.apply(action)
-            steps.append(Step(seat, action.notation, state.last_text or text, automatic=True))
+            after = state.apply(action)
+            steps.append(step_of(seat, action, state, after, automatic=True))
+            state = after
         raise RuntimeError(f"match {session.id}: more than {MAX_AUTOMATIC_ACTIONS} automatic actions")
 
     async def _commit(

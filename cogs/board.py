@@ -121,7 +121,7 @@ def board_message(
     )
     embed.set_image(url="attachment://board.png")
     embed.set_footer(text=f"Position {session.version}")
-    picture = discord.File(io.BytesIO(render_board(state, None)), filename="board.png")
+    picture = discord.File(io.BytesIO(render_board(state.view(None))), filename="board.png")
     view = build_view(session, spec)
     if session.record.status == "finished":
         view = discord.ui.View(timeout=None)

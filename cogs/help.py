@@ -263,7 +263,7 @@ class Help(commands.Cog):
         """The starting position as PNG bytes (drawn once), ``None`` when it cannot be drawn."""
         if variant.key not in self._pictures:
             try:
-                self._pictures[variant.key] = render_board(variant.new_game(), None)
+                self._pictures[variant.key] = render_board(variant.new_game().view(None))
             except Exception as exc:
                 log.warning("no starting picture for %s: %s", variant.key, exc)
                 self._pictures[variant.key] = None

@@ -54,7 +54,7 @@ class Play(commands.Cog):
     async def publish(self, interaction: discord.Interaction[Any], played: Played) -> None:
         """Show the result of an action: same message within a turn, a new message for a new turn."""
         session = played.session
-        if not played.turn_changed and not played.finished:
+        if not played.decider_changed and not played.finished:
             message = board_message(session, played.steps)
             await interaction.response.edit_message(
                 content=message.content,

@@ -12,7 +12,17 @@ from engine.errors import (
     NotYourTurnError,
     UnknownVariantError,
 )
-from engine.protocol import CHANCE, Action, ChanceKind, ChanceSpec, GameState, Outcome, Variant, replay
+from engine.protocol import (
+    CHANCE,
+    Action,
+    ChanceKind,
+    ChanceSpec,
+    GameState,
+    GameView,
+    Outcome,
+    Variant,
+    replay,
+)
 from engine.registry import VARIANTS, find_variant
 
 __all__ = [
@@ -26,6 +36,7 @@ __all__ = [
     "GameError",
     "GameOverError",
     "GameState",
+    "GameView",
     "IllegalActionError",
     "NotYourTurnError",
     "NotationError",

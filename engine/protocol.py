@@ -127,6 +127,52 @@ class OptionSpec:
     maximum: int | None = None
 
 
+class GameView(ABC):
+    """What one viewer may see of a position: all that a picture, a text or a computer player reads.
+
+    ``viewer`` is a seat, or ``None`` for a spectator (the public board in a channel). A game without
+    secrets lets its state class inherit this too and ``GameState.view`` returns the state itself; a
+    game with secrets has a separate view class that leaves out what the viewer may not see.
+    """
+
+    __slots__ = ()
+
+    variant_key: ClassVar[str]
+    turn_number: int
+
+    @property
+    def viewer(self) -> int | None:
+        """The seat this view is for, ``None`` for a spectator."""
+        return None
+
+    @abstractmethod
+    def to_move(self) -> int:
+        """The seat that decides next, or ``CHANCE``."""
+
+    @property
+    @abstractmethod
+    def turn(self) -> int | None:
+        """The seat whose turn it is, ``None`` before the first turn."""
+
+    @abstractmethod
+    def legal_actions(self) -> tuple[Action, ...]:
+        """The actions of the deciding seat, if the viewer may know them (always when it decides)."""
+
+    @abstractmethod
+    def outcome(self) -> Outcome | None:
+        """How the game ended, or ``None`` while it goes on."""
+
+    @property
+    @abstractmethod
+    def last_text(self) -> str | None:
+        """What the last applied action did, in words this viewer may read."""
+
+    @property
+    @abstractmethod
+    def phase_text(self) -> str:
+        """Where the game stands now, in words this viewer may read."""
+
+
 class GameState(ABC):
     """A position of one game, immutable. Seats are 0 and 1, never users."""
 
@@ -172,9 +218,25 @@ class GameState(ABC):
     def to_json(self) -> JSONDict:
         """The canonical, complete JSON form (with ``schema`` and ``game``); secrets included."""
 
-    def view(self, seat: int | None) -> JSONDict:
-        """What ``seat`` may see (``None``: a spectator). Games without secrets show everything."""
-        return self.to_json()
+    def view(self, viewer: int | None) -> GameView:
+        """What seat ``viewer`` (``None``: a spectator, the public board) may see of this position.
+
+        Pictures, texts and computer players read a view, never the state itself, so a secret (a hand
+        of cards, the order of the deck) cannot reach someone who may not see it. A game without
+        secrets is its own view (see ``GameView``).
+        """
+        if isinstance(self, GameView):
+            return self
+        raise NotImplementedError(f"{type(self).__name__} has secrets and must say what each seat sees")
+
+    def secret_decision(self) -> bool:
+        """Whether the deciding seat's choice depends on what only that seat knows (its hand).
+
+        Such a decision is made privately (its controls never appear on the public board) and is
+        never played by itself even when only one answer is legal: answering at once would tell the
+        opponent that the hand holds nothing else.
+        """
+        return False
 
     @abstractmethod
     def describe(self, action: Action) -> str:

@@ -25,6 +25,7 @@ from engine.protocol import (
     ChanceKind,
     ChanceSpec,
     GameState,
+    GameView,
     JSONDict,
     Outcome,
     Variant,
@@ -240,7 +241,9 @@ _NUMBER_WORDS = {1: "one", 2: "two"}
 
 
 @dataclass(frozen=True, slots=True)
-class RingState(GameState):
+class RingState(GameState, GameView):
+    """A ring position. Ring has no secrets: the position is its own view for every seat."""
+
     board: tuple[int, ...]
     piles: tuple[int, int]
     phase: Phase

@@ -1,15 +1,15 @@
-"""Board pictures: ``render_board(state, viewer)`` returns a PNG of any registered game's position.
+"""Board pictures: ``render_board(view)`` returns a PNG of what one viewer may see of a position.
 
 One module per game draws it; ``RENDERERS`` maps each game's key to its drawing function. A renderer
-receives the seat looking at the board (``None`` for the public board shown in a channel) and never
-draws what that viewer may not see.
+receives a view (``state.view(None)`` for the public board shown in a channel), never the state, so
+it cannot draw what that viewer may not see.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
-from engine.protocol import GameState
+from engine.protocol import GameView
 from render import ring
 
 
@@ -17,14 +17,14 @@ class NoRendererError(LookupError):
     """There is no board picture for this game."""
 
 
-RENDERERS: dict[str, Callable[[GameState, int | None], bytes]] = {
+RENDERERS: dict[str, Callable[[GameView], bytes]] = {
     "ring": ring.render,
 }
 
 
-def render_board(state: GameState, viewer: int | None = None) -> bytes:
-    """The board of ``state`` as PNG bytes, as seen by seat ``viewer`` (``None``: everyone)."""
-    key = state.variant_key
+def render_board(view: GameView) -> bytes:
+    """The board as PNG bytes, as ``view`` shows it (``state.view(None)``: the public board)."""
+    key = view.variant_key
     try:
         renderer = RENDERERS[key]
     except KeyError:
@@ -32,7 +32,7 @@ def render_board(state: GameState, viewer: int | None = None) -> bytes:
         raise NoRendererError(
             f"there is no board picture for the game {key!r}; pictures exist for: {known}"
         ) from None
-    return renderer(state, viewer)
+    return renderer(view)
 
 
 __all__ = ["RENDERERS", "NoRendererError", "render_board"]

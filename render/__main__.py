@@ -139,7 +139,7 @@ def _sample(game: str, out: Path, only: list[str] | None, seed: int) -> list[Pat
     written: list[Path] = []
     for name, state in samples:
         path = out / f"{key}-{name}.png"
-        path.write_bytes(render_board(state))
+        path.write_bytes(render_board(state.view(None)))
         written.append(path)
     return written
 

@@ -15,7 +15,7 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
-from engine.protocol import GameState
+from engine.protocol import GameView
 from engine.ring import FIVE_MASKS, QUARTERS, SPACES, MarkKind, Phase, RingState
 from render import theme
 from render.theme import HIGHLIGHT, MUTED, TEXT, DieStyle, Point
@@ -38,8 +38,9 @@ MINUS = "\u2212"
 QUARTER_CORNERS = (3, 6, 9, 12)
 
 
-def render(state: GameState, viewer: int | None = None) -> bytes:
-    """The ring picture as PNG bytes. Ring has no secrets, so ``viewer`` changes nothing."""
+def render(view: GameView) -> bytes:
+    """The ring picture as PNG bytes. Ring has no secrets: every seat's view is the position."""
+    state = view
     if not isinstance(state, RingState):
         raise TypeError(f"the ring renderer draws ring states, not {type(state).__name__}")
     return theme.encode_png(draw(state))

@@ -6,17 +6,18 @@ import random
 from collections.abc import Callable
 
 from engine.ai import ring_greedy
-from engine.ai.random_player import random_action
-from engine.protocol import Action, GameState
+from engine.ai.random_player import random_choice
+from engine.protocol import Action, GameView
 
-ComputerPlayer = Callable[[GameState, random.Random], Action]
+ComputerPlayer = Callable[[GameView, random.Random], Action]
+"""A computer player sees what its seat may see, never the opponent's secrets."""
 
 PLAYERS: dict[str, ComputerPlayer] = {
     "ring": ring_greedy.choose,
 }
 
 
-def computer_action(state: GameState, rng: random.Random) -> Action:
+def computer_action(view: GameView, rng: random.Random) -> Action:
     """The registered computer player's choice; games without one get a random legal action."""
-    player = PLAYERS.get(state.variant_key, random_action)
-    return player(state, rng)
+    player = PLAYERS.get(view.variant_key, random_choice)
+    return player(view, rng)

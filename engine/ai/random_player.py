@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import random
 
-from engine.protocol import Action, ChanceKind, ChanceSpec, GameState
+from engine.protocol import Action, ChanceKind, ChanceSpec, GameState, GameView
 
 
 def sample_outcome(spec: ChanceSpec, rng: random.Random) -> tuple[int, ...]:
@@ -18,6 +18,14 @@ def sample_outcome(spec: ChanceSpec, rng: random.Random) -> tuple[int, ...]:
     order = list(range(spec.count))
     rng.shuffle(order)
     return tuple(order)
+
+
+def random_choice(view: GameView, rng: random.Random) -> Action:
+    """A uniformly random legal action of the seat the view is for (the random computer player)."""
+    actions = view.legal_actions()
+    if not actions:
+        raise ValueError("no legal action for this seat now")
+    return actions[rng.randrange(len(actions))]
 
 
 def random_action(state: GameState, rng: random.Random) -> Action:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 
-from engine.protocol import Action, GameState
+from engine.protocol import Action, GameView
 from engine.ring import QUARTERS, SPACES, RingState
 
 
@@ -45,7 +45,9 @@ def evaluate(state: RingState, seat: int) -> float:
     return _side_score(state, seat) - _side_score(state, 1 - seat)
 
 
-def choose(state: GameState, rng: random.Random) -> Action:
+def choose(view: GameView, rng: random.Random) -> Action:
+    """The action with the best immediate score; ring has no secrets, so its view is the position."""
+    state = view
     assert isinstance(state, RingState)
     seat = state.to_move()
     actions = state.legal_actions()

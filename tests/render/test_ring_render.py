@@ -16,7 +16,7 @@ from PIL import Image
 
 from engine import VARIANTS, find_variant
 from engine.ai.random_player import random_action
-from engine.protocol import GameState, Outcome
+from engine.protocol import GameState, GameView, Outcome
 from engine.ring import LastEvent, Mark, MarkKind, Phase, RingState
 from render import RENDERERS, NoRendererError, render_board, ring, theme
 from render.__main__ import main as sample_main
@@ -92,7 +92,7 @@ def test_unknown_game_is_a_clear_error() -> None:
         variant_key = "no-such-game"
 
     with pytest.raises(NoRendererError, match=r"no-such-game.*ring"):
-        render_board(cast(GameState, Other()))
+        render_board(cast(GameView, Other()))
 
 
 def test_every_registered_game_has_a_renderer() -> None:
@@ -104,16 +104,17 @@ def test_ring_renderer_refuses_other_states() -> None:
         variant_key = "ring"
 
     with pytest.raises(TypeError, match="ring states"):
-        ring.render(cast(GameState, Other()))
+        ring.render(cast(GameView, Other()))
 
 
-def test_viewer_is_accepted_and_ring_shows_everyone_the_same(games: list[list[RingState]]) -> None:
+def test_ring_has_no_secrets_every_seat_sees_the_public_board(games: list[list[RingState]]) -> None:
     state = games[1][10]
+    assert state.view(0) is state and state.view(None) is state and not state.secret_decision()
     public = render_board(state)
-    assert render_board(state, viewer=None) == public
-    assert render_board(state, 0) == public
-    assert render_board(state, 1) == public
-    assert RENDERERS["ring"](state, 0) == public
+    assert render_board(state.view(None)) == public
+    assert render_board(state.view(0)) == public
+    assert render_board(state.view(1)) == public
+    assert RENDERERS["ring"](state.view(0)) == public
 
 
 @pytest.mark.slow
