@@ -9,9 +9,9 @@ from dataclasses import dataclass
 import discord
 
 from bot.sessions import Session, Step, deciding_seat
-from cogs.components import GameButton, GameSelect, RematchButton
+from cogs.components import GameButton, GameSelect, HandButton, RematchButton
 from cogs.panels import PANELS
-from cogs.panels.base import PanelSpec, SelectSpec, Style
+from cogs.panels.base import HandPanel, PanelSpec, SelectSpec, Style
 from engine import Outcome
 from render import render_board
 
@@ -34,11 +34,18 @@ class BoardMessage:
     mentions: discord.AllowedMentions
 
 
-def build_view(session: Session, spec: PanelSpec) -> discord.ui.View | None:
-    if not spec.rows:
+def build_view(session: Session, spec: PanelSpec, *, public: bool = False) -> discord.ui.View | None:
+    """The controls of ``spec``; on the public board, private controls give way to "Your hand"."""
+    hand = public and isinstance(PANELS[session.variant.key], HandPanel)
+    rows = () if public and spec.private else spec.rows
+    if not rows and not hand:
         return None
     view = discord.ui.View(timeout=None)
-    for row_index, row in enumerate(spec.rows):
+    if hand:
+        view.add_item(HandButton(session.id))
+        if rows:
+            view.children[-1].row = 4
+    for row_index, row in enumerate(rows):
         if isinstance(row, SelectSpec):
             view.add_item(GameSelect.build(session.id, session.version, row_index, row))
         else:
@@ -50,10 +57,38 @@ def build_view(session: Session, spec: PanelSpec) -> discord.ui.View | None:
 
 
 def panel_for(session: Session, selection: str = "") -> PanelSpec:
+    """The deciding seat's controls, read from that seat's own view of the position."""
     assert session.state is not None
-    if deciding_seat(session.state) is None:
+    seat = deciding_seat(session.state)
+    if seat is None:
         return PanelSpec()
-    return PANELS[session.variant.key].controls(session.state, selection)
+    return PANELS[session.variant.key].controls(session.state.view(seat), selection)
+
+
+def private_reply(
+    session: Session, seat: int, steps: Sequence[Step] = (), selection: str = ""
+) -> tuple[str, discord.ui.View | None]:
+    """The private message for ``seat``: what it holds, what just happened as it may read it, and its
+    private controls when the decision is its own."""
+    state = session.state
+    assert state is not None
+    view = state.view(seat)
+    panel = PANELS[session.variant.key]
+    lines = [f"**{session.variant.title} · match #{session.id}** (only you see this)"]
+    lines += [s.text_for(seat) for s in steps if s.text_for(seat)]
+    if isinstance(panel, HandPanel):
+        lines.append(panel.hand_text(view))
+    controls = None
+    if session.record.status == "active" and deciding_seat(state) == seat:
+        spec = panel_for(session, selection)
+        if spec.private:
+            lines.append(f"**Your decision:** {view.phase_text}.")
+            controls = build_view(session, spec)
+        else:
+            lines.append("It is your turn: use the controls on the board.")
+    elif session.record.status == "active":
+        lines.append(f"Now: {view.phase_text}.")
+    return "\n".join(lines)[:2000], controls
 
 
 def _player_line(session: Session) -> str:
@@ -84,6 +119,7 @@ def board_message(
     state = session.state
     assert state is not None
     spec = panel_for(session, selection) if session.record.status == "active" else PanelSpec()
+    public = state.view(None)
     lines = [_player_line(session), ""]
     if headline:
         lines.append(headline)
@@ -108,11 +144,12 @@ def board_message(
         )
         colour = SEAT_COLOURS[winner] if winner is not None else 0x888888
     elif seat is not None:
-        lines.append(f"**{state.phase_text}**")
-        content = f"<@{session.user_of(seat)}>, your turn ({session.variant.seat_names[seat]})."
+        lines.append(f"**{public.phase_text}**")
+        where = " Open **Your hand** to decide." if spec.private else ""
+        content = f"<@{session.user_of(seat)}>, your turn ({session.variant.seat_names[seat]}).{where}"
         colour = SEAT_COLOURS[seat]
     else:
-        content = state.phase_text
+        content = public.phase_text
         colour = 0x888888
     embed = discord.Embed(
         title=f"{session.variant.title} · match #{session.id}",
@@ -122,7 +159,7 @@ def board_message(
     embed.set_image(url="attachment://board.png")
     embed.set_footer(text=f"Position {session.version}")
     picture = discord.File(io.BytesIO(render_board(state.view(None))), filename="board.png")
-    view = build_view(session, spec)
+    view = build_view(session, spec, public=True)
     if session.record.status == "finished":
         view = discord.ui.View(timeout=None)
         view.add_item(RematchButton(session.id))

@@ -163,6 +163,32 @@ class ResignButton(
         await cog.on_resign_button(interaction, self.match_id, self.op)
 
 
+class HandButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"hand:(?P<mid>\d{1,20})"):
+    """ "Your hand" on a public board: a fresh private reply with the clicker's own view and, when it is
+    their decision, its private controls. It carries no version: it always shows the present."""
+
+    def __init__(self, match_id: int, button: discord.ui.Button[Any] | None = None) -> None:
+        super().__init__(
+            button
+            or discord.ui.Button(
+                label="Your hand", emoji="🂠", style=discord.ButtonStyle.primary, custom_id=f"hand:{match_id}"
+            )
+        )
+        self.match_id = match_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> HandButton:
+        assert isinstance(item, discord.ui.Button)
+        return cls(int(match["mid"]), item)
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        cog = interaction.client.get_cog("Play")
+        assert cog is not None
+        await cog.on_hand(interaction, self.match_id)
+
+
 class RematchButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"rm:(?P<mid>\d+)"):
     def __init__(self, match_id: int, button: discord.ui.Button[Any] | None = None) -> None:
         super().__init__(
@@ -192,4 +218,5 @@ DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
     ChallengeButton,
     ResignButton,
     RematchButton,
+    HandButton,
 )

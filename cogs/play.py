@@ -10,7 +10,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.sessions import Played, Session, UserError, deciding_seat
-from cogs.board import board_message, build_view, disabled_copy, panel_for
+from cogs.board import board_message, build_view, disabled_copy, panel_for, private_reply
 from cogs.components import ResignButton
 from cogs.replies import reply_privately
 from engine import Outcome
@@ -34,11 +34,15 @@ class Play(commands.Cog):
         try:
             if value.startswith("n:"):
                 session = await sessions.get(match_id)
-                sessions.check_turn(session, interaction.user.id, version)
+                seat = sessions.check_turn(session, interaction.user.id, version)
                 # Only the controls change: no new picture is drawn.
-                await interaction.response.edit_message(
-                    view=build_view(session, panel_for(session, value[2:]))
-                )
+                if _is_private(interaction):
+                    content, view = private_reply(session, seat, selection=value[2:])
+                    await interaction.response.edit_message(content=content, view=view)
+                else:
+                    await interaction.response.edit_message(
+                        view=build_view(session, panel_for(session, value[2:]), public=True)
+                    )
                 return
             if value == "roll":
                 played = await sessions.roll(match_id, interaction.user.id, version)
@@ -51,9 +55,28 @@ class Play(commands.Cog):
             return
         await self.publish(interaction, played)
 
+    async def on_hand(self, interaction: discord.Interaction[Any], match_id: int) -> None:
+        """ "Your hand": a fresh private reply each time, so it works after restarts and after Discord's
+        15 minutes for private messages."""
+        try:
+            session = await self.bot.sessions.get(match_id)
+            self.bot.sessions.check_readable(session)
+            seat = session.seat_of(interaction.user.id)
+            if seat is None:
+                raise UserError("You are not playing in this match: its hands are secret.")
+        except UserError as exc:
+            await reply_privately(interaction, str(exc))
+            return
+        content, view = private_reply(session, seat)
+        await interaction.response.send_message(content, view=view or discord.utils.MISSING, ephemeral=True)
+
     async def publish(self, interaction: discord.Interaction[Any], played: Played) -> None:
-        """Show the result of an action: same message within a turn, a new message for a new turn."""
+        """Show the result of an action: the same message while the same seat decides, a new message
+        (mentioning the player) when someone else is asked to decide."""
         session = played.session
+        if _is_private(interaction):
+            await self._publish_from_private(interaction, played)
+            return
         if not played.decider_changed and not played.finished:
             message = board_message(session, played.steps)
             await interaction.response.edit_message(
@@ -73,6 +96,42 @@ class Play(commands.Cog):
         await self.post_board(
             session, message, channel if isinstance(channel, discord.abc.Messageable) else None
         )
+        if played.finished and outcome is not None:
+            await self.announce(session, outcome)
+
+    async def _publish_from_private(self, interaction: discord.Interaction[Any], played: Played) -> None:
+        """An action taken in a private reply: answer there, then bring the public board up to date by
+        its own message id (the interaction belongs to the private message, not to the board)."""
+        session = played.session
+        seat = session.seat_of(interaction.user.id)
+        assert seat is not None
+        content, view = private_reply(session, seat, played.steps)
+        await interaction.response.edit_message(content=content, view=view)
+        if not played.decider_changed and not played.finished:
+            message = board_message(session, played.steps)
+            if session.record.message_id is not None:
+                try:
+                    await (
+                        self.bot.get_partial_messageable(session.record.channel_id)
+                        .get_partial_message(session.record.message_id)
+                        .edit(
+                            content=message.content,
+                            embed=message.embed,
+                            attachments=[message.file],
+                            view=message.view,
+                            allowed_mentions=message.mentions,
+                        )
+                    )
+                    return
+                except discord.HTTPException as exc:
+                    log.info("could not edit the board of match %s: %s", session.id, exc)
+            await self.post_board(session, message)
+            return
+        outcome = await self.bot.sessions.result_of(session.id) if played.finished else None
+        changes = await self.bot.store.ratings.changes(session.id) if played.finished else []
+        message = board_message(session, played.steps, outcome=outcome, rating_changes=changes)
+        await self.post_board(session, message)
+        await self.retire_message(session, played.previous_message_id)
         if played.finished and outcome is not None:
             await self.announce(session, outcome)
 
@@ -269,6 +328,12 @@ class Play(commands.Cog):
         await self.retire_message(session, played.previous_message_id)
         if outcome is not None:
             await self.announce(session, outcome)
+
+
+def _is_private(interaction: discord.Interaction[Any]) -> bool:
+    """Whether the control clicked sits on a private (ephemeral) reply rather than the public board."""
+    message = interaction.message
+    return message is not None and message.flags.ephemeral
 
 
 def _duration(seconds: float) -> str:

@@ -10,9 +10,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Protocol
+from typing import Protocol, runtime_checkable
 
-from engine import GameState
+from engine import GameView
 
 ROLL = "roll"
 """A control value that asks the session manager to roll for the player."""
@@ -62,15 +62,31 @@ Row = tuple[ButtonSpec, ...] | SelectSpec
 
 @dataclass(frozen=True, slots=True)
 class PanelSpec:
-    """Rows of controls for the seat on turn, and notes on choices that were made automatically."""
+    """Rows of controls for the deciding seat, and notes on choices that were made automatically.
+
+    ``private`` controls reveal a secret of that seat (the cards in its hand): they are shown only in
+    a private reply that the player opens from the public board, never on the board itself.
+    """
 
     rows: tuple[Row, ...] = ()
     notes: tuple[str, ...] = field(default=())
+    private: bool = False
 
 
 class Panel(Protocol):
-    def controls(self, state: GameState, selection: str) -> PanelSpec:
-        """The controls for the deciding seat of ``state`` after narrowing to ``selection``."""
+    def controls(self, view: GameView, selection: str) -> PanelSpec:
+        """The controls for the deciding seat, from its own ``view``, narrowed to ``selection``."""
+        ...
+
+
+@runtime_checkable
+class HandPanel(Protocol):
+    """A panel of a game with secret hands: it can say what a seat holds, for that seat's eyes only."""
+
+    def controls(self, view: GameView, selection: str) -> PanelSpec: ...
+
+    def hand_text(self, view: GameView) -> str:
+        """What the seat of ``view`` holds, in words ("Your hand: ...")."""
         ...
 
 

@@ -16,7 +16,7 @@ from cogs.panels.base import (
     chunk,
     nav,
 )
-from engine import GameState
+from engine import GameView
 from engine.ring import COLOURS, Knock, Move, Phase, RingState, Swap, advance
 
 _MOVE_SELECTION = re.compile(r"^m(?P<source>\d{1,2})(?:x(?P<count>\d{1,2}))?$")
@@ -28,7 +28,8 @@ def _tokens(n: int) -> str:
 
 
 class RingPanel:
-    def controls(self, state: GameState, selection: str) -> PanelSpec:
+    def controls(self, view: GameView, selection: str) -> PanelSpec:
+        state = view  # ring has no secrets: every view is the position
         assert isinstance(state, RingState)
         if state.is_terminal():
             return PanelSpec()

@@ -16,7 +16,7 @@ from PIL import Image
 
 from engine import VARIANTS, find_variant
 from engine.ai.random_player import random_action
-from engine.protocol import GameState, GameView, Outcome
+from engine.protocol import GameView, Outcome
 from engine.ring import LastEvent, Mark, MarkKind, Phase, RingState
 from render import RENDERERS, NoRendererError, render_board, ring, theme
 from render.__main__ import main as sample_main
