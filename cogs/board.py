@@ -13,9 +13,9 @@ from cogs.components import GameButton, GameSelect, RematchButton
 from cogs.panels import PANELS
 from cogs.panels.base import PanelSpec, SelectSpec, Style
 from engine import Outcome
-from render import render_board
+from render import render_board, seat_style
 
-SEAT_COLOURS = (0xD64545, 0x3B7DD8)
+NEUTRAL_COLOUR = 0x888888
 DESCRIPTION_LIMIT = 3800  # below Discord's 4096 for an embed description, leaving room for the prompt
 _STYLES = {
     Style.PRIMARY: discord.ButtonStyle.primary,
@@ -54,6 +54,11 @@ def panel_for(session: Session, selection: str = "") -> PanelSpec:
     if deciding_seat(session.state) is None:
         return PanelSpec()
     return PANELS[session.variant.key].controls(session.state, selection)
+
+
+def seat_colour(session: Session, seat: int) -> int:
+    """The embed colour of ``seat``: the colour its tokens have on the game's board picture."""
+    return seat_style(session.variant.key, seat).hex
 
 
 def _player_line(session: Session) -> str:
@@ -106,14 +111,14 @@ def board_message(
             if winner is not None
             else f"The match is drawn. {outcome.description}"
         )
-        colour = SEAT_COLOURS[winner] if winner is not None else 0x888888
+        colour = seat_colour(session, winner) if winner is not None else NEUTRAL_COLOUR
     elif seat is not None:
         lines.append(f"**{state.phase_text}**")
         content = f"<@{session.user_of(seat)}>, your turn ({session.variant.seat_names[seat]})."
-        colour = SEAT_COLOURS[seat]
+        colour = seat_colour(session, seat)
     else:
         content = state.phase_text
-        colour = 0x888888
+        colour = NEUTRAL_COLOUR
     embed = discord.Embed(
         title=f"{session.variant.title} · match #{session.id}",
         description="\n".join(lines)[:4096],

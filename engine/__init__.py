@@ -12,7 +12,18 @@ from engine.errors import (
     NotYourTurnError,
     UnknownVariantError,
 )
-from engine.protocol import CHANCE, Action, ChanceKind, ChanceSpec, GameState, Outcome, Variant, replay
+from engine.protocol import (
+    CHANCE,
+    Action,
+    ChanceKind,
+    ChanceSpec,
+    EndReason,
+    Forfeit,
+    GameState,
+    Outcome,
+    Variant,
+    replay,
+)
 from engine.registry import VARIANTS, find_variant
 
 __all__ = [
@@ -23,6 +34,8 @@ __all__ = [
     "ChanceKind",
     "ChanceSpec",
     "CorruptStateError",
+    "EndReason",
+    "Forfeit",
     "GameError",
     "GameOverError",
     "GameState",

@@ -1,7 +1,8 @@
 """Board pictures: ``render_board(state, viewer)`` returns a PNG of any registered game's position.
 
-One module per game draws it; ``RENDERERS`` maps each game's key to its drawing function. A renderer
-receives the seat looking at the board (``None`` for the public board shown in a channel) and never
+One module per game draws it; ``RENDERERS`` maps each game's key to its drawing function and
+``SEAT_STYLES`` to the look of its two seats (``SEATS`` in the game's module), which everything else
+shown per seat (an embed's colour) takes too. A renderer receives the seat looking at the board (``None`` for the public board shown in a channel) and never
 draws what that viewer may not see.
 """
 
@@ -11,6 +12,7 @@ from collections.abc import Callable
 
 from engine.protocol import GameState
 from render import ring
+from render.theme import SeatStyle
 
 
 class NoRendererError(LookupError):
@@ -20,6 +22,18 @@ class NoRendererError(LookupError):
 RENDERERS: dict[str, Callable[[GameState, int | None], bytes]] = {
     "ring": ring.render,
 }
+
+SEAT_STYLES: dict[str, tuple[SeatStyle, SeatStyle]] = {
+    "ring": ring.SEATS,
+}
+
+
+def seat_style(game: str, seat: int) -> SeatStyle:
+    """How seat ``seat`` of ``game`` is drawn; ``NoRendererError`` for a game without pictures."""
+    try:
+        return SEAT_STYLES[game][seat]
+    except KeyError:
+        raise NoRendererError(f"there is no seat style for the game {game!r}") from None
 
 
 def render_board(state: GameState, viewer: int | None = None) -> bytes:
@@ -35,4 +49,4 @@ def render_board(state: GameState, viewer: int | None = None) -> bytes:
     return renderer(state, viewer)
 
 
-__all__ = ["RENDERERS", "NoRendererError", "render_board"]
+__all__ = ["RENDERERS", "SEAT_STYLES", "NoRendererError", "SeatStyle", "render_board", "seat_style"]
