@@ -6,12 +6,14 @@ import asyncio
 import contextlib
 import logging
 import random
+from collections.abc import Iterator
 
 import discord
 from discord.ext import commands
 
 from bot.challenges import Challenges
 from bot.clock import Clock, SystemClock
+from bot.publishing import Publishers
 from bot.sessions import SessionManager
 from bot.settings import ServerSettings
 from bot.store import Store
@@ -42,6 +44,7 @@ class RingsideBot(commands.Bot):
         self.settings = ServerSettings(store)
         self.sessions = SessionManager(store, self.clock, rng=rng, settings=self.settings)
         self.challenges = Challenges(store, self.clock, self.settings)
+        self.publishers = Publishers()
         self.dev_guild_id = dev_guild_id
         self.run_scheduler = run_scheduler
         self._scheduler: asyncio.Task[None] | None = None
@@ -65,14 +68,24 @@ class RingsideBot(commands.Bot):
             self._scheduler = asyncio.create_task(self._schedule_forever(), name="ringside-scheduler")
 
     async def run_due_tasks(self) -> None:
-        """Do whatever has come due: expire challenges, remind players on turn, end matches by timeout."""
-        challenges = self.get_cog("Challenge")
+        """Do whatever has come due: expire challenges, remind players on turn, end matches by timeout.
+
+        The bot layer decides what came due; each item goes to the registered publisher (a cog). One
+        item that cannot be shown is logged and does not hold up the others.
+        """
+        challenges = self.publishers.challenges
         if challenges is not None:
-            await challenges.expire_due()  # type: ignore[attr-defined]
-        play = self.get_cog("Play")
-        if play is not None:
-            await play.remind_due()  # type: ignore[attr-defined]
-            await play.timeout_due()  # type: ignore[attr-defined]
+            for record in await self.challenges.expire_due():
+                with _logged(f"showing expired challenge {record.id}"):
+                    await challenges.challenge_expired(record)
+        matches = self.publishers.matches
+        if matches is not None:
+            for reminder in await self.sessions.due_reminders():
+                with _logged(f"reminding match {reminder.session.id}"):
+                    await matches.remind(reminder)
+            for played in await self.sessions.timeout_due():
+                with _logged(f"showing timed-out match {played.session.id}"):
+                    await matches.match_ended(played)
 
     async def _schedule_forever(self) -> None:
         while not self.is_closed():
@@ -93,3 +106,11 @@ class RingsideBot(commands.Bot):
             with contextlib.suppress(asyncio.CancelledError):
                 await self._scheduler
         await super().close()
+
+
+@contextlib.contextmanager
+def _logged(what: str) -> Iterator[None]:
+    try:
+        yield
+    except Exception:
+        log.exception("%s failed", what)

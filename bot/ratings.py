@@ -19,6 +19,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from engine.protocol import EndReason
+
 INITIAL_RATING = 1500.0
 PROVISIONAL_EXPERIENCE = 50
 """A rating is provisional while its experience (match lengths played) is below this."""
@@ -157,7 +159,7 @@ class PlayedMatch:
     rated: bool
     won: bool | None
     """True or False once finished with a winner; None while active, abandoned or drawn."""
-    reason: str | None
+    reason: EndReason | None
     rating_change: float | None
     created_at: float
     finished_at: float | None

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field, replace
 from bot.clock import Clock
 from bot.settings import ServerSettings
 from bot.store import Deadlines, LoggedAction, MatchRecord, ResultRecord, Store
-from engine import CHANCE, Action, GameError, GameState, Outcome, Variant, find_variant
+from engine import CHANCE, Action, Forfeit, GameError, GameState, Outcome, Variant, find_variant
 from engine.ai.players import computer_action
 from engine.ai.random_player import sample_outcome
 
@@ -59,7 +59,7 @@ class Step:
     """One applied action: who (a seat, or None for chance), its notation, what it did in words.
 
     ``text`` is what everyone may read; ``private`` holds, per seat, a fuller text that only that
-    seat may read ("You drew Strike 3" where the board says "Red drew a card"), when there is one.
+    seat may read ("You drew a Guard" where the board says that a card was drawn), when there is one.
     """
 
     seat: int | None
@@ -114,6 +114,15 @@ class Session:
 
     def user_of(self, seat: int) -> int:
         return self.record.players[seat]
+
+
+@dataclass(frozen=True, slots=True)
+class Reminder:
+    """A due turn reminder, claimed: ``seat`` of ``session`` must act within ``seconds_left``."""
+
+    session: Session
+    seat: int
+    seconds_left: float
 
 
 @dataclass(frozen=True, slots=True)
@@ -420,7 +429,10 @@ class SessionManager:
                 return None
             names = session.variant.seat_names
             outcome = session.variant.forfeit(
-                session.state, seat, "timeout", f"{names[seat]} ran out of time: {names[1 - seat]} wins."
+                session.state,
+                seat,
+                Forfeit.TIMEOUT,
+                f"{names[seat]} ran out of time: {names[1 - seat]} wins.",
             )
             if not await self.store.matches.end(
                 match_id, status="finished", result=result_record(match_id, outcome, now), now=now
@@ -457,7 +469,7 @@ class SessionManager:
                 return Played(session, None, (), session.record.message_id)
             names = session.variant.seat_names
             outcome = session.variant.forfeit(
-                session.state, seat, "resignation", f"{names[seat]} resigned: {names[1 - seat]} wins."
+                session.state, seat, Forfeit.RESIGNATION, f"{names[seat]} resigned: {names[1 - seat]} wins."
             )
             await self.store.matches.end(
                 match_id, status="finished", result=result_record(match_id, outcome, now), now=now
@@ -480,6 +492,31 @@ class SessionManager:
             points=found.points,
             length=found.length,
         )
+
+    # -- due work (the scheduler asks; a publisher shows each) ----------------------------------------
+
+    async def due_reminders(self) -> list[Reminder]:
+        """Claim every reminder that has come due (each is given out once, even across restarts)."""
+        now = self.clock.now()
+        due: list[Reminder] = []
+        for record in await self.store.deadlines.due_reminders(now):
+            session = await self.claim_reminder(record)
+            if session is None or session.state is None:
+                continue
+            seat = deciding_seat(session.state)
+            if seat is None:
+                continue
+            due.append(Reminder(session, seat, max(0.0, (record.timeout_at or now) - now)))
+        return due
+
+    async def timeout_due(self) -> list[Played]:
+        """End every match whose player on turn has run out of time; the matches so ended."""
+        ended: list[Played] = []
+        for record in await self.store.deadlines.due_timeouts(self.clock.now()):
+            played = await self.timeout(record.id)
+            if played is not None:
+                ended.append(played)
+        return ended
 
     async def claim_reminder(self, record: MatchRecord) -> Session | None:
         """Take a due reminder so it is sent once; the session to remind about, or None."""

@@ -13,9 +13,9 @@ from cogs.components import GameButton, GameSelect, HandButton, RematchButton
 from cogs.panels import PANELS
 from cogs.panels.base import HandPanel, PanelSpec, SelectSpec, Style
 from engine import Outcome
-from render import render_board
+from render import render_board, seat_style
 
-SEAT_COLOURS = (0xD64545, 0x3B7DD8)
+NEUTRAL_COLOUR = 0x888888
 DESCRIPTION_LIMIT = 3800  # below Discord's 4096 for an embed description, leaving room for the prompt
 _STYLES = {
     Style.PRIMARY: discord.ButtonStyle.primary,
@@ -91,6 +91,11 @@ def private_reply(
     return "\n".join(lines)[:2000], controls
 
 
+def seat_colour(session: Session, seat: int) -> int:
+    """The embed colour of ``seat``: the colour its tokens have on the game's board picture."""
+    return seat_style(session.variant.key, seat).hex
+
+
 def _player_line(session: Session) -> str:
     names = session.variant.seat_names
     a, b = session.record.players
@@ -142,15 +147,15 @@ def board_message(
             if winner is not None
             else f"The match is drawn. {outcome.description}"
         )
-        colour = SEAT_COLOURS[winner] if winner is not None else 0x888888
+        colour = seat_colour(session, winner) if winner is not None else NEUTRAL_COLOUR
     elif seat is not None:
         lines.append(f"**{public.phase_text}**")
         where = " Open **Your hand** to decide." if spec.private else ""
         content = f"<@{session.user_of(seat)}>, your turn ({session.variant.seat_names[seat]}).{where}"
-        colour = SEAT_COLOURS[seat]
+        colour = seat_colour(session, seat)
     else:
         content = public.phase_text
-        colour = 0x888888
+        colour = NEUTRAL_COLOUR
     embed = discord.Embed(
         title=f"{session.variant.title} · match #{session.id}",
         description="\n".join(lines)[:4096],

@@ -22,6 +22,8 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 REMATCH_SECONDS = 600.0
+FIRST_GAME = next(iter(VARIANTS))
+"""The game of a /challenge that names none: the first registered one."""
 
 
 def challenge_view(challenge_id: int, *, disabled: bool = False) -> discord.ui.View:
@@ -40,14 +42,14 @@ class Challenge(commands.Cog):
     @app_commands.command(name="challenge", description="Challenge someone (or me) to a game.")
     @app_commands.describe(
         opponent="Who you want to play (pick me to play the computer)",
-        game="ring, backgammon or space",
+        game=f"The game: {', '.join(VARIANTS)} (default: {FIRST_GAME})",
         rated="Whether the result counts for the leaderboard (default: yes)",
     )
     async def challenge(
         self,
         interaction: discord.Interaction[Any],
         opponent: discord.User,
-        game: str = "ring",
+        game: str = FIRST_GAME,
         rated: bool = True,
     ) -> None:
         challenges = self.bot.challenges
@@ -148,7 +150,7 @@ class Challenge(commands.Cog):
         except ChallengeError as exc:
             await reply_privately(interaction, str(exc))
             if exc.expired is not None:
-                await self.show_expired(exc.expired)
+                await self.challenge_expired(exc.expired)
             return
         if op == "decline":
             await interaction.response.edit_message(
@@ -195,7 +197,7 @@ class Challenge(commands.Cog):
         players = (record.challenger_id, record.opponent_id)
         if record.rematch_of is not None:
             previous = await self.bot.store.matches.get(record.rematch_of)
-            if previous is not None:  # seats swapped: whoever was Red is now Blue
+            if previous is not None:  # seats swapped: each player takes the other's seat
                 players = (previous.players[1], previous.players[0])
         played = await self.bot.sessions.start_match(
             game=record.game,
@@ -268,9 +270,11 @@ class Challenge(commands.Cog):
             rematch_of=record.id,
         )
         minutes = round((challenge.expires_at - challenge.created_at) / 60)
+        # Seats swap in the rematch: the other player takes the seat the asker had.
+        their_seat = variant.seat_names[record.players.index(interaction.user.id)]
         response = await interaction.response.send_message(
-            f"<@{other}>, {interaction.user.mention} wants a rematch of **{variant.title}** (seats swapped). "
-            f"Accept within {minutes} minutes.",
+            f"<@{other}>, {interaction.user.mention} wants a rematch of **{variant.title}** "
+            f"(seats swapped: you play {their_seat}). Accept within {minutes} minutes.",
             view=challenge_view(challenge.id),
             allowed_mentions=discord.AllowedMentions(
                 users=[discord.Object(other)], roles=False, everyone=False
@@ -279,7 +283,14 @@ class Challenge(commands.Cog):
         if response.message_id is not None:
             await self.bot.challenges.set_message(challenge.id, response.message_id)
 
-    async def show_expired(self, record: ChallengeRecord) -> None:
+    async def cog_load(self) -> None:
+        self.bot.publishers.challenges = self
+
+    async def cog_unload(self) -> None:
+        if self.bot.publishers.challenges is self:
+            self.bot.publishers.challenges = None
+
+    async def challenge_expired(self, record: ChallengeRecord) -> None:
         """Say on the challenge message that it expired, with its buttons disabled."""
         if record.message_id is None:
             return
@@ -295,13 +306,6 @@ class Challenge(commands.Cog):
             )
         except discord.HTTPException as exc:
             log.info("could not mark challenge %s expired: %s", record.id, exc)
-
-    async def expire_due(self) -> int:
-        """Expire every challenge past its deadline; return how many."""
-        expired = await self.bot.challenges.expire_due()
-        for record in expired:
-            await self.show_expired(record)
-        return len(expired)
 
 
 async def setup(bot: RingsideBot) -> None:

@@ -9,7 +9,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.sessions import Played, Session, UserError, deciding_seat
+from bot.sessions import Played, Reminder, Session, UserError
 from cogs.board import board_message, build_view, disabled_copy, panel_for, private_reply
 from cogs.components import ResignButton
 from cogs.replies import reply_privately
@@ -161,60 +161,50 @@ class Play(commands.Cog):
 
     # -- the turn clock ---------------------------------------------------------------------------
 
-    async def remind_due(self) -> int:
-        """Remind each player whose reminder time has come, once."""
-        sent = 0
-        now = self.bot.clock.now()
-        for record in await self.bot.store.deadlines.due_reminders(now):
-            session = await self.bot.sessions.claim_reminder(record)
-            if session is None or session.state is None:
-                continue
-            seat = deciding_seat(session.state)
-            if seat is None:
-                continue
-            left = max(0.0, (record.timeout_at or now) - now)
-            board = ""
-            if session.record.message_id is not None and session.record.guild_id is not None:
-                board = (
-                    f" https://discord.com/channels/{session.record.guild_id}/{session.record.channel_id}/"
-                    f"{session.record.message_id}"
-                )
-            text = (
-                f"⏰ <@{session.user_of(seat)}>, it is your turn in match #{session.id} "
-                f"({session.variant.title}).{board} Play within {_duration(left)}, or the match is lost on time."
-            )
-            try:
-                await self.bot.get_partial_messageable(session.record.channel_id).send(
-                    text, allowed_mentions=discord.AllowedMentions(users=True, roles=False, everyone=False)
-                )
-                sent += 1
-            except discord.HTTPException as exc:
-                log.info("could not remind match %s: %s", session.id, exc)
-        return sent
+    async def cog_load(self) -> None:
+        self.bot.publishers.matches = self
 
-    async def timeout_due(self) -> int:
-        """End every match whose player on turn has run out of time."""
-        ended = 0
-        for record in await self.bot.store.deadlines.due_timeouts(self.bot.clock.now()):
-            played = await self.bot.sessions.timeout(record.id)
-            if played is None:
-                continue
-            ended += 1
-            session = played.session
-            outcome = await self.bot.sessions.result_of(session.id)
-            await self.post_board(
-                session,
-                board_message(
-                    session,
-                    played.steps,
-                    outcome=outcome,
-                    rating_changes=await self.bot.store.ratings.changes(session.id),
-                ),
+    async def cog_unload(self) -> None:
+        if self.bot.publishers.matches is self:
+            self.bot.publishers.matches = None
+
+    async def remind(self, reminder: Reminder) -> None:
+        """Remind the player on turn in the match's channel, linking its board."""
+        session = reminder.session
+        board = ""
+        if session.record.message_id is not None and session.record.guild_id is not None:
+            board = (
+                f" https://discord.com/channels/{session.record.guild_id}/{session.record.channel_id}/"
+                f"{session.record.message_id}"
             )
-            await self.retire_message(session, played.previous_message_id)
-            if outcome is not None:
-                await self.announce(session, outcome)
-        return ended
+        text = (
+            f"⏰ <@{session.user_of(reminder.seat)}>, it is your turn in match #{session.id} "
+            f"({session.variant.title}).{board} Play within {_duration(reminder.seconds_left)}, "
+            "or the match is lost on time."
+        )
+        try:
+            await self.bot.get_partial_messageable(session.record.channel_id).send(
+                text, allowed_mentions=discord.AllowedMentions(users=True, roles=False, everyone=False)
+            )
+        except discord.HTTPException as exc:
+            log.info("could not remind match %s: %s", session.id, exc)
+
+    async def match_ended(self, played: Played) -> None:
+        """Show a match that ended by timeout: a final board, the old one retired, the announcement."""
+        session = played.session
+        outcome = await self.bot.sessions.result_of(session.id)
+        await self.post_board(
+            session,
+            board_message(
+                session,
+                played.steps,
+                outcome=outcome,
+                rating_changes=await self.bot.store.ratings.changes(session.id),
+            ),
+        )
+        await self.retire_message(session, played.previous_message_id)
+        if outcome is not None:
+            await self.announce(session, outcome)
 
     async def post_board(
         self, session: Session, message: Any, channel: discord.abc.Messageable | None = None

@@ -45,7 +45,7 @@ class Settings(commands.Cog):
         reminder_hours="Remind the player on turn after this many hours (default 12)",
         timeout_hours="The player on turn loses after this many hours (default 48)",
         challenge_minutes="Challenges expire after this many minutes (default 10)",
-        games="Games allowed here, comma-separated (e.g. ring,backgammon), or 'all'",
+        games=f"Games allowed here, comma-separated (of: {','.join(VARIANTS)}), or 'all'",
         threads="Give every match its own thread",
         results_channel="Where results are announced (leave out to keep; pick none with clear_results)",
         clear_results="Stop announcing results in a separate channel",

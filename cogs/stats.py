@@ -20,7 +20,7 @@ from discord.ext import commands
 
 from bot.ratings import PROVISIONAL_EXPERIENCE, PlayedMatch, RatedResult, Standing
 from cogs.replies import reply_privately
-from engine import VARIANTS, GameError, find_variant
+from engine import VARIANTS, EndReason, Forfeit, GameError, find_variant
 from render.leaderboard import rating_chart
 
 if TYPE_CHECKING:
@@ -28,7 +28,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-DEFAULT_GAME = "ring"
 TOP = 10
 TREND_MATCHES = 5
 RECENT = 10
@@ -39,7 +38,15 @@ MEDALS = ("🥇", "🥈", "🥉")
 MINUS = "\u2212"
 NO_PINGS = discord.AllowedMentions.none()
 PROVISIONAL_NOTE = f"? = provisional rating: fewer than {PROVISIONAL_EXPERIENCE} points played"
-REASONS = {"resignation": "by resignation", "timeout": "on time"}
+REASONS: dict[EndReason, str] = {Forfeit.RESIGNATION: "by resignation", Forfeit.TIMEOUT: "on time"}
+GAMES = ", ".join(VARIANTS)
+GAME_HELP = f"{GAMES} (default: the game played last here)"
+
+
+def default_game(games: Sequence[Standing]) -> str:
+    """The game a player's ratings are shown for when none is named: the one they played rated
+    most recently in this server (``games`` is most recent first), else the first registered game."""
+    return next((g.game for g in games if g.game in VARIANTS), next(iter(VARIANTS)))
 
 
 # -- text -------------------------------------------------------------------------------------------
@@ -224,18 +231,21 @@ class Stats(commands.Cog):
         self.bot = bot
 
     @app_commands.command(name="leaderboard", description="The best players of a game in this server.")
-    @app_commands.describe(game="ring, backgammon or space (default: ring)")
-    async def leaderboard(self, interaction: discord.Interaction[Any], game: str = DEFAULT_GAME) -> None:
+    @app_commands.describe(game=GAME_HELP)
+    async def leaderboard(self, interaction: discord.Interaction[Any], game: str | None = None) -> None:
         guild_id = interaction.guild_id
         if guild_id is None:
             await reply_privately(interaction, "Ratings are kept per server: use /leaderboard in a server.")
             return
+        store = self.bot.store
         try:
-            key = find_variant(game).key
+            if game is not None:
+                key = find_variant(game).key
+            else:
+                key = default_game(await store.ratings.standings_of(guild_id, interaction.user.id))
         except GameError as exc:
             await reply_privately(interaction, _sentence(str(exc)))
             return
-        store = self.bot.store
         top = await store.ratings.leaderboard(guild_id, key, TOP)
         if not top:
             await reply_privately(
@@ -258,7 +268,7 @@ class Stats(commands.Cog):
     )
     @app_commands.describe(
         user="Whose statistics (default: yours)",
-        game="ring, backgammon or space (default: the game they played last)",
+        game=f"{GAMES} (default: the game they played last here)",
     )
     async def stats(
         self,
@@ -279,7 +289,7 @@ class Stats(commands.Cog):
         store = self.bot.store
         games = await store.ratings.standings_of(guild_id, target.id)
         try:
-            key = find_variant(game).key if game is not None else (games[0].game if games else DEFAULT_GAME)
+            key = find_variant(game).key if game is not None else default_game(games)
         except GameError as exc:
             await reply_privately(interaction, _sentence(str(exc)))
             return

@@ -14,10 +14,10 @@ import json
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from enum import Enum
+from enum import Enum, StrEnum
 from typing import Any, ClassVar
 
-from engine.errors import BadOptionsError, NotationError
+from engine.errors import BadOptionsError, CorruptStateError, NotationError
 
 CHANCE = -1
 """The value of ``GameState.to_move()`` when the next step is a chance outcome."""
@@ -76,18 +76,30 @@ class Action(ABC):
         return self.notation
 
 
+class EndReason(StrEnum):
+    """How a game ended, as a stable key saved with the result. Empty: every game derives its own
+    enum of the ways it is won (``Variant.win_reasons``), and ``Forfeit`` ends any game."""
+
+
+class Forfeit(EndReason):
+    """The ways any game ends without being played out."""
+
+    RESIGNATION = "resignation"
+    TIMEOUT = "timeout"
+
+
 @dataclass(frozen=True, slots=True)
 class Outcome:
     """How a finished game or match ended.
 
     ``winner`` is a seat or ``None`` for a draw. ``points`` is what the winner scored (1 in games
-    without scoring). ``reason`` is a stable key (``"five-in-a-row"``, ``"resignation"``),
+    without scoring). ``reason`` says how (a ``Forfeit`` or one of the game's ``win_reasons``),
     ``description`` the sentence shown to players. ``length`` is the match length the result
     counts for in ratings (1 for games without match play).
     """
 
     winner: int | None
-    reason: str
+    reason: EndReason
     description: str
     points: int = 1
     length: int = 1
@@ -95,20 +107,21 @@ class Outcome:
     def to_json(self) -> JSONDict:
         return {
             "winner": self.winner,
-            "reason": self.reason,
+            "reason": str(self.reason),
             "description": self.description,
             "points": self.points,
             "length": self.length,
         }
 
     @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> Outcome:
+    def from_json(cls, data: Mapping[str, Any], variant: Variant) -> Outcome:
+        """Read a saved outcome of a ``variant`` game; its reason must be one of the game's."""
         winner = data["winner"]
         if winner not in (0, 1, None):
             raise ValueError("winner must be 0, 1 or null")
         return cls(
             winner=winner,
-            reason=str(data["reason"]),
+            reason=variant.read_reason(str(data["reason"])),
             description=str(data["description"]),
             points=int(data["points"]),
             length=int(data["length"]),
@@ -263,6 +276,8 @@ class Variant(ABC):
     key: ClassVar[str]
     title: ClassVar[str]
     seat_names: ClassVar[tuple[str, str]]
+    win_reasons: ClassVar[type[EndReason]]
+    """How this game ends when played out: its own ``EndReason`` enum (``Forfeit`` is added to it)."""
     schema_version: ClassVar[int]
     options: ClassVar[tuple[OptionSpec, ...]] = ()
 
@@ -278,9 +293,22 @@ class Variant(ABC):
     def parse_action(self, state: GameState, text: str) -> Action:
         """Read an action's notation in the context of ``state``; raises ``NotationError``."""
 
-    def forfeit(self, state: GameState, loser: int, reason: str, description: str) -> Outcome:
+    def forfeit(self, state: GameState, loser: int, reason: Forfeit, description: str) -> Outcome:
         """The outcome when ``loser`` resigns or runs out of time. Games with scoring override it."""
         return Outcome(winner=1 - loser, reason=reason, description=description)
+
+    @property
+    def end_reasons(self) -> tuple[EndReason, ...]:
+        """Every way a game of this variant can end: its own ways first, then ``Forfeit``."""
+        return (*self.win_reasons, *Forfeit)
+
+    def read_reason(self, key: str) -> EndReason:
+        """A saved reason key as this game's ``EndReason``; ``CorruptStateError`` if it is none of them."""
+        for reason in self.end_reasons:
+            if reason.value == key:
+                return reason
+        known = ", ".join(r.value for r in self.end_reasons)
+        raise CorruptStateError(f"{key!r} is not a way a {self.title} game ends (known: {known})")
 
     def resolve_options(self, options: Mapping[str, Any] | None) -> dict[str, Any]:
         """Fill defaults and check every option against ``self.options``."""

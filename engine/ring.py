@@ -24,6 +24,7 @@ from engine.protocol import (
     Action,
     ChanceKind,
     ChanceSpec,
+    EndReason,
     GameState,
     GameView,
     JSONDict,
@@ -51,9 +52,21 @@ class Phase(Enum):
 # Win conditions, in the order the rules text lists them (ruling 10).
 
 
+class RingWin(EndReason):
+    """The seven ways to win a ring game (the saved result's reason key)."""
+
+    ALL_CAPTURED = "all-captured"
+    NINE_SPACES = "nine-spaces"
+    SPACES_12_1_2_3 = "spaces-12-1-2-3"
+    SPACES_3_4_5_6 = "spaces-3-4-5-6"
+    SPACES_6_7_8_9 = "spaces-6-7-8-9"
+    SPACES_9_10_11_12 = "spaces-9-10-11-12"
+    FIVE_IN_A_ROW = "five-in-a-row"
+
+
 @dataclass(frozen=True, slots=True)
 class WinCondition:
-    key: str
+    key: RingWin
     text: str
     mask: int = 0  # spaces that must all be occupied (bit i = space i+1); 0 for the special ones
 
@@ -66,14 +79,14 @@ def _mask(spaces: Sequence[int]) -> int:
 
 
 QUARTERS = (
-    WinCondition("spaces-12-1-2-3", "occupies spaces 12, 1, 2 and 3", _mask((12, 1, 2, 3))),
-    WinCondition("spaces-3-4-5-6", "occupies spaces 3, 4, 5 and 6", _mask((3, 4, 5, 6))),
-    WinCondition("spaces-6-7-8-9", "occupies spaces 6, 7, 8 and 9", _mask((6, 7, 8, 9))),
-    WinCondition("spaces-9-10-11-12", "occupies spaces 9, 10, 11 and 12", _mask((9, 10, 11, 12))),
+    WinCondition(RingWin.SPACES_12_1_2_3, "occupies spaces 12, 1, 2 and 3", _mask((12, 1, 2, 3))),
+    WinCondition(RingWin.SPACES_3_4_5_6, "occupies spaces 3, 4, 5 and 6", _mask((3, 4, 5, 6))),
+    WinCondition(RingWin.SPACES_6_7_8_9, "occupies spaces 6, 7, 8 and 9", _mask((6, 7, 8, 9))),
+    WinCondition(RingWin.SPACES_9_10_11_12, "occupies spaces 9, 10, 11 and 12", _mask((9, 10, 11, 12))),
 )
-ALL_CAPTURED = WinCondition("all-captured", "leaves the opponent no token on the board")
-NINE_SPACES = WinCondition("nine-spaces", "occupies 9 spaces")
-FIVE_IN_A_ROW = WinCondition("five-in-a-row", "occupies 5 spaces in a row")
+ALL_CAPTURED = WinCondition(RingWin.ALL_CAPTURED, "leaves the opponent no token on the board")
+NINE_SPACES = WinCondition(RingWin.NINE_SPACES, "occupies 9 spaces")
+FIVE_IN_A_ROW = WinCondition(RingWin.FIVE_IN_A_ROW, "occupies 5 spaces in a row")
 WIN_CONDITIONS = (ALL_CAPTURED, NINE_SPACES, *QUARTERS, FIVE_IN_A_ROW)
 WIN_KEYS = tuple(c.key for c in WIN_CONDITIONS)
 # Five in a row includes runs across 12-1 (ruling 10): starts 1..12, wrapping.
@@ -761,6 +774,7 @@ class RingVariant(Variant):
     key: ClassVar[str] = "ring"
     title: ClassVar[str] = "Ring"
     seat_names: ClassVar[tuple[str, str]] = COLOURS
+    win_reasons: ClassVar[type[EndReason]] = RingWin
     schema_version: ClassVar[int] = SCHEMA
 
     def new_game(self, options: Mapping[str, Any] | None = None) -> RingState:
@@ -858,7 +872,7 @@ def _state_from_json(data: Mapping[str, Any]) -> RingState:
             for kind, space, count in raw["marks"]
         )
         last = LastEvent(seat=seat, notation=str(raw["notation"]), text=str(raw["text"]), marks=marks)
-    result = None if data["outcome"] is None else Outcome.from_json(data["outcome"])
+    result = None if data["outcome"] is None else Outcome.from_json(data["outcome"], VARIANT)
     if (result is not None) != (phase is Phase.OVER):
         raise CorruptStateError("the saved ring game's result does not match its phase")
     return RingState(

@@ -16,9 +16,9 @@ from functools import lru_cache
 from PIL import Image, ImageDraw
 
 from engine.protocol import GameView
-from engine.ring import FIVE_MASKS, QUARTERS, SPACES, MarkKind, Phase, RingState
+from engine.ring import COLOURS, FIVE_MASKS, QUARTERS, SPACES, MarkKind, Phase, RingState, RingWin
 from render import theme
-from render.theme import HIGHLIGHT, MUTED, TEXT, DieStyle, Point
+from render.theme import HIGHLIGHT, MUTED, TEXT, DieStyle, Point, SeatStyle
 
 WIDTH, HEIGHT = 800, 900
 HEADER = 100
@@ -34,8 +34,21 @@ COUNT_SIZE = 36
 LABEL_SIZE = 28
 PILE_TOKEN_R = 33
 
+RED = SeatStyle(
+    fill=(222, 72, 72), dark=(128, 30, 38), light=(255, 150, 140), text=(255, 116, 108), shape="disc"
+)
+BLUE = SeatStyle(
+    fill=(58, 128, 226), dark=(24, 62, 132), light=(150, 196, 255), text=(112, 172, 255), shape="square"
+)
+SEATS: tuple[SeatStyle, SeatStyle] = (RED, BLUE)
+"""Seat 0 (Red) and seat 1 (Blue), named by ``engine.ring.COLOURS``."""
+
 MINUS = "\u2212"
 QUARTER_CORNERS = (3, 6, 9, 12)
+
+
+def _style(seat: int) -> SeatStyle:
+    return SEATS[seat]
 
 
 def render(view: GameView) -> bytes:
@@ -118,14 +131,14 @@ def winning_spaces(state: RingState) -> frozenset[int]:
     for quarter in QUARTERS:
         if result.reason == quarter.key:
             return frozenset(s for s in range(1, SPACES + 1) if quarter.mask >> (s - 1) & 1)
-    if result.reason == "five-in-a-row":
+    if result.reason is RingWin.FIVE_IN_A_ROW:
         # The engine names the first run it finds in this order; find the same one.
         for mask, _start in FIVE_MASKS:
             run = frozenset(s for s in range(1, SPACES + 1) if mask >> (s - 1) & 1)
             if run <= mine:
                 return run
         return frozenset()
-    if result.reason in ("nine-spaces", "all-captured"):
+    if result.reason in (RingWin.NINE_SPACES, RingWin.ALL_CAPTURED):
         return mine
     return frozenset()
 
@@ -200,8 +213,8 @@ def _draw_badges(image: Image.Image, state: RingState) -> None:
     last = state.last
     if last is None or last.seat is None:
         return
-    mover = theme.seat_style(last.seat)
-    enemy = theme.seat_style(1 - last.seat)
+    mover = _style(last.seat)
+    enemy = _style(1 - last.seat)
     per_space: dict[int, list[tuple[str, theme.RGB]]] = {}
     for mark in last.marks:
         if mark.kind is MarkKind.PLACE:
@@ -230,18 +243,18 @@ def _draw_stacks(image: Image.Image, state: RingState) -> None:
         if owner is None:
             continue
         x, y = position(space)
-        theme.draw_stack(image, (x, y - 2), owner, count, TOKEN_R, COUNT_SIZE)
+        theme.draw_stack(image, (x, y - 2), SEATS[owner], count, TOKEN_R, COUNT_SIZE)
 
 
 def _draw_piles(image: Image.Image, state: RingState) -> None:
     """Each player's pile in a bottom corner: Red left, Blue right."""
     for seat, x in ((0, 74), (1, WIDTH - 74)):
-        style = theme.seat_style(seat)
+        style = _style(seat)
         y = 770
-        theme.label(image, (x, y - 62), f"{style.name} pile".upper(), 22, style.text, anchor="mm")
+        theme.label(image, (x, y - 62), f"{COLOURS[seat]} pile".upper(), 22, style.text, anchor="mm")
         count = state.piles[seat]
         if count:
-            theme.draw_stack(image, (x, y), seat, count, PILE_TOKEN_R, 32, max_layers=3)
+            theme.draw_stack(image, (x, y), style, count, PILE_TOKEN_R, 32, max_layers=3)
         else:
             theme.paste(image, theme.ring_sprite(PILE_TOKEN_R, 2, MUTED, dashes=10), (x, y))
             theme.number(image, (x, y), "0", 32, MUTED)
@@ -282,8 +295,8 @@ def _draw_centre(image: Image.Image, state: RingState) -> None:
         state.turn if state.phase is not Phase.ROLL else (1 - state.turn if state.turn is not None else None)
     )
     if roller is not None:
-        style = theme.seat_style(roller)
-        theme.label(image, (cx, y + DIE / 2 + 30), f"{style.name}'s roll", 24, style.text, anchor="mm")
+        style = _style(roller)
+        theme.label(image, (cx, y + DIE / 2 + 30), f"{COLOURS[roller]}'s roll", 24, style.text, anchor="mm")
 
 
 def _draw_opening(image: Image.Image, state: RingState) -> None:
@@ -292,24 +305,24 @@ def _draw_opening(image: Image.Image, state: RingState) -> None:
     values = state.opening or (0, 0)
     y = cy - 16
     for seat, dx in ((0, -48), (1, 48)):
-        style = theme.seat_style(seat)
-        theme.draw_die(image, (cx + dx, y), values[seat], DIE, theme.die_style_for_seat(seat))
+        style = _style(seat)
+        theme.draw_die(image, (cx + dx, y), values[seat], DIE, style)
         if not values[seat]:
             theme.number(image, (cx + dx, y), "?", 36)
-        theme.label(image, (cx + dx, y - DIE / 2 - 22), style.name, 22, style.text, anchor="mm")
+        theme.label(image, (cx + dx, y - DIE / 2 - 22), COLOURS[seat], 22, style.text, anchor="mm")
     if state.opening is None:
         caption = "Roll to start"
     elif state.phase is Phase.OPENING:
         caption = "A tie: roll again"
     else:
-        caption = f"{theme.seat_style(state.turn or 0).name} starts" if state.turn is not None else ""
+        caption = f"{COLOURS[state.turn]} starts" if state.turn is not None else ""
     theme.label(image, (cx, y + DIE / 2 + 30), caption, 24, TEXT, anchor="mm")
 
 
-_REASONS = {
-    "all-captured": "all captured",
-    "nine-spaces": "nine spaces",
-    "five-in-a-row": "five in a row",
+_REASONS: dict[str, str] = {
+    RingWin.ALL_CAPTURED: "all captured",
+    RingWin.NINE_SPACES: "nine spaces",
+    RingWin.FIVE_IN_A_ROW: "five in a row",
     **{q.key: "spaces " + q.key.removeprefix("spaces-").replace("-", ", ") for q in QUARTERS},
 }
 
@@ -321,9 +334,9 @@ def _draw_winner(image: Image.Image, state: RingState) -> None:
     if result.winner is None:
         theme.label(image, (cx, cy), "Draw", 48, TEXT, anchor="mm")
         return
-    style = theme.seat_style(result.winner)
-    theme.draw_stack(image, (cx, cy - 62), result.winner, 1, 26)
-    theme.label(image, (cx, cy + 4), f"{style.name} wins", 50, style.text, anchor="mm")
+    style = _style(result.winner)
+    theme.draw_stack(image, (cx, cy - 62), style, 1, 26)
+    theme.label(image, (cx, cy + 4), f"{COLOURS[result.winner]} wins", 50, style.text, anchor="mm")
     reason = _REASONS.get(result.reason, result.reason.replace("-", " "))
     theme.label(image, (cx, cy + 52), reason, 26, HIGHLIGHT, anchor="mm")
 
@@ -337,9 +350,9 @@ def _draw_header(image: Image.Image, state: RingState) -> None:
     title, subtitle = theme.split_title(state.phase_text)
     x = 28
     if seat is not None:
-        theme.draw_stack(image, (44, 40), seat, 1, 17)
+        theme.draw_stack(image, (44, 40), SEATS[seat], 1, 17)
         x = 74
-    colour = theme.seat_style(seat).text if seat is not None else TEXT
+    colour = _style(seat).text if seat is not None else TEXT
     theme.label(image, (x, 40), title, 32, colour, anchor="lm")
     if state.turn_number and state.result is None:
         theme.label(image, (WIDTH - 28, 40), f"turn {state.turn_number}", 22, MUTED, anchor="rm", bold=False)

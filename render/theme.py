@@ -2,8 +2,10 @@
 
 Shapes are drawn at ``SCALE`` times their size and reduced, which gives smooth edges that Pillow's
 own drawing lacks; every such sprite is cached, so a board picture mostly pastes ready images and
-draws a little text. Seat colours never stand alone: Red tokens are round, Blue tokens square, and
-text names the colour wherever it matters, so the picture reads for colour-blind players too.
+draws a little text. Seat colours never stand alone: each seat's ``SeatStyle`` has a shape as well
+(ring: Red tokens round, Blue tokens square), and text names the seat wherever it matters, so the
+picture reads for colour-blind players too. The theme holds no seat of its own: each game's renderer
+module declares its two ``SeatStyle`` values (``SEATS``), registered in ``render.SEAT_STYLES``.
 """
 
 from __future__ import annotations
@@ -41,9 +43,11 @@ HIGHLIGHT: RGB = (246, 196, 69)
 
 @dataclass(frozen=True, slots=True)
 class SeatStyle:
-    """How one seat is drawn. ``shape`` is the cue that does not depend on seeing colour."""
+    """How one seat of a game is drawn. ``shape`` is the cue that does not depend on seeing colour.
 
-    name: str
+    The seat's name is the game's (``Variant.seat_names``); this is only its look.
+    """
+
     fill: RGB
     dark: RGB
     light: RGB
@@ -51,23 +55,11 @@ class SeatStyle:
     """The seat's colour for text and marks on the dark background (lighter than ``fill``)."""
     shape: Literal["disc", "square"]
 
-
-RED = SeatStyle(
-    "Red", fill=(222, 72, 72), dark=(128, 30, 38), light=(255, 150, 140), text=(255, 116, 108), shape="disc"
-)
-BLUE = SeatStyle(
-    "Blue",
-    fill=(58, 128, 226),
-    dark=(24, 62, 132),
-    light=(150, 196, 255),
-    text=(112, 172, 255),
-    shape="square",
-)
-SEATS: tuple[SeatStyle, SeatStyle] = (RED, BLUE)
-
-
-def seat_style(seat: int) -> SeatStyle:
-    return SEATS[seat]
+    @property
+    def hex(self) -> int:
+        """``fill`` as one 0xRRGGBB number (an embed's colour)."""
+        r, g, b = self.fill
+        return r << 16 | g << 8 | b
 
 
 # -- fonts -----------------------------------------------------------------------------------------
@@ -173,12 +165,11 @@ STACK_STEP = 0.17
 
 
 @lru_cache(maxsize=64)
-def stack_sprite(seat: int, radius: int, layers: int) -> Image.Image:
-    """``layers`` tokens of ``seat`` seen slightly from above, the top token's face centred high.
+def stack_sprite(style: SeatStyle, radius: int, layers: int) -> Image.Image:
+    """``layers`` tokens drawn in ``style`` seen slightly from above, the top token's face centred high.
 
     The sprite is ``2 * radius + pad`` wide; its height grows with ``layers`` by ``STACK_STEP``.
     """
-    style = SEATS[seat]
     # A square token looks as heavy as a disc at a slightly smaller size.
     half = radius if style.shape == "disc" else radius * 0.9
     step = radius * STACK_STEP
@@ -216,18 +207,18 @@ def stack_sprite(seat: int, radius: int, layers: int) -> Image.Image:
 def draw_stack(
     image: Image.Image,
     center: Point,
-    seat: int,
+    style: SeatStyle,
     count: int,
     radius: int,
     number_size: int = 0,
     max_layers: int = 4,
 ) -> None:
-    """A stack of ``count`` tokens of ``seat`` centred on ``center``, its count written on the top.
+    """A stack of ``count`` tokens in ``style`` centred on ``center``, its count written on the top.
 
     ``number_size`` 0 leaves the count out (a token used as an icon).
     """
     layers = max(1, min(count, max_layers))
-    sprite = stack_sprite(seat, radius, layers)
+    sprite = stack_sprite(style, radius, layers)
     paste(image, sprite, center)
     if number_size:
         # Pasting rounds the corner; the top face sits at that corner plus pad + radius.
@@ -299,16 +290,12 @@ class DieStyle(Enum):
     WHITE = "white"
     BLACK = "black"
     """The modifier die: black with white pips and a light rim, unlike any white die."""
-    RED = "red"
-    BLUE = "blue"
 
 
 _DIE_COLOURS: dict[DieStyle, tuple[RGB, RGB, RGB]] = {
     # body, pips, rim
     DieStyle.WHITE: ((244, 241, 232), (28, 32, 42), (190, 184, 170)),
     DieStyle.BLACK: ((16, 17, 20), (246, 246, 246), (168, 176, 190)),
-    DieStyle.RED: (RED.fill, (255, 255, 255), RED.dark),
-    DieStyle.BLUE: (BLUE.fill, (255, 255, 255), BLUE.dark),
 }
 
 _PIPS: dict[int, tuple[tuple[int, int], ...]] = {
@@ -322,16 +309,19 @@ _PIPS: dict[int, tuple[tuple[int, int], ...]] = {
 }
 
 
-def die_style_for_seat(seat: int) -> DieStyle:
-    return DieStyle.RED if seat == 0 else DieStyle.BLUE
+def _die_colours(style: DieStyle | SeatStyle) -> tuple[RGB, RGB, RGB]:
+    """Body, pips and rim: a plain die, or a seat's die in its colour with white pips."""
+    if isinstance(style, SeatStyle):
+        return style.fill, (255, 255, 255), style.dark
+    return _DIE_COLOURS[style]
 
 
 @lru_cache(maxsize=128)
-def die_sprite(value: int, size: int, style: DieStyle, opacity: float = 1.0) -> Image.Image:
+def die_sprite(value: int, size: int, style: DieStyle | SeatStyle, opacity: float = 1.0) -> Image.Image:
     """A die face showing ``value`` (0: blank) as a ``size`` pixel rounded square, with a shadow."""
     if opacity < 1.0:
         return faded(die_sprite(value, size, style), opacity)
-    body, pip, rim = _DIE_COLOURS[style]
+    body, pip, rim = _die_colours(style)
     pad = max(3, size // 12)
     total = size + 2 * pad
 
@@ -358,7 +348,12 @@ def die_sprite(value: int, size: int, style: DieStyle, opacity: float = 1.0) -> 
 
 
 def draw_die(
-    image: Image.Image, center: Point, value: int, size: int, style: DieStyle, opacity: float = 1.0
+    image: Image.Image,
+    center: Point,
+    value: int,
+    size: int,
+    style: DieStyle | SeatStyle,
+    opacity: float = 1.0,
 ) -> None:
     """A die centred on ``center``; ``opacity`` below 1 dims a die already used."""
     paste(image, die_sprite(value, size, style, round(opacity, 2)), center)

@@ -6,6 +6,7 @@ ratings are saved in one transaction, before anyone is shown the result.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Iterable, Sequence
 from typing import Any
 
@@ -16,6 +17,9 @@ from bot.store.connection import Connection
 from bot.store.ratings import rate_result
 from bot.store.records import Deadlines, LoggedAction, MatchRecord, ResultRecord
 from bot.store.rows import encode, from_row
+from engine import EndReason, GameError, find_variant
+
+log = logging.getLogger(__name__)
 
 
 def match_record(row: aiosqlite.Row) -> MatchRecord:
@@ -47,7 +51,7 @@ async def _insert_result(db: aiosqlite.Connection, result: ResultRecord) -> None
         (
             result.match_id,
             result.winner_seat,
-            result.reason,
+            str(result.reason),
             result.description,
             result.points,
             result.length,
@@ -196,8 +200,15 @@ class MatchStore:
         return True
 
     async def result(self, match_id: int) -> ResultRecord | None:
-        row = await self._c.one("SELECT * FROM results WHERE match_id = ?", (match_id,))
-        return from_row(ResultRecord, row) if row else None
+        """The match's result; raises ``GameError`` (``CorruptStateError``) if its reason is not
+        one of its game's (or the game is gone)."""
+        row = await self._c.one(
+            "SELECT r.*, m.game FROM results r JOIN matches m ON m.id = r.match_id WHERE r.match_id = ?",
+            (match_id,),
+        )
+        if row is None:
+            return None
+        return from_row(ResultRecord, row, reason=find_variant(row["game"]).read_reason(row["reason"]))
 
     async def action_log(self, match_id: int) -> list[LoggedAction]:
         rows = await self._c.all(
@@ -226,6 +237,18 @@ class MatchStore:
                     opponent_id=r["player1"] if seat == 0 else r["player0"],
                     won=None if winner is None else winner == seat,
                     rating_change=None if r["before"] is None else r["after"] - r["before"],
+                    reason=_history_reason(r["match_id"], r["game"], r["reason"]),
                 )
             )
         return found
+
+
+def _history_reason(match_id: int, game: str, key: str | None) -> EndReason | None:
+    """A result's reason for a history line; one unreadable result must not hide a player's history."""
+    if key is None:
+        return None
+    try:
+        return find_variant(game).read_reason(key)
+    except GameError as exc:
+        log.warning("match %s: saved result reason cannot be read: %s", match_id, exc)
+        return None

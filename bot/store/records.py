@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from engine.protocol import EndReason
+
 
 @dataclass(frozen=True, slots=True)
 class ChallengeRecord:
@@ -48,7 +50,8 @@ class MatchRecord:
 class ResultRecord:
     match_id: int
     winner_seat: int | None
-    reason: str
+    reason: EndReason
+    """Saved as its key (a string); read back as the game's ``EndReason`` (``Variant.read_reason``)."""
     description: str
     points: int
     length: int

@@ -1,4 +1,8 @@
-"""Computer players: one function per game from a state to an action, registered by game key."""
+"""Computer players: one function per game from what its seat may see (a view) to an action, registered by game key.
+
+Every registered game has an entry, even if it is only ``random_choice``: a game is never left to a
+silent fallback (``tests/test_registries.py`` checks the keys against ``VARIANTS``).
+"""
 
 from __future__ import annotations
 
@@ -6,7 +10,6 @@ import random
 from collections.abc import Callable
 
 from engine.ai import ring_greedy
-from engine.ai.random_player import random_choice
 from engine.protocol import Action, GameView
 
 ComputerPlayer = Callable[[GameView, random.Random], Action]
@@ -17,7 +20,17 @@ PLAYERS: dict[str, ComputerPlayer] = {
 }
 
 
+class NoComputerPlayerError(LookupError):
+    """The game has no registered computer player (a registry bug, not a user's mistake)."""
+
+
 def computer_action(view: GameView, rng: random.Random) -> Action:
-    """The registered computer player's choice; games without one get a random legal action."""
-    player = PLAYERS.get(view.variant_key, random_choice)
+    """The registered computer player's choice, from what its seat may see."""
+    try:
+        player = PLAYERS[view.variant_key]
+    except KeyError:
+        known = ", ".join(sorted(PLAYERS))
+        raise NoComputerPlayerError(
+            f"no computer player is registered for {view.variant_key!r} (registered: {known})"
+        ) from None
     return player(view, rng)

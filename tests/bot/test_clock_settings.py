@@ -184,6 +184,11 @@ async def test_results_are_announced_and_a_rematch_swaps_seats(fake: FakeDiscord
     assert stranger.ephemeral and "Only the two players" in stranger.message.content  # type: ignore[union-attr]
     offer = await fake.click(bob, final, rematch)
     assert offer.message is not None and "wants a rematch" in offer.message.content
+    # Seats swap: Alice is offered the seat Bob had, named as the game names it.
+    assert (
+        first is not None
+        and f"you play {('Red', 'Blue')[first.players.index(bob.id)]}" in offer.message.content
+    )
     accept = next(c for c in offer.message.custom_ids if c.endswith(":accept"))
     await fake.click(alice, offer.message, accept, idle=True)
     second = (await bot.store.matches.active())[0]

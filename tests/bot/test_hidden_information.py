@@ -33,6 +33,7 @@ def duel_registered(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     """Duel in every registry, for this module's tests only."""
     monkeypatch.setitem(registry.VARIANTS, "duel", duel.VARIANT)
     monkeypatch.setitem(render.RENDERERS, "duel", duel.render)
+    monkeypatch.setitem(render.SEAT_STYLES, "duel", duel.SEATS)
     monkeypatch.setitem(panels.PANELS, "duel", duel.PANEL)
     monkeypatch.setitem(engine.ai.players.PLAYERS, "duel", duel.choose)
     yield

@@ -6,7 +6,18 @@ import pytest
 
 from engine import CHANCE, IllegalActionError, find_variant
 from engine.errors import GameOverError, NotationError
-from engine.ring import Knock, Move, Opening, Phase, RingState, Roll, Swap, winning_condition
+from engine.ring import (
+    WIN_CONDITIONS,
+    Knock,
+    Move,
+    Opening,
+    Phase,
+    RingState,
+    RingWin,
+    Roll,
+    Swap,
+    winning_condition,
+)
 
 RING = find_variant("ring")
 RED, BLUE = 0, 1
@@ -439,3 +450,8 @@ def test_describe_says_what_an_action_does_in_words() -> None:
     assert state.describe(Roll(5, 5, 2)) == "roll 5-5-2"
     swap = position({7: 2, 8: -3}, phase=Phase.SWAP, dice=(1, 3, 5))
     assert swap.describe(Swap(7, 8)) == "swap your stack of 2 on 7 with Blue's stack of 3 on 8"
+
+
+def test_each_way_to_win_is_one_member_of_the_ring_reasons() -> None:
+    assert [c.key for c in WIN_CONDITIONS] == list(RingWin)  # in the order of the rules text
+    assert find_variant("ring").win_reasons is RingWin

@@ -27,6 +27,7 @@ from engine.protocol import (
     Action,
     ChanceKind,
     ChanceSpec,
+    EndReason,
     GameState,
     GameView,
     JSONDict,
@@ -34,6 +35,7 @@ from engine.protocol import (
     Outcome,
     Variant,
 )
+from render.theme import SeatStyle
 
 CARDS = ("S1", "S1", "S2", "S2", "S3", "S3", "G", "G")
 NAMES = ("Red", "Blue")
@@ -42,6 +44,10 @@ HAND = 3
 
 def card_name(card: str) -> str:
     return "Guard" if card == "G" else f"Strike {card[1]}"
+
+
+class DuelEnd(EndReason):
+    POINTS = "points"
 
 
 @dataclass(frozen=True, slots=True)
@@ -207,7 +213,7 @@ class DuelState(GameState):
         description = (
             f"{NAMES[winner]} wins the duel {score}." if winner is not None else f"The duel is drawn {score}."
         )
-        return replace(self, result=Outcome(winner=winner, reason="points", description=description))
+        return replace(self, result=Outcome(winner=winner, reason=DuelEnd.POINTS, description=description))
 
     def to_json(self) -> JSONDict:
         return {
@@ -316,6 +322,7 @@ class DuelVariant(Variant):
     title: ClassVar[str] = "Duel"
     seat_names: ClassVar[tuple[str, str]] = NAMES
     schema_version: ClassVar[int] = 1
+    win_reasons: ClassVar[type[EndReason]] = DuelEnd
     options: ClassVar[tuple[OptionSpec, ...]] = (
         OptionSpec("length", "points to win", 3, minimum=1, maximum=9),
     )
@@ -338,7 +345,7 @@ class DuelVariant(Variant):
                 length=int(data["length"]),
                 turn_number=int(data["turn_number"]),
                 last=None if last is None else Event(last[0], last[1], last[2]),
-                result=None if data["result"] is None else Outcome.from_json(data["result"]),
+                result=None if data["result"] is None else Outcome.from_json(data["result"], self),
             )
         except (KeyError, TypeError, ValueError, IndexError) as exc:
             raise CorruptStateError(f"not a duel state: {exc}") from exc
@@ -381,6 +388,16 @@ class DuelPanel:
 
 
 PANEL = DuelPanel()
+
+
+SEATS = (
+    SeatStyle(
+        fill=(222, 72, 72), dark=(128, 30, 38), light=(255, 150, 140), text=(255, 116, 108), shape="disc"
+    ),
+    SeatStyle(
+        fill=(59, 125, 216), dark=(24, 60, 120), light=(150, 190, 255), text=(120, 170, 255), shape="square"
+    ),
+)
 
 
 def render(view: GameView) -> bytes:

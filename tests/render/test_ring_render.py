@@ -189,7 +189,11 @@ def finished(board: list[int], reason: str, winner: int = 0) -> RingState:
         phase=Phase.OVER,
         turn_seat=winner,
         turn_number=30,
-        result=Outcome(winner=winner, reason=reason, description=f"{('Red', 'Blue')[winner]} wins: ..."),
+        result=Outcome(
+            winner=winner,
+            reason=find_variant("ring").read_reason(reason),
+            description=f"{('Red', 'Blue')[winner]} wins: ...",
+        ),
     )
 
 

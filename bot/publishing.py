@@ -1,0 +1,37 @@
+"""What the scheduler needs from the Discord side: publishers the cogs implement and register.
+
+The decisions about due work are made in this layer (``Challenges.expire_due``,
+``SessionManager.due_reminders``, ``SessionManager.timeout_due``); showing each result is the
+cogs' part. A cog registers itself on ``RingsideBot.publishers`` when it is loaded and removes itself
+when unloaded; while no publisher of a kind is registered, that kind of due work is left for later
+(so a reminder is not claimed with nobody to send it).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Protocol
+
+from bot.sessions import Played, Reminder
+from bot.store import ChallengeRecord
+
+
+class ChallengePublisher(Protocol):
+    async def challenge_expired(self, record: ChallengeRecord) -> None:
+        """Show that a challenge ran out unanswered (it is already closed as expired)."""
+
+
+class MatchPublisher(Protocol):
+    async def remind(self, reminder: Reminder) -> None:
+        """Remind the player on turn (the reminder is already claimed: it is given out once)."""
+
+    async def match_ended(self, played: Played) -> None:
+        """Show a match that ended without a move on the board (a timeout): its last board, result."""
+
+
+@dataclass(slots=True)
+class Publishers:
+    """The registered publishers, one per kind of due work (``None``: that work waits)."""
+
+    challenges: ChallengePublisher | None = None
+    matches: MatchPublisher | None = None
