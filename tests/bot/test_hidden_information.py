@@ -152,6 +152,7 @@ async def test_a_duel_played_through_private_hands(fake: FakeDiscord, tmp_path: 
     rng = random.Random(2)
     restarted = False
     secret_takes = 0
+    strikes = 0
     for _ in range(200):
         board = live_public_board(fake, channel)
         if board.content.startswith("🏆"):
@@ -171,6 +172,11 @@ async def test_a_duel_played_through_private_hands(fake: FakeDiscord, tmp_path: 
         answered = fake.message(private)
         assert answered.ephemeral and "only you see this" in answered.content
         decider_changed = len(public_messages(fake, channel)) > before
+        if (button.label or "").startswith("Play Strike"):
+            # The turn stays with the striker, but the opponent must answer: they are mentioned anew.
+            other = bob if user is alice else alice
+            assert decider_changed and whose_turn(public_messages(fake, channel)[-1]) == other.mention
+            strikes += 1
         if decider_changed:
             newest = public_messages(fake, channel)[-1]
             # A new message that mentions whoever decides now (or the result).
@@ -181,7 +187,7 @@ async def test_a_duel_played_through_private_hands(fake: FakeDiscord, tmp_path: 
             restarted = True
     else:
         raise AssertionError("the duel did not end")
-    assert restarted and secret_takes >= 1
+    assert restarted and secret_takes >= 1 and strikes >= 2
     assert board.content.startswith("🏆")
     for message in public_messages(fake, channel):
         text = message.content + json.dumps(message.embeds)
