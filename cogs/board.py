@@ -41,10 +41,6 @@ def build_view(session: Session, spec: PanelSpec, *, public: bool = False) -> di
     if not rows and not hand:
         return None
     view = discord.ui.View(timeout=None)
-    if hand:
-        view.add_item(HandButton(session.id))
-        if rows:
-            view.children[-1].row = 4
     for row_index, row in enumerate(rows):
         if isinstance(row, SelectSpec):
             view.add_item(GameSelect.build(session.id, session.version, row_index, row))
@@ -53,6 +49,11 @@ def build_view(session: Session, spec: PanelSpec, *, public: bool = False) -> di
                 view.add_item(
                     GameButton.build(session.id, session.version, button, _STYLES[button.style], row_index)
                 )
+    if hand:
+        # On the row after the game's controls (a panel of a game with hands leaves one free).
+        hand_button = HandButton(session.id)
+        hand_button.item.row = len(rows)
+        view.add_item(hand_button)
     return view
 
 

@@ -18,7 +18,8 @@ import render
 from bot.sessions import Session
 from bot.store import MatchRecord
 from cogs import panels
-from cogs.board import board_message
+from cogs.board import board_message, build_view
+from cogs.panels.base import ROLL, ButtonSpec, PanelSpec, act
 from engine import registry
 from fakediscord import FakeDiscord, FakeMessage, FakeUser
 from tests.games import duel
@@ -220,3 +221,19 @@ async def test_a_hand_reply_works_after_a_restart_and_the_board_is_edited_by_its
     )
     fake.assert_clean()
     await stop_bot(bot)
+
+
+def label(item: object) -> str | None:
+    return getattr(getattr(item, "item", item), "label", None)
+
+
+def test_public_controls_of_a_game_with_hands_come_with_your_hand_on_the_next_row() -> None:
+    session = session_of(dealt((0, 1, 2, 3, 4, 5, 6, 7)))
+    public = build_view(session, PanelSpec(rows=((ButtonSpec("Roll", ROLL),),)), public=True)
+    assert public is not None
+    assert [(label(i), i.row) for i in public.children] == [("Roll", 0), ("Your hand", 1)]
+    secret = PanelSpec(rows=((ButtonSpec("Play Strike 1", act("S1")),),), private=True)
+    board = build_view(session, secret, public=True)
+    assert board is not None and [label(i) for i in board.children] == ["Your hand"]
+    private = build_view(session, secret)
+    assert private is not None and [label(i) for i in private.children] == ["Play Strike 1"]
