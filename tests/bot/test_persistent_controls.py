@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
-import sys
 import random
+import sys
 from pathlib import Path
 
 import discord
@@ -81,7 +81,9 @@ async def test_every_kind_of_control_answers_after_a_restart(fake: FakeDiscord, 
     on_turn = user_on_turn(board, {carol.id: carol, dave.id: dave})
     assert on_turn is not None
     rolled = await fake.click(on_turn, board, control(board.id, "Roll"), idle=True)
-    assert rolled.answered and not rolled.ephemeral, rolled.message.content if rolled.message else rolled.replies
+    assert rolled.answered and not rolled.ephemeral, (
+        rolled.message.content if rolled.message else rolled.replies
+    )
 
     keep = await fake.click(carol, prompt.message, control(prompt.message.id, "Keep playing"), idle=True)
     assert keep.answered and "match goes on" in fake.message(prompt.message).content
