@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from bot.clock import Clock
 from bot.settings import ServerSettings
 from bot.store import ChallengeRecord, Store
-from engine import GameError, Variant, find_variant
+from engine import BadOptionsError, GameError, Variant, find_variant
+from engine.protocol import OptionSpec
 
 
 class ChallengeError(Exception):
@@ -51,6 +53,24 @@ class Challenges:
                 f"{variant.title} is not played on this server (games allowed here: {games})."
             )
         return variant
+
+    @staticmethod
+    def check_options(variant: Variant, given: Mapping[str, Any]) -> dict[str, Any]:
+        """``given`` checked against the game's options and completed with their defaults.
+
+        A string is matched to a choice ignoring case, or to the choice's label, as people type it.
+        """
+        cleaned: dict[str, Any] = {}
+        specs = {spec.name: spec for spec in variant.options}
+        for name, value in given.items():
+            spec = specs.get(name)
+            if spec is not None and isinstance(value, str):
+                value = _match_choice(spec, value)
+            cleaned[name] = value
+        try:
+            return variant.resolve_options(cleaned)
+        except BadOptionsError as exc:
+            raise ChallengeError(f"{str(exc)[0].upper()}{str(exc)[1:]}.") from exc
 
     async def check_no_pending(self, challenger_id: int, opponent_id: int, opponent_mention: str) -> None:
         if await self.store.challenges.pending(challenger_id, opponent_id, self.clock.now()) is not None:
@@ -117,3 +137,16 @@ class Challenges:
             if await self.store.challenges.close(record.id, "expired"):
                 expired.append(record)
         return expired
+
+
+def _match_choice(spec: OptionSpec, text: str) -> str:
+    """The choice ``text`` names (its value or its label, any case), else ``text`` unchanged."""
+    wanted = " ".join(text.split()).casefold()
+    for choice in spec.choices:
+        if isinstance(choice, str) and wanted in (
+            choice.casefold(),
+            spec.label(choice).casefold(),
+            spec.short_label(choice).casefold(),
+        ):
+            return choice
+    return text

@@ -34,6 +34,17 @@ class BoardMessage:
     mentions: discord.AllowedMentions
 
 
+def in_brackets(*parts: str) -> str:
+    """`` (a, b)`` from the non-empty parts, or nothing: "**Backgammon** (5-point match, unrated)"."""
+    text = ", ".join(p for p in parts if p)
+    return f" ({text})" if text else ""
+
+
+def options_text(session: Session) -> str:
+    """The match's options that differ from the game's defaults, in words ("5-point match")."""
+    return session.variant.describe_options(session.record.options)
+
+
 def build_view(session: Session, spec: PanelSpec, *, public: bool = False) -> discord.ui.View | None:
     """The controls of ``spec``; on the public board, private controls give way to "Your hand"."""
     hand = public and isinstance(PANELS[session.variant.key], HandPanel)
@@ -143,10 +154,11 @@ def board_message(
     outcome = outcome or state.outcome()
     if outcome is not None and session.record.status != "active":
         winner = outcome.winner
+        options = in_brackets(options_text(session))
         content = (
-            f"🏆 <@{session.user_of(winner)}> wins the match. {outcome.description}"
+            f"🏆 <@{session.user_of(winner)}> wins the match{options}. {outcome.description}"
             if winner is not None
-            else f"The match is drawn. {outcome.description}"
+            else f"The match{options} is drawn. {outcome.description}"
         )
         colour = seat_colour(session, winner) if winner is not None else NEUTRAL_COLOUR
     elif seat is not None:

@@ -11,10 +11,11 @@ from discord.ext import commands
 
 from bot.challenges import ChallengeError
 from bot.store import ChallengeRecord
-from cogs.board import board_message
+from cogs.board import board_message, in_brackets
 from cogs.components import ChallengeButton
 from cogs.replies import reply_privately
-from engine import VARIANTS
+from engine import VARIANTS, GameError, find_variant
+from engine.protocol import OptionSpec
 
 if TYPE_CHECKING:
     from bot.client import RingsideBot
@@ -24,6 +25,8 @@ log = logging.getLogger(__name__)
 REMATCH_SECONDS = 600.0
 FIRST_GAME = next(iter(VARIANTS))
 """The game of a /challenge that names none: the first registered one."""
+THREAD_NAME_LIMIT = 100
+LENGTH_SUGGESTIONS = 13  # how many match lengths the autocomplete offers at most
 
 
 def challenge_view(challenge_id: int, *, disabled: bool = False) -> discord.ui.View:
@@ -44,6 +47,8 @@ class Challenge(commands.Cog):
         opponent="Who you want to play (pick me to play the computer)",
         game=f"The game: {', '.join(VARIANTS)} (default: {FIRST_GAME})",
         rated="Whether the result counts for the leaderboard (default: yes)",
+        length="Match length in points, for games played as matches (backgammon: 1 to 25, default 1)",
+        rules="Rule set, for games that have several (pick one from the list)",
     )
     async def challenge(
         self,
@@ -51,8 +56,11 @@ class Challenge(commands.Cog):
         opponent: discord.User,
         game: str = FIRST_GAME,
         rated: bool = True,
+        length: int | None = None,
+        rules: str | None = None,
     ) -> None:
         challenges = self.bot.challenges
+        given = {name: value for name, value in (("length", length), ("rules", rules)) if value is not None}
         try:
             variant = await challenges.check_new(
                 guild_id=interaction.guild_id,
@@ -61,6 +69,7 @@ class Challenge(commands.Cog):
                 opponent_is_bot=opponent.bot,
                 game=game,
             )
+            options = challenges.check_options(variant, given)
             await challenges.check_no_pending(interaction.user.id, opponent.id, opponent.mention)
         except ChallengeError as exc:
             await reply_privately(interaction, str(exc))
@@ -72,10 +81,11 @@ class Challenge(commands.Cog):
             await self.start_against_computer(
                 interaction,
                 game=variant.key,
-                options={},
+                options=options,
                 players=(interaction.user.id, opponent.id),
                 parent_id=None,
-                headline=f"{variant.title} against the computer: good luck!",
+                headline=f"{variant.title}{in_brackets(variant.describe_options(options))} against the "
+                "computer: good luck!",
             )
             return
         record = await challenges.create(
@@ -84,13 +94,13 @@ class Challenge(commands.Cog):
             challenger_id=interaction.user.id,
             opponent_id=opponent.id,
             game=variant.key,
-            options={},
+            options=options,
             rated=rated,
         )
         minutes = round((record.expires_at - record.created_at) / 60)
-        unrated = " (unrated)" if not rated else ""
+        details = in_brackets(variant.describe_options(options), "" if rated else "unrated")
         response = await interaction.response.send_message(
-            f"{opponent.mention}, {interaction.user.mention} challenges you to **{variant.title}**{unrated}! "
+            f"{opponent.mention}, {interaction.user.mention} challenges you to **{variant.title}**{details}! "
             f"Accept within {minutes} minutes.",
             view=challenge_view(record.id),
             allowed_mentions=discord.AllowedMentions(users=[opponent], roles=False, everyone=False),
@@ -141,6 +151,44 @@ class Challenge(commands.Cog):
             if current.lower() in key or current.lower() in v.title.lower()
         ][:25]
 
+    @challenge.autocomplete("rules")
+    async def rules_names(
+        self, interaction: discord.Interaction[Any], current: str
+    ) -> list[app_commands.Choice[str]]:
+        """The rule sets of the game typed so far, with their labels; nothing for a game without any."""
+        spec = _option_of(interaction, "rules")
+        if spec is None:
+            return []
+        wanted = str(current).strip().casefold()
+        return [
+            app_commands.Choice(name=spec.label(choice)[:100], value=choice)
+            for choice in spec.choices
+            if isinstance(choice, str)
+            and (wanted in choice.casefold() or wanted in spec.label(choice).casefold())
+        ][:25]
+
+    @challenge.autocomplete("length")
+    async def length_values(
+        self, interaction: discord.Interaction[Any], current: str
+    ) -> list[app_commands.Choice[int]]:
+        """Usual match lengths of the game typed so far (odd ones, the default, the typed number)."""
+        spec = _option_of(interaction, "length")
+        if spec is None or not isinstance(spec.default, int) or isinstance(spec.default, bool):
+            return []
+        low = spec.minimum if spec.minimum is not None else 1
+        high = spec.maximum if spec.maximum is not None else max(low, spec.default) + 2 * LENGTH_SUGGESTIONS
+        typed = str(current).strip()
+        # Matches are usually played to an odd number of points.
+        values = sorted({spec.default, *(v for v in range(low, high + 1) if v % 2)})
+        if typed:
+            values = [v for v in values if str(v).startswith(typed)]
+            if typed.isdigit() and low <= int(typed) <= high and int(typed) not in values:
+                values.insert(0, int(typed))
+        return [
+            app_commands.Choice(name=_length_label(spec, value), value=value)
+            for value in values[:LENGTH_SUGGESTIONS]
+        ]
+
     async def on_challenge_button(
         self, interaction: discord.Interaction[Any], challenge_id: int, op: str
     ) -> None:
@@ -188,7 +236,12 @@ class Challenge(commands.Cog):
             # who ran /challenge.
             metadata = interaction.message.interaction_metadata
             a = metadata.user.display_name if metadata is not None else "challenger"
-            name = f"{variant.title}: {a} vs {interaction.user.display_name}"[:100]
+            options = variant.describe_options(record.options)
+            name = (
+                f"{variant.title}: {a} vs {interaction.user.display_name}{' · ' if options else ''}{options}"
+            )
+            if len(name) > THREAD_NAME_LIMIT:
+                name = name[: THREAD_NAME_LIMIT - 1] + "…"
             try:
                 thread = await interaction.message.create_thread(name=name, auto_archive_duration=10080)
                 where = thread
@@ -212,7 +265,7 @@ class Challenge(commands.Cog):
         place = f" in {thread.mention}" if thread else " below"
         await interaction.response.edit_message(
             content=f"<@{record.opponent_id}> accepted <@{record.challenger_id}>'s challenge to "
-            f"**{variant.title}**: the match is on{place}.",
+            f"**{variant.title}**{in_brackets(variant.describe_options(record.options))}: the match is on{place}.",
             view=challenge_view(record.id, disabled=True),
             allowed_mentions=discord.AllowedMentions.none(),
         )
@@ -244,14 +297,21 @@ class Challenge(commands.Cog):
             return
         other = record.players[1] if interaction.user.id == record.players[0] else record.players[0]
         variant = VARIANTS[record.game]
+        try:
+            # The same options again, checked again: the game may have changed them since.
+            options = self.bot.challenges.check_options(variant, record.options)
+        except ChallengeError as exc:
+            await reply_privately(interaction, f"No rematch with these options: {exc}")
+            return
+        described = variant.describe_options(options)
         if self.bot.challenges.is_computer(other):
             await self.start_against_computer(
                 interaction,
                 game=record.game,
-                options=record.options,
+                options=options,
                 players=(record.players[1], record.players[0]),
                 parent_id=record.parent_id,
-                headline=f"Rematch: {variant.title} again!",
+                headline=f"Rematch: {variant.title}{in_brackets(described)} again!",
             )
             return
         try:
@@ -265,16 +325,17 @@ class Challenge(commands.Cog):
             challenger_id=interaction.user.id,
             opponent_id=other,
             game=record.game,
-            options=record.options,
+            options=options,
             rated=record.rated,
             rematch_of=record.id,
         )
         minutes = round((challenge.expires_at - challenge.created_at) / 60)
         # Seats swap in the rematch: the other player takes the seat the asker had.
         their_seat = variant.seat_names[record.players.index(interaction.user.id)]
+        details = in_brackets(described, f"seats swapped: you play {their_seat}")
         response = await interaction.response.send_message(
-            f"<@{other}>, {interaction.user.mention} wants a rematch of **{variant.title}** "
-            f"(seats swapped: you play {their_seat}). Accept within {minutes} minutes.",
+            f"<@{other}>, {interaction.user.mention} wants a rematch of **{variant.title}**{details}. "
+            f"Accept within {minutes} minutes.",
             view=challenge_view(challenge.id),
             allowed_mentions=discord.AllowedMentions(
                 users=[discord.Object(other)], roles=False, everyone=False
@@ -306,6 +367,24 @@ class Challenge(commands.Cog):
             )
         except discord.HTTPException as exc:
             log.info("could not mark challenge %s expired: %s", record.id, exc)
+
+
+def _option_of(interaction: discord.Interaction[Any], name: str) -> OptionSpec | None:
+    """The option ``name`` of the game typed in the ``game`` option so far, if it has one."""
+    typed = interaction.namespace.game
+    try:
+        variant = find_variant(typed if isinstance(typed, str) and typed.strip() else FIRST_GAME)
+    except GameError:
+        return None
+    return next((spec for spec in variant.options if spec.name == name), None)
+
+
+def _length_label(spec: OptionSpec, value: int) -> str:
+    if value == spec.default:
+        return f"{value} (default)"
+    if not spec.summary:
+        return str(value)
+    return spec.summary.format(name=spec.name, value=value, label=spec.short_label(value))
 
 
 async def setup(bot: RingsideBot) -> None:

@@ -235,7 +235,8 @@ class Help(commands.Cog):
         embed.add_field(
             name="How to play",
             value=(
-                "1. `/challenge` someone (or me, to play the computer); they click **Accept**.\n"
+                "1. `/challenge` someone (or me, to play the computer); they click **Accept**. Games played "
+                "as matches take `length` (points to win), games with several rule sets take `rules`.\n"
                 "2. Play with the buttons under the board; `/board` shows it again, `/resign` gives up."
             ),
             inline=False,

@@ -10,7 +10,15 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.sessions import Played, Reminder, Session, UserError
-from cogs.board import board_message, build_view, disabled_copy, panel_for, private_reply
+from cogs.board import (
+    board_message,
+    build_view,
+    disabled_copy,
+    in_brackets,
+    options_text,
+    panel_for,
+    private_reply,
+)
 from cogs.components import ResignButton
 from cogs.replies import reply_privately
 from engine import Outcome
@@ -144,13 +152,15 @@ class Play(commands.Cog):
         where = ""
         if session.record.guild_id is not None:
             where = f" https://discord.com/channels/{session.record.guild_id}/{session.record.channel_id}"
+        options = options_text(session)
         if outcome.winner is None:
-            text = f"Match #{session.id} ({session.variant.title}) was drawn. {outcome.description}{where}"
+            game = f"{session.variant.title}{', ' if options else ''}{options}"
+            text = f"Match #{session.id} ({game}) was drawn. {outcome.description}{where}"
         else:
             winner, loser = session.user_of(outcome.winner), session.user_of(1 - outcome.winner)
             text = (
-                f"🏆 <@{winner}> beat <@{loser}> at {session.variant.title} (match #{session.id}). "
-                f"{outcome.description}{where}"
+                f"🏆 <@{winner}> beat <@{loser}> at {session.variant.title}"
+                f"{in_brackets(options, f'match #{session.id}')}. {outcome.description}{where}"
             )
         try:
             await self.bot.get_partial_messageable(channel_id).send(

@@ -130,7 +130,14 @@ class Outcome:
 
 @dataclass(frozen=True, slots=True)
 class OptionSpec:
-    """One option a game accepts when created (``match length``, ``rule set``)."""
+    """One option a game accepts when created (``match length``, ``rule set``).
+
+    ``choice_labels`` gives players a label per choice, in the order of ``choices`` ("Old English (at
+    most five checkers on a point)"); an explanation in parentheses at its end is left out where space
+    is short (``short_label``). ``summary`` is how ``Variant.describe_options`` names a value other than
+    the default, a format with ``{name}``, ``{value}`` and ``{label}`` ("{value}-point match",
+    "{label} rules"); empty means "{name} {label}".
+    """
 
     name: str
     description: str
@@ -138,6 +145,25 @@ class OptionSpec:
     choices: tuple[str | int | bool, ...] = ()
     minimum: int | None = None
     maximum: int | None = None
+    choice_labels: tuple[str, ...] = ()
+    summary: str = ""
+
+    def __post_init__(self) -> None:
+        if self.choice_labels and len(self.choice_labels) != len(self.choices):
+            raise ValueError(f"option {self.name}: one label per choice ({len(self.choices)} choices)")
+
+    def label(self, value: object) -> str:
+        """The players' label of ``value``: its choice label, else the value itself."""
+        if self.choice_labels and value in self.choices:
+            return self.choice_labels[self.choices.index(value)]
+        return str(value)
+
+    def short_label(self, value: object) -> str:
+        """``label`` without an explanation in parentheses at its end ("Old English")."""
+        text = self.label(value)
+        if text.endswith(")") and " (" in text:
+            return text[: text.rindex(" (")]
+        return text
 
 
 class GameView(ABC):
@@ -316,8 +342,8 @@ class Variant(ABC):
         known = {o.name: o for o in self.options}
         unknown = sorted(set(given) - set(known))
         if unknown:
-            accepted = ", ".join(sorted(known)) or "none"
-            raise BadOptionsError(f"{self.title} has no option {', '.join(unknown)} (options: {accepted})")
+            accepted = f"options: {', '.join(sorted(known))}" if known else "it takes no options"
+            raise BadOptionsError(f"{self.title} has no option {', '.join(unknown)} ({accepted})")
         resolved: dict[str, Any] = {}
         for spec in self.options:
             value = given.get(spec.name, spec.default)
@@ -333,6 +359,18 @@ class Variant(ABC):
                     raise BadOptionsError(f"{spec.name} must be at most {spec.maximum}")
             resolved[spec.name] = value
         return resolved
+
+    def describe_options(self, resolved: Mapping[str, Any]) -> str:
+        """A short phrase naming the options that differ from their defaults ("5-point match, Old
+        English rules"); empty when every option has its default."""
+        phrases = []
+        for spec in self.options:
+            value = resolved.get(spec.name, spec.default)
+            if value == spec.default:
+                continue
+            template = spec.summary or "{name} {label}"
+            phrases.append(template.format(name=spec.name, value=value, label=spec.short_label(value)))
+        return ", ".join(phrases)
 
 
 def replay(variant: Variant, options: Mapping[str, Any] | None, log: Sequence[str]) -> GameState:

@@ -20,7 +20,8 @@ from engine import (
 )
 from engine.ai.random_player import random_action
 from engine.errors import NotationError
-from engine.protocol import ChanceKind, ChanceSpec
+from engine.protocol import ChanceKind, ChanceSpec, OptionSpec
+from engine.ring import RingVariant
 
 
 def test_find_variant_ignores_case_and_spaces() -> None:
@@ -40,6 +41,69 @@ def test_errors_are_value_errors_with_one_base() -> None:
 def test_unknown_option_is_refused(key: str) -> None:
     with pytest.raises(BadOptionsError, match="no option colour"):
         VARIANTS[key].new_game({"colour": "green"})
+
+
+LENGTH = OptionSpec("length", "Match length", 1, minimum=1, maximum=25, summary="{value}-point match")
+RULES = OptionSpec(
+    "rules",
+    "Rule set",
+    "standard",
+    choices=("standard", "oldenglish", "nackgammon"),
+    choice_labels=("Standard", "Old English (at most five checkers on a point)", "Nackgammon"),
+    summary="{label} rules",
+)
+
+
+class _WithOptions(RingVariant):
+    options = (LENGTH, RULES)
+
+
+def test_describe_options_names_only_what_differs_from_the_defaults() -> None:
+    variant = _WithOptions()
+    assert variant.describe_options(variant.resolve_options({})) == ""
+    assert variant.describe_options({}) == ""
+    assert variant.describe_options({"length": 5}) == "5-point match"
+    assert variant.describe_options({"rules": "oldenglish"}) == "Old English rules"
+    both = variant.resolve_options({"rules": "oldenglish", "length": 5})
+    assert variant.describe_options(both) == "5-point match, Old English rules"
+    assert variant.describe_options({"rules": "nackgammon", "length": 1}) == "Nackgammon rules"
+
+
+@pytest.mark.parametrize("key", sorted(VARIANTS))
+def test_describe_options_of_defaults_is_empty(key: str) -> None:
+    variant = VARIANTS[key]
+    assert variant.describe_options(variant.resolve_options({})) == ""
+
+
+def test_an_option_without_summary_or_labels_is_named_with_its_value() -> None:
+    class Plain(RingVariant):
+        options = (
+            OptionSpec("cube", "Doubling cube", True),
+            OptionSpec("level", "Level", "easy", ("easy", "hard")),
+        )
+
+    assert Plain().describe_options({"cube": False, "level": "hard"}) == "cube False, level hard"
+
+
+def test_option_labels() -> None:
+    assert RULES.label("oldenglish") == "Old English (at most five checkers on a point)"
+    assert RULES.short_label("oldenglish") == "Old English"
+    assert RULES.label("standard") == RULES.short_label("standard") == "Standard"
+    assert LENGTH.label(7) == LENGTH.short_label(7) == "7"
+    with pytest.raises(ValueError, match="one label per choice"):
+        OptionSpec("rules", "Rule set", "a", choices=("a", "b"), choice_labels=("A",))
+
+
+def test_bad_options_say_what_is_wrong() -> None:
+    variant = _WithOptions()
+    with pytest.raises(BadOptionsError, match=r"has no option colour \(options: length, rules\)"):
+        variant.resolve_options({"colour": "red"})
+    with pytest.raises(BadOptionsError, match=r"Ring has no option rules \(it takes no options\)"):
+        find_variant("ring").resolve_options({"rules": "standard"})
+    with pytest.raises(BadOptionsError, match="length must be at most 25"):
+        variant.resolve_options({"length": 26})
+    with pytest.raises(BadOptionsError, match="rules must be one of standard, oldenglish, nackgammon"):
+        variant.resolve_options({"rules": "chouette"})
 
 
 def test_chance_spec_checks_outcomes() -> None:
