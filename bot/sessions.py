@@ -70,9 +70,8 @@ class Step:
 
     def text_for(self, viewer: int | None) -> str:
         """The text of this step for seat ``viewer`` (``None``: everyone)."""
-        if viewer is not None and self.private[viewer]:
-            return self.private[viewer] or self.text
-        return self.text
+        own = self.private[viewer] if viewer is not None else None
+        return own or self.text
 
 
 def step_of(seat: int | None, action: Action, before: GameState, after: GameState, automatic: bool) -> Step:
