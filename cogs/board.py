@@ -163,6 +163,10 @@ def board_message(
         colour = seat_colour(session, winner) if winner is not None else NEUTRAL_COLOUR
     elif seat is not None:
         lines.append(f"**{public.phase_text}**")
+        if session.record.timeout_at is not None:
+            # Discord shows a timestamp in each reader's own time zone, and counts down the relative one.
+            due = int(session.record.timeout_at)
+            lines.append(f"⏳ Play by <t:{due}:f> (<t:{due}:R>), or the match is lost on time.")
         where = " Open **Your hand** to decide." if spec.private else ""
         content = f"<@{session.user_of(seat)}>, your turn ({session.variant.seat_names[seat]}).{where}"
         colour = seat_colour(session, seat)

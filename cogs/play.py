@@ -147,7 +147,9 @@ class Play(commands.Cog):
         """Post a finished match's result in the server's results channel, if it has one."""
         settings = await self.bot.settings.get(session.record.guild_id)
         channel_id = settings.results_channel
-        if channel_id is None or channel_id in (session.record.channel_id, session.record.parent_id):
+        # Matches in threads under the results channel are announced there too; only a match played
+        # in that very channel already shows its result there.
+        if channel_id is None or channel_id == session.record.channel_id:
             return
         where = ""
         if session.record.guild_id is not None:

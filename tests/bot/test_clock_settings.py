@@ -109,6 +109,10 @@ async def test_playing_moves_the_clock_to_the_other_player(fake: FakeDiscord, tm
         await play_one(fake, live, first_player, rng)  # type: ignore[arg-type]
     record = await bot.store.matches.get(mid)
     assert record is not None and record.timeout_at == clock.now() + 48 * HOUR and record.timeout_at != first
+    # The board shows each player their deadline as a Discord timestamp.
+    assert first is not None and f"<t:{int(first)}:R>" in board.embeds[0]["description"]
+    due = int(record.timeout_at)
+    assert f"Play by <t:{due}:f> (<t:{due}:R>)" in live_board(fake, board.channel_id).embeds[0]["description"]
     fake.assert_clean()
     await stop_bot(bot)
 
@@ -193,6 +197,22 @@ async def test_results_are_announced_and_a_rematch_swaps_seats(fake: FakeDiscord
     await fake.click(alice, offer.message, accept, idle=True)
     second = (await bot.store.matches.active())[0]
     assert first is not None and second.players == (first.players[1], first.players[0])
+    fake.assert_clean()
+    await stop_bot(bot)
+
+
+@pytest.mark.asyncio
+async def test_a_results_channel_gets_the_results_of_matches_in_its_threads(
+    fake: FakeDiscord, tmp_path: Path
+) -> None:
+    bot = await start_bot(fake, tmp_path / "db.sqlite3")
+    alice, bob, ada = fake.add_user("alice"), fake.add_user("bob"), await admin(fake)
+    await fake.slash(ada, "settings", {"results_channel": fake.channel})
+    board = await challenge_and_accept(fake, alice, bob)
+    assert board.channel_id != fake.channel.id, "the match is played in a thread of the results channel"
+    await resign(fake, alice, board.channel_id)
+    announced = [m for m in fake.messages_in(fake.channel.id) if "beat" in m.content]
+    assert len(announced) == 1 and bob.mention in announced[0].content
     fake.assert_clean()
     await stop_bot(bot)
 
