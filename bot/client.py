@@ -23,6 +23,8 @@ log = logging.getLogger(__name__)
 
 EXTENSIONS = ("cogs.challenge", "cogs.play", "cogs.help", "cogs.settings", "cogs.stats")
 SCHEDULER_MAX_SLEEP = 30.0
+DOWNTIME_SLACK = 2 * SCHEDULER_MAX_SLEEP
+"""A gap since the last heartbeat up to this long is the scheduler's normal rhythm, not downtime."""
 
 
 class RingsideBot(commands.Bot):
@@ -64,8 +66,16 @@ class RingsideBot(commands.Bot):
         else:
             synced = await self.tree.sync()
         log.info("synced %d slash commands%s", len(synced), " to the dev server" if self.dev_guild_id else "")
+        await self.forgive_downtime()
+        await self.store.deadlines.beat(self.clock.now())
         if self.run_scheduler:
             self._scheduler = asyncio.create_task(self._schedule_forever(), name="ringside-scheduler")
+
+    async def forgive_downtime(self) -> None:
+        """At start-up: time while the bot was down costs no player their match (see the store)."""
+        down, moved = await self.store.deadlines.forgive_downtime(self.clock.now(), slack=DOWNTIME_SLACK)
+        if moved:
+            log.info("the bot was down for %.0f s: %d turn clocks moved on by that much", down, moved)
 
     async def run_due_tasks(self) -> None:
         """Do whatever has come due: expire challenges, remind players on turn, end matches by timeout.
@@ -73,6 +83,7 @@ class RingsideBot(commands.Bot):
         The bot layer decides what came due; each item goes to the registered publisher (a cog). One
         item that cannot be shown is logged and does not hold up the others.
         """
+        await self.store.deadlines.beat(self.clock.now())
         challenges = self.publishers.challenges
         if challenges is not None:
             for record in await self.challenges.expire_due():
@@ -105,6 +116,9 @@ class RingsideBot(commands.Bot):
             self._scheduler.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._scheduler
+        with contextlib.suppress(Exception):
+            # The last moment the bot was surely running: downtime counts from here.
+            await self.store.deadlines.beat(self.clock.now())
         await super().close()
 
 

@@ -502,6 +502,8 @@ class SessionManager:
             session = await self.claim_reminder(record)
             if session is None or session.state is None:
                 continue
+            if record.timeout_at is not None and record.timeout_at <= now:
+                continue  # too late to remind: the timeout follows in the same round
             seat = deciding_seat(session.state)
             if seat is None:
                 continue

@@ -36,6 +36,37 @@ class DeadlineStore:
         )
         return [match_record(r) for r in rows]
 
+    async def beat(self, now: float) -> None:
+        """Record that the bot is running at ``now`` (the scheduler does this at every round)."""
+        async with self._c.transaction() as db:
+            await db.execute(
+                "INSERT INTO heartbeat (id, alive_at) VALUES (1, ?)"
+                " ON CONFLICT (id) DO UPDATE SET alive_at = excluded.alive_at",
+                (now,),
+            )
+
+    async def forgive_downtime(self, now: float, *, slack: float) -> tuple[float, int]:
+        """Give back the time the bot was down: every turn clock still running when it was last seen
+        alive moves on by the time since then, so each player keeps the time (and the reminder) they
+        had left. Returns (seconds given back, matches whose clocks moved); nothing for a gap of at
+        most ``slack`` seconds (the scheduler's usual round)."""
+        async with self._c.transaction() as db:
+            async with db.execute("SELECT alive_at FROM heartbeat WHERE id = 1") as cur:
+                row = await cur.fetchone()
+            if row is None or now - float(row[0]) <= slack:
+                return 0.0, 0
+            alive_at = float(row[0])
+            down = now - alive_at
+            cur = await db.execute(
+                "UPDATE matches SET timeout_at = timeout_at + ?,"
+                " reminder_at = CASE WHEN reminder_at IS NULL THEN NULL ELSE reminder_at + ? END"
+                " WHERE status = 'active' AND timeout_at IS NOT NULL AND timeout_at > ?",
+                (down, down, alive_at),
+            )
+            moved = cur.rowcount
+            await db.execute("UPDATE heartbeat SET alive_at = ? WHERE id = 1", (now,))
+            return down, moved
+
     async def earliest(self) -> float | None:
         """The earliest pending deadline of any kind: challenge expiry, reminder or timeout."""
         row = await self._c.one(

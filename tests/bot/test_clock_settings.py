@@ -81,11 +81,40 @@ async def test_deadlines_survive_a_restart(fake: FakeDiscord, tmp_path: Path) ->
     board = await challenge_and_accept(fake, alice, bob)
     mid = match_id_of(board)
     await stop_bot(bot)
+    bot = await start_bot(fake, db, clock, seed=4)  # a new process, nothing in memory
     clock.advance(13 * HOUR)
-    bot = await start_bot(fake, db, clock, seed=4)
     await bot.run_due_tasks()
     assert len(reminders(fake, board.channel_id)) == 1
     clock.advance(40 * HOUR)
+    await bot.run_due_tasks()
+    assert (await bot.store.matches.get(mid)).status == "finished"  # type: ignore[union-attr]
+    fake.assert_clean()
+    await stop_bot(bot)
+
+
+@pytest.mark.asyncio
+async def test_time_while_the_bot_was_down_costs_nobody_the_match(fake: FakeDiscord, tmp_path: Path) -> None:
+    db = tmp_path / "db.sqlite3"
+    clock = ManualClock()
+    bot = await start_bot(fake, db, clock)
+    alice, bob = fake.add_user("alice"), fake.add_user("bob")
+    board = await challenge_and_accept(fake, alice, bob)
+    mid = match_id_of(board)
+    clock.advance(2 * HOUR)
+    await bot.run_due_tasks()  # the bot is alive two hours in: 46 hours left, reminder in 10
+    await stop_bot(bot)
+    clock.advance(100 * HOUR)  # down past both the reminder and the timeout
+    bot = await start_bot(fake, db, clock, seed=4)
+    await bot.run_due_tasks()
+    record = await bot.store.matches.get(mid)
+    assert record is not None and record.status == "active"
+    assert reminders(fake, board.channel_id) == [], "no reminder for a deadline that had passed"
+    assert record.timeout_at == clock.now() + 46 * HOUR and record.reminder_at == clock.now() + 10 * HOUR
+    clock.advance(10 * HOUR)
+    await bot.run_due_tasks()
+    sent = reminders(fake, board.channel_id)
+    assert len(sent) == 1 and "36 hours" in sent[0].content
+    clock.advance(36 * HOUR)
     await bot.run_due_tasks()
     assert (await bot.store.matches.get(mid)).status == "finished"  # type: ignore[union-attr]
     fake.assert_clean()
