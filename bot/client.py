@@ -13,6 +13,7 @@ from discord.ext import commands
 
 from bot.challenges import Challenges
 from bot.clock import Clock, SystemClock
+from bot.housekeeping import Housekeeping
 from bot.publishing import Publishers
 from bot.sessions import SessionManager
 from bot.settings import ServerSettings
@@ -46,6 +47,7 @@ class RingsideBot(commands.Bot):
         self.settings = ServerSettings(store)
         self.sessions = SessionManager(store, self.clock, rng=rng, settings=self.settings)
         self.challenges = Challenges(store, self.clock, self.settings)
+        self.housekeeping = Housekeeping(store, self.clock)
         self.publishers = Publishers()
         self.dev_guild_id = dev_guild_id
         self.run_scheduler = run_scheduler
@@ -78,7 +80,8 @@ class RingsideBot(commands.Bot):
             log.info("the bot was down for %.0f s: %d turn clocks moved on by that much", down, moved)
 
     async def run_due_tasks(self) -> None:
-        """Do whatever has come due: expire challenges, remind players on turn, end matches by timeout.
+        """Do whatever has come due: expire challenges, remind players on turn, end matches by timeout,
+        and housekeeping (``bot.housekeeping``).
 
         The bot layer decides what came due; each item goes to the registered publisher (a cog). One
         item that cannot be shown is logged and does not hold up the others.
@@ -97,6 +100,9 @@ class RingsideBot(commands.Bot):
             for played in await self.sessions.timeout_due():
                 with _logged(f"showing timed-out match {played.session.id}"):
                     await matches.match_ended(played)
+        # Bounded growth (at most hourly): compact old finished matches' logs, purge closed challenges.
+        with _logged("housekeeping"):
+            await self.housekeeping.run_if_due()
 
     async def _schedule_forever(self) -> None:
         while not self.is_closed():

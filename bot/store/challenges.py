@@ -84,3 +84,13 @@ class ChallengeStore:
             (now,),
         )
         return [from_row(ChallengeRecord, r) for r in rows]
+
+    async def purge_closed(self, expired_before: float) -> int:
+        """Delete closed challenges (accepted, declined, cancelled, expired) whose expiry time is before
+        ``expired_before``; every challenge is closed by its expiry time at the latest. Pending ones are
+        kept. Returns how many were deleted."""
+        async with self._c.transaction() as db:
+            cur = await db.execute(
+                "DELETE FROM challenges WHERE status != 'pending' AND expires_at < ?", (expired_before,)
+            )
+            return cur.rowcount

@@ -108,17 +108,20 @@ class Connection:
             return list(await cur.fetchall())
 
     async def migrate(self) -> int:
-        """Apply every migration not yet applied; return the schema version."""
+        """Apply every migration not yet applied, in order; return the schema version (the highest).
+
+        Numbers may have gaps, and a migration numbered below one already applied (merged later from
+        another branch) is still applied: each is recorded by its own number.
+        """
         await self.db.execute("CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY)")
-        async with self.db.execute("SELECT COALESCE(MAX(version), 0) FROM schema_migrations") as cur:
-            row = await cur.fetchone()
-        current = int(row[0]) if row else 0
+        async with self.db.execute("SELECT version FROM schema_migrations") as cur:
+            applied = {int(row[0]) for row in await cur.fetchall()}
         for number, _name, sql in _migrations():
-            if number <= current:
+            if number in applied:
                 continue
             async with self.transaction() as db:
                 for statement in _statements(sql):
                     await db.execute(statement)
                 await db.execute("INSERT INTO schema_migrations (version) VALUES (?)", (number,))
-            current = number
-        return current
+            applied.add(number)
+        return max(applied, default=0)

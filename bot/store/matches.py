@@ -7,6 +7,7 @@ ratings are saved in one transaction, before anyone is shown the result.
 from __future__ import annotations
 
 import logging
+import zlib
 from collections.abc import Iterable, Sequence
 from typing import Any
 
@@ -42,6 +43,22 @@ async def _insert_actions(
         "INSERT INTO actions (match_id, seq, seat, notation, created_at) VALUES (?, ?, ?, ?, ?)",
         [(match_id, version + i + 1, a.seat, a.notation, now) for i, a in enumerate(actions)],
     )
+
+
+def pack_log(actions: Iterable[LoggedAction]) -> bytes:
+    """An action log as stored once compacted: zlib-compressed lines ``<seat> <notation>`` (``-``: chance)."""
+    lines = (("-" if a.seat is None else str(a.seat)) + " " + a.notation for a in actions)
+    return zlib.compress("\n".join(lines).encode("utf-8"), 9)
+
+
+def unpack_log(data: bytes) -> list[LoggedAction]:
+    """The action log ``pack_log`` stored."""
+    text = zlib.decompress(data).decode("utf-8")
+    found = []
+    for line in text.split("\n") if text else ():
+        seat, _, notation = line.partition(" ")
+        found.append(LoggedAction(None if seat == "-" else int(seat), notation))
+    return found
 
 
 async def _insert_result(db: aiosqlite.Connection, result: ResultRecord) -> None:
@@ -211,10 +228,39 @@ class MatchStore:
         return from_row(ResultRecord, row, reason=find_variant(row["game"]).read_reason(row["reason"]))
 
     async def action_log(self, match_id: int) -> list[LoggedAction]:
+        """Every action of the match in order (what ``engine.replay`` needs), compacted or not."""
+        packed = await self._c.one("SELECT compact_log FROM matches WHERE id = ?", (match_id,))
+        if packed is not None and packed["compact_log"] is not None:
+            return unpack_log(packed["compact_log"])
         rows = await self._c.all(
             "SELECT seat, notation FROM actions WHERE match_id = ? ORDER BY seq", (match_id,)
         )
         return [from_row(LoggedAction, r) for r in rows]
+
+    async def compact_finished(self, finished_before: float, limit: int = 200) -> int:
+        """Compact the action logs of up to ``limit`` matches that ended before ``finished_before``.
+
+        A compacted log keeps each action's seat and notation, in order (enough to replay and export
+        the match), in one compressed column of the match; its rows in ``actions`` (one per action,
+        with a time and a primary-key index entry each) are deleted in the same transaction. The
+        match row, its final state, its result and its rating history are untouched. Returns how many
+        matches were compacted (fewer than ``limit``: none is left).
+        """
+        async with self._c.transaction() as db:
+            async with db.execute(
+                "SELECT id FROM matches WHERE status != 'active' AND compact_log IS NULL AND finished_at < ?"
+                " ORDER BY finished_at LIMIT ?",
+                (finished_before, limit),
+            ) as cur:
+                ids = [int(r[0]) for r in await cur.fetchall()]
+            for match_id in ids:
+                async with db.execute(
+                    "SELECT seat, notation FROM actions WHERE match_id = ? ORDER BY seq", (match_id,)
+                ) as cur:
+                    log = [from_row(LoggedAction, r) for r in await cur.fetchall()]
+                await db.execute("UPDATE matches SET compact_log = ? WHERE id = ?", (pack_log(log), match_id))
+                await db.execute("DELETE FROM actions WHERE match_id = ?", (match_id,))
+        return len(ids)
 
     async def recent(self, user_id: int, limit: int = 10) -> list[PlayedMatch]:
         """The player's latest ``limit`` matches anywhere, finished or not, newest first."""
