@@ -78,7 +78,8 @@ class RingsideBot(commands.Bot):
             log.info("the bot was down for %.0f s: %d turn clocks moved on by that much", down, moved)
 
     async def run_due_tasks(self) -> None:
-        """Do whatever has come due: expire challenges, remind players on turn, end matches by timeout.
+        """Do whatever has come due: expire challenges, remind players on turn, end matches by timeout,
+        grey out Rematch buttons whose time ran out.
 
         The bot layer decides what came due; each item goes to the registered publisher (a cog). One
         item that cannot be shown is logged and does not hold up the others.
@@ -97,6 +98,9 @@ class RingsideBot(commands.Bot):
             for played in await self.sessions.timeout_due():
                 with _logged(f"showing timed-out match {played.session.id}"):
                     await matches.match_ended(played)
+            for finished in await self.sessions.rematches_due():
+                with _logged(f"greying out the Rematch of match {finished.id}"):
+                    await matches.rematch_expired(finished)
 
     async def _schedule_forever(self) -> None:
         while not self.is_closed():
