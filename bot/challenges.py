@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from bot.clock import Clock
@@ -18,6 +19,17 @@ class ChallengeError(Exception):
     def __init__(self, message: str, expired: ChallengeRecord | None = None) -> None:
         super().__init__(message)
         self.expired = expired
+
+
+@dataclass(frozen=True, slots=True)
+class NewChallenge:
+    """What ``Challenges.create`` did: ``created`` False when the two players already had a challenge
+    pending for this game here (``record`` is then that one, from either of them); ``expired``, the
+    overdue challenges it closed first, for the caller to show as expired."""
+
+    record: ChallengeRecord
+    created: bool
+    expired: list[ChallengeRecord]
 
 
 class Challenges:
@@ -89,10 +101,15 @@ class Challenges:
         options: dict[str, Any],
         rated: bool,
         rematch_of: int | None = None,
-    ) -> ChallengeRecord:
+    ) -> NewChallenge:
+        """A new pending challenge, unless the pair already has one for this game here: one pending
+        challenge per unordered pair, game and place, so crossed challenges (or two Rematch clicks)
+        start one match, decided atomically by the store."""
+        # An overdue challenge still marked pending must not stand in the way of a new one.
+        expired = await self.expire_due()
         now = self.clock.now()
         expiry = (await self.settings.get(guild_id)).challenge_seconds
-        return await self.store.challenges.create(
+        record, created = await self.store.challenges.create(
             guild_id=guild_id,
             channel_id=channel_id,
             challenger_id=challenger_id,
@@ -104,6 +121,7 @@ class Challenges:
             expires_at=now + expiry,
             rematch_of=rematch_of,
         )
+        return NewChallenge(record, created, expired)
 
     async def set_message(self, challenge_id: int, message_id: int) -> None:
         await self.store.challenges.set_message(challenge_id, message_id)

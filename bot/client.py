@@ -81,7 +81,7 @@ class RingsideBot(commands.Bot):
 
     async def run_due_tasks(self) -> None:
         """Do whatever has come due: expire challenges, remind players on turn, end matches by timeout,
-        and housekeeping (``bot.housekeeping``).
+        grey out Rematch buttons whose time ran out, and housekeeping (``bot.housekeeping``).
 
         The bot layer decides what came due; each item goes to the registered publisher (a cog). One
         item that cannot be shown is logged and does not hold up the others.
@@ -100,6 +100,9 @@ class RingsideBot(commands.Bot):
             for played in await self.sessions.timeout_due():
                 with _logged(f"showing timed-out match {played.session.id}"):
                     await matches.match_ended(played)
+            for finished in await self.sessions.rematches_due():
+                with _logged(f"greying out the Rematch of match {finished.id}"):
+                    await matches.rematch_expired(finished)
         # Bounded growth (at most hourly): compact old finished matches' logs, purge closed challenges.
         with _logged("housekeeping"):
             await self.housekeeping.run_if_due()

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from bot.sessions import Played, Reminder
-from bot.store import ChallengeRecord
+from bot.store import ChallengeRecord, MatchRecord
 
 
 class ChallengePublisher(Protocol):
@@ -27,6 +27,9 @@ class MatchPublisher(Protocol):
 
     async def match_ended(self, played: Played) -> None:
         """Show a match that ended without a move on the board (a timeout): its last board, result."""
+
+    async def rematch_expired(self, record: MatchRecord) -> None:
+        """Grey out a finished match's Rematch button: its time has run out (already claimed)."""
 
 
 @dataclass(slots=True)

@@ -24,6 +24,8 @@ log = logging.getLogger(__name__)
 # How many actions the manager plays by itself in one go (forced moves, computer turns, opening
 # rolls) before handing back: a guard against a rules bug looping forever, far above real games.
 MAX_AUTOMATIC_ACTIONS = 500
+REMATCH_SECONDS = 600.0
+"""How long a finished match's Rematch button may be used; the scheduler then greys it out."""
 
 
 class UserError(Exception):
@@ -518,6 +520,16 @@ class SessionManager:
             if played is not None:
                 ended.append(played)
         return ended
+
+    async def rematches_due(self) -> list[MatchRecord]:
+        """Claim every finished match whose Rematch button has run out (each once, across restarts)."""
+        due = []
+        for record in await self.store.deadlines.due_rematches(self.clock.now()):
+            if record.rematch_until is not None and await self.store.deadlines.claim_rematch_expiry(
+                record.id, record.rematch_until
+            ):
+                due.append(record)
+        return due
 
     async def claim_reminder(self, record: MatchRecord) -> Session | None:
         """Take a due reminder so it is sent once; the session to remind about, or None."""

@@ -9,13 +9,14 @@ from dataclasses import dataclass
 import discord
 
 from bot.sessions import Session, Step, deciding_seat
-from cogs.components import GameButton, GameSelect, HandButton, RematchButton
+from cogs.components import GameButton, GameSelect, HandButton, RematchButton, ResignAskButton
 from cogs.panels import PANELS
 from cogs.panels.base import HandPanel, PanelSpec, SelectSpec, Style
 from engine import Outcome
 from render import render_board, seat_style
 
 NEUTRAL_COLOUR = 0x888888
+MAX_ROWS = 5  # Discord's rows of controls per message
 DESCRIPTION_LIMIT = 3800  # below Discord's 4096 for an embed description, leaving room for the prompt
 _STYLES = {
     Style.PRIMARY: discord.ButtonStyle.primary,
@@ -49,7 +50,9 @@ def build_view(session: Session, spec: PanelSpec, *, public: bool = False) -> di
     """The controls of ``spec``; on the public board, private controls give way to "Your hand"."""
     hand = public and isinstance(PANELS[session.variant.key], HandPanel)
     rows = () if public and spec.private else spec.rows
-    if not rows and not hand:
+    # Every live public board carries the match's own Resign (confirmed privately).
+    resign = public and session.record.status == "active" and len(rows) < MAX_ROWS
+    if not rows and not hand and not resign:
         return None
     view = discord.ui.View(timeout=None)
     for row_index, row in enumerate(rows):
@@ -65,6 +68,10 @@ def build_view(session: Session, spec: PanelSpec, *, public: bool = False) -> di
         hand_button = HandButton(session.id)
         hand_button.item.row = len(rows)
         view.add_item(hand_button)
+    if resign:
+        resign_button = ResignAskButton(session.id)
+        resign_button.item.row = len(rows)
+        view.add_item(resign_button)
     return view
 
 
@@ -183,8 +190,7 @@ def board_message(
     picture = discord.File(io.BytesIO(render_board(state.view(None))), filename="board.png")
     view = build_view(session, spec, public=True)
     if session.record.status == "finished":
-        view = discord.ui.View(timeout=None)
-        view.add_item(RematchButton(session.id))
+        view = rematch_view(session.id)
     return BoardMessage(
         content=content[:2000],
         embed=embed,
@@ -192,6 +198,15 @@ def board_message(
         view=view,
         mentions=discord.AllowedMentions(users=True, roles=False, everyone=False),
     )
+
+
+def rematch_view(match_id: int, *, disabled: bool = False) -> discord.ui.View:
+    """A finished match's Rematch button (greyed out once its time has run out)."""
+    view = discord.ui.View(timeout=None)
+    button = RematchButton(match_id)
+    button.item.disabled = disabled
+    view.add_item(button)
+    return view
 
 
 def disabled_copy(message: discord.Message | None) -> discord.ui.View | None:

@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
+from collections import defaultdict
 from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.challenges import ChallengeError
+from bot.challenges import ChallengeError, NewChallenge
+from bot.sessions import REMATCH_SECONDS
 from bot.store import ChallengeRecord
 from cogs.board import board_message, in_brackets
 from cogs.components import ChallengeButton
@@ -22,7 +25,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-REMATCH_SECONDS = 600.0
 FIRST_GAME = next(iter(VARIANTS))
 """The game of a /challenge that names none: the first registered one."""
 THREAD_NAME_LIMIT = 100
@@ -41,6 +43,9 @@ def challenge_view(challenge_id: int, *, disabled: bool = False) -> discord.ui.V
 class Challenge(commands.Cog):
     def __init__(self, bot: RingsideBot) -> None:
         self.bot = bot
+        # One computer match start at a time per player, so two quick commands cannot both pass the
+        # "already playing me here" check.
+        self._computer_locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
 
     @app_commands.command(name="challenge", description="Challenge someone (or me) to a game.")
     @app_commands.describe(
@@ -83,12 +88,11 @@ class Challenge(commands.Cog):
                 game=variant.key,
                 options=options,
                 players=(interaction.user.id, opponent.id),
-                parent_id=None,
                 headline=f"{variant.title}{in_brackets(variant.describe_options(options))} against the "
                 "computer: good luck!",
             )
             return
-        record = await challenges.create(
+        new = await challenges.create(
             guild_id=interaction.guild_id,
             channel_id=interaction.channel_id,
             challenger_id=interaction.user.id,
@@ -97,6 +101,9 @@ class Challenge(commands.Cog):
             options=options,
             rated=rated,
         )
+        if not await self._created(interaction, new):
+            return
+        record = new.record
         minutes = round((record.expires_at - record.created_at) / 60)
         details = in_brackets(variant.describe_options(options), "" if rated else "unrated")
         response = await interaction.response.send_message(
@@ -108,6 +115,78 @@ class Challenge(commands.Cog):
         if response.message_id is not None:
             await challenges.set_message(record.id, response.message_id)
 
+    async def _created(self, interaction: discord.Interaction[Any], new: NewChallenge) -> bool:
+        """Whether a new challenge was made; if the pair already had one pending for this game here
+        (crossed challenges, two Rematch clicks), say so privately, pointing to it."""
+        for expired in new.expired:
+            await self.challenge_expired(expired)
+        if new.created:
+            return True
+        record = new.record
+        link = ""
+        if record.message_id is not None and record.guild_id is not None:
+            link = (
+                f" (https://discord.com/channels/{record.guild_id}/{record.channel_id}/{record.message_id})"
+            )
+        title = VARIANTS[record.game].title if record.game in VARIANTS else record.game
+        if record.challenger_id == interaction.user.id:
+            text = (
+                f"You already have a challenge waiting for <@{record.opponent_id}> here{link}: "
+                "wait for an answer or cancel it."
+            )
+        elif record.rematch_of is not None:
+            text = (
+                f"<@{record.challenger_id}> already asked for a rematch of **{title}**{link}: press "
+                "Accept on it to play (one match, not two)."
+            )
+        else:
+            text = (
+                f"<@{record.challenger_id}> already challenged you to **{title}** here{link}: press Accept "
+                "on that challenge to play (one match, not two)."
+            )
+        await reply_privately(interaction, text)
+        return False
+
+    async def open_thread(
+        self,
+        interaction: discord.Interaction[Any],
+        guild_id: int | None,
+        name: str,
+        message: discord.Message | None = None,
+    ) -> discord.Thread | None:
+        """A new thread for a match, when the server allows threads and the bot may open them: on
+        ``message`` in a text channel, or a new thread of the parent channel when the interaction
+        comes from inside a thread (a challenge made in a match thread). None: play where we are."""
+        settings = await self.bot.settings.get(guild_id)
+        permissions = interaction.app_permissions
+        if not (
+            settings.use_threads
+            and permissions.create_public_threads
+            and permissions.send_messages_in_threads
+        ):
+            return None
+        if len(name) > THREAD_NAME_LIMIT:
+            name = name[: THREAD_NAME_LIMIT - 1] + "…"
+        channel = interaction.channel
+        try:
+            if isinstance(channel, discord.Thread):
+                parent = channel.parent or await self.bot.fetch_channel(channel.parent_id)
+                if not isinstance(parent, discord.TextChannel):
+                    return None
+                return await parent.create_thread(
+                    name=name, type=discord.ChannelType.public_thread, auto_archive_duration=10080
+                )
+            if not isinstance(channel, discord.TextChannel):
+                return None
+            if message is not None:
+                return await message.create_thread(name=name, auto_archive_duration=10080)
+            return await channel.create_thread(
+                name=name, type=discord.ChannelType.public_thread, auto_archive_duration=10080
+            )
+        except discord.HTTPException as exc:
+            log.info("could not open a thread in channel %s: %s", interaction.channel_id, exc)
+            return None
+
     async def start_against_computer(
         self,
         interaction: discord.Interaction[Any],
@@ -115,30 +194,65 @@ class Challenge(commands.Cog):
         game: str,
         options: dict[str, Any],
         players: tuple[int, int],
-        parent_id: int | None,
         headline: str,
     ) -> None:
-        """Start an unrated match with the computer at once and post its board as the reply."""
+        """Start an unrated match with the computer at once, in its own thread when threads are
+        allowed (else here, as the reply). One such match per player and place: while one waits for
+        them in this channel (or its threads), another is refused, pointing to it."""
         assert interaction.channel_id is not None
-        await interaction.response.defer(thinking=True)
-        played = await self.bot.sessions.start_match(
-            game=game,
-            options=options,
-            players=players,
-            guild_id=interaction.guild_id,
-            channel_id=interaction.channel_id,
-            parent_id=parent_id,
-            rated=False,
-        )
+        user = interaction.user
+        channel = interaction.channel
+        place = channel.parent_id if isinstance(channel, discord.Thread) else interaction.channel_id
+        async with self._computer_locks[user.id]:
+            for record in await self.bot.sessions.matches_of(user.id):
+                if any(self.bot.challenges.is_computer(p) for p in record.players) and place in (
+                    record.channel_id,
+                    record.parent_id,
+                ):
+                    await reply_privately(
+                        interaction,
+                        f"You already have a match against me here: match #{record.id} in "
+                        f"<#{record.channel_id}>. Finish it or resign it (its Resign button) before "
+                        "starting another.",
+                    )
+                    return
+            await interaction.response.defer(thinking=True)
+            variant = VARIANTS[game]
+            thread = await self.open_thread(
+                interaction, interaction.guild_id, f"{variant.title}: {user.display_name} vs the computer"
+            )
+            parent_id = channel.parent_id if isinstance(channel, discord.Thread) else None
+            played = await self.bot.sessions.start_match(
+                game=game,
+                options=options,
+                players=players,
+                guild_id=interaction.guild_id,
+                channel_id=thread.id if thread else interaction.channel_id,
+                parent_id=place if thread else parent_id,
+                rated=False,
+            )
         message = board_message(played.session, played.steps, headline=headline)
-        sent = await interaction.followup.send(
-            content=message.content,
-            embed=message.embed,
-            file=message.file,
-            view=message.view or discord.utils.MISSING,
-            allowed_mentions=message.mentions,
-            wait=True,
-        )
+        if thread is not None:
+            await interaction.followup.send(
+                f"{headline} The match is on in {thread.mention}.",
+                allowed_mentions=discord.AllowedMentions.none(),
+            )
+            sent = await thread.send(
+                content=message.content,
+                embed=message.embed,
+                file=message.file,
+                view=message.view or discord.utils.MISSING,
+                allowed_mentions=message.mentions,
+            )
+        else:
+            sent = await interaction.followup.send(
+                content=message.content,
+                embed=message.embed,
+                file=message.file,
+                view=message.view or discord.utils.MISSING,
+                allowed_mentions=message.mentions,
+                wait=True,
+            )
         await self.bot.sessions.set_message(played.session.id, sent.id)
 
     @challenge.autocomplete("game")
@@ -222,31 +336,17 @@ class Challenge(commands.Cog):
         where: discord.abc.Messageable | None = (
             channel if isinstance(channel, discord.abc.Messageable) else None
         )
-        thread: discord.Thread | None = None
-        permissions = interaction.app_permissions
-        settings = await self.bot.settings.get(record.guild_id)
-        if (
-            settings.use_threads
-            and isinstance(channel, discord.TextChannel)
-            and interaction.message is not None
-            and permissions.create_public_threads
-            and permissions.send_messages_in_threads
-        ):
-            # Without the members intent the challenger is not cached; the challenge message knows
-            # who ran /challenge.
-            metadata = interaction.message.interaction_metadata
-            a = metadata.user.display_name if metadata is not None else "challenger"
-            options = variant.describe_options(record.options)
-            name = (
-                f"{variant.title}: {a} vs {interaction.user.display_name}{' · ' if options else ''}{options}"
-            )
-            if len(name) > THREAD_NAME_LIMIT:
-                name = name[: THREAD_NAME_LIMIT - 1] + "…"
-            try:
-                thread = await interaction.message.create_thread(name=name, auto_archive_duration=10080)
-                where = thread
-            except discord.HTTPException as exc:
-                log.info("could not open a thread for challenge %s: %s", record.id, exc)
+        # Without the members intent the challenger is not cached; the challenge message knows who ran
+        # /challenge.
+        metadata = interaction.message.interaction_metadata if interaction.message else None
+        a = metadata.user.display_name if metadata is not None else "challenger"
+        options = variant.describe_options(record.options)
+        name = f"{variant.title}: {a} vs {interaction.user.display_name}{' · ' if options else ''}{options}"
+        # A challenge made inside a (match) thread opens a new thread of the parent channel.
+        thread = await self.open_thread(interaction, record.guild_id, name, interaction.message)
+        if thread is not None:
+            where = thread
+        parent_id = channel.parent_id if isinstance(channel, discord.Thread) else record.channel_id
         players = (record.challenger_id, record.opponent_id)
         if record.rematch_of is not None:
             previous = await self.bot.store.matches.get(record.rematch_of)
@@ -258,7 +358,7 @@ class Challenge(commands.Cog):
             players=players,
             guild_id=record.guild_id,
             channel_id=thread.id if thread else record.channel_id,
-            parent_id=record.channel_id if thread else None,
+            parent_id=parent_id if thread or isinstance(channel, discord.Thread) else None,
             rated=record.rated,
             challenge_id=record.id,
         )
@@ -310,7 +410,6 @@ class Challenge(commands.Cog):
                 game=record.game,
                 options=options,
                 players=(record.players[1], record.players[0]),
-                parent_id=record.parent_id,
                 headline=f"Rematch: {variant.title}{in_brackets(described)} again!",
             )
             return
@@ -319,7 +418,7 @@ class Challenge(commands.Cog):
         except ChallengeError as exc:
             await reply_privately(interaction, str(exc))
             return
-        challenge = await self.bot.challenges.create(
+        new = await self.bot.challenges.create(
             guild_id=record.guild_id,
             channel_id=interaction.channel_id or record.channel_id,
             challenger_id=interaction.user.id,
@@ -329,6 +428,9 @@ class Challenge(commands.Cog):
             rated=record.rated,
             rematch_of=record.id,
         )
+        if not await self._created(interaction, new):
+            return
+        challenge = new.record
         minutes = round((challenge.expires_at - challenge.created_at) / 60)
         # Seats swap in the rematch: the other player takes the seat the asker had.
         their_seat = variant.seat_names[record.players.index(interaction.user.id)]

@@ -212,6 +212,64 @@ class RematchButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"r
         await cog.on_rematch(interaction, self.match_id)
 
 
+class ResignAskButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"rsk:(?P<mid>\d{1,20})"):
+    """Resign on a board message: a private confirmation (Resign / Keep playing) for the clicker."""
+
+    def __init__(self, match_id: int, button: discord.ui.Button[Any] | None = None) -> None:
+        super().__init__(
+            button
+            or discord.ui.Button(
+                label="Resign", emoji="🏳️", style=discord.ButtonStyle.secondary, custom_id=f"rsk:{match_id}"
+            )
+        )
+        self.match_id = match_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> ResignAskButton:
+        assert isinstance(item, discord.ui.Button)
+        return cls(int(match["mid"]), item)
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        cog = interaction.client.get_cog("Play")
+        assert cog is not None
+        await cog.on_resign_ask(interaction, self.match_id)
+
+
+class MatchPicker(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"pick:(?P<op>board|resign)"):
+    """/board or /resign with several of the player's matches in one place: choose the match."""
+
+    def __init__(self, op: str, select: discord.ui.Select[Any]) -> None:
+        super().__init__(select)
+        self.op = op
+
+    @classmethod
+    def build(cls, op: str, choices: list[tuple[int, str]]) -> MatchPicker:
+        select: discord.ui.Select[Any] = discord.ui.Select(
+            custom_id=f"pick:{op}",
+            placeholder="Which match?",
+            options=[discord.SelectOption(label=label[:100], value=str(mid)) for mid, label in choices[:25]],
+        )
+        return cls(op, select)
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> MatchPicker:
+        assert isinstance(item, discord.ui.Select)
+        return cls(match["op"], item)
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        values = self.item.values
+        if not values or not values[0].isdigit():
+            await interaction.response.send_message("Choose one of the matches.", ephemeral=True)
+            return
+        cog = interaction.client.get_cog("Play")
+        assert cog is not None
+        await cog.on_pick(interaction, self.op, int(values[0]))
+
+
 DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
     GameButton,
     GameSelect,
@@ -219,4 +277,6 @@ DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
     ResignButton,
     RematchButton,
     HandButton,
+    ResignAskButton,
+    MatchPicker,
 )

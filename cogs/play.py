@@ -9,7 +9,8 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.sessions import Played, Reminder, Session, UserError
+from bot.sessions import REMATCH_SECONDS, Played, Reminder, Session, UserError
+from bot.store import MatchRecord
 from cogs.board import (
     board_message,
     build_view,
@@ -18,8 +19,9 @@ from cogs.board import (
     options_text,
     panel_for,
     private_reply,
+    rematch_view,
 )
-from cogs.components import ResignButton
+from cogs.components import MatchPicker, ResignButton
 from cogs.replies import reply_privately
 from engine import Outcome
 
@@ -233,7 +235,25 @@ class Play(commands.Cog):
         await self.bot.sessions.set_message(
             session.id, sent.id if session.record.status == "active" else None
         )
+        if session.record.status == "finished":
+            # Its Rematch button is greyed out by the scheduler when its time runs out.
+            await self.bot.store.matches.set_result_message(
+                session.id, sent.id, self.bot.clock.now() + REMATCH_SECONDS
+            )
         return sent
+
+    async def rematch_expired(self, record: MatchRecord) -> None:
+        """Grey out the Rematch button of a finished match whose time for a rematch has run out."""
+        if record.result_message_id is None:
+            return
+        try:
+            await (
+                self.bot.get_partial_messageable(record.channel_id)
+                .get_partial_message(record.result_message_id)
+                .edit(view=rematch_view(record.id, disabled=True))
+            )
+        except discord.HTTPException as exc:
+            log.info("could not grey out the Rematch button of match %s: %s", record.id, exc)
 
     async def retire_message(self, session: Session, message_id: int | None) -> None:
         """Take the controls off an older board message (it keeps its picture)."""
@@ -250,25 +270,84 @@ class Play(commands.Cog):
 
     # -- commands ------------------------------------------------------------------------------------
 
-    async def _match_here(self, interaction: discord.Interaction[Any]) -> Session:
+    async def _match_here(self, interaction: discord.Interaction[Any], op: str) -> Session | None:
+        """The player's one match here; with several, a private picker is sent instead (None)."""
         channel_id = interaction.channel_id
         matches = await self.bot.sessions.matches_of(interaction.user.id, channel_id)
         if not matches:
             raise UserError("You have no match in progress here. Start one with /challenge.")
         if len(matches) > 1:
-            ids = ", ".join(f"#{m.id}" for m in matches)
-            raise UserError(
-                f"You have several matches here ({ids}); use the board message of the one you mean."
+            view = discord.ui.View(timeout=None)
+            view.add_item(
+                MatchPicker.build(op, [(m.id, self._match_label(m, interaction.user.id)) for m in matches])
             )
+            what = "show the board of" if op == "board" else "resign"
+            await interaction.response.send_message(
+                f"You have several matches here: which one do you want to {what}?", view=view, ephemeral=True
+            )
+            return None
         return await self.bot.sessions.get(matches[0].id)
+
+    def _match_label(self, record: MatchRecord, user_id: int) -> str:
+        other = record.players[1] if record.players[0] == user_id else record.players[0]
+        member = self.bot.get_user(other)
+        name = (
+            "the computer"
+            if other in self.bot.sessions.computer_ids
+            else (member.display_name if member else f"user {other}")
+        )
+        return f"#{record.id} · {record.game} vs {name}"
+
+    async def on_pick(self, interaction: discord.Interaction[Any], op: str, match_id: int) -> None:
+        """A match chosen in the picker of /board or /resign."""
+        try:
+            session = await self.bot.sessions.get(match_id)
+            if session.seat_of(interaction.user.id) is None:
+                raise UserError("You are not playing in this match.")
+            if session.record.status != "active":
+                raise UserError(f"Match #{match_id} is already over.")
+        except UserError as exc:
+            await reply_privately(interaction, str(exc))
+            return
+        if op == "board":
+            await self._show_board(interaction, session)
+        else:
+            await self._ask_resign(interaction, session)
+
+    async def on_resign_ask(self, interaction: discord.Interaction[Any], match_id: int) -> None:
+        """The Resign button on a board: a private confirmation for the player who clicked."""
+        try:
+            session = await self.bot.sessions.get(match_id)
+            if session.seat_of(interaction.user.id) is None:
+                raise UserError("Only the players of this match can resign it.")
+            if session.record.status != "active":
+                raise UserError(f"Match #{match_id} is already over.")
+        except UserError as exc:
+            await reply_privately(interaction, str(exc))
+            return
+        await self._ask_resign(interaction, session)
 
     @app_commands.command(name="board", description="Show the current position of your match here again.")
     async def board(self, interaction: discord.Interaction[Any]) -> None:
         try:
-            session = await self._match_here(interaction)
+            session = await self._match_here(interaction, "board")
+            if session is None:
+                return
+        except UserError as exc:
+            await reply_privately(interaction, str(exc))
+            return
+        await self._show_board(interaction, session)
+
+    async def _show_board(self, interaction: discord.Interaction[Any], session: Session) -> None:
+        try:
             self.bot.sessions.check_readable(session)
         except UserError as exc:
             await reply_privately(interaction, str(exc))
+            return
+        if session.record.channel_id != interaction.channel_id:
+            await reply_privately(
+                interaction, f"Match #{session.id} is played in <#{session.record.channel_id}>."
+            )
             return
         old = session.record.message_id
         message = board_message(session, headline="The board, as it stands:")
@@ -286,10 +365,15 @@ class Play(commands.Cog):
     @app_commands.command(name="resign", description="Resign your match here (asks for confirmation).")
     async def resign(self, interaction: discord.Interaction[Any]) -> None:
         try:
-            session = await self._match_here(interaction)
+            session = await self._match_here(interaction, "resign")
+            if session is None:
+                return
         except UserError as exc:
             await reply_privately(interaction, str(exc))
             return
+        await self._ask_resign(interaction, session)
+
+    async def _ask_resign(self, interaction: discord.Interaction[Any], session: Session) -> None:
         view = discord.ui.View(timeout=None)
         view.add_item(ResignButton(session.id, "yes"))
         view.add_item(ResignButton(session.id, "no"))

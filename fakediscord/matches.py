@@ -51,7 +51,7 @@ def pick_control(message: FakeMessage, rng: random.Random) -> tuple[str, str, st
         value = str(rng.choice(select.options)["value"])
         assert select.custom_id is not None
         return "select", select.custom_id, value
-    buttons = [b for b in message.buttons if not b.disabled and b.label != "Back"]
+    buttons = [b for b in message.buttons if not b.disabled and b.label not in ("Back", "Resign")]
     button = rng.choice(buttons)
     assert button.custom_id is not None
     return "button", button.custom_id, None

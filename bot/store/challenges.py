@@ -27,10 +27,13 @@ class ChallengeStore:
         now: float,
         expires_at: float,
         rematch_of: int | None = None,
-    ) -> ChallengeRecord:
+    ) -> tuple[ChallengeRecord, bool]:
+        """The new pending challenge and True; or, when the same two players already have one pending
+        for this game here (either of them the challenger), that one and False. Atomic: a unique index
+        on the unordered pair makes the insert a no-op, so crossed challenges cannot both be created."""
         async with self._c.transaction() as db:
             cur = await db.execute(
-                "INSERT INTO challenges (guild_id, channel_id, challenger_id, opponent_id, game, options, rated,"
+                "INSERT OR IGNORE INTO challenges (guild_id, channel_id, challenger_id, opponent_id, game, options, rated,"
                 " status, created_at, expires_at, rematch_of) VALUES (?, ?, ?, ?, ?, ?, ?, 'pending', ?, ?, ?)",
                 (
                     guild_id,
@@ -45,11 +48,20 @@ class ChallengeStore:
                     rematch_of,
                 ),
             )
-            challenge_id = cur.lastrowid
-        assert challenge_id is not None
+            created = cur.rowcount == 1
+            challenge_id = cur.lastrowid if created else None
+            if challenge_id is None:
+                async with db.execute(
+                    "SELECT id FROM challenges WHERE status = 'pending' AND game = ? AND channel_id = ?"
+                    " AND ((challenger_id = ? AND opponent_id = ?) OR (challenger_id = ? AND opponent_id = ?))",
+                    (game, channel_id, challenger_id, opponent_id, opponent_id, challenger_id),
+                ) as found_cur:
+                    row = await found_cur.fetchone()
+                assert row is not None, "the insert was ignored: a pending challenge of the pair exists"
+                challenge_id = int(row[0])
         found = await self.get(challenge_id)
         assert found is not None
-        return found
+        return found, created
 
     async def get(self, challenge_id: int) -> ChallengeRecord | None:
         row = await self._c.one("SELECT * FROM challenges WHERE id = ?", (challenge_id,))

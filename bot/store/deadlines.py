@@ -36,6 +36,22 @@ class DeadlineStore:
         )
         return [match_record(r) for r in rows]
 
+    async def due_rematches(self, now: float) -> list[MatchRecord]:
+        """Finished matches whose Rematch button has run out and is still shown enabled."""
+        rows = await self._c.all(
+            "SELECT * FROM matches WHERE rematch_until <= ? ORDER BY rematch_until", (now,)
+        )
+        return [match_record(r) for r in rows]
+
+    async def claim_rematch_expiry(self, match_id: int, rematch_until: float) -> bool:
+        """Take a run-out Rematch button so that it is greyed out once: False if taken meanwhile."""
+        async with self._c.transaction() as db:
+            cur = await db.execute(
+                "UPDATE matches SET rematch_until = NULL WHERE id = ? AND rematch_until = ?",
+                (match_id, rematch_until),
+            )
+            return cur.rowcount == 1
+
     async def beat(self, now: float) -> None:
         """Record that the bot is running at ``now`` (the scheduler does this at every round)."""
         async with self._c.transaction() as db:
@@ -68,10 +84,11 @@ class DeadlineStore:
             return down, moved
 
     async def earliest(self) -> float | None:
-        """The earliest pending deadline of any kind: challenge expiry, reminder or timeout."""
+        """The earliest pending deadline of any kind: challenge expiry, reminder, timeout, rematch expiry."""
         row = await self._c.one(
             "SELECT MIN(t) FROM (SELECT MIN(expires_at) AS t FROM challenges WHERE status = 'pending'"
             " UNION ALL SELECT MIN(reminder_at) FROM matches WHERE status = 'active'"
-            " UNION ALL SELECT MIN(timeout_at) FROM matches WHERE status = 'active')"
+            " UNION ALL SELECT MIN(timeout_at) FROM matches WHERE status = 'active'"
+            " UNION ALL SELECT MIN(rematch_until) FROM matches)"
         )
         return float(row[0]) if row and row[0] is not None else None

@@ -157,6 +157,14 @@ class MatchStore:
         async with self._c.transaction() as db:
             await db.execute("UPDATE matches SET message_id = ? WHERE id = ?", (message_id, match_id))
 
+    async def set_result_message(self, match_id: int, message_id: int, rematch_until: float) -> None:
+        """Note the message with the finished match's Rematch button and until when it may be used."""
+        async with self._c.transaction() as db:
+            await db.execute(
+                "UPDATE matches SET result_message_id = ?, rematch_until = ? WHERE id = ?",
+                (message_id, rematch_until, match_id),
+            )
+
     async def record_actions(
         self,
         match_id: int,

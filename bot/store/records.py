@@ -44,6 +44,8 @@ class MatchRecord:
     updated_at: float
     reminder_at: float | None = None
     timeout_at: float | None = None
+    result_message_id: int | None = None
+    rematch_until: float | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -255,7 +255,8 @@ async def test_playing_the_computer(fake: FakeDiscord, tmp_path: Path) -> None:
     alice = fake.add_user("alice")
     result = await fake.slash(alice, "challenge", {"opponent": fake.bot_user, "game": "ring"}, idle=True)
     assert result.messages, "the match starts at once against the computer"
-    final = await play_until_over(fake, fake.channel.id, {alice.id: alice}, random.Random(8))
+    (thread,) = fake.threads(fake.channel)  # in its own thread, like every match
+    final = await play_until_over(fake, thread.id, {alice.id: alice}, random.Random(8))
     assert "wins the match" in final.content
     fake.assert_clean()
     await stop_bot(bot)

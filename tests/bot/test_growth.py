@@ -126,11 +126,13 @@ async def test_closed_challenges_are_purged_a_week_after_their_expiry_and_pendin
     store = await Store.open(path)
     bot = _bot(store, clock)
     ids = {}
-    for status in ("pending", "accepted", "declined", "cancelled", "expired"):
-        record = await store.challenges.create(
+    # The pending one last: the same two players may have only one pending challenge here at a time.
+    for status in ("accepted", "declined", "cancelled", "expired", "pending"):
+        record, created = await store.challenges.create(
             guild_id=1, channel_id=10, challenger_id=ALICE, opponent_id=BOB, game="ring", options={},
             rated=True, now=clock.now(), expires_at=clock.now() + 600,
         )  # fmt: skip
+        assert created
         if status != "pending":
             assert await store.challenges.close(record.id, status)
         ids[status] = record.id

@@ -141,7 +141,7 @@ async def test_a_duel_played_through_private_hands(fake: FakeDiscord, tmp_path: 
     channel = board.channel_id
     # The public board names whose decision it is and offers only "Your hand": no card on it.
     assert whose_turn(board) == alice.mention and "Your hand" in board.content
-    assert [b.label for b in board.buttons] == ["Your hand"]
+    assert [b.label for b in board.buttons] == ["Your hand", "Resign"]
     stranger = await fake.click(carol, board, board.buttons[0].custom_id or "")
     assert stranger.ephemeral and "not playing in this match" in (
         stranger.message.content if stranger.message else ""
@@ -231,9 +231,9 @@ def test_public_controls_of_a_game_with_hands_come_with_your_hand_on_the_next_ro
     session = session_of(dealt((0, 1, 2, 3, 4, 5, 6, 7)))
     public = build_view(session, PanelSpec(rows=((ButtonSpec("Roll", ROLL),),)), public=True)
     assert public is not None
-    assert [(label(i), i.row) for i in public.children] == [("Roll", 0), ("Your hand", 1)]
+    assert [(label(i), i.row) for i in public.children] == [("Roll", 0), ("Your hand", 1), ("Resign", 1)]
     secret = PanelSpec(rows=((ButtonSpec("Play Strike 1", act("S1")),),), private=True)
     board = build_view(session, secret, public=True)
-    assert board is not None and [label(i) for i in board.children] == ["Your hand"]
+    assert board is not None and [label(i) for i in board.children] == ["Your hand", "Resign"]
     private = build_view(session, secret)
     assert private is not None and [label(i) for i in private.children] == ["Play Strike 1"]

@@ -80,6 +80,8 @@ async def test_every_kind_of_control_answers_after_a_restart(fake: FakeDiscord, 
     board = fake.message(live)
     on_turn = user_on_turn(board, {carol.id: carol, dave.id: dave})
     assert on_turn is not None
+    ask = await fake.click(on_turn, board, control(board.id, "Resign"), idle=True)
+    assert ask.answered and ask.ephemeral, "the board's own Resign asks privately for confirmation"
     rolled = await fake.click(on_turn, board, control(board.id, "Roll"), idle=True)
     assert rolled.answered and not rolled.ephemeral, (
         rolled.message.content if rolled.message else rolled.replies

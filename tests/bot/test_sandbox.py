@@ -190,10 +190,10 @@ async def test_ephemeral_replies_ambiguity_and_other_users_clicks(tmp_path: Path
         # ...while a number picks the option with that number, whatever the labels contain.
         lines.clear()
         assert await sandbox.execute("as bob select 2")
-        assert lines[-1] == "  [1 token by 1: 10 → 11] [1 token by 3: 10 → 1] [↩️ Back]"
+        assert lines[-2:] == ["  [1 token by 1: 10 → 11] [1 token by 3: 10 → 1] [↩️ Back]", "  [🏳️ Resign]"]
         lines.clear()
         assert await sandbox.execute("as bob click back")
-        assert lines[-1] == "      3. Stack on 12 — 1 token"
+        assert lines[-2:] == ["      3. Stack on 12 — 1 token", "  [🏳️ Resign]"]
         assert await sandbox.execute('as bob select "Move which stack?" "Stack on 8"')
         lines.clear()
         assert not await sandbox.execute('as bob click "by"')
@@ -240,7 +240,9 @@ async def test_where_in_show_users_and_the_computer_after_a_restart(tmp_path: Pa
         assert await sandbox.execute("as dave /challenge opponent:@ringside game:ring")
         assert lines[:2] == ["(new user: dave)", "[#general] ringside:"]
         assert contains(lines, "Ring against the computer: good luck!")
-        assert lines[-1] in ("  [🎲 Roll]",) or contains(lines, "▾ ")
+        # The computer match opens its own thread, its board there with the match's Resign.
+        assert contains(lines, "The match is on in #general › Ring: Dave vs the computer")
+        assert contains(lines, "[🏳️ Resign]") and (contains(lines, "[🎲 Roll]") or contains(lines, "▾ "))
 
 
 @pytest.mark.asyncio

@@ -178,9 +178,10 @@ async def test_history_lists_active_and_unrated_matches_with_links(
     history = await fake.slash(alice, "history")
     (line,) = embed_of(history)["description"].splitlines()
     assert line.startswith(f"Ring vs {fake.bot_user.mention} · **in progress** · <t:")
-    assert f"(https://discord.com/channels/{fake.guild.id}/{fake.channel.id})" in line
+    (thread,) = fake.threads()  # the computer match has its own thread
+    assert f"(https://discord.com/channels/{fake.guild.id}/{thread.id})" in line
     # Resigning against the computer ends the match, unrated: nobody gets a rating.
-    resign = await fake.slash(alice, "resign")
+    resign = await fake.slash(alice, "resign", channel=thread.id)
     yes = next(c for c in resign.message.custom_ids if c.endswith(":yes"))  # type: ignore[union-attr]
     await fake.click(alice, resign.message, yes, idle=True)  # type: ignore[arg-type]
     history = await fake.slash(alice, "history")
