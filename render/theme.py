@@ -21,6 +21,8 @@ from typing import Literal
 
 from PIL import Image, ImageDraw, ImageFont
 
+from engine.protocol import Outcome
+
 RGB = tuple[int, int, int]
 Point = tuple[float, float]
 
@@ -62,6 +64,22 @@ class SeatStyle:
         return r << 16 | g << 8 | b
 
 
+@dataclass(frozen=True, slots=True)
+class Caption:
+    """What a board picture shows that is not in the position: who plays each seat and how the match
+    ended when it did not end on the board (a resignation, a timeout). The shared header draws it
+    (``draw_header``), so a game's renderer only passes it on.
+
+    ``names`` are plain display names per seat ("" for none); they are elided to fit.
+    """
+
+    names: tuple[str, str] = ("", "")
+    ending: Outcome | None = None
+
+
+NO_CAPTION = Caption()
+
+
 # -- fonts -----------------------------------------------------------------------------------------
 
 
@@ -94,6 +112,16 @@ def wrap(text: str, face: ImageFont.FreeTypeFont, width: float, max_lines: int =
     if current:
         lines.append(current)
     return lines
+
+
+def elide(text: str, face: ImageFont.FreeTypeFont, width: float) -> str:
+    """``text`` cut to fit ``width``, ending in "…" when cut."""
+    text = " ".join(text.split())
+    if face.getlength(text) <= width:
+        return text
+    while text and face.getlength(text + "…") > width:
+        text = text[:-1]
+    return text.rstrip() + "…" if text else ""
 
 
 def split_title(text: str) -> tuple[str, str]:
@@ -516,6 +544,66 @@ def arc_arrow_sprite(
         [(SHADOW, supersampled_mask(size, layer(width + 4))), (colour, supersampled_mask(size, layer(width)))]
     )
     return sprite, (left, top)
+
+
+# -- header --------------------------------------------------------------------------------------
+
+NAME_SIZE = 22
+MAX_NAME_WIDTH = 190
+"""The most width one player's name takes on the header: about 14 letters."""
+
+
+def draw_header(
+    image: Image.Image,
+    seats: tuple[SeatStyle, SeatStyle],
+    seat: int | None,
+    phase_text: str,
+    turn_number: int,
+    caption: Caption = NO_CAPTION,
+) -> None:
+    """The top of every board picture, 100 pixels high.
+
+    First line: a token of the seat concerned and the title (whose turn, or who won), and on the
+    right each player's name beside a token of their seat, then "turn N" (the number the message
+    shows too). Second line: the rest of ``phase_text`` (what to do, or how the game was won). An
+    ending in ``caption`` (a resignation, a timeout) replaces the phase: "Blue wins" / "Red resigned".
+    """
+    width = image.width
+    if caption.ending is not None:
+        seat = caption.ending.winner
+        phase_text = caption.ending.description
+    title, subtitle = split_title(phase_text.rstrip("."))
+    x = 28.0
+    if seat is not None:
+        draw_stack(image, (44, 40), seats[seat], 1, 17)
+        x = 74
+    colour = seats[seat].text if seat is not None else TEXT
+    title_face = font(32)
+    title = elide(title, title_face, width - x - 28)
+    label(image, (x, 40), title, 32, colour, anchor="lm")
+    # The right side, drawn from the right edge leftwards, as far as the title leaves room.
+    room_left = x + title_face.getlength(title) + 28
+    right = width - 28.0
+    if turn_number:
+        text = f"turn {turn_number}"
+        label(image, (right, 40), text, NAME_SIZE, MUTED, anchor="rm", bold=False)
+        right -= font(NAME_SIZE, bold=False).getlength(text) + 22
+    names = [(s, n) for s, n in ((1, caption.names[1]), (0, caption.names[0])) if n.strip()]
+    if names:
+        face = font(NAME_SIZE)
+        icon = 26  # a token and its gap before the name
+        each = min(MAX_NAME_WIDTH, (right - room_left) / len(names) - icon - 16)
+        if each >= 40:
+            for s, name in names:
+                text = elide(name, face, each)
+                label(image, (right, 40), text, NAME_SIZE, seats[s].text, anchor="rm")
+                right -= face.getlength(text) + 8
+                draw_stack(image, (right - 9, 40), seats[s], 1, 10)
+                right -= icon + 10
+    if subtitle:
+        face = font(24, bold=False)
+        line = wrap(subtitle, face, width - 56, max_lines=1)[0]
+        label(image, (28, 80), line, 24, TEXT, anchor="lm", bold=False)
 
 
 # -- output ----------------------------------------------------------------------------------------
