@@ -140,7 +140,7 @@ async def test_challenges_that_are_refused(fake: FakeDiscord, tmp_path: Path) ->
     other_bot = await fake.slash(alice, "challenge", {"opponent": robot, "game": "ring"})
     assert other_bot.ephemeral and "another bot" in other_bot.message.content  # type: ignore[union-attr]
     unknown = await fake.slash(alice, "challenge", {"opponent": bob, "game": "chess"})
-    assert unknown.ephemeral and "no game called 'chess'" in unknown.message.content  # type: ignore[union-attr]
+    assert unknown.ephemeral and "no game called “chess”" in unknown.message.content  # type: ignore[union-attr]
     first = await fake.slash(alice, "challenge", {"opponent": bob, "game": "ring"})
     assert not first.ephemeral
     again = await fake.slash(alice, "challenge", {"opponent": bob, "game": "ring"})

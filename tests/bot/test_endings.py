@@ -6,6 +6,7 @@ from __future__ import annotations
 import io
 from pathlib import Path
 
+import discord
 import pytest
 from PIL import Image
 
@@ -122,10 +123,74 @@ def test_the_shared_header_draws_each_name_in_its_seat_colour_within_the_picture
 
     def seat_pixels(image: Image.Image, colour: tuple[int, int, int]) -> int:
         crop = image.crop(header)
-        return sum(1 for p in crop.getdata() if all(abs(a - b) < 30 for a, b in zip(p, colour, strict=True)))
+        return sum(
+            1
+            for y in range(crop.height)
+            for x in range(crop.width)
+            if all(abs(a - b) < 30 for a, b in zip(crop.getpixel((x, y)), colour, strict=True))  # type: ignore[arg-type]
+        )
 
     for style in ring.SEATS:
         assert seat_pixels(named, style.text) > seat_pixels(plain, style.text) + 50
     # Elided: a 40-letter name takes no more than its share of the header.
     face = theme.font(theme.NAME_SIZE)
     assert face.getlength(theme.elide(long, face, theme.MAX_NAME_WIDTH)) <= theme.MAX_NAME_WIDTH
+
+
+# -- wording ----------------------------------------------------------------------------------------
+
+
+@pytest.mark.asyncio
+async def test_an_unknown_game_gets_the_same_sentence_from_every_command(
+    fake: FakeDiscord, tmp_path: Path
+) -> None:
+    bot = await start_bot(fake, tmp_path / "db.sqlite3")
+    role = fake.add_role("admins", discord.Permissions(manage_guild=True))
+    ada, bob = fake.add_user("ada", roles=[role]), fake.add_user("bob")
+    replies = [
+        await fake.slash(ada, "challenge", {"opponent": bob, "game": "chess"}),
+        await fake.slash(ada, "rules", {"game": "chess"}),
+        await fake.slash(ada, "stats", {"game": "chess"}),
+        await fake.slash(ada, "leaderboard", {"game": "chess"}),
+        await fake.slash(ada, "settings", {"games": "chess"}),
+    ]
+    texts = {r.message.content for r in replies if r.message is not None}
+    assert all(r.ephemeral for r in replies)
+    assert texts == {"There is no game called “chess”. The games are: Ring (ring)."}
+    fake.assert_clean()
+    await stop_bot(bot)
+
+
+@pytest.mark.asyncio
+async def test_leaderboard_and_stats_show_a_rating_alike(fake: FakeDiscord, tmp_path: Path) -> None:
+    bot = await start_bot(fake, tmp_path / "db.sqlite3")
+    alice, bob = fake.add_user("alice"), fake.add_user("bob")
+    board = await challenge_and_accept(fake, alice, bob)
+    await resign(fake, alice, board.channel_id)
+    standing = await bot.store.ratings.standing(fake.guild.id, "ring", bob.id)
+    assert standing is not None
+    shown = f"**{standing.rating:.0f}{'?' if standing.provisional else ''}**"
+    board_reply = await fake.slash(alice, "leaderboard", {"game": "ring"})
+    stats_reply = await fake.slash(alice, "stats", {"user": bob, "game": "ring"})
+    assert board_reply.message is not None and stats_reply.message is not None
+    assert shown in str(board_reply.message.embeds[0]["description"])
+    assert f"Rating {shown}" in str(stats_reply.message.embeds[0]["description"])
+    fake.assert_clean()
+    await stop_bot(bot)
+
+
+@pytest.mark.asyncio
+async def test_any_member_may_view_the_settings_but_not_change_them(
+    fake: FakeDiscord, tmp_path: Path
+) -> None:
+    bot = await start_bot(fake, tmp_path / "db.sqlite3")
+    alice = fake.add_user("alice")
+    shown = await fake.slash(alice, "settings")
+    assert shown.ephemeral and shown.message is not None
+    assert "after 12 h" in str(shown.message.embeds)
+    refused = await fake.slash(alice, "settings", {"threads": False})
+    assert refused.ephemeral and refused.message is not None
+    assert "Manage Server" in refused.message.content and refused.message.content.endswith(".")
+    assert (await bot.settings.get(fake.guild.id)).use_threads
+    fake.assert_clean()
+    await stop_bot(bot)
