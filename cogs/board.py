@@ -239,7 +239,7 @@ def board_message(
         content = f"<@{session.user_of(seat)}>, your turn ({session.variant.seat_names[seat]}).{where}"
         colour = seat_colour(session, seat)
     else:
-        content = public.phase_text
+        content = sentence(public.phase_text)
         colour = NEUTRAL_COLOUR
     embed = discord.Embed(
         title=f"{session.variant.title} · match #{session.id}",

@@ -548,9 +548,11 @@ def arc_arrow_sprite(
 
 # -- header --------------------------------------------------------------------------------------
 
-NAME_SIZE = 22
+NAME_SIZE = 24
 MAX_NAME_WIDTH = 190
 """The most width one player's name takes on the header: about 14 letters."""
+MIN_NAME_WIDTH = 60
+"""The least width a name is drawn in (about 4 letters and "…")."""
 
 
 def draw_header(
@@ -588,22 +590,49 @@ def draw_header(
         text = f"turn {turn_number}"
         label(image, (right, 40), text, NAME_SIZE, MUTED, anchor="rm", bold=False)
         right -= font(NAME_SIZE, bold=False).getlength(text) + 22
-    names = [(s, n) for s, n in ((1, caption.names[1]), (0, caption.names[0])) if n.strip()]
-    if names:
-        face = font(NAME_SIZE)
-        icon = 26  # a token and its gap before the name
-        each = min(MAX_NAME_WIDTH, (right - room_left) / len(names) - icon - 16)
-        if each >= 40:
-            for s, name in names:
-                text = elide(name, face, each)
-                label(image, (right, 40), text, NAME_SIZE, seats[s].text, anchor="rm")
-                right -= face.getlength(text) + 8
-                draw_stack(image, (right - 9, 40), seats[s], 1, 10)
-                right -= icon + 10
+    face = font(NAME_SIZE)
+    names = [(s, drawable(n)) for s, n in ((1, caption.names[1]), (0, caption.names[0]))]
+    names = [(s, n) for s, n in names if n]
+    icon = 28 + 18  # a token, its gap before the name and the gap after it
+
+    def each(room: float) -> float:
+        return min(MAX_NAME_WIDTH, room / max(1, len(names)) - icon)
+
+    # The names go where they have more room: after the title on the first line, or after the
+    # subtitle on the second (which they never cut short); with too little room on both, they are
+    # left out (the message names the players too).
+    sub_face = font(24, bold=False)
+    subtitle = elide(subtitle, sub_face, width - 56)
+    second = width - 28.0 - (sub_face.getlength(subtitle) + 28 if subtitle else 0) - 28
+    y = 40 if each(right - room_left) >= each(second) else 80
+    fit = each(right - room_left) if y == 40 else each(second)
+    if y == 80:
+        right = width - 28.0
+    if names and fit >= MIN_NAME_WIDTH:
+        for s, name in names:
+            text = elide(name, face, fit)
+            label(image, (right, y), text, NAME_SIZE, seats[s].text, anchor="rm")
+            right -= face.getlength(text) + 8
+            draw_stack(image, (right - 11, y), seats[s], 1, 12)
+            right -= icon
     if subtitle:
-        face = font(24, bold=False)
-        line = wrap(subtitle, face, width - 56, max_lines=1)[0]
-        label(image, (28, 80), line, 24, TEXT, anchor="lm", bold=False)
+        label(image, (28, 80), subtitle, 24, TEXT, anchor="lm", bold=False)
+
+
+@lru_cache(maxsize=4096)
+def _glyph(ch: str, size: int) -> bytes:
+    """``ch`` drawn alone in the bold font of ``size``, as raw pixels."""
+    image = Image.new("L", (2 * size, 2 * size), 0)
+    ImageDraw.Draw(image).text((size / 2, size / 2), ch, font=font(size), fill=255)
+    return image.tobytes()
+
+
+def drawable(text: str, size: int = NAME_SIZE) -> str:
+    """``text`` without the characters the bold font has no glyph for (they would show as empty
+    boxes: the shipped DejaVu fonts have no Chinese or emoji), its spaces tidied."""
+    missing = _glyph("\U000f0000", size)  # a private-use character: the font's "no glyph" box
+    kept = "".join(ch for ch in text if ch.isspace() or _glyph(ch, size) != missing)
+    return " ".join(kept.split())
 
 
 # -- output ----------------------------------------------------------------------------------------

@@ -119,7 +119,7 @@ def test_the_shared_header_draws_each_name_in_its_seat_colour_within_the_picture
     plain = Image.open(io.BytesIO(render_board(state.view(None)))).convert("RGB")
     named = Image.open(io.BytesIO(render_board(state.view(None), Caption(names=(long, long))))).convert("RGB")
     assert named.size == plain.size == (ring.WIDTH, ring.HEIGHT)
-    header = (0, 0, ring.WIDTH, 60)
+    header = (0, 0, ring.WIDTH, ring.HEADER)
 
     def seat_pixels(image: Image.Image, colour: tuple[int, int, int]) -> int:
         crop = image.crop(header)
