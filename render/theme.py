@@ -566,8 +566,9 @@ def draw_header(
     """The top of every board picture, 100 pixels high.
 
     First line: a token of the seat concerned and the title (whose turn, or who won), and on the
-    right each player's name beside a token of their seat, then "turn N" (the number the message
-    shows too). Second line: the rest of ``phase_text`` (what to do, or how the game was won). An
+    right "turn N" (the number the message shows too). Second line: the rest of ``phase_text`` (what
+    to do, or how the game was won) and on the right each player's name beside a token of their
+    seat (after the title instead when the second line has no room). An
     ending in ``caption`` (a resignation, a timeout) replaces the phase: "Blue wins" / "Red resigned".
     """
     width = image.width
@@ -598,13 +599,13 @@ def draw_header(
     def each(room: float) -> float:
         return min(MAX_NAME_WIDTH, room / max(1, len(names)) - icon)
 
-    # The names go where they have more room: after the title on the first line, or after the
-    # subtitle on the second (which they never cut short); with too little room on both, they are
-    # left out (the message names the players too).
+    # The names go to the right of the second line, after the subtitle (which they never cut
+    # short), while each keeps about 8 letters there; else where they have more room, that line or
+    # after the title; with too little room on both, they are left out (the message names them).
     sub_face = font(24, bold=False)
     subtitle = elide(subtitle, sub_face, width - 56)
     second = width - 28.0 - (sub_face.getlength(subtitle) + 28 if subtitle else 0) - 28
-    y = 40 if each(right - room_left) >= each(second) else 80
+    y = 80 if each(second) >= min(MAX_NAME_WIDTH, 110) or each(second) >= each(right - room_left) else 40
     fit = each(right - room_left) if y == 40 else each(second)
     if y == 80:
         right = width - 28.0
