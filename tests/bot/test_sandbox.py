@@ -96,6 +96,9 @@ async def test_the_documented_example_runs_green_and_saves_numbered_pictures(tmp
         "  (no controls any more)",
     ]
     assert contains(board, "The board, as it stands:")
+    resigned = after(lines, "as alice click Resign")
+    assert contains(resigned, "🏆 @bob wins: Red resigned.")
+    assert contains(resigned, "[🔁 Rematch]")
 
     assert after(lines, "in #general") == ["(now in #general)"]
     assert contains(after(lines, "as carol /challenge opponent:@alice game:ring rated:false"), "(unrated)")
