@@ -205,6 +205,9 @@ def board_message(
     assert state is not None
     spec = panel_for(session, selection) if session.record.status == "active" else PanelSpec()
     public = state.view(None)
+    if outcome is not None:
+        # A resignation or a timeout is said once, by the message's first line.
+        steps = [s for s in steps if s.text != outcome.description]
     lines = [_player_line(session), ""]
     if headline:
         lines.append(headline)

@@ -48,6 +48,8 @@ async def test_a_resignation_gets_a_final_picture_saying_who_won_and_how(
     # One full sentence: the winner's mention, then how.
     assert final.content == f"🏆 {bob.mention} wins: {names[loser]} resigned."
     assert outcome.description == f"{names[1 - loser]} wins: {names[loser]} resigned."
+    # Said once: the embed does not repeat the ending under the message that says it.
+    assert outcome.description not in str(final.embeds[0]["description"])
     # The picture is the position with the ending and the players' display names drawn on it, not
     # the position as it stood ("... to roll").
     public = session.state.view(None)
