@@ -57,7 +57,7 @@ class Challenges:
         try:
             variant = find_variant(game)
         except GameError as exc:
-            raise ChallengeError(f"{str(exc)[0].upper()}{str(exc)[1:]}.") from exc
+            raise ChallengeError(str(exc)) from exc
         allowed = (await self.settings.get(guild_id)).allowed_games
         if allowed is not None and variant.key not in allowed:
             games = ", ".join(allowed) or "none"

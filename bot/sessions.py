@@ -433,7 +433,7 @@ class SessionManager:
                 session.state,
                 seat,
                 Forfeit.TIMEOUT,
-                f"{names[seat]} ran out of time: {names[1 - seat]} wins.",
+                f"{names[1 - seat]} wins: {names[seat]} ran out of time.",
             )
             if not await self.store.matches.end(
                 match_id, status="finished", result=result_record(match_id, outcome, now), now=now
@@ -470,7 +470,7 @@ class SessionManager:
                 return Played(session, None, (), session.record.message_id)
             names = session.variant.seat_names
             outcome = session.variant.forfeit(
-                session.state, seat, Forfeit.RESIGNATION, f"{names[seat]} resigned: {names[1 - seat]} wins."
+                session.state, seat, Forfeit.RESIGNATION, f"{names[1 - seat]} wins: {names[seat]} resigned."
             )
             await self.store.matches.end(
                 match_id, status="finished", result=result_record(match_id, outcome, now), now=now

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import io
+import time
+import weakref
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -13,7 +15,7 @@ from cogs.components import GameButton, GameSelect, HandButton, RematchButton, R
 from cogs.panels import PANELS
 from cogs.panels.base import HandPanel, PanelSpec, SelectSpec, Style
 from engine import Outcome
-from render import render_board, seat_style
+from render import Caption, render_board, seat_style
 
 NEUTRAL_COLOUR = 0x888888
 MAX_ROWS = 5  # Discord's rows of controls per message
@@ -115,6 +117,67 @@ def seat_colour(session: Session, seat: int) -> int:
     return seat_style(session.variant.key, seat).hex
 
 
+NAME_LIMIT = 32
+"""Display names are cut to this many characters before the picture elides them to fit."""
+
+
+NAME_TTL = 600.0
+"""Seconds a display name is reused before it is asked for again (a rename shows within that)."""
+
+_name_cache: weakref.WeakKeyDictionary[discord.Client, dict[tuple[int, int], tuple[str, float]]] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+async def player_names(client: discord.Client, session: Session) -> tuple[str, str]:
+    """The players' display names in the match's server (their nickname there, else their Discord
+    name), as plain strings for the picture; "" for one that cannot be found. Kept for ``NAME_TTL``
+    seconds, so a click does not wait for Discord each time."""
+    guild_id = session.record.guild_id
+    guild = client.get_guild(guild_id) if guild_id is not None else None
+    cache = _name_cache.setdefault(client, {})
+    now = time.monotonic()
+    names: list[str] = []
+    for user_id in session.record.players:
+        key = (guild_id or 0, user_id)
+        cached = cache.get(key)
+        if cached is not None and now - cached[1] < NAME_TTL:
+            names.append(cached[0])
+            continue
+        try:
+            if guild is not None:
+                member = guild.get_member(user_id) or await guild.fetch_member(user_id)
+                name = member.display_name
+            else:
+                user = client.get_user(user_id) or await client.fetch_user(user_id)
+                name = user.display_name
+        except discord.HTTPException:
+            name = ""
+        name = name[:NAME_LIMIT]
+        cache[key] = (name, now)
+        names.append(name)
+    return names[0], names[1]
+
+
+def sentence(text: str) -> str:
+    """``text`` as a full sentence: a capital first letter and a full stop."""
+    text = text.strip()
+    if not text:
+        return text
+    text = text[:1].upper() + text[1:]
+    return text if text[-1] in ".!?" else text + "."
+
+
+def how_won(session: Session, outcome: Outcome) -> str:
+    """How the winner won, as a sentence that follows "@alice wins: ". The game's description
+    ("<seat> wins: <how>") loses its first part, which the mention replaces."""
+    text = outcome.description
+    if outcome.winner is not None:
+        prefix = f"{session.variant.seat_names[outcome.winner]} wins: "
+        text = text.removeprefix(prefix)
+    return sentence(text)
+
+
 def _player_line(session: Session) -> str:
     names = session.variant.seat_names
     a, b = session.record.players
@@ -138,12 +201,20 @@ def board_message(
     outcome: Outcome | None = None,
     headline: str | None = None,
     rating_changes: Sequence[tuple[int, float, float]] = (),
+    names: tuple[str, str] = ("", ""),
 ) -> BoardMessage:
-    """The whole message for the match's current position (with rating changes once it is over)."""
+    """The whole message for the match's current position (with rating changes once it is over).
+
+    ``names`` are the players' display names (``player_names``) for the picture. An ``outcome`` that
+    is not on the board (a resignation, a timeout) is drawn on the picture too.
+    """
     state = session.state
     assert state is not None
     spec = panel_for(session, selection) if session.record.status == "active" else PanelSpec()
     public = state.view(None)
+    if outcome is not None:
+        # A resignation or a timeout is said once, by the message's first line.
+        steps = [s for s in steps if s.text != outcome.description]
     lines = [_player_line(session), ""]
     if headline:
         lines.append(headline)
@@ -163,9 +234,9 @@ def board_message(
         winner = outcome.winner
         options = in_brackets(options_text(session))
         content = (
-            f"🏆 <@{session.user_of(winner)}> wins the match{options}. {outcome.description}"
+            f"🏆 <@{session.user_of(winner)}> wins{options}: {how_won(session, outcome)}"
             if winner is not None
-            else f"The match{options} is drawn. {outcome.description}"
+            else f"The match{options} is drawn: {sentence(outcome.description)}"
         )
         colour = seat_colour(session, winner) if winner is not None else NEUTRAL_COLOUR
     elif seat is not None:
@@ -178,7 +249,7 @@ def board_message(
         content = f"<@{session.user_of(seat)}>, your turn ({session.variant.seat_names[seat]}).{where}"
         colour = seat_colour(session, seat)
     else:
-        content = public.phase_text
+        content = sentence(public.phase_text)
         colour = NEUTRAL_COLOUR
     embed = discord.Embed(
         title=f"{session.variant.title} · match #{session.id}",
@@ -186,8 +257,11 @@ def board_message(
         colour=colour,
     )
     embed.set_image(url="attachment://board.png")
-    embed.set_footer(text=f"Position {session.version}")
-    picture = discord.File(io.BytesIO(render_board(state.view(None))), filename="board.png")
+    # One turn counter: the picture's header shows the same number.
+    embed.set_footer(text=f"Turn {public.turn_number}" if public.turn_number else "Before the first turn")
+    ending = outcome if outcome is not None and state.outcome() is None else None
+    caption = Caption(names=names, ending=ending)
+    picture = discord.File(io.BytesIO(render_board(public, caption)), filename="board.png")
     view = build_view(session, spec, public=True)
     if session.record.status == "finished":
         view = rematch_view(session.id)

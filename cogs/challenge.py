@@ -14,7 +14,7 @@ from discord.ext import commands
 from bot.challenges import ChallengeError, NewChallenge
 from bot.sessions import REMATCH_SECONDS
 from bot.store import ChallengeRecord
-from cogs.board import board_message, in_brackets
+from cogs.board import board_message, in_brackets, player_names
 from cogs.components import ChallengeButton
 from cogs.replies import reply_privately
 from engine import VARIANTS, GameError, find_variant
@@ -231,7 +231,12 @@ class Challenge(commands.Cog):
                 parent_id=place if thread else parent_id,
                 rated=False,
             )
-        message = board_message(played.session, played.steps, headline=headline)
+        message = board_message(
+            played.session,
+            played.steps,
+            headline=headline,
+            names=await player_names(self.bot, played.session),
+        )
         if thread is not None:
             await interaction.followup.send(
                 f"{headline} The match is on in {thread.mention}.",
@@ -373,6 +378,7 @@ class Challenge(commands.Cog):
             played.session,
             played.steps,
             headline=f"<@{record.challenger_id}> vs <@{record.opponent_id}>: good luck to both!",
+            names=await player_names(self.bot, played.session),
         )
         target = where or self.bot.get_partial_messageable(record.channel_id)
         sent = await target.send(

@@ -20,7 +20,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from cogs.replies import reply_privately
-from engine import VARIANTS
+from engine import VARIANTS, UnknownVariantError, find_variant
 from engine.protocol import Variant
 from render import render_board
 
@@ -286,11 +286,10 @@ class Help(commands.Cog):
 
     def _find(self, name: str) -> tuple[Variant, list[str]] | str:
         """The game and its rules pages, or what to tell the user."""
-        variant = VARIANTS.get(name.strip().lower())
-        if variant is None:
-            known = ", ".join(f"{v.title} (`{key}`)" for key, v in sorted(VARIANTS.items()))
-            shown = discord.utils.escape_markdown(name.strip()[:50])
-            return f"There is no game called “{shown}”. The games are: {known}."
+        try:
+            variant = find_variant(name)
+        except UnknownVariantError as exc:
+            return str(exc)
         pages = self.rules_pages(variant.key)
         if pages is None:
             return f"There are no written rules for **{variant.title}** yet."

@@ -15,11 +15,14 @@ from cogs.board import (
     board_message,
     build_view,
     disabled_copy,
+    how_won,
     in_brackets,
     options_text,
     panel_for,
+    player_names,
     private_reply,
     rematch_view,
+    sentence,
 )
 from cogs.components import MatchPicker, ResignButton
 from cogs.replies import reply_privately
@@ -88,7 +91,7 @@ class Play(commands.Cog):
             await self._publish_from_private(interaction, played)
             return
         if not played.decider_changed and not played.finished:
-            message = board_message(session, played.steps)
+            message = board_message(session, played.steps, names=await player_names(self.bot, session))
             await interaction.response.edit_message(
                 content=message.content,
                 embed=message.embed,
@@ -101,7 +104,13 @@ class Play(commands.Cog):
         await interaction.response.edit_message(view=disabled_copy(interaction.message))
         outcome = await self.bot.sessions.result_of(session.id) if played.finished else None
         changes = await self.bot.store.ratings.changes(session.id) if played.finished else []
-        message = board_message(session, played.steps, outcome=outcome, rating_changes=changes)
+        message = board_message(
+            session,
+            played.steps,
+            outcome=outcome,
+            rating_changes=changes,
+            names=await player_names(self.bot, session),
+        )
         channel = interaction.channel
         await self.post_board(
             session, message, channel if isinstance(channel, discord.abc.Messageable) else None
@@ -118,7 +127,7 @@ class Play(commands.Cog):
         content, view = private_reply(session, seat, played.steps)
         await interaction.response.edit_message(content=content, view=view)
         if not played.decider_changed and not played.finished:
-            message = board_message(session, played.steps)
+            message = board_message(session, played.steps, names=await player_names(self.bot, session))
             if session.record.message_id is not None:
                 try:
                     await (
@@ -139,7 +148,13 @@ class Play(commands.Cog):
             return
         outcome = await self.bot.sessions.result_of(session.id) if played.finished else None
         changes = await self.bot.store.ratings.changes(session.id) if played.finished else []
-        message = board_message(session, played.steps, outcome=outcome, rating_changes=changes)
+        message = board_message(
+            session,
+            played.steps,
+            outcome=outcome,
+            rating_changes=changes,
+            names=await player_names(self.bot, session),
+        )
         await self.post_board(session, message)
         await self.retire_message(session, played.previous_message_id)
         if played.finished and outcome is not None:
@@ -159,12 +174,12 @@ class Play(commands.Cog):
         options = options_text(session)
         if outcome.winner is None:
             game = f"{session.variant.title}{', ' if options else ''}{options}"
-            text = f"Match #{session.id} ({game}) was drawn. {outcome.description}{where}"
+            text = f"Match #{session.id} ({game}) was drawn: {sentence(outcome.description)}{where}"
         else:
             winner, loser = session.user_of(outcome.winner), session.user_of(1 - outcome.winner)
             text = (
                 f"🏆 <@{winner}> beat <@{loser}> at {session.variant.title}"
-                f"{in_brackets(options, f'match #{session.id}')}. {outcome.description}{where}"
+                f"{in_brackets(options, f'match #{session.id}')}: {how_won(session, outcome)}{where}"
             )
         try:
             await self.bot.get_partial_messageable(channel_id).send(
@@ -214,6 +229,7 @@ class Play(commands.Cog):
                 played.steps,
                 outcome=outcome,
                 rating_changes=await self.bot.store.ratings.changes(session.id),
+                names=await player_names(self.bot, session),
             ),
         )
         await self.retire_message(session, played.previous_message_id)
@@ -350,7 +366,9 @@ class Play(commands.Cog):
             )
             return
         old = session.record.message_id
-        message = board_message(session, headline="The board, as it stands:")
+        message = board_message(
+            session, headline="The board, as it stands:", names=await player_names(self.bot, session)
+        )
         await interaction.response.send_message(
             content=message.content,
             embed=message.embed,
@@ -409,6 +427,7 @@ class Play(commands.Cog):
             played.steps,
             outcome=outcome,
             rating_changes=await self.bot.store.ratings.changes(session.id),
+            names=await player_names(self.bot, session),
         )
         await self.post_board(session, message)
         await self.retire_message(session, played.previous_message_id)

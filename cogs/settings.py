@@ -12,6 +12,7 @@ from discord.ext import commands
 from bot.store import GuildSettings
 from cogs.replies import reply_privately
 from engine import VARIANTS
+from engine.registry import unknown_game_text
 
 if TYPE_CHECKING:
     from bot.client import RingsideBot
@@ -37,9 +38,8 @@ class Settings(commands.Cog):
         self.bot = bot
 
     @app_commands.command(
-        name="settings", description="Show or change this server's settings (Manage Server)."
+        name="settings", description="Show this server's settings; members with Manage Server change them."
     )
-    @app_commands.default_permissions(manage_guild=True)
     @app_commands.guild_only()
     @app_commands.describe(
         reminder_hours="Remind the player on turn after this many hours (default 12)",
@@ -64,12 +64,29 @@ class Settings(commands.Cog):
         if interaction.guild_id is None:
             await reply_privately(interaction, "Settings belong to a server; use this command in one.")
             return
-        if not interaction.permissions.manage_guild:
+        current = await self.bot.settings.get(interaction.guild_id)
+        asked_to_change = (
+            any(
+                value is not None
+                for value in (
+                    reminder_hours,
+                    timeout_hours,
+                    challenge_minutes,
+                    games,
+                    threads,
+                    results_channel,
+                )
+            )
+            or clear_results
+        )
+        if asked_to_change and not interaction.permissions.manage_guild:
+            # Anyone may look; only a member with Manage Server may change.
             await reply_privately(
-                interaction, "Only members with the Manage Server permission can change settings."
+                interaction,
+                "Only members with the Manage Server permission can change settings; "
+                "use /settings without options to see them.",
             )
             return
-        current = await self.bot.settings.get(interaction.guild_id)
         changes: dict[str, Any] = {}
         if reminder_hours is not None:
             changes["reminder_seconds"] = reminder_hours * 3600
@@ -84,11 +101,12 @@ class Settings(commands.Cog):
             else:
                 unknown = [g for g in wanted if g not in VARIANTS]
                 if unknown or not wanted:
-                    known = ", ".join(sorted(VARIANTS))
-                    await reply_privately(
-                        interaction,
-                        f"Unknown game {', '.join(unknown) or '(none given)'}; the games are: {known}.",
+                    text = (
+                        unknown_game_text(unknown[0])
+                        if unknown
+                        else "Name the games to allow, separated by commas, or “all”."
                     )
+                    await reply_privately(interaction, text)
                     return
                 changes["allowed_games"] = tuple(dict.fromkeys(wanted))
         if threads is not None:

@@ -57,8 +57,9 @@ def game_title(game: str) -> str:
     return variant.title if variant is not None else game.capitalize()
 
 
-def rating_text(standing: Standing, decimals: int = 0) -> str:
-    return f"{standing.rating:.{decimals}f}" + ("?" if standing.provisional else "")
+def rating_text(standing: Standing) -> str:
+    """A rating as every command shows it: whole points, "?" while provisional ("1512?")."""
+    return f"{standing.rating:.0f}" + ("?" if standing.provisional else "")
 
 
 def signed(value: float, decimals: int = 1) -> str:
@@ -147,7 +148,7 @@ def stats_embed(
     description = "\n".join(
         [
             f"<@{user_id}>",
-            f"Rating **{rating_text(standing, 1)}**{provisional} · rank **{rank}** of {players}",
+            f"Rating **{rating_text(standing)}**{provisional} · rank **{rank}** of {players}",
             f"Record **{record_text(standing)}**{share}",
             f"Streak: {streak_text(standing.streak)}",
         ]

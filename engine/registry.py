@@ -17,5 +17,11 @@ def find_variant(name: str) -> Variant:
     try:
         return VARIANTS[key]
     except KeyError:
-        known = ", ".join(sorted(VARIANTS))
-        raise UnknownVariantError(f"there is no game called {name!r}; the games are: {known}") from None
+        raise UnknownVariantError(unknown_game_text(name)) from None
+
+
+def unknown_game_text(name: str) -> str:
+    """The one sentence for a game name that is none of ours, wherever a player typed it."""
+    known = ", ".join(f"{v.title} ({key})" for key, v in sorted(VARIANTS.items()))
+    shown = " ".join(name.split())[:50]
+    return f"There is no game called “{shown}”. The games are: {known}."

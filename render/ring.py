@@ -15,10 +15,10 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
-from engine.protocol import GameView
+from engine.protocol import Forfeit, GameView, Outcome
 from engine.ring import COLOURS, FIVE_MASKS, QUARTERS, SPACES, MarkKind, Phase, RingState, RingWin
 from render import theme
-from render.theme import HIGHLIGHT, MUTED, TEXT, DieStyle, Point, SeatStyle
+from render.theme import HIGHLIGHT, MUTED, NO_CAPTION, TEXT, Caption, DieStyle, Point, SeatStyle
 
 WIDTH, HEIGHT = 800, 900
 HEADER = 100
@@ -51,24 +51,24 @@ def _style(seat: int) -> SeatStyle:
     return SEATS[seat]
 
 
-def render(view: GameView) -> bytes:
+def render(view: GameView, caption: Caption = NO_CAPTION) -> bytes:
     """The ring picture as PNG bytes. Ring has no secrets: every seat's view is the position."""
     state = view
     if not isinstance(state, RingState):
         raise TypeError(f"the ring renderer draws ring states, not {type(state).__name__}")
-    return theme.encode_png(draw(state))
+    return theme.encode_png(draw(state, caption))
 
 
-def draw(state: RingState) -> Image.Image:
+def draw(state: RingState, caption: Caption = NO_CAPTION) -> Image.Image:
     """The ring picture as an RGB image of ``WIDTH`` x ``HEIGHT``."""
     image = _background().copy()
     winning = winning_spaces(state)
     _draw_space_marks(image, state, winning)
     _draw_stacks(image, state)
     _draw_badges(image, state)
-    _draw_centre(image, state)
+    _draw_centre(image, state, caption.ending)
     _draw_piles(image, state)
-    _draw_header(image, state)
+    _draw_header(image, state, caption)
     _draw_footer(image, state)
     return image
 
@@ -263,10 +263,11 @@ def _draw_piles(image: Image.Image, state: RingState) -> None:
 # -- dice and the centre ---------------------------------------------------------------------------
 
 
-def _draw_centre(image: Image.Image, state: RingState) -> None:
+def _draw_centre(image: Image.Image, state: RingState, ending: Outcome | None = None) -> None:
     cx, cy = CENTER
-    if state.result is not None:
-        _draw_winner(image, state)
+    result = state.result or ending
+    if result is not None:
+        _draw_winner(image, result)
         return
     if state.dice is None:
         _draw_opening(image, state)
@@ -323,14 +324,14 @@ _REASONS: dict[str, str] = {
     RingWin.ALL_CAPTURED: "all captured",
     RingWin.NINE_SPACES: "nine spaces",
     RingWin.FIVE_IN_A_ROW: "five in a row",
+    Forfeit.RESIGNATION: "by resignation",
+    Forfeit.TIMEOUT: "on time",
     **{q.key: "spaces " + q.key.removeprefix("spaces-").replace("-", ", ") for q in QUARTERS},
 }
 
 
-def _draw_winner(image: Image.Image, state: RingState) -> None:
+def _draw_winner(image: Image.Image, result: Outcome) -> None:
     cx, cy = CENTER
-    result = state.result
-    assert result is not None
     if result.winner is None:
         theme.label(image, (cx, cy), "Draw", 48, TEXT, anchor="mm")
         return
@@ -344,22 +345,10 @@ def _draw_winner(image: Image.Image, state: RingState) -> None:
 # -- text ------------------------------------------------------------------------------------------
 
 
-def _draw_header(image: Image.Image, state: RingState) -> None:
-    """Whose turn (a token of that colour) and the phase: a title and, below it, what to do."""
+def _draw_header(image: Image.Image, state: RingState, caption: Caption) -> None:
+    """Whose turn or who won, what to do, the players and the turn: the shared header."""
     seat = state.result.winner if state.result is not None else state.turn
-    title, subtitle = theme.split_title(state.phase_text)
-    x = 28
-    if seat is not None:
-        theme.draw_stack(image, (44, 40), SEATS[seat], 1, 17)
-        x = 74
-    colour = _style(seat).text if seat is not None else TEXT
-    theme.label(image, (x, 40), title, 32, colour, anchor="lm")
-    if state.turn_number and state.result is None:
-        theme.label(image, (WIDTH - 28, 40), f"turn {state.turn_number}", 22, MUTED, anchor="rm", bold=False)
-    if subtitle:
-        face = theme.font(24, bold=False)
-        line = theme.wrap(subtitle, face, WIDTH - 56, max_lines=1)[0]
-        theme.label(image, (28, 80), line, 24, TEXT, anchor="lm", bold=False)
+    theme.draw_header(image, SEATS, seat, state.phase_text, state.turn_number, caption)
 
 
 def _draw_footer(image: Image.Image, state: RingState) -> None:

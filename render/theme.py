@@ -21,6 +21,8 @@ from typing import Literal
 
 from PIL import Image, ImageDraw, ImageFont
 
+from engine.protocol import Outcome
+
 RGB = tuple[int, int, int]
 Point = tuple[float, float]
 
@@ -62,6 +64,22 @@ class SeatStyle:
         return r << 16 | g << 8 | b
 
 
+@dataclass(frozen=True, slots=True)
+class Caption:
+    """What a board picture shows that is not in the position: who plays each seat and how the match
+    ended when it did not end on the board (a resignation, a timeout). The shared header draws it
+    (``draw_header``), so a game's renderer only passes it on.
+
+    ``names`` are plain display names per seat ("" for none); they are elided to fit.
+    """
+
+    names: tuple[str, str] = ("", "")
+    ending: Outcome | None = None
+
+
+NO_CAPTION = Caption()
+
+
 # -- fonts -----------------------------------------------------------------------------------------
 
 
@@ -94,6 +112,16 @@ def wrap(text: str, face: ImageFont.FreeTypeFont, width: float, max_lines: int =
     if current:
         lines.append(current)
     return lines
+
+
+def elide(text: str, face: ImageFont.FreeTypeFont, width: float) -> str:
+    """``text`` cut to fit ``width``, ending in "…" when cut."""
+    text = " ".join(text.split())
+    if face.getlength(text) <= width:
+        return text
+    while text and face.getlength(text + "…") > width:
+        text = text[:-1]
+    return text.rstrip() + "…" if text else ""
 
 
 def split_title(text: str) -> tuple[str, str]:
@@ -516,6 +544,96 @@ def arc_arrow_sprite(
         [(SHADOW, supersampled_mask(size, layer(width + 4))), (colour, supersampled_mask(size, layer(width)))]
     )
     return sprite, (left, top)
+
+
+# -- header --------------------------------------------------------------------------------------
+
+NAME_SIZE = 24
+MAX_NAME_WIDTH = 190
+"""The most width one player's name takes on the header: about 14 letters."""
+MIN_NAME_WIDTH = 60
+"""The least width a name is drawn in (about 4 letters and "…")."""
+
+
+def draw_header(
+    image: Image.Image,
+    seats: tuple[SeatStyle, SeatStyle],
+    seat: int | None,
+    phase_text: str,
+    turn_number: int,
+    caption: Caption = NO_CAPTION,
+) -> None:
+    """The top of every board picture, 100 pixels high.
+
+    First line: a token of the seat concerned and the title (whose turn, or who won), and on the
+    right "turn N" (the number the message shows too). Second line: the rest of ``phase_text`` (what
+    to do, or how the game was won) and on the right each player's name beside a token of their
+    seat (after the title instead when the second line has no room). An
+    ending in ``caption`` (a resignation, a timeout) replaces the phase: "Blue wins" / "Red resigned".
+    """
+    width = image.width
+    if caption.ending is not None:
+        seat = caption.ending.winner
+        phase_text = caption.ending.description
+    title, subtitle = split_title(phase_text.rstrip("."))
+    x = 28.0
+    if seat is not None:
+        draw_stack(image, (44, 40), seats[seat], 1, 17)
+        x = 74
+    colour = seats[seat].text if seat is not None else TEXT
+    title_face = font(32)
+    title = elide(title, title_face, width - x - 28)
+    label(image, (x, 40), title, 32, colour, anchor="lm")
+    # The right side, drawn from the right edge leftwards, as far as the title leaves room.
+    room_left = x + title_face.getlength(title) + 28
+    right = width - 28.0
+    if turn_number:
+        text = f"turn {turn_number}"
+        label(image, (right, 40), text, NAME_SIZE, MUTED, anchor="rm", bold=False)
+        right -= font(NAME_SIZE, bold=False).getlength(text) + 22
+    face = font(NAME_SIZE)
+    names = [(s, drawable(n)) for s, n in ((1, caption.names[1]), (0, caption.names[0]))]
+    names = [(s, n) for s, n in names if n]
+    icon = 28 + 18  # a token, its gap before the name and the gap after it
+
+    def each(room: float) -> float:
+        return min(MAX_NAME_WIDTH, room / max(1, len(names)) - icon)
+
+    # The names go to the right of the second line, after the subtitle (which they never cut
+    # short), while each keeps about 8 letters there; else where they have more room, that line or
+    # after the title; with too little room on both, they are left out (the message names them).
+    sub_face = font(24, bold=False)
+    subtitle = elide(subtitle, sub_face, width - 56)
+    second = width - 28.0 - (sub_face.getlength(subtitle) + 28 if subtitle else 0) - 28
+    y = 80 if each(second) >= min(MAX_NAME_WIDTH, 110) or each(second) >= each(right - room_left) else 40
+    fit = each(right - room_left) if y == 40 else each(second)
+    if y == 80:
+        right = width - 28.0
+    if names and fit >= MIN_NAME_WIDTH:
+        for s, name in names:
+            text = elide(name, face, fit)
+            label(image, (right, y), text, NAME_SIZE, seats[s].text, anchor="rm")
+            right -= face.getlength(text) + 8
+            draw_stack(image, (right - 11, y), seats[s], 1, 12)
+            right -= icon
+    if subtitle:
+        label(image, (28, 80), subtitle, 24, TEXT, anchor="lm", bold=False)
+
+
+@lru_cache(maxsize=4096)
+def _glyph(ch: str, size: int) -> bytes:
+    """``ch`` drawn alone in the bold font of ``size``, as raw pixels."""
+    image = Image.new("L", (2 * size, 2 * size), 0)
+    ImageDraw.Draw(image).text((size / 2, size / 2), ch, font=font(size), fill=255)
+    return image.tobytes()
+
+
+def drawable(text: str, size: int = NAME_SIZE) -> str:
+    """``text`` without the characters the bold font has no glyph for (they would show as empty
+    boxes: the shipped DejaVu fonts have no Chinese or emoji), its spaces tidied."""
+    missing = _glyph("\U000f0000", size)  # a private-use character: the font's "no glyph" box
+    kept = "".join(ch for ch in text if ch.isspace() or _glyph(ch, size) != missing)
+    return " ".join(kept.split())
 
 
 # -- output ----------------------------------------------------------------------------------------

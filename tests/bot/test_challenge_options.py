@@ -57,7 +57,7 @@ async def test_options_are_kept_and_shown_in_challenge_thread_result_and_rematch
     assert match is not None and match.options == resolved
     await resign(fake, alice, thread.id)
     result = fake.messages_in(thread)[-1]
-    assert result.content.startswith(f"🏆 {bob.mention} wins the match ({SHOWN}).")
+    assert result.content.startswith(f"🏆 {bob.mention} wins ({SHOWN}): ")
     # Rematch: the same options, shown in the offer, used for the new match.
     offer = await fake.click(bob, result, rematch_button(result))
     assert (
@@ -203,7 +203,7 @@ async def test_the_computer_plays_with_options_and_a_rematch_keeps_them(
     assert match is not None and match.options == {"length": 3, "rules": "standard"}
     await resign(fake, alice, first.channel_id)
     result = fake.messages_in(first.channel_id)[-1]
-    assert result.content.startswith(f"🏆 {fake.bot_user.mention} wins the match (3-point match).")
+    assert result.content.startswith(f"🏆 {fake.bot_user.mention} wins (3-point match): ")
     again = await fake.click(alice, result, rematch_button(result), idle=True)
     assert (
         again.messages

@@ -183,7 +183,7 @@ async def test_games_can_be_limited_per_server(fake: FakeDiscord, tmp_path: Path
     bot = await start_bot(fake, tmp_path / "db.sqlite3")
     ada, bob = await admin(fake), fake.add_user("bob")
     unknown = await fake.slash(ada, "settings", {"games": "ring,chess"})
-    assert "Unknown game chess" in unknown.message.content  # type: ignore[union-attr]
+    assert "There is no game called “chess”" in unknown.message.content  # type: ignore[union-attr]
     await bot.settings.save(
         (await bot.settings.get(fake.guild.id)).__class__(guild_id=fake.guild.id, allowed_games=())
     )

@@ -35,10 +35,10 @@ async def test_a_whole_ring_match_from_challenge_to_result(fake: FakeDiscord, tm
     board = await challenge_and_accept(fake, alice, bob)
     assert board.attachment_bytes("board.png").startswith(b"\x89PNG")
     result = await play_until_over(fake, board.channel_id, {alice.id: alice, bob.id: bob}, random.Random(3))
-    assert "wins the match" in result.content
+    assert " wins: " in result.content
     mid = match_id_of(board)
     outcome = await bot.sessions.result_of(mid)
-    assert outcome is not None and outcome.description in result.content
+    assert outcome is not None and outcome.description.split(": ", 1)[-1] in result.content
     # Once the result is published the match is no longer held in memory; it is read from the store.
     assert not bot.sessions.in_memory(mid)
     # Every roll and every move is in the log, and the log replays to the saved final position.
@@ -69,7 +69,7 @@ async def test_a_restart_mid_match_and_the_old_buttons_finish_it(fake: FakeDisco
     await stop_bot(bot)
     bot = await start_bot(fake, db, seed=2)  # a new process: nothing in memory
     result = await play_until_over(fake, board.channel_id, users, rng)
-    assert "wins the match" in result.content
+    assert " wins: " in result.content
     fake.assert_clean()
     await stop_bot(bot)
 
@@ -140,7 +140,7 @@ async def test_challenges_that_are_refused(fake: FakeDiscord, tmp_path: Path) ->
     other_bot = await fake.slash(alice, "challenge", {"opponent": robot, "game": "ring"})
     assert other_bot.ephemeral and "another bot" in other_bot.message.content  # type: ignore[union-attr]
     unknown = await fake.slash(alice, "challenge", {"opponent": bob, "game": "chess"})
-    assert unknown.ephemeral and "no game called 'chess'" in unknown.message.content  # type: ignore[union-attr]
+    assert unknown.ephemeral and "no game called “chess”" in unknown.message.content  # type: ignore[union-attr]
     first = await fake.slash(alice, "challenge", {"opponent": bob, "game": "ring"})
     assert not first.ephemeral
     again = await fake.slash(alice, "challenge", {"opponent": bob, "game": "ring"})
@@ -257,6 +257,6 @@ async def test_playing_the_computer(fake: FakeDiscord, tmp_path: Path) -> None:
     assert result.messages, "the match starts at once against the computer"
     (thread,) = fake.threads(fake.channel)  # in its own thread, like every match
     final = await play_until_over(fake, thread.id, {alice.id: alice}, random.Random(8))
-    assert "wins the match" in final.content
+    assert " wins: " in final.content
     fake.assert_clean()
     await stop_bot(bot)

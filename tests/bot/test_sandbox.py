@@ -96,15 +96,21 @@ async def test_the_documented_example_runs_green_and_saves_numbered_pictures(tmp
         "  (no controls any more)",
     ]
     assert contains(board, "The board, as it stands:")
+    resigned = after(lines, "as alice click Resign")
+    assert contains(resigned, "🏆 @bob wins: Red resigned.")
+    assert contains(resigned, "[🔁 Rematch]")
 
     assert after(lines, "in #general") == ["(now in #general)"]
     assert contains(after(lines, "as carol /challenge opponent:@alice game:ring rated:false"), "(unrated)")
     expired = after(lines, "wait 11m")
-    assert expired[:3] == [
+    # Eleven minutes also run out the Rematch of the resigned match: its button is greyed out too.
+    at = expired.index("[#general] ringside (edited):")
+    assert expired[at : at + 3] == [
         "[#general] ringside (edited):",
         "  @carol's challenge to @alice expired unanswered.",
         "  [~Accept~] [~Decline~] [~Cancel~]",
     ]
+    assert contains(expired, "[~🔁 Rematch~]")
     assert expired[-1].startswith("(the clock moved 11m:")
 
     names = sorted(p.name for p in pictures.iterdir())

@@ -119,7 +119,7 @@ async def test_a_rated_match_shows_on_the_leaderboard_stats_and_history(
     assert not stats.ephemeral
     embed = embed_of(stats)
     assert embed["title"] == f"{display(alice)} · Ring"
-    assert "Rating **1510.0?** (provisional) · rank **1** of 2" in embed["description"]
+    assert "Rating **1510?** (provisional) · rank **1** of 2" in embed["description"]
     assert "Record **1–0** (100% won)" in embed["description"]
     assert "Streak: 1 win in a row" in embed["description"]
     fields = {f["name"]: f["value"] for f in embed["fields"]}
@@ -198,7 +198,7 @@ async def test_history_lists_active_and_unrated_matches_with_links(
 async def test_unknown_games_other_servers_and_direct_messages(fake: FakeDiscord, bot: RingsideBot) -> None:
     alice, bob = fake.add_user("alice"), fake.add_user("bob")
     chess = await fake.slash(alice, "leaderboard", {"game": "chess"})
-    assert chess.ephemeral and "There is no game called 'chess'" in text_of(chess.message)
+    assert chess.ephemeral and "There is no game called “chess”" in text_of(chess.message)
     choices = (await fake.autocomplete(alice, "stats", {"game": "ri"}, focused="game")).choices
     assert choices is not None and [c["value"] for c in choices] == ["ring"]
 

@@ -29,7 +29,7 @@ def test_find_variant_ignores_case_and_spaces() -> None:
 
 
 def test_unknown_variant_lists_the_known_ones() -> None:
-    with pytest.raises(UnknownVariantError, match=r"the games are: .*ring"):
+    with pytest.raises(UnknownVariantError, match=r"The games are: .*\(ring\)"):
         find_variant("chess")
 
 

@@ -35,7 +35,7 @@ from engine.protocol import (
     Outcome,
     Variant,
 )
-from render.theme import SeatStyle
+from render.theme import NO_CAPTION, Caption, SeatStyle
 
 CARDS = ("S1", "S1", "S2", "S2", "S3", "S3", "G", "G")
 NAMES = ("Red", "Blue")
@@ -400,7 +400,7 @@ SEATS = (
 )
 
 
-def render(view: GameView) -> bytes:
+def render(view: GameView, caption: Caption = NO_CAPTION) -> bytes:
     """Scores, hand sizes, deck and discard: the hands themselves are never drawn."""
     assert isinstance(view, DuelView)
     image = Image.new("RGB", (320, 120), (250, 250, 245))
@@ -409,7 +409,7 @@ def render(view: GameView) -> bytes:
         f"Red {view.scores[0]}  Blue {view.scores[1]}",
         f"hands {view.hand_sizes[0]} / {view.hand_sizes[1]}  deck {view.deck_size}",
         "discard " + " ".join(view.discard),
-        view.phase_text,
+        caption.ending.description if caption.ending is not None else view.phase_text,
     ]
     for i, line in enumerate(lines):
         draw.text((10, 10 + 25 * i), line, fill=(0, 0, 0))
