@@ -10,6 +10,7 @@ import discord
 
 from bot.sessions import Session, Step, deciding_seat
 from cogs.components import GameButton, GameSelect, HandButton, RematchButton
+from cogs.help import add_rules_button
 from cogs.panels import PANELS
 from cogs.panels.base import HandPanel, PanelSpec, SelectSpec, Style
 from engine import Outcome
@@ -185,6 +186,8 @@ def board_message(
     if session.record.status == "finished":
         view = discord.ui.View(timeout=None)
         view.add_item(RematchButton(session.id))
+    view = view or discord.ui.View(timeout=None)
+    add_rules_button(view, session.variant.key)  # on every board, after the game's controls
     return BoardMessage(
         content=content[:2000],
         embed=embed,

@@ -240,7 +240,7 @@ async def test_where_in_show_users_and_the_computer_after_a_restart(tmp_path: Pa
         assert await sandbox.execute("as dave /challenge opponent:@ringside game:ring")
         assert lines[:2] == ["(new user: dave)", "[#general] ringside:"]
         assert contains(lines, "Ring against the computer: good luck!")
-        assert lines[-1] in ("  [🎲 Roll]",) or contains(lines, "▾ ")
+        assert lines[-2:] == ["  [🎲 Roll]", "  [📖 Rules]"] or contains(lines, "▾ ")
 
 
 @pytest.mark.asyncio
