@@ -12,6 +12,7 @@ import discord
 
 from bot.sessions import Session, Step, deciding_seat
 from cogs.components import GameButton, GameSelect, HandButton, RematchButton, ResignAskButton
+from cogs.help import add_rules_button
 from cogs.panels import PANELS
 from cogs.panels.base import HandPanel, PanelSpec, SelectSpec, Style
 from engine import Outcome
@@ -265,6 +266,8 @@ def board_message(
     view = build_view(session, spec, public=True)
     if session.record.status == "finished":
         view = rematch_view(session.id)
+    view = view or discord.ui.View(timeout=None)
+    add_rules_button(view, session.variant.key)  # on every board, after the game's controls
     return BoardMessage(
         content=content[:2000],
         embed=embed,

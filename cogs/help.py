@@ -3,7 +3,10 @@
 The rules come from ``cogs/rules/<game>.md`` (package data, read through importlib.resources so an
 installed bot finds them), read once and converted lightly for Discord. Long rules
 are paged with Prev / Next buttons whose custom id (``rules:<game>:<page>``) names the page to show,
-so they keep working after a restart.
+so they keep working after a restart. A line ``---`` in a rules file starts a new page; a picture
+line ``![what it shows](<game>-x.png)`` puts that picture (a file beside the rules) on its page.
+A page 1 without a picture shows the starting position, drawn. The **Rules** button on a board
+(``rules:<game>``) opens page 1 privately.
 """
 
 from __future__ import annotations
@@ -11,6 +14,7 @@ from __future__ import annotations
 import io
 import logging
 import re
+from dataclasses import dataclass
 from importlib import resources
 from importlib.resources.abc import Traversable
 from typing import TYPE_CHECKING, Any
@@ -41,6 +45,8 @@ _IMAGE = re.compile(r"!\[[^\]]*\]\([^)]*\)")
 _LINK = re.compile(r"\[([^\]]+)\]\(([^)\s]+)[^)]*\)")
 _LIST_ITEM = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+")
 _FENCE = re.compile(r"^\s*(```|~~~)")
+_PAGE_BREAK = re.compile(r"^\s*(?:-{3,}|\*{3,}|_{3,})\s*$")
+_PICTURE = re.compile(r"^\s*!\[(?P<alt>[^\]]*)\]\((?P<target>[^)\s]+)[^)]*\)\s*$")
 
 
 # -- markdown for Discord ----------------------------------------------------------------------------
@@ -148,6 +154,43 @@ def paginate(text: str, limit: int = PAGE_LIMIT) -> list[str]:
     return pages
 
 
+@dataclass(frozen=True, slots=True)
+class RulesPage:
+    """One page of a game's rules: its text, and the picture file shown with it (if any)."""
+
+    text: str
+    picture: str | None = None
+    description: str = ""
+
+
+def _chunks(text: str) -> list[str]:
+    """``text`` cut at its page breaks (``---`` lines outside code blocks)."""
+    chunks: list[list[str]] = [[]]
+    in_fence = False
+    for line in text.splitlines():
+        if _FENCE.match(line):
+            in_fence = not in_fence
+        if not in_fence and _PAGE_BREAK.match(line):
+            chunks.append([])
+        else:
+            chunks[-1].append(line)
+    return ["\n".join(lines) for lines in chunks if any(line.strip() for line in lines)]
+
+
+def rules_pages(text: str, limit: int = PAGE_LIMIT) -> list[RulesPage]:
+    """The rules in pages: each part between page breaks starts a page (a long part goes on over
+    several), and the first picture of a part is shown on its first page."""
+    pages: list[RulesPage] = []
+    for chunk in _chunks(text) or [""]:
+        picture = next((m for m in map(_PICTURE.match, chunk.splitlines()) if m), None)
+        for index, page in enumerate(paginate(chunk, limit)):
+            if index == 0 and picture is not None and "/" not in picture["target"]:
+                pages.append(RulesPage(page, picture["target"], picture["alt"]))
+            else:
+                pages.append(RulesPage(page))
+    return pages
+
+
 # -- the persistent page buttons --------------------------------------------------------------------
 
 
@@ -182,6 +225,55 @@ class RulesButton(
         await cog.on_rules_page(interaction, self.game, self.page)
 
 
+class OpenRulesButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"rules:(?P<game>[a-z0-9_-]{1,40})"
+):
+    """**Rules** on a board message: the game's rules, page 1, in a private reply."""
+
+    def __init__(self, game: str, button: discord.ui.Button[Any] | None = None) -> None:
+        super().__init__(
+            button
+            or discord.ui.Button(
+                label="Rules", emoji="📖", style=discord.ButtonStyle.secondary, custom_id=f"rules:{game}"
+            )
+        )
+        self.game = game
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> OpenRulesButton:
+        assert isinstance(item, discord.ui.Button)
+        return cls(match["game"], button=item)
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        cog = interaction.client.get_cog("Help")
+        assert isinstance(cog, Help), "the Help cog handles the rules pages"
+        await cog.send_rules(interaction, self.game)
+
+
+def add_rules_button(view: discord.ui.View, game: str) -> None:
+    """Put **Rules** on ``view``: on a row of its own after the game's controls (on the last row when
+    the game uses all five and it has room)."""
+    button = OpenRulesButton(game)
+
+    def row_of(item: discord.ui.Item[Any]) -> int | None:
+        # Where the view put it (a select built with a row may report none).
+        return item.row if item.row is not None else item._rendered_row
+
+    rows = [row for row in map(row_of, view.children) if row is not None]
+    last = max(rows, default=None)
+    if last is None:
+        button.row = None
+    else:
+        on_last = [item for item in view.children if row_of(item) == last]
+        room = sum(item.width for item in on_last) < 5 and not any(
+            isinstance(getattr(item, "item", item), discord.ui.Select) for item in on_last
+        )
+        button.row = last if last == 4 and room else min(last + 1, 4)
+    view.add_item(button)
+
+
 def rules_view(game: str, page: int, count: int) -> discord.ui.View | None:
     if count <= 1:
         return None
@@ -202,8 +294,9 @@ class Help(commands.Cog):
     def __init__(self, bot: RingsideBot, rules_dir: Traversable = RULES_DIR) -> None:
         self.bot = bot
         self.rules_dir = rules_dir
-        self._pages: dict[str, list[str]] = {}
+        self._pages: dict[str, list[RulesPage]] = {}
         self._pictures: dict[str, bytes | None] = {}
+        self._files: dict[str, bytes | None] = {}
 
     # -- /help ---------------------------------------------------------------------------------------
 
@@ -250,15 +343,24 @@ class Help(commands.Cog):
 
     # -- /rules --------------------------------------------------------------------------------------
 
-    def rules_pages(self, game: str) -> list[str] | None:
+    def rules_pages(self, game: str) -> list[RulesPage] | None:
         """The pages of ``game``'s rules (read once), ``None`` when it has no rules file."""
         pages = self._pages.get(game)
         if pages is None:
             entry = self.rules_dir / f"{game}.md"
             if not entry.is_file():
                 return None
-            pages = self._pages[game] = paginate(entry.read_text(encoding="utf-8"))
+            pages = self._pages[game] = rules_pages(entry.read_text(encoding="utf-8"))
         return pages
+
+    def picture_file(self, name: str) -> bytes | None:
+        """A picture beside the rules files (read once), ``None`` when it is missing."""
+        if name not in self._files:
+            entry = self.rules_dir / name
+            self._files[name] = entry.read_bytes() if entry.is_file() else None
+            if self._files[name] is None:
+                log.warning("the rules name a picture that is not there: %s", name)
+        return self._files[name]
 
     def start_picture(self, variant: Variant) -> bytes | None:
         """The starting position as PNG bytes (drawn once), ``None`` when it cannot be drawn."""
@@ -271,20 +373,26 @@ class Help(commands.Cog):
         return self._pictures[variant.key]
 
     def rules_page(
-        self, variant: Variant, pages: list[str], page: int
+        self, variant: Variant, pages: list[RulesPage], page: int
     ) -> tuple[discord.Embed, discord.File | None, discord.ui.View | None]:
         page = min(max(page, 1), len(pages))
-        embed = discord.Embed(title=f"{variant.title}: the rules", description=pages[page - 1], colour=COLOUR)
+        shown = pages[page - 1]
+        embed = discord.Embed(title=f"{variant.title}: the rules", description=shown.text, colour=COLOUR)
         if len(pages) > 1:
             embed.set_footer(text=f"Page {page}/{len(pages)}")
-        picture = self.start_picture(variant) if page == 1 else None
+        if shown.picture is not None:
+            name, picture, description = shown.picture, self.picture_file(shown.picture), shown.description
+        elif page == 1:
+            name, picture, description = PICTURE, self.start_picture(variant), "The starting position"
+        else:
+            picture = None
         file = None
         if picture is not None:
-            file = discord.File(io.BytesIO(picture), filename=PICTURE, description="The starting position")
-            embed.set_image(url=f"attachment://{PICTURE}")
+            file = discord.File(io.BytesIO(picture), filename=name, description=description or None)
+            embed.set_image(url=f"attachment://{name}")
         return embed, file, rules_view(variant.key, page, len(pages))
 
-    def _find(self, name: str) -> tuple[Variant, list[str]] | str:
+    def _find(self, name: str) -> tuple[Variant, list[RulesPage]] | str:
         """The game and its rules pages, or what to tell the user."""
         try:
             variant = find_variant(name)
@@ -298,6 +406,10 @@ class Help(commands.Cog):
     @app_commands.command(name="rules", description="The rules of a game, with its starting position.")
     @app_commands.describe(game="The game whose rules you want")
     async def rules(self, interaction: discord.Interaction[Any], game: str) -> None:
+        await self.send_rules(interaction, game)
+
+    async def send_rules(self, interaction: discord.Interaction[Any], game: str) -> None:
+        """Page 1 of ``game``'s rules, privately (``/rules`` and the **Rules** button on a board)."""
         found = self._find(game)
         if isinstance(found, str):
             await reply_privately(interaction, found)
@@ -335,9 +447,9 @@ class Help(commands.Cog):
 
 
 async def setup(bot: RingsideBot) -> None:
-    bot.add_dynamic_items(RulesButton)
+    bot.add_dynamic_items(RulesButton, OpenRulesButton)
     await bot.add_cog(Help(bot))
 
 
 async def teardown(bot: RingsideBot) -> None:
-    bot.remove_dynamic_items(RulesButton)
+    bot.remove_dynamic_items(RulesButton, OpenRulesButton)

@@ -33,7 +33,7 @@ def user_on_turn(message: FakeMessage, users: dict[int, FakeUser]) -> FakeUser |
 
 def match_id_of(message: FakeMessage) -> int:
     """The match id carried by a board message's controls."""
-    return int(message.custom_ids[0].split(":")[1])
+    return int(next(c for c in message.custom_ids if not c.startswith("rules:")).split(":")[1])
 
 
 def live_board(fake: FakeDiscord, channel_id: int) -> FakeMessage:
@@ -51,7 +51,7 @@ def pick_control(message: FakeMessage, rng: random.Random) -> tuple[str, str, st
         value = str(rng.choice(select.options)["value"])
         assert select.custom_id is not None
         return "select", select.custom_id, value
-    buttons = [b for b in message.buttons if not b.disabled and b.label not in ("Back", "Resign")]
+    buttons = [b for b in message.buttons if not b.disabled and b.label not in ("Back", "Resign", "Rules")]
     button = rng.choice(buttons)
     assert button.custom_id is not None
     return "button", button.custom_id, None

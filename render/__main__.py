@@ -3,6 +3,9 @@
 Each picture shows one situation worth looking at (the start, tall stacks, every kind of roll, a
 finished game per way of winning), found by playing seeded random games, so the same command always
 writes the same files. ``--only`` picks some of them by name.
+
+``python -m render rules --game ring --out cogs/rules``: the pictures of the rules pages (sheets of
+small sample boards with captions, see ``render/rules_pictures.py``), redrawn the same way.
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ from engine.ai.random_player import random_action
 from engine.protocol import GameState
 from engine.ring import WIN_KEYS, MarkKind, Phase, RingState
 from render import RENDERERS, render_board
+from render.rules_pictures import RING_SHEETS, Sheet, rules_pictures
 
 MAX_GAMES = 3000
 """How many seeded games the search plays at most before it gives up on what it has not found."""
@@ -144,6 +148,24 @@ def _sample(game: str, out: Path, only: list[str] | None, seed: int) -> list[Pat
     return written
 
 
+RULES_SHEETS: dict[str, tuple[Sheet, ...]] = {"ring": RING_SHEETS}
+
+
+def _rules(game: str, out: Path, seed: int) -> list[Path]:
+    key = game.strip().lower()
+    if key not in RULES_SHEETS or key not in SAMPLES:
+        raise ValueError(
+            f"no rules pictures for the game {game!r} (games: {', '.join(sorted(RULES_SHEETS))})"
+        )
+    out.mkdir(parents=True, exist_ok=True)
+    written: list[Path] = []
+    for name, data in rules_pictures(RULES_SHEETS[key], SAMPLES[key].find, seed).items():
+        path = out / f"{key}-{name}.png"
+        path.write_bytes(data)
+        written.append(path)
+    return written
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = _Parser(prog="python -m render", description="Board pictures of the bot's games.")
     commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
@@ -154,10 +176,19 @@ def main(argv: list[str] | None = None) -> int:
     sample.add_argument(
         "--seed", type=int, default=1, help="first seed of the random games searched (default 1)"
     )
+    rules = commands.add_parser("rules", help="write the pictures of a game's rules pages")
+    rules.add_argument("--game", required=True, help="the game's key, e.g. ring")
+    rules.add_argument("--out", required=True, type=Path, help="directory to write the PNG files to")
+    rules.add_argument(
+        "--seed", type=int, default=1, help="first seed of the random games searched (default 1)"
+    )
     args = parser.parse_args(argv)
-    only = [n.strip() for n in args.only.split(",") if n.strip()] if args.only else None
     try:
-        written = _sample(args.game, args.out, only, args.seed)
+        if args.command == "rules":
+            written = _rules(args.game, args.out, args.seed)
+        else:
+            only = [n.strip() for n in args.only.split(",") if n.strip()] if args.only else None
+            written = _sample(args.game, args.out, only, args.seed)
     except (ValueError, OSError) as exc:
         print(f"{parser.prog}: error: {exc}", file=sys.stderr)
         return 2

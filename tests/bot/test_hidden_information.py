@@ -141,7 +141,7 @@ async def test_a_duel_played_through_private_hands(fake: FakeDiscord, tmp_path: 
     channel = board.channel_id
     # The public board names whose decision it is and offers only "Your hand": no card on it.
     assert whose_turn(board) == alice.mention and "Your hand" in board.content
-    assert [b.label for b in board.buttons] == ["Your hand", "Resign"]
+    assert [b.label for b in board.buttons] == ["Your hand", "Resign", "Rules"]
     stranger = await fake.click(carol, board, board.buttons[0].custom_id or "")
     assert stranger.ephemeral and "not playing in this match" in (
         stranger.message.content if stranger.message else ""
