@@ -12,7 +12,7 @@ import discord
 
 from bot.sessions import Session, Step, deciding_seat
 from cogs.components import GameButton, GameSelect, HandButton, RematchButton, ResignAskButton
-from cogs.help import add_rules_button
+from cogs.help import OpenRulesButton, add_rules_button
 from cogs.panels import PANELS
 from cogs.panels.base import HandPanel, PanelSpec, SelectSpec, Style
 from engine import Outcome
@@ -75,6 +75,11 @@ def build_view(session: Session, spec: PanelSpec, *, public: bool = False) -> di
         resign_button = ResignAskButton(session.id)
         resign_button.item.row = len(rows)
         view.add_item(resign_button)
+    if public and len(rows) < MAX_ROWS:
+        # Rules beside Resign, on every live board, so the controls below the game's stay one row.
+        rules_button = OpenRulesButton(session.variant.key)
+        rules_button.row = len(rows)
+        view.add_item(rules_button)
     return view
 
 
@@ -266,8 +271,9 @@ def board_message(
     view = build_view(session, spec, public=True)
     if session.record.status == "finished":
         view = rematch_view(session.id)
-    view = view or discord.ui.View(timeout=None)
-    add_rules_button(view, session.variant.key)  # on every board, after the game's controls
+    if view is None or session.record.status != "active":
+        view = view or discord.ui.View(timeout=None)
+        add_rules_button(view, session.variant.key)  # on every board, after the game's controls
     return BoardMessage(
         content=content[:2000],
         embed=embed,

@@ -231,9 +231,14 @@ def test_public_controls_of_a_game_with_hands_come_with_your_hand_on_the_next_ro
     session = session_of(dealt((0, 1, 2, 3, 4, 5, 6, 7)))
     public = build_view(session, PanelSpec(rows=((ButtonSpec("Roll", ROLL),),)), public=True)
     assert public is not None
-    assert [(label(i), i.row) for i in public.children] == [("Roll", 0), ("Your hand", 1), ("Resign", 1)]
+    assert [(label(i), i.row) for i in public.children] == [
+        ("Roll", 0),
+        ("Your hand", 1),
+        ("Resign", 1),
+        ("Rules", 1),
+    ]
     secret = PanelSpec(rows=((ButtonSpec("Play Strike 1", act("S1")),),), private=True)
     board = build_view(session, secret, public=True)
-    assert board is not None and [label(i) for i in board.children] == ["Your hand", "Resign"]
+    assert board is not None and [label(i) for i in board.children] == ["Your hand", "Resign", "Rules"]
     private = build_view(session, secret)
     assert private is not None and [label(i) for i in private.children] == ["Play Strike 1"]

@@ -196,10 +196,13 @@ async def test_ephemeral_replies_ambiguity_and_other_users_clicks(tmp_path: Path
         # ...while a number picks the option with that number, whatever the labels contain.
         lines.clear()
         assert await sandbox.execute("as bob select 2")
-        assert lines[-2:] == ["  [1 token by 1: 10 → 11] [1 token by 3: 10 → 1] [↩️ Back]", "  [🏳️ Resign]"]
+        assert lines[-2:] == [
+            "  [1 token by 1: 10 → 11] [1 token by 3: 10 → 1] [↩️ Back]",
+            "  [🏳️ Resign] [📖 Rules]",
+        ]
         lines.clear()
         assert await sandbox.execute("as bob click back")
-        assert lines[-2:] == ["      3. Stack on 12 — 1 token", "  [🏳️ Resign]"]
+        assert lines[-2:] == ["      3. Stack on 12 — 1 token", "  [🏳️ Resign] [📖 Rules]"]
         assert await sandbox.execute('as bob select "Move which stack?" "Stack on 8"')
         lines.clear()
         assert not await sandbox.execute('as bob click "by"')
