@@ -19,6 +19,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from cogs.components import RULES_TEMPLATE
 from cogs.replies import reply_privately
 from engine import VARIANTS
 from engine.protocol import Variant
@@ -153,7 +154,7 @@ def paginate(text: str, limit: int = PAGE_LIMIT) -> list[str]:
 
 class RulesButton(
     discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=r"rules:(?P<game>[a-z0-9_-]{1,40}):(?P<page>\d{1,4})",
+    template=RULES_TEMPLATE,
 ):
     """Prev / Next on a rules page: the custom id names the game and the page it shows (1-based)."""
 
