@@ -13,6 +13,7 @@ from typing import Any, ClassVar, Protocol, cast
 import discord
 
 from cogs.panels.base import ButtonSpec, SelectSpec
+from cogs.replies import answers_write_failures
 
 CUSTOM_ID_LIMIT = 100
 
@@ -86,6 +87,7 @@ class GameButton(
         assert isinstance(item, discord.ui.Button)
         return cls(int(match["mid"]), int(match["ver"]), match["value"], item)
 
+    @answers_write_failures
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         await _handler(interaction).on_control(interaction, self.match_id, self.version, self.value)
 
@@ -120,6 +122,7 @@ class GameSelect(
         assert isinstance(item, discord.ui.Select)
         return cls(int(match["mid"]), int(match["ver"]), item)
 
+    @answers_write_failures
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         values = self.item.values
         if not values:
@@ -153,6 +156,7 @@ class ChallengeButton(
         assert isinstance(item, discord.ui.Button)
         return cls(int(match["cid"]), match["op"], item)
 
+    @answers_write_failures
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         cog = interaction.client.get_cog("Challenge")
         assert cog is not None
@@ -181,6 +185,7 @@ class ResignButton(
         assert isinstance(item, discord.ui.Button)
         return cls(int(match["mid"]), match["op"], item)
 
+    @answers_write_failures
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         cog = interaction.client.get_cog("Play")
         assert cog is not None
@@ -207,6 +212,7 @@ class HandButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=rf"han
         assert isinstance(item, discord.ui.Button)
         return cls(int(match["mid"]), item)
 
+    @answers_write_failures
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         cog = interaction.client.get_cog("Play")
         assert cog is not None
@@ -230,6 +236,7 @@ class RematchButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=rf"
         assert isinstance(item, discord.ui.Button)
         return cls(int(match["mid"]), item)
 
+    @answers_write_failures
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         cog = interaction.client.get_cog("Challenge")
         assert cog is not None
@@ -266,6 +273,7 @@ class MalformedControl(discord.ui.DynamicItem[discord.ui.Item[Any]], template=_M
     ) -> MalformedControl:
         return cls(item)
 
+    @answers_write_failures
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         text = "That control is not valid (it was not made by this bot); nothing was changed."
         if interaction.response.is_done():

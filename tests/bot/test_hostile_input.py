@@ -7,6 +7,7 @@ nothing.
 
 from __future__ import annotations
 
+import sqlite3
 from pathlib import Path
 from typing import Any
 
@@ -146,5 +147,35 @@ async def test_a_rematch_of_a_live_match_is_refused(fake: FakeDiscord, tmp_path:
     assert answer.ephemeral and "not a finished match" in answer.message.content  # type: ignore[union-attr]
     assert len([m for m in fake.messages_in(board.channel_id) if not m.ephemeral]) == before
     assert (await bot.store.challenges.pending(alice.id, bob.id, bot.clock.now())) is None
+    fake.assert_clean()
+    await stop_bot(bot)
+
+
+@pytest.mark.asyncio
+async def test_a_write_the_database_refuses_gets_a_private_answer(fake: FakeDiscord, tmp_path: Path) -> None:
+    db = tmp_path / "db.sqlite3"
+    bot = await start_bot(fake, db)
+    alice, bob, carol = fake.add_user("alice"), fake.add_user("bob"), fake.add_user("carol")
+    board = await challenge_and_accept(fake, alice, bob)
+    mid = match_id_of(board)
+    version = (await bot.sessions.get(mid)).version
+    await bot.store.connection.db.execute("PRAGMA busy_timeout=200")  # give up quickly, as if stuck
+    # Another process holds the database locked for writing.
+    other = sqlite3.connect(db, isolation_level=None)
+    other.execute("BEGIN EXCLUSIVE")
+    try:
+        player = on_turn(board, alice, bob)
+        answer = await fake.click(player, board, roll_of(board), idle=True)
+        assert answer.ephemeral and answer.message is not None
+        assert "could not save" in answer.message.content and "nothing was changed" in answer.message.content
+        assert (await bot.sessions.get(mid)).version == version
+        command = await fake.slash(alice, "challenge", {"opponent": carol, "game": "ring"}, idle=True)
+        assert command.ephemeral and "could not save" in command.message.content  # type: ignore[union-attr]
+    finally:
+        other.execute("ROLLBACK")
+        other.close()
+    # Once the lock is gone the same click works.
+    await fake.click(player, board, roll_of(board), idle=True)
+    assert (await bot.sessions.get(mid)).version > version
     fake.assert_clean()
     await stop_bot(bot)
