@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
+import signal
 import sys
 
 import aiohttp
@@ -20,10 +22,20 @@ async def run(settings: Settings) -> None:
     store = await Store.open(settings.database)
     try:
         bot = RingsideBot(store, dev_guild_id=settings.dev_guild_id)
+        # SIGTERM (a service manager stopping the bot) closes the bot, then the database, cleanly:
+        # the write-ahead log is checkpointed and the process exits 0.
+        loop = asyncio.get_running_loop()
+        with contextlib.suppress(NotImplementedError):  # no signal handlers on Windows
+            loop.add_signal_handler(signal.SIGTERM, lambda: loop.create_task(_stop(bot)))
         async with bot:
             await bot.start(settings.token)
     finally:
         await store.close()
+
+
+async def _stop(bot: RingsideBot) -> None:
+    log.info("SIGTERM received: closing")
+    await bot.close()
 
 
 def main() -> int:

@@ -9,6 +9,7 @@ import random
 from collections.abc import Iterator
 
 import discord
+from discord import app_commands
 from discord.ext import commands
 
 from bot.challenges import Challenges
@@ -17,8 +18,9 @@ from bot.housekeeping import Housekeeping
 from bot.publishing import Publishers
 from bot.sessions import SessionManager
 from bot.settings import ServerSettings
-from bot.store import Store
+from bot.store import Store, WriteFailed
 from cogs.components import DYNAMIC_ITEMS
+from cogs.replies import reply_privately
 
 log = logging.getLogger(__name__)
 
@@ -53,12 +55,28 @@ class RingsideBot(commands.Bot):
         self.run_scheduler = run_scheduler
         self._scheduler: asyncio.Task[None] | None = None
 
+    async def _on_command_error(
+        self, interaction: discord.Interaction[discord.Client], error: app_commands.AppCommandError
+    ) -> None:
+        """A command whose write the database refused (locked, disk full) says so privately."""
+        original = getattr(error, "original", error)
+        if isinstance(original, WriteFailed):
+            log.warning(
+                "a write failed for /%s: %r",
+                interaction.command and interaction.command.name,
+                original.__cause__,
+            )
+            await reply_privately(interaction, str(original))
+            return
+        log.error("Ignoring exception in command %r", interaction.command, exc_info=error)
+
     async def setup_hook(self) -> None:
         assert self.user is not None
         # Challenging the bot itself plays the computer.
         self.sessions.computer_ids.add(self.user.id)
         self.challenges.computer_ids.add(self.user.id)
         self.add_dynamic_items(*DYNAMIC_ITEMS)
+        self.tree.error(self._on_command_error)
         for extension in EXTENSIONS:
             await self.load_extension(extension)
         if self.dev_guild_id is not None:

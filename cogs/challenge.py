@@ -396,6 +396,14 @@ class Challenge(commands.Cog):
         if record is None or interaction.user.id not in record.players:
             await reply_privately(interaction, "Only the two players of this match can ask for a rematch.")
             return
+        if record.status == "active" or interaction.channel_id != record.channel_id:
+            # A Rematch control is only ever shown on a finished match's final board, in its channel.
+            await reply_privately(
+                interaction,
+                f"Match #{record.id} is not a finished match of this channel: there is nothing to "
+                "rematch here. Nothing was changed.",
+            )
+            return
         if self.bot.clock.now() - record.updated_at > REMATCH_SECONDS:
             await reply_privately(
                 interaction, "The rematch offer has run out; start a new match with /challenge."

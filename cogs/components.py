@@ -13,8 +13,33 @@ from typing import Any, ClassVar, Protocol, cast
 import discord
 
 from cogs.panels.base import ButtonSpec, SelectSpec
+from cogs.replies import answers_write_failures
 
 CUSTOM_ID_LIMIT = 100
+
+#: The largest id a control may carry: ids are Discord snowflakes or SQLite rowids, both signed 64-bit.
+MAX_ID = 2**63 - 1
+
+
+def _bounded_digits(limit: int) -> str:
+    """A regular expression matching exactly the decimal numbers 0..``limit`` (no sign, at most as
+    many digits as ``limit``), so a custom id that parses can never overflow what it is stored in."""
+    top = str(limit)
+    parts = [rf"\d{{1,{len(top) - 1}}}"] if len(top) > 1 else []
+    for i, digit in enumerate(top):
+        if digit != "0":
+            below = "0" if digit == "1" else f"[0-{int(digit) - 1}]"
+            rest = len(top) - i - 1
+            parts.append(top[:i] + below + (rf"\d{{{rest}}}" if rest else ""))
+    parts.append(top)
+    return "(?:" + "|".join(parts) + ")"
+
+
+#: One id in a custom id (a match, a challenge): at most 19 digits and within signed 64-bit.
+ID = _bounded_digits(MAX_ID)
+#: What the rules pages' buttons match (cogs/help.py); listed here so that a malformed one is answered.
+RULES_TEMPLATE = r"rules:(?P<game>[a-z0-9_-]{1,40}):(?P<page>\d{1,4})"
+OPEN_RULES_TEMPLATE = r"rules:(?P<game>[a-z0-9_-]{1,40})"
 
 
 class ControlHandler(Protocol):
@@ -31,7 +56,7 @@ def _handler(interaction: discord.Interaction[Any]) -> ControlHandler:
 
 class GameButton(
     discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=r"g:(?P<mid>\d+):(?P<ver>\d+):(?P<value>roll|a:.+|n:.*)",
+    template=rf"g:(?P<mid>{ID}):(?P<ver>{ID}):(?P<value>roll|a:.+|n:.*)",
 ):
     def __init__(self, match_id: int, version: int, value: str, button: discord.ui.Button[Any]) -> None:
         super().__init__(button)
@@ -63,12 +88,13 @@ class GameButton(
         assert isinstance(item, discord.ui.Button)
         return cls(int(match["mid"]), int(match["ver"]), match["value"], item)
 
+    @answers_write_failures
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         await _handler(interaction).on_control(interaction, self.match_id, self.version, self.value)
 
 
 class GameSelect(
-    discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"g:(?P<mid>\d+):(?P<ver>\d+):s(?P<row>\d)$"
+    discord.ui.DynamicItem[discord.ui.Select[Any]], template=rf"g:(?P<mid>{ID}):(?P<ver>{ID}):s(?P<row>\d)"
 ):
     def __init__(self, match_id: int, version: int, select: discord.ui.Select[Any]) -> None:
         super().__init__(select)
@@ -97,6 +123,7 @@ class GameSelect(
         assert isinstance(item, discord.ui.Select)
         return cls(int(match["mid"]), int(match["ver"]), item)
 
+    @answers_write_failures
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         values = self.item.values
         if not values:
@@ -106,7 +133,8 @@ class GameSelect(
 
 
 class ChallengeButton(
-    discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"ch:(?P<cid>\d+):(?P<op>accept|decline|cancel)"
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=rf"ch:(?P<cid>{ID}):(?P<op>accept|decline|cancel)",
 ):
     LABELS: ClassVar[dict[str, tuple[str, discord.ButtonStyle]]] = {
         "accept": ("Accept", discord.ButtonStyle.success),
@@ -129,6 +157,7 @@ class ChallengeButton(
         assert isinstance(item, discord.ui.Button)
         return cls(int(match["cid"]), match["op"], item)
 
+    @answers_write_failures
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         cog = interaction.client.get_cog("Challenge")
         assert cog is not None
@@ -136,7 +165,7 @@ class ChallengeButton(
 
 
 class ResignButton(
-    discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"rs:(?P<mid>\d+):(?P<op>yes|no)"
+    discord.ui.DynamicItem[discord.ui.Button[Any]], template=rf"rs:(?P<mid>{ID}):(?P<op>yes|no)"
 ):
     def __init__(self, match_id: int, op: str, button: discord.ui.Button[Any] | None = None) -> None:
         label, style = (
@@ -157,13 +186,14 @@ class ResignButton(
         assert isinstance(item, discord.ui.Button)
         return cls(int(match["mid"]), match["op"], item)
 
+    @answers_write_failures
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         cog = interaction.client.get_cog("Play")
         assert cog is not None
         await cog.on_resign_button(interaction, self.match_id, self.op)
 
 
-class HandButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"hand:(?P<mid>\d{1,20})"):
+class HandButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=rf"hand:(?P<mid>{ID})"):
     """ "Your hand" on a public board: a fresh private reply with the clicker's own view and, when it is
     their decision, its private controls. It carries no version: it always shows the present."""
 
@@ -183,13 +213,14 @@ class HandButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"hand
         assert isinstance(item, discord.ui.Button)
         return cls(int(match["mid"]), item)
 
+    @answers_write_failures
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         cog = interaction.client.get_cog("Play")
         assert cog is not None
         await cog.on_hand(interaction, self.match_id)
 
 
-class RematchButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"rm:(?P<mid>\d+)"):
+class RematchButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=rf"rm:(?P<mid>{ID})"):
     def __init__(self, match_id: int, button: discord.ui.Button[Any] | None = None) -> None:
         super().__init__(
             button
@@ -206,13 +237,14 @@ class RematchButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"r
         assert isinstance(item, discord.ui.Button)
         return cls(int(match["mid"]), item)
 
+    @answers_write_failures
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         cog = interaction.client.get_cog("Challenge")
         assert cog is not None
         await cog.on_rematch(interaction, self.match_id)
 
 
-class ResignAskButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"rsk:(?P<mid>\d{1,20})"):
+class ResignAskButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=rf"rsk:(?P<mid>{ID})"):
     """Resign on a board message: a private confirmation (Resign / Keep playing) for the clicker."""
 
     def __init__(self, match_id: int, button: discord.ui.Button[Any] | None = None) -> None:
@@ -270,7 +302,7 @@ class MatchPicker(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"pic
         await cog.on_pick(interaction, self.op, int(values[0]))
 
 
-DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
+_KNOWN = (
     GameButton,
     GameSelect,
     ChallengeButton,
@@ -280,3 +312,44 @@ DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
     ResignAskButton,
     MatchPicker,
 )
+
+
+def _anonymous(template: str) -> str:
+    return re.sub(r"\(\?P<\w+>", "(?:", template)
+
+
+#: A custom id of one of the bot's kinds that none of them accepts (an id too long or beyond 64 bits,
+#: an unknown operation, a page out of range): matched by nothing else, so it gets its own answer.
+_MALFORMED = (
+    r"(?=(?:g|ch|rs|rsk|hand|rm|rules|pick):)(?!(?:"
+    + "|".join(_anonymous(item.__discord_ui_compiled_template__.pattern) for item in _KNOWN)
+    + "|"
+    + _anonymous(RULES_TEMPLATE)
+    + "|"
+    + _anonymous(OPEN_RULES_TEMPLATE)
+    + r")\Z).{1,100}"
+)
+
+
+class MalformedControl(discord.ui.DynamicItem[discord.ui.Item[Any]], template=_MALFORMED):
+    """Answers, privately, a control whose custom id this bot did not make: never silence."""
+
+    def __init__(self, item: discord.ui.Item[Any]) -> None:
+        super().__init__(item)
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> MalformedControl:
+        return cls(item)
+
+    @answers_write_failures
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        text = "That control is not valid (it was not made by this bot); nothing was changed."
+        if interaction.response.is_done():
+            await interaction.followup.send(text, ephemeral=True)
+        else:
+            await interaction.response.send_message(text, ephemeral=True)
+
+
+DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (*_KNOWN, MalformedControl)

@@ -23,6 +23,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from cogs.components import OPEN_RULES_TEMPLATE, RULES_TEMPLATE
 from cogs.replies import reply_privately
 from engine import VARIANTS, UnknownVariantError, find_variant
 from engine.protocol import Variant
@@ -196,7 +197,7 @@ def rules_pages(text: str, limit: int = PAGE_LIMIT) -> list[RulesPage]:
 
 class RulesButton(
     discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=r"rules:(?P<game>[a-z0-9_-]{1,40}):(?P<page>\d{1,4})",
+    template=RULES_TEMPLATE,
 ):
     """Prev / Next on a rules page: the custom id names the game and the page it shows (1-based)."""
 
@@ -225,9 +226,7 @@ class RulesButton(
         await cog.on_rules_page(interaction, self.game, self.page)
 
 
-class OpenRulesButton(
-    discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"rules:(?P<game>[a-z0-9_-]{1,40})"
-):
+class OpenRulesButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=OPEN_RULES_TEMPLATE):
     """**Rules** on a board message: the game's rules, page 1, in a private reply."""
 
     def __init__(self, game: str, button: discord.ui.Button[Any] | None = None) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import re
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -45,8 +46,9 @@ class Play(commands.Cog):
     ) -> None:
         sessions = self.bot.sessions
         try:
+            session = await sessions.get(match_id)
+            check_origin(interaction, session)
             if value.startswith("n:"):
-                session = await sessions.get(match_id)
                 seat = sessions.check_turn(session, interaction.user.id, version)
                 # Only the controls change: no new picture is drawn.
                 if _is_private(interaction):
@@ -73,6 +75,7 @@ class Play(commands.Cog):
         15 minutes for private messages."""
         try:
             session = await self.bot.sessions.get(match_id)
+            check_origin(interaction, session)
             self.bot.sessions.check_readable(session)
             seat = session.seat_of(interaction.user.id)
             if seat is None:
@@ -403,6 +406,11 @@ class Play(commands.Cog):
         await interaction.response.send_message(what, view=view, ephemeral=True)
 
     async def on_resign_button(self, interaction: discord.Interaction[Any], match_id: int, op: str) -> None:
+        try:
+            check_origin(interaction, await self.bot.sessions.get(match_id))
+        except UserError as exc:
+            await reply_privately(interaction, str(exc))
+            return
         if op == "no":
             await interaction.response.edit_message(content="Good luck: the match goes on.", view=None)
             return
@@ -433,6 +441,45 @@ class Play(commands.Cog):
         await self.retire_message(session, played.previous_message_id)
         if outcome is not None:
             await self.announce(session, outcome)
+
+
+#: The custom ids that name a match: game controls, Your hand, Resign, Rematch.
+_MATCH_ID = re.compile(r"(?:g|hand|rs|rm):(\d+)")
+
+
+def check_origin(interaction: discord.Interaction[Any], session: Session) -> None:
+    """Refuse a control that does not belong to the message and channel it was clicked on.
+
+    A control of an active match acts only from that match's channel and either its live board (the
+    stored board message id) or a private reply of that match (an ephemeral message whose controls all
+    name this match; the same holds for a board posted but not yet recorded). A custom id of match B delivered on match A's board is refused, so it can
+    neither act on B nor overwrite A's board. Finished matches are left to the session manager, which
+    refuses every action on them.
+    """
+    record = session.record
+    if record.status != "active":
+        return
+    message = interaction.message
+    refusal = UserError(
+        f"That control does not belong to this message; use the latest board of match #{record.id}. "
+        "Nothing was changed."
+    )
+    if message is None or interaction.channel_id != record.channel_id:
+        raise refusal
+    if message.flags.ephemeral or record.message_id is None:
+        # A private reply, or a board just posted whose id is not stored yet (a click can arrive
+        # between the post and the write): it must name no other match.
+        named = {
+            int(m[1])
+            for row in message.components
+            for c in getattr(row, "children", [row])
+            if (m := _MATCH_ID.match(getattr(c, "custom_id", None) or "")) is not None
+        }
+        if named - {record.id}:
+            raise refusal
+        return
+    if message.id != record.message_id:
+        raise refusal
 
 
 def _is_private(interaction: discord.Interaction[Any]) -> bool:

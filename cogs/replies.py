@@ -2,9 +2,18 @@
 
 from __future__ import annotations
 
-from typing import Any
+import functools
+import logging
+from collections.abc import Callable, Coroutine
+from typing import Any, TypeVar
 
 import discord
+
+from bot.store import WriteFailed
+
+log = logging.getLogger(__name__)
+
+T = TypeVar("T")
 
 
 async def reply_privately(interaction: discord.Interaction[Any], text: str) -> None:
@@ -13,3 +22,20 @@ async def reply_privately(interaction: discord.Interaction[Any], text: str) -> N
         await interaction.followup.send(text, ephemeral=True)
     else:
         await interaction.response.send_message(text, ephemeral=True)
+
+
+def answers_write_failures(
+    callback: Callable[[T, discord.Interaction[Any]], Coroutine[Any, Any, None]],
+) -> Callable[[T, discord.Interaction[Any]], Coroutine[Any, Any, None]]:
+    """A control's callback whose write the database refused (locked, disk full) answers the clicker
+    privately with what happened, instead of leaving the click unanswered."""
+
+    @functools.wraps(callback)
+    async def wrapper(self: T, interaction: discord.Interaction[Any]) -> None:
+        try:
+            await callback(self, interaction)
+        except WriteFailed as exc:
+            log.warning("a write failed for interaction %s: %r", interaction.id, exc.__cause__)
+            await reply_privately(interaction, str(exc))
+
+    return wrapper

@@ -15,7 +15,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from bot.store.challenges import ChallengeStore
-from bot.store.connection import Connection, StoreError
+from bot.store.connection import Connection, StoreError, WriteFailed
 from bot.store.deadlines import DeadlineStore
 from bot.store.matches import MatchStore
 from bot.store.ratings import RatingStore
@@ -38,6 +38,7 @@ __all__ = [
     "ResultRecord",
     "Store",
     "StoreError",
+    "WriteFailed",
 ]
 
 

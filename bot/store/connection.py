@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 import sqlite3
 from collections.abc import AsyncIterator, Iterable
-from contextlib import asynccontextmanager
+from contextlib import asynccontextmanager, suppress
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -20,6 +20,17 @@ import aiosqlite
 
 class StoreError(Exception):
     """The database cannot be opened or migrated; the message says what to fix."""
+
+
+class WriteFailed(StoreError):
+    """A write could not be saved (the database is locked by another process, the disk is full, an
+    I/O error): nothing of the transaction was kept. The message is written for players."""
+
+
+WRITE_FAILED = (
+    "The bot could not save that just now (its database is busy or out of space); nothing was "
+    "changed. Please try again in a moment."
+)
 
 
 def _statements(sql: str) -> list[str]:
@@ -57,7 +68,17 @@ class Connection:
 
     @classmethod
     async def open(cls, path: str | Path) -> Connection:
-        """Open (creating if need be) and migrate the database at ``path``."""
+        """Open (creating if need be) and migrate the database at ``path``.
+
+        An existing file of zero bytes is refused rather than silently becoming an empty store (it is
+        most likely a database lost to a failed copy or a full disk), and an existing database must
+        pass SQLite's ``quick_check`` (a damaged page would otherwise fail commands later, one by one).
+        """
+        if str(path) != ":memory:" and Path(path).is_file() and Path(path).stat().st_size == 0:
+            raise StoreError(
+                f"the database {path} is an empty file (0 bytes), not a Ringside database: restore it "
+                "from a backup, or delete it to start a new, empty store"
+            )
         try:
             db = await aiosqlite.connect(str(path), isolation_level=None)
         except (sqlite3.Error, OSError) as exc:
@@ -68,6 +89,7 @@ class Connection:
             await db.execute("PRAGMA journal_mode=WAL")
             await db.execute("PRAGMA synchronous=NORMAL")
             await db.execute("PRAGMA foreign_keys=ON")
+            await connection.check_integrity(path)
             await connection.migrate()
         except StoreError:
             await db.close()
@@ -79,7 +101,26 @@ class Connection:
             ) from exc
         return connection
 
+    async def check_integrity(self, path: str | Path) -> None:
+        """``StoreError`` naming the file and what to do when SQLite finds it damaged."""
+        try:
+            rows = await self.all("PRAGMA quick_check")
+        except sqlite3.DatabaseError as exc:
+            problems = [str(exc)]
+        else:
+            problems = [
+                " ".join(str(row[0]).replace("*** in database main ***", "").split())
+                for row in rows
+                if str(row[0]) != "ok"
+            ]
+        if problems:
+            raise StoreError(
+                f"the database {path} is damaged ({problems[0]}): stop the bot, restore the file from a "
+                f"backup (or try `sqlite3 {path} .recover`) and start again"
+            )
+
     async def close(self) -> None:
+        """Close the connection; SQLite checkpoints the write-ahead log into the file."""
         await self.db.close()
 
     @asynccontextmanager
@@ -87,15 +128,29 @@ class Connection:
         """One transaction: committed if the block ends normally, rolled back if it raises."""
         # One connection serves every coroutine: transactions take turns, or a second BEGIN would
         # land inside the first.
+        # A write SQLite cannot make (locked by another process, disk full, I/O error) becomes a
+        # ``WriteFailed`` whose message the cogs show to the player, after a rollback.
         async with self._write_lock:
-            await self.db.execute("BEGIN IMMEDIATE")
+            try:
+                await self.db.execute("BEGIN IMMEDIATE")
+            except sqlite3.OperationalError as exc:
+                raise WriteFailed(WRITE_FAILED) from exc
             try:
                 yield self.db
-            except BaseException:
-                await self.db.execute("ROLLBACK")
+            except BaseException as exc:
+                if self.db.in_transaction:
+                    with suppress(sqlite3.Error):
+                        await self.db.execute("ROLLBACK")
+                if isinstance(exc, sqlite3.OperationalError):
+                    raise WriteFailed(WRITE_FAILED) from exc
                 raise
             else:
-                await self.db.execute("COMMIT")
+                try:
+                    await self.db.execute("COMMIT")
+                except sqlite3.OperationalError as exc:
+                    if self.db.in_transaction:
+                        await self.db.execute("ROLLBACK")
+                    raise WriteFailed(WRITE_FAILED) from exc
 
     async def one(self, sql: str, args: Iterable[Any] = ()) -> sqlite3.Row | None:
         """The first row of a query, or None."""

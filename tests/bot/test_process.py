@@ -7,6 +7,7 @@ import asyncio
 import contextlib
 import os
 import signal
+import sqlite3
 import subprocess
 import sys
 from pathlib import Path
@@ -52,6 +53,30 @@ def test_unusable_database_path_stops_with_one_clear_line(tmp_path: Path) -> Non
     done = _run_bot(tmp_path, DISCORD_TOKEN="x", DATABASE=str(tmp_path / "notadb.sqlite3"))
     assert done.returncode == 2
     assert "not a usable database" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_a_damaged_or_empty_database_stops_with_one_clear_line(tmp_path: Path) -> None:
+    damaged = tmp_path / "damaged.sqlite3"
+    with contextlib.closing(sqlite3.connect(damaged)) as db:
+        db.execute("CREATE TABLE t (a INTEGER PRIMARY KEY, b TEXT)")
+        db.execute("CREATE INDEX t_b ON t (b)")
+        db.executemany("INSERT INTO t (b) VALUES (?)", [("x" * 100 + str(i),) for i in range(500)])
+        db.commit()
+    with damaged.open("r+b") as f:  # garbage over part of a page in the middle of the file
+        f.seek(4096 * 3 + 100)
+        f.write(b"\x55" * 1000)
+    done = _run_bot(tmp_path, DISCORD_TOKEN="x", DATABASE=str(damaged))
+    assert done.returncode == 2, done.stderr
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and str(damaged) in lines[0] and "damaged" in lines[0] and "backup" in lines[0]
+
+    empty = tmp_path / "empty.sqlite3"
+    empty.touch()
+    done = _run_bot(tmp_path, DISCORD_TOKEN="x", DATABASE=str(empty))
+    assert done.returncode == 2, done.stderr
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and str(empty) in lines[0] and "empty file" in lines[0]
+    assert empty.stat().st_size == 0, "the empty file is left as it was"
 
 
 def test_bad_dev_guild_id_stops_with_one_clear_line(tmp_path: Path) -> None:
@@ -137,6 +162,39 @@ async def test_the_bot_process_starts_syncs_and_plays_a_challenge(tmp_path: Path
     logged = log_path.read_text()
     assert "process-token" not in logged, "the token never appears in the logs"
     assert "synced" in logged
+
+
+@pytest.mark.asyncio
+async def test_sigterm_closes_the_database_cleanly(tmp_path: Path) -> None:
+    fake = FakeDiscord(timeout=15, token="process-token")
+    alice, bob = fake.add_user("alice"), fake.add_user("bob")
+    db = tmp_path / "db.sqlite3"
+    log_path = tmp_path / "bot.log"
+    async with FakeDiscordServer(fake) as server:
+        env = _env(tmp_path, DISCORD_TOKEN="process-token", DATABASE=str(db))
+        with log_path.open("wb") as log:
+            proc = await asyncio.create_subprocess_exec(
+                *server.bot_command(), cwd=tmp_path, env=env, stdout=log, stderr=asyncio.subprocess.STDOUT
+            )
+            try:
+                await server.wait_until_identified(timeout=30)
+                await fake.wait_for(lambda: fake.synced, 30, "command sync")
+                # Something to write: a challenge, so the write-ahead log holds pages.
+                result = await fake.slash(alice, "challenge", {"opponent": bob, "game": "ring"})
+                assert result.message is not None
+                assert Path(f"{db}-wal").exists()
+                proc.send_signal(signal.SIGTERM)
+                await asyncio.wait_for(proc.wait(), 20)
+            finally:
+                await _stop(proc)
+    logged = log_path.read_text()
+    assert proc.returncode == 0, logged
+    assert "Traceback" not in logged
+    # Closed cleanly: the log was checkpointed into the file and removed, and the file is whole.
+    assert not Path(f"{db}-wal").exists() or Path(f"{db}-wal").stat().st_size == 0
+    with contextlib.closing(sqlite3.connect(db)) as check:
+        assert check.execute("PRAGMA quick_check").fetchall() == [("ok",)]
+        assert check.execute("SELECT COUNT(*) FROM challenges").fetchone() == (1,)
 
 
 def test_the_product_neither_imports_the_development_tools_nor_talks_to_another_host() -> None:
