@@ -242,3 +242,26 @@ def test_public_controls_of_a_game_with_hands_come_with_your_hand_on_the_next_ro
     assert board is not None and [label(i) for i in board.children] == ["Your hand", "Resign", "Rules"]
     private = build_view(session, secret)
     assert private is not None and [label(i) for i in private.children] == ["Play Strike 1"]
+
+
+@pytest.mark.asyncio
+async def test_a_private_reply_refuses_a_control_of_another_match(fake: FakeDiscord, tmp_path: Path) -> None:
+    bot = await start_bot(fake, tmp_path / "db.sqlite3", seed=4)
+    alice, bob, carol = fake.add_user("alice"), fake.add_user("bob"), fake.add_user("carol")
+    board_a = await start_duel(fake, alice, bob)
+    board_b = await start_duel(fake, alice, carol)
+    private_a = await open_hand(fake, alice, board_a)
+    private_b = await open_hand(fake, alice, board_b)
+    ours, theirs = private_a.buttons[0].custom_id, private_b.buttons[0].custom_id
+    assert ours and theirs and ours.split(":")[1] != theirs.split(":")[1]
+    b = int(theirs.split(":")[1])
+    version = (await bot.sessions.get(b)).version
+    for row in private_a.components:  # alice's control of B delivered on her private reply of A
+        for comp in row.get("components") or []:
+            if comp.get("custom_id") == ours:
+                comp["custom_id"] = theirs
+    answer = await fake.click(alice, private_a, theirs, idle=True)
+    assert answer.ephemeral and "does not belong" in (answer.message.content if answer.message else "")
+    assert (await bot.sessions.get(b)).version == version
+    fake.assert_clean()
+    await stop_bot(bot)
