@@ -319,14 +319,8 @@ class Play(commands.Cog):
 
     async def on_pick(self, interaction: discord.Interaction[Any], op: str, match_id: int) -> None:
         """A match chosen in the picker of /board or /resign."""
-        try:
-            session = await self.bot.sessions.get(match_id)
-            if session.seat_of(interaction.user.id) is None:
-                raise UserError("You are not playing in this match.")
-            if session.record.status != "active":
-                raise UserError(f"Match #{match_id} is already over.")
-        except UserError as exc:
-            await reply_privately(interaction, str(exc))
+        session = await self._own_live_match(interaction, match_id, "You are not playing in this match.")
+        if session is None:
             return
         if op == "board":
             await self._show_board(interaction, session)
@@ -335,16 +329,28 @@ class Play(commands.Cog):
 
     async def on_resign_ask(self, interaction: discord.Interaction[Any], match_id: int) -> None:
         """The Resign button on a board: a private confirmation for the player who clicked."""
+        session = await self._own_live_match(
+            interaction, match_id, "Only the players of this match can resign it."
+        )
+        if session is None:
+            return
+        await self._ask_resign(interaction, session)
+
+    async def _own_live_match(
+        self, interaction: discord.Interaction[Any], match_id: int, stranger: str
+    ) -> Session | None:
+        """The clicker's live match ``match_id``; otherwise a private answer (``stranger`` for someone
+        not playing in it) and None."""
         try:
             session = await self.bot.sessions.get(match_id)
             if session.seat_of(interaction.user.id) is None:
-                raise UserError("Only the players of this match can resign it.")
+                raise UserError(stranger)
             if session.record.status != "active":
                 raise UserError(f"Match #{match_id} is already over.")
         except UserError as exc:
             await reply_privately(interaction, str(exc))
-            return
-        await self._ask_resign(interaction, session)
+            return None
+        return session
 
     @app_commands.command(name="board", description="Show the current position of your match here again.")
     async def board(self, interaction: discord.Interaction[Any]) -> None:
