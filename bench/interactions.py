@@ -65,7 +65,6 @@ from bot.client import RingsideBot  # noqa: E402
 from bot.clock import SystemClock  # noqa: E402
 from bot.sessions import Played, Session  # noqa: E402
 from bot.store import Store  # noqa: E402
-from cogs.board import board_message  # noqa: E402
 from fakediscord import FakeDiscord, FakeMessage, FakeUser, InteractionResult  # noqa: E402
 from fakediscord.matches import (  # noqa: E402
     challenge_and_accept,
@@ -164,7 +163,7 @@ class Bench:
             rated=True,
         )
         play: Any = self.bot.get_cog("Play")
-        await play.post_board(played.session, board_message(played.session, played.steps))
+        await play.publisher.show(played.session.id)
         await self.fake.wait_idle()  # the gateway events of the post reach the bot
         return played.session.id
 

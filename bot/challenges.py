@@ -127,7 +127,8 @@ class Challenges:
         await self.store.challenges.set_message(challenge_id, message_id)
 
     async def answer(self, challenge_id: int, user_id: int, op: str) -> ChallengeRecord:
-        """Accept, decline or cancel; only the right person, only while it is pending."""
+        """Accept, decline or cancel; only the right person, only while it is pending. Decline and
+        cancel close it here; an accepted challenge is closed with the creation of its match."""
         record = await self.store.challenges.get(challenge_id)
         if record is None:
             raise ChallengeError("This challenge does not exist any more.")
@@ -144,7 +145,11 @@ class Challenges:
             raise ChallengeError(f"This challenge is for <@{record.opponent_id}>, not for you.")
         if op == "cancel" and user_id != record.challenger_id:
             raise ChallengeError("Only the player who made the challenge can cancel it.")
-        status = {"accept": "accepted", "decline": "declined", "cancel": "cancelled"}[op]
+        if op == "accept":
+            # Accepted by the transaction that creates its match (``SessionManager.start_match``
+            # with ``challenge_id``): a challenge is never closed without its match.
+            return record
+        status = {"decline": "declined", "cancel": "cancelled"}[op]
         if not await self.store.challenges.close(record.id, status):
             raise ChallengeError("This challenge was answered a moment ago.")
         return record

@@ -112,6 +112,10 @@ class RingsideBot(commands.Bot):
                     await challenges.challenge_expired(record)
         matches = self.publishers.matches
         if matches is not None:
+            # What was saved but not shown (a failed post, a restart in between) is shown first: its
+            # turn clock starts only then.
+            with _logged("showing boards that are behind"):
+                await matches.show_behind()
             for reminder in await self.sessions.due_reminders():
                 with _logged(f"reminding match {reminder.session.id}"):
                     await matches.remind(reminder)

@@ -22,6 +22,14 @@ class ChallengePublisher(Protocol):
 
 
 class MatchPublisher(Protocol):
+    async def show(self, match_id: int, *, headline: str | None = None) -> bool:
+        """Bring the match's public board up to date with what is saved (``headline``: the first
+        board's opening line); False if it could not be shown now (it is tried again)."""
+
+    async def show_behind(self) -> int:
+        """Show every board that is behind what is saved (a failed post, a crash before the post);
+        returns how many were brought up to date."""
+
     async def remind(self, reminder: Reminder) -> None:
         """Remind the player on turn (the reminder is already claimed: it is given out once)."""
 

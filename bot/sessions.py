@@ -10,12 +10,25 @@ import asyncio
 import json
 import logging
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 from bot.clock import Clock
 from bot.settings import ServerSettings
 from bot.store import Deadlines, LoggedAction, MatchRecord, ResultRecord, Store
-from engine import CHANCE, Action, Forfeit, GameError, GameState, Outcome, Variant, find_variant
+from bot.store.matches import ChallengeAnswered
+from engine import (
+    CHANCE,
+    Action,
+    Forfeit,
+    GameError,
+    GameState,
+    Outcome,
+    TurnConfirmation,
+    Variant,
+    find_variant,
+)
 from engine.ai.players import computer_action
 from engine.ai.random_player import sample_outcome
 
@@ -75,6 +88,31 @@ class Step:
         own = self.private[viewer] if viewer is not None else None
         return own or self.text
 
+    def to_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"seat": self.seat, "notation": self.notation, "text": self.text}
+        if self.automatic:
+            data["automatic"] = True
+        if self.private != (None, None):
+            data["private"] = list(self.private)
+        return data
+
+    @classmethod
+    def from_json(cls, data: Any) -> Step | None:
+        """A saved step; None if it is not one (a damaged note of what happened is only left out)."""
+        try:
+            seat, notation, text = data["seat"], str(data["notation"]), str(data["text"])
+            private = tuple(data.get("private", (None, None)))
+            if seat not in (None, 0, 1) or len(private) != 2:
+                return None
+            return cls(seat, notation, text, bool(data.get("automatic", False)), (private[0], private[1]))
+        except (KeyError, TypeError, AttributeError):
+            return None
+
+
+def steps_of(saved: Sequence[Any]) -> tuple[Step, ...]:
+    """Saved steps (``Step.to_json``) read back, leaving out any that cannot be read."""
+    return tuple(step for data in saved if (step := Step.from_json(data)) is not None)
+
 
 def step_of(seat: int | None, action: Action, before: GameState, after: GameState, automatic: bool) -> Step:
     """The step for ``action``, with its public text and each seat's own text where that differs."""
@@ -96,6 +134,22 @@ class Session:
     state: GameState | None
     damage: str | None = None
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    draft: tuple[Step, ...] = ()
+    """The steps of the turn in progress that are not final yet (only their player sees them)."""
+    working: GameState | None = None
+    """The position after ``draft`` (None: there is no draft; ``state`` is the position)."""
+
+    @property
+    def position(self) -> GameState | None:
+        """The position as the player on turn sees it: ``state`` with the draft's steps played."""
+        return self.working if self.working is not None else self.state
+
+    @property
+    def awaiting_confirmation(self) -> bool:
+        """Whether the draft is a complete turn that waits for its player's Confirm."""
+        if not self.draft or self.state is None or self.working is None:
+            return False
+        return turn_complete(self.working, deciding_seat(self.state))
 
     @property
     def id(self) -> int:
@@ -134,6 +188,8 @@ class Played:
     before: GameState | None
     steps: tuple[Step, ...]
     previous_message_id: int | None
+    draft: bool = False
+    """The change is to the turn's draft (a step taken or taken back): the public board stays as it is."""
 
     @property
     def decider_changed(self) -> bool:
@@ -221,7 +277,28 @@ class SessionManager:
         except (GameError, ValueError) as exc:
             log.warning("match %s: saved state cannot be read: %s", record.id, exc)
             return Session(record=record, variant=variant, state=None, damage=str(exc))
-        return Session(record=record, variant=variant, state=state)
+        session = Session(record=record, variant=variant, state=state)
+        if record.draft:
+            self._read_draft(session, state)
+        return session
+
+    def _read_draft(self, session: Session, state: GameState) -> None:
+        """Play the saved draft's steps again on ``state``. A draft that no longer applies is dropped
+        (it was never final: the player plays those steps again)."""
+        working = state
+        steps: list[Step] = []
+        seat = deciding_seat(state)
+        try:
+            for saved in session.record.draft:
+                automatic = saved.startswith(AUTOMATIC)
+                action = session.variant.parse_action(working, saved.removeprefix(AUTOMATIC))
+                after = working.apply(action)
+                steps.append(step_of(seat, action, working, after, automatic=automatic))
+                working = after
+        except GameError as exc:
+            log.warning("match %s: the saved draft %s is dropped: %s", session.id, session.record.draft, exc)
+            return
+        session.draft, session.working = tuple(steps), working
 
     async def matches_of(self, user_id: int, channel_id: int | None = None) -> list[MatchRecord]:
         return await self.store.matches.active(user_id=user_id, channel_id=channel_id)
@@ -239,8 +316,11 @@ class SessionManager:
         parent_id: int | None,
         rated: bool,
         challenge_id: int | None = None,
+        thread_name: str | None = None,
+        thread_on: int | None = None,
     ) -> Played:
-        """Create a match, resolve its opening chance steps and save it."""
+        """Create a match, resolve its opening chance steps and save it; its first board (in the new
+        thread ``thread_name``, opened on message ``thread_on`` if given) is for the publisher to show."""
         variant = find_variant(game)
         state = variant.new_game(options)
         record_stub = MatchRecord(
@@ -252,21 +332,25 @@ class SessionManager:
         steps: list[Step] = []
         state = self._advance(stub, state, steps)
         now = self.clock.now()
-        deadlines = await self._deadlines(stub, None, state, now)
-        record = await self.store.matches.create(
-            guild_id=guild_id,
-            channel_id=channel_id,
-            parent_id=parent_id,
-            game=variant.key,
-            options=dict(options),
-            players=players,
-            state=state.canonical(),
-            actions=[LoggedAction(s.seat, s.notation) for s in steps],
-            rated=rated,
-            now=now,
-            challenge_id=challenge_id,
-            deadlines=deadlines,
-        )
+        try:
+            record = await self.store.matches.create(
+                guild_id=guild_id,
+                channel_id=channel_id,
+                parent_id=parent_id,
+                game=variant.key,
+                options=dict(options),
+                players=players,
+                state=state.canonical(),
+                actions=[LoggedAction(s.seat, s.notation) for s in steps],
+                rated=rated,
+                now=now,
+                challenge_id=challenge_id,
+                board_steps=[s.to_json() for s in steps],
+                thread_name=thread_name,
+                thread_on=thread_on,
+            )
+        except ChallengeAnswered as exc:
+            raise UserError("This challenge was answered a moment ago.") from exc
         session = Session(record=record, variant=variant, state=state)
         self._sessions[record.id] = session
         return Played(session=session, before=None, steps=tuple(steps), previous_message_id=None)
@@ -301,20 +385,93 @@ class SessionManager:
         return seat, session.state
 
     async def act(self, match_id: int, user_id: int, version: int | None, notation: str) -> Played:
-        """Apply the user's action (given as notation) if it is theirs to take and legal."""
+        """Apply the user's action (given as notation) if it is theirs to take and legal.
+
+        In a game whose turns can be taken back (``Variant.turn_confirmation``), a step that does not
+        complete the turn goes to the turn's draft: saved, shown only to its player, not final.
+        """
         session = await self.get(match_id)
         async with session.lock:
             seat, state = self._check(session, user_id, version)
             if deciding_seat(state) != seat:
                 raise NotYourTurn(self._whose_turn(session, state))
+            position = session.position
+            assert position is not None
+            if session.awaiting_confirmation:
+                raise UserError("Your turn is complete: confirm it, or take a step back with Undo.")
             try:
-                action = session.variant.parse_action(state, notation)
-                after = state.apply(action)
+                action = session.variant.parse_action(position, notation)
+                after = position.apply(action)
             except GameError as exc:
                 raise UserError(_sentence(str(exc))) from exc
-            steps = [step_of(seat, action, state, after, automatic=False)]
+            steps = [*session.draft, step_of(seat, action, position, after, automatic=False)]
+            mode = session.variant.turn_confirmation
+            if mode is not TurnConfirmation.EACH_STEP and _own_step(position, seat):
+                after = self._forced(session, after, seat, steps)
+                if not turn_complete(after, seat) or mode is TurnConfirmation.CONFIRM:
+                    return await self._save_draft(session, after, steps)
             after = self._advance(session, after, steps)
             return await self._commit(session, state, after, steps)
+
+    async def undo(self, match_id: int, user_id: int, version: int | None) -> Played:
+        """Take back the latest step of the user's turn in progress (with the forced steps after it)."""
+        session = await self.get(match_id)
+        async with session.lock:
+            seat, state = self._check(session, user_id, version)
+            if deciding_seat(state) != seat:
+                raise NotYourTurn(self._whose_turn(session, state))
+            if not session.draft:
+                raise UserError("There is no step of this turn to take back.")
+            steps = list(session.draft)
+            while steps and steps[-1].automatic:
+                steps.pop()
+            if steps:
+                steps.pop()
+            position = state
+            for step in steps:
+                position = position.apply(session.variant.parse_action(position, step.notation))
+            return await self._save_draft(session, position, steps)
+
+    async def confirm(self, match_id: int, user_id: int, version: int | None) -> Played:
+        """Make the user's complete turn final: the opponent sees it now."""
+        session = await self.get(match_id)
+        async with session.lock:
+            seat, state = self._check(session, user_id, version)
+            if deciding_seat(state) != seat:
+                raise NotYourTurn(self._whose_turn(session, state))
+            if not session.awaiting_confirmation or session.working is None:
+                raise UserError("Your turn is not complete yet: play its remaining steps first.")
+            steps = list(session.draft)
+            after = self._advance(session, session.working, steps)
+            return await self._commit(session, state, after, steps)
+
+    def _forced(self, session: Session, state: GameState, seat: int, steps: list[Step]) -> GameState:
+        """Play the player's forced steps that follow in the same turn, as part of the draft."""
+        for _ in range(MAX_AUTOMATIC_ACTIONS):
+            if turn_complete(state, seat) or not _own_step(state, seat):
+                return state
+            legal = state.legal_actions()
+            if len(legal) != 1:
+                return state
+            after = state.apply(legal[0])
+            steps.append(step_of(seat, legal[0], state, after, automatic=True))
+            state = after
+        raise RuntimeError(f"match {session.id}: more than {MAX_AUTOMATIC_ACTIONS} forced steps")
+
+    async def _save_draft(self, session: Session, position: GameState, steps: list[Step]) -> Played:
+        saved = [(AUTOMATIC if s.automatic else "") + s.notation for s in steps]
+        now = self.clock.now()
+        if not await self.store.matches.save_draft(
+            session.id, expected_version=session.version, draft=saved, now=now
+        ):
+            self._sessions.pop(session.id, None)
+            raise StaleControl("This match changed in the meantime; use the latest board message.")
+        session.record = _replace_record(
+            session.record, draft=tuple(saved), version=session.version + 1, updated_at=now
+        )
+        session.draft = tuple(steps)
+        session.working = position if steps else None
+        return Played(session, session.state, tuple(steps), session.record.message_id, draft=True)
 
     async def roll(self, match_id: int, user_id: int, version: int | None) -> Played:
         """Roll the dice for the user when the position waits for their roll."""
@@ -364,10 +521,17 @@ class SessionManager:
     async def _commit(
         self, session: Session, before: GameState, after: GameState, steps: list[Step]
     ) -> Played:
+        """Save ``steps`` (the draft's among them) and the position after them; note what the public
+        board must show next: the steps of the turn so far, as a new message when someone else is
+        asked to decide now (the whole turn that just ended, every step in order)."""
         now = self.clock.now()
         outcome = after.outcome()
         result = result_record(session.id, outcome, now) if outcome is not None else None
         deadlines = await self._deadlines(session, before, after, now)
+        hand_over = after.is_terminal() or deciding_seat(after) != deciding_seat(before)
+        record = session.record
+        turn = [*record.turn_steps, *(s.to_json() for s in steps)]
+        new_board = hand_over or (record.new_board and record.behind)
         saved = await self.store.matches.record_actions(
             session.id,
             expected_version=session.version,
@@ -376,25 +540,35 @@ class SessionManager:
             now=now,
             result=result,
             deadlines=deadlines,
+            board_steps=turn,
+            turn_steps=[] if hand_over else turn,
+            new_board=new_board,
         )
         if not saved:
             # Another process moved this match on: drop our copy and let the user retry.
             self._sessions.pop(session.id, None)
             raise StaleControl("This match changed in the meantime; use the latest board message.")
-        previous_message = session.record.message_id
-        clock = deadlines or Deadlines(session.record.reminder_at, session.record.timeout_at)
+        previous_message = record.message_id
+        clock = deadlines or Deadlines(record.reminder_at, record.timeout_at)
         if result is not None:
             clock = Deadlines(None, None)
+        version = session.version + len(steps)
         session.record = _replace_record(
-            session.record,
+            record,
             state=after.canonical(),
-            version=session.version + len(steps),
+            version=version,
+            board_version=version,
+            board_steps=tuple(turn),
+            turn_steps=() if hand_over else tuple(turn),
+            new_board=new_board,
+            draft=(),
             status="finished" if result is not None else "active",
             updated_at=now,
             reminder_at=clock.reminder_at,
             timeout_at=clock.timeout_at,
         )
         session.state = after
+        session.draft, session.working = (), None
         if result is not None:
             self._forget(session)
         return Played(
@@ -404,14 +578,44 @@ class SessionManager:
     async def _deadlines(
         self, session: Session, before: GameState | None, after: GameState, now: float
     ) -> Deadlines | None:
-        """A new turn clock when the decision passes to another player; None when it stays."""
+        """No clock while the decision passes to another player (it starts when the board that asks
+        them is shown: ``mark_shown``); None (unchanged) while the same player decides."""
         waiting = deciding_seat(after)
         if waiting is None or session.user_of(waiting) in self.computer_ids:
             return Deadlines(None, None)
         if before is not None and deciding_seat(before) == waiting:
             return None
+        return Deadlines(None, None)
+
+    async def turn_clock(self, session: Session, now: float) -> Deadlines | None:
+        """The clock of the player asked to decide from ``now`` on (None: nobody human is asked)."""
+        if session.record.status != "active" or session.state is None:
+            return None
+        waiting = deciding_seat(session.state)
+        if waiting is None or session.user_of(waiting) in self.computer_ids:
+            return None
         settings = await self.settings.get(session.record.guild_id)
         return Deadlines(now + settings.reminder_seconds, now + settings.timeout_seconds)
+
+    async def mark_shown(self, session: Session, message_id: int | None, deadlines: Deadlines | None) -> bool:
+        """The public board of the match's last committed change is visible as ``message_id``: note it,
+        and start the turn clock of the player it asks with ``deadlines`` (``turn_clock`` when the
+        board was drawn, as it shows them) if theirs is not running yet. False if the match moved on
+        meanwhile (a newer board is to show)."""
+        record = session.record
+        if not await self.store.matches.mark_shown(
+            session.id, board_version=record.board_version, message_id=message_id, deadlines=deadlines
+        ):
+            return False
+        changes: dict[str, object] = {
+            "shown_version": record.board_version,
+            "message_id": message_id,
+            "new_board": False,
+        }
+        if deadlines is not None and session.record.timeout_at is None:
+            changes.update(reminder_at=deadlines.reminder_at, timeout_at=deadlines.timeout_at)
+        session.record = _replace_record(session.record, **changes)
+        return True
 
     # -- ending --------------------------------------------------------------------------------------
 
@@ -435,20 +639,16 @@ class SessionManager:
                 Forfeit.TIMEOUT,
                 f"{names[1 - seat]} wins: {names[seat]} ran out of time.",
             )
+            step = Step(seat, "timeout", outcome.description)
             if not await self.store.matches.end(
-                match_id, status="finished", result=result_record(match_id, outcome, now), now=now
+                match_id,
+                status="finished",
+                result=result_record(match_id, outcome, now),
+                now=now,
+                board_steps=[step.to_json()],
             ):
                 return None
-            session.record = _replace_record(
-                record,
-                status="finished",
-                version=session.version + 1,
-                updated_at=now,
-                reminder_at=None,
-                timeout_at=None,
-            )
-            self._forget(session)
-            step = Step(seat, "timeout", outcome.description)
+            self._ended(session, "finished", now, (step,))
             return Played(session, session.state, (step,), record.message_id)
 
     async def resign(self, match_id: int, user_id: int) -> Played:
@@ -461,26 +661,43 @@ class SessionManager:
             if seat is None:
                 raise NotInMatch("You are not playing in this match.")
             now = self.clock.now()
+            message_id = session.record.message_id
             if session.state is None:
                 await self.store.matches.end(match_id, status="abandoned", result=None, now=now)
-                session.record = _replace_record(
-                    session.record, status="abandoned", version=session.version + 1, updated_at=now
-                )
-                self._forget(session)
-                return Played(session, None, (), session.record.message_id)
+                self._ended(session, "abandoned", now, ())
+                return Played(session, None, (), message_id)
             names = session.variant.seat_names
             outcome = session.variant.forfeit(
                 session.state, seat, Forfeit.RESIGNATION, f"{names[1 - seat]} wins: {names[seat]} resigned."
             )
-            await self.store.matches.end(
-                match_id, status="finished", result=result_record(match_id, outcome, now), now=now
-            )
-            session.record = _replace_record(
-                session.record, status="finished", version=session.version + 1, updated_at=now
-            )
-            self._forget(session)
             step = Step(seat, "resign", outcome.description)
-            return Played(session, session.state, (step,), session.record.message_id)
+            await self.store.matches.end(
+                match_id,
+                status="finished",
+                result=result_record(match_id, outcome, now),
+                now=now,
+                board_steps=[step.to_json()],
+            )
+            self._ended(session, "finished", now, (step,))
+            return Played(session, session.state, (step,), message_id)
+
+    def _ended(self, session: Session, status: str, now: float, steps: tuple[Step, ...]) -> None:
+        """The session of a match just ended without an action (``MatchStore.end`` saved it)."""
+        version = session.version + 1
+        session.record = _replace_record(
+            session.record,
+            status=status,
+            version=version,
+            board_version=version,
+            board_steps=tuple(s.to_json() for s in steps),
+            new_board=True,
+            draft=(),
+            updated_at=now,
+            reminder_at=None,
+            timeout_at=None,
+        )
+        session.draft, session.working = (), None
+        self._forget(session)
 
     async def result_of(self, match_id: int) -> Outcome | None:
         found = await self.store.matches.result(match_id)
@@ -541,6 +758,20 @@ class SessionManager:
         session.record = _replace_record(session.record, reminder_at=None)
         return session
 
+    async def set_thread(self, session: Session, channel_id: int, parent_id: int | None) -> None:
+        """The match's thread is open (or could not be: ``channel_id`` is then where it was made)."""
+        thread = channel_id != session.record.channel_id
+        await self.store.matches.set_thread(
+            session.id, channel_id, parent_id if thread else session.record.parent_id
+        )
+        session.record = _replace_record(
+            session.record,
+            channel_id=channel_id,
+            parent_id=parent_id if thread else session.record.parent_id,
+            thread_name=None,
+            thread_on=None,
+        )
+
     async def set_message(self, match_id: int, message_id: int | None) -> None:
         """Make ``message_id`` the match's live board message (None: it has none, being over)."""
         await self.store.matches.set_message(match_id, message_id)
@@ -556,6 +787,21 @@ class SessionManager:
         if seat is None:
             return "It is nobody's turn yet."
         return f"It is {session.variant.seat_names[seat]}'s turn (<@{session.user_of(seat)}>), not yours."
+
+
+AUTOMATIC = "auto:"
+"""Marks a saved draft step that was forced (played by itself): Undo takes it back with the step before."""
+
+
+def turn_complete(state: GameState, seat: int | None) -> bool:
+    """Whether ``seat``'s turn is over in ``state``: someone else (or chance) decides, or it is over."""
+    return state.is_terminal() or state.chance() is not None or deciding_seat(state) != seat
+
+
+def _own_step(state: GameState, seat: int) -> bool:
+    """Whether the next action in ``state`` is ``seat``'s own decision (not chance), which may be
+    taken back before the opponent sees it."""
+    return not state.is_terminal() and state.chance() is None and state.to_move() == seat
 
 
 def deciding_seat(state: GameState) -> int | None:

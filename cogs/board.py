@@ -14,8 +14,8 @@ from bot.sessions import Session, Step, deciding_seat
 from cogs.components import GameButton, GameSelect, HandButton, RematchButton, ResignAskButton
 from cogs.help import OpenRulesButton, add_rules_button
 from cogs.panels import PANELS
-from cogs.panels.base import HandPanel, PanelSpec, SelectSpec, Style
-from engine import Outcome
+from cogs.panels.base import CONFIRM, UNDO, ButtonSpec, HandPanel, PanelSpec, SelectSpec, Style
+from engine import GameView, Outcome
 from render import Caption, render_board, seat_style
 
 NEUTRAL_COLOUR = 0x888888
@@ -83,39 +83,106 @@ def build_view(session: Session, spec: PanelSpec, *, public: bool = False) -> di
     return view
 
 
-def panel_for(session: Session, selection: str = "") -> PanelSpec:
-    """The deciding seat's controls, read from that seat's own view of the position."""
-    assert session.state is not None
+def panel_for(session: Session, selection: str = "", *, draft: bool = False) -> PanelSpec:
+    """The deciding seat's controls, read from that seat's own view of the position (with ``draft``:
+    of the position after its turn's steps that are not final yet)."""
+    state = session.position if draft else session.state
+    assert state is not None and session.state is not None
     seat = deciding_seat(session.state)
     if seat is None:
         return PanelSpec()
-    return PANELS[session.variant.key].controls(session.state.view(seat), selection)
+    return PANELS[session.variant.key].controls(state.view(seat), selection)
+
+
+@dataclass(frozen=True, slots=True)
+class PrivateMessage:
+    """A reply only one player sees: what they hold, their turn in progress, their controls."""
+
+    content: str
+    view: discord.ui.View | None
+    embed: discord.Embed | None = None
+    file: discord.File | None = None
+
+
+def drafting(session: Session, seat: int) -> bool:
+    """Whether ``seat`` has a turn in progress with steps that are not final yet (a draft)."""
+    return (
+        bool(session.draft)
+        and session.record.status == "active"
+        and session.state is not None
+        and deciding_seat(session.state) == seat
+    )
 
 
 def private_reply(
-    session: Session, seat: int, steps: Sequence[Step] = (), selection: str = ""
-) -> tuple[str, discord.ui.View | None]:
-    """The private message for ``seat``: what it holds, what just happened as it may read it, and its
-    private controls when the decision is its own."""
+    session: Session,
+    seat: int,
+    steps: Sequence[Step] = (),
+    selection: str = "",
+    picture: bytes | None = None,
+    *,
+    turn: bool = False,
+) -> PrivateMessage:
+    """The private message for ``seat``: what it holds, what just happened as it may read it, its turn
+    in progress (the steps only it sees yet, with the picture of that position and Undo) and its
+    controls when the decision is its own. ``turn``: show it as a turn in progress (with its picture)
+    even when every step has been taken back."""
     state = session.state
     assert state is not None
-    view = state.view(seat)
+    draft = drafting(session, seat) or (
+        turn and session.record.status == "active" and deciding_seat(state) == seat
+    )
+    position = session.position if draft else state
+    assert position is not None
+    view = position.view(seat)
     panel = PANELS[session.variant.key]
     lines = [f"**{session.variant.title} · match #{session.id}** (only you see this)"]
-    lines += [s.text_for(seat) for s in steps if s.text_for(seat)]
+    if draft:
+        if session.draft:
+            lines.append("**Your turn so far** (your opponent sees it when it is complete):")
+            lines += [f"{i}. {s.text_for(seat)}" for i, s in enumerate(session.draft, 1) if s.text_for(seat)]
+        else:
+            lines.append("Every step is taken back.")
+    else:
+        lines += [s.text_for(seat) for s in steps if s.text_for(seat)]
     if isinstance(panel, HandPanel):
         lines.append(panel.hand_text(view))
     controls = None
     if session.record.status == "active" and deciding_seat(state) == seat:
-        spec = panel_for(session, selection)
-        if spec.private:
+        spec = panel_for(session, selection, draft=draft)
+        if draft:
+            if session.awaiting_confirmation:
+                lines.append("**Your turn is complete:** confirm it, or take a step back.")
+            else:
+                lines.append(f"**Your next step:** {view.phase_text}.")
+            controls = build_view(session, _with_draft_row(session, spec))
+        elif spec.private:
             lines.append(f"**Your decision:** {view.phase_text}.")
             controls = build_view(session, spec)
         else:
             lines.append("It is your turn: use the controls on the board.")
     elif session.record.status == "active":
         lines.append(f"Now: {view.phase_text}.")
-    return "\n".join(lines)[:2000], controls
+    embed = file = None
+    if picture is not None:
+        embed = discord.Embed(colour=seat_colour(session, seat))
+        embed.set_image(url="attachment://turn.png")
+        file = discord.File(io.BytesIO(picture), filename="turn.png")
+    return PrivateMessage("\n".join(lines)[:2000], controls, embed, file)
+
+
+def _with_draft_row(session: Session, spec: PanelSpec) -> PanelSpec:
+    """The panel of a turn in progress with a last row: Undo while there is a step to take back,
+    Confirm when the complete turn waits for it."""
+    buttons = []
+    if session.awaiting_confirmation:
+        buttons.append(ButtonSpec("Confirm", CONFIRM, Style.SUCCESS, emoji="✅"))
+    if session.draft:
+        buttons.append(ButtonSpec("Undo", UNDO, Style.SECONDARY, emoji="↩️"))
+    rows = spec.rows if not session.awaiting_confirmation else ()
+    if buttons:
+        rows = (*rows[: MAX_ROWS - 1], tuple(buttons))
+    return PanelSpec(rows=rows, notes=spec.notes, private=spec.private)
 
 
 def seat_colour(session: Session, seat: int) -> int:
@@ -208,11 +275,15 @@ def board_message(
     headline: str | None = None,
     rating_changes: Sequence[tuple[int, float, float]] = (),
     names: tuple[str, str] = ("", ""),
+    picture: bytes | None = None,
+    timeout_at: float | None = None,
 ) -> BoardMessage:
     """The whole message for the match's current position (with rating changes once it is over).
 
     ``names`` are the players' display names (``player_names``) for the picture. An ``outcome`` that
-    is not on the board (a resignation, a timeout) is drawn on the picture too.
+    is not on the board (a resignation, a timeout) is drawn on the picture too. ``picture``: the board
+    picture already drawn (``board_picture`` says what to draw), else it is drawn here. ``timeout_at``:
+    the deadline of the turn this board starts, when its clock starts as it is shown.
     """
     state = session.state
     assert state is not None
@@ -247,9 +318,10 @@ def board_message(
         colour = seat_colour(session, winner) if winner is not None else NEUTRAL_COLOUR
     elif seat is not None:
         lines.append(f"**{public.phase_text}**")
-        if session.record.timeout_at is not None:
+        deadline = session.record.timeout_at or timeout_at
+        if deadline is not None:
             # Discord shows a timestamp in each reader's own time zone, and counts down the relative one.
-            due = int(session.record.timeout_at)
+            due = int(deadline)
             lines.append(f"⏳ Play by <t:{due}:f> (<t:{due}:R>), or the match is lost on time.")
         where = " Open **Your hand** to decide." if spec.private else ""
         content = f"<@{session.user_of(seat)}>, your turn ({session.variant.seat_names[seat]}).{where}"
@@ -265,9 +337,9 @@ def board_message(
     embed.set_image(url="attachment://board.png")
     # One turn counter: the picture's header shows the same number.
     embed.set_footer(text=f"Turn {public.turn_number}" if public.turn_number else "Before the first turn")
-    ending = outcome if outcome is not None and state.outcome() is None else None
-    caption = Caption(names=names, ending=ending)
-    picture = discord.File(io.BytesIO(render_board(public, caption)), filename="board.png")
+    if picture is None:
+        picture = render_board(*board_picture(session, outcome, names))
+    file = discord.File(io.BytesIO(picture), filename="board.png")
     view = build_view(session, spec, public=True)
     if session.record.status == "finished":
         view = rematch_view(session.id)
@@ -277,10 +349,29 @@ def board_message(
     return BoardMessage(
         content=content[:2000],
         embed=embed,
-        file=picture,
+        file=file,
         view=view,
         mentions=discord.AllowedMentions(users=True, roles=False, everyone=False),
     )
+
+
+def board_picture(
+    session: Session, outcome: Outcome | None = None, names: tuple[str, str] = ("", "")
+) -> tuple[GameView, Caption]:
+    """What the public board picture of the match's committed position shows: everyone's view, the
+    players' names, and an ending that is not on the board (a resignation, a timeout)."""
+    state = session.state
+    assert state is not None
+    ending = outcome if outcome is not None and state.outcome() is None else None
+    return state.view(None), Caption(names=names, ending=ending)
+
+
+def turn_picture(session: Session, seat: int, names: tuple[str, str] = ("", "")) -> tuple[GameView, Caption]:
+    """What the private picture of ``seat``'s turn in progress shows: its own view of the position
+    after the steps only it sees yet."""
+    position = session.position
+    assert position is not None
+    return position.view(seat), Caption(names=names)
 
 
 def rematch_view(match_id: int, *, disabled: bool = False) -> discord.ui.View:

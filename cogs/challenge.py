@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from collections import defaultdict
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -12,9 +14,10 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.challenges import ChallengeError, NewChallenge
-from bot.sessions import REMATCH_SECONDS
+from bot.publishing import MatchPublisher
+from bot.sessions import REMATCH_SECONDS, UserError
 from bot.store import ChallengeRecord
-from cogs.board import board_message, in_brackets, player_names
+from cogs.board import in_brackets
 from cogs.components import ChallengeButton
 from cogs.replies import reply_privately
 from engine import VARIANTS, GameError, find_variant
@@ -29,6 +32,17 @@ FIRST_GAME = next(iter(VARIANTS))
 """The game of a /challenge that names none: the first registered one."""
 THREAD_NAME_LIMIT = 100
 LENGTH_SUGGESTIONS = 13  # how many match lengths the autocomplete offers at most
+
+
+@dataclass(frozen=True, slots=True)
+class ThreadPlan:
+    """Where a new match is played: ``channel_id`` (its parent ``parent_id`` if that is a thread), or
+    a thread still to open there named ``thread_name`` (on message ``thread_on``, if any)."""
+
+    channel_id: int
+    parent_id: int | None
+    thread_name: str | None = None
+    thread_on: int | None = None
 
 
 def challenge_view(challenge_id: int, *, disabled: bool = False) -> discord.ui.View:
@@ -147,16 +161,24 @@ class Challenge(commands.Cog):
         await reply_privately(interaction, text)
         return False
 
-    async def open_thread(
+    async def thread_plan(
         self,
         interaction: discord.Interaction[Any],
         guild_id: int | None,
         name: str,
-        message: discord.Message | None = None,
-    ) -> discord.Thread | None:
-        """A new thread for a match, when the server allows threads and the bot may open them: on
-        ``message`` in a text channel, or a new thread of the parent channel when the interaction
-        comes from inside a thread (a challenge made in a match thread). None: play where we are."""
+        on_message: int | None = None,
+    ) -> ThreadPlan:
+        """Where a new match is to be played: in a new thread when the server allows threads and the
+        bot may open them (on message ``on_message`` in a text channel, or a new thread of the parent
+        channel when the interaction comes from inside a thread: a challenge made in a match thread),
+        else here. The thread itself is opened by the publisher with the first board, so that a
+        restart in between still opens it (once)."""
+        channel = interaction.channel
+        assert interaction.channel_id is not None
+        in_thread = isinstance(channel, discord.Thread)
+        here = ThreadPlan(
+            interaction.channel_id, channel.parent_id if isinstance(channel, discord.Thread) else None
+        )
         settings = await self.bot.settings.get(guild_id)
         permissions = interaction.app_permissions
         if not (
@@ -164,28 +186,16 @@ class Challenge(commands.Cog):
             and permissions.create_public_threads
             and permissions.send_messages_in_threads
         ):
-            return None
+            return here
         if len(name) > THREAD_NAME_LIMIT:
             name = name[: THREAD_NAME_LIMIT - 1] + "…"
-        channel = interaction.channel
-        try:
-            if isinstance(channel, discord.Thread):
-                parent = channel.parent or await self.bot.fetch_channel(channel.parent_id)
-                if not isinstance(parent, discord.TextChannel):
-                    return None
-                return await parent.create_thread(
-                    name=name, type=discord.ChannelType.public_thread, auto_archive_duration=10080
-                )
-            if not isinstance(channel, discord.TextChannel):
-                return None
-            if message is not None:
-                return await message.create_thread(name=name, auto_archive_duration=10080)
-            return await channel.create_thread(
-                name=name, type=discord.ChannelType.public_thread, auto_archive_duration=10080
-            )
-        except discord.HTTPException as exc:
-            log.info("could not open a thread in channel %s: %s", interaction.channel_id, exc)
-            return None
+        if isinstance(channel, discord.Thread):
+            if channel.parent_id is None:
+                return here
+            return ThreadPlan(channel.parent_id, None, name)
+        if not isinstance(channel, discord.TextChannel) or in_thread:
+            return here
+        return ThreadPlan(interaction.channel_id, None, name, on_message)
 
     async def start_against_computer(
         self,
@@ -197,8 +207,8 @@ class Challenge(commands.Cog):
         headline: str,
     ) -> None:
         """Start an unrated match with the computer at once, in its own thread when threads are
-        allowed (else here, as the reply). One such match per player and place: while one waits for
-        them in this channel (or its threads), another is refused, pointing to it."""
+        allowed (else here). One such match per player and place: while one waits for them in this
+        channel (or its threads), another is refused, pointing to it."""
         assert interaction.channel_id is not None
         user = interaction.user
         channel = interaction.channel
@@ -218,47 +228,33 @@ class Challenge(commands.Cog):
                     return
             await interaction.response.defer(thinking=True)
             variant = VARIANTS[game]
-            thread = await self.open_thread(
+            plan = await self.thread_plan(
                 interaction, interaction.guild_id, f"{variant.title}: {user.display_name} vs the computer"
             )
-            parent_id = channel.parent_id if isinstance(channel, discord.Thread) else None
             played = await self.bot.sessions.start_match(
                 game=game,
                 options=options,
                 players=players,
                 guild_id=interaction.guild_id,
-                channel_id=thread.id if thread else interaction.channel_id,
-                parent_id=place if thread else parent_id,
+                channel_id=plan.channel_id,
+                parent_id=plan.parent_id,
                 rated=False,
+                thread_name=plan.thread_name,
             )
-        message = board_message(
-            played.session,
-            played.steps,
-            headline=headline,
-            names=await player_names(self.bot, played.session),
+        match_id = played.session.id
+        await self._publisher().show(match_id, headline=headline)
+        where = played.session.record.channel_id
+        await interaction.followup.send(
+            f"{headline} The match is on in <#{where}>."
+            if where != interaction.channel_id
+            else f"{headline} The match is on below.",
+            allowed_mentions=discord.AllowedMentions.none(),
         )
-        if thread is not None:
-            await interaction.followup.send(
-                f"{headline} The match is on in {thread.mention}.",
-                allowed_mentions=discord.AllowedMentions.none(),
-            )
-            sent = await thread.send(
-                content=message.content,
-                embed=message.embed,
-                file=message.file,
-                view=message.view or discord.utils.MISSING,
-                allowed_mentions=message.mentions,
-            )
-        else:
-            sent = await interaction.followup.send(
-                content=message.content,
-                embed=message.embed,
-                file=message.file,
-                view=message.view or discord.utils.MISSING,
-                allowed_mentions=message.mentions,
-                wait=True,
-            )
-        await self.bot.sessions.set_message(played.session.id, sent.id)
+
+    def _publisher(self) -> MatchPublisher:
+        publisher = self.bot.publishers.matches
+        assert publisher is not None, "the Play cog shows every board"
+        return publisher
 
     @challenge.autocomplete("game")
     async def game_names(
@@ -336,59 +332,63 @@ class Challenge(commands.Cog):
         await self.start_accepted(interaction, record)
 
     async def start_accepted(self, interaction: discord.Interaction[Any], record: ChallengeRecord) -> None:
+        """Accept: the match is created and the challenge closed in one transaction, the answer is
+        given at once, then the publisher opens the thread and shows the first board (again after a
+        restart, if one came in between)."""
         variant = VARIANTS[record.game]
-        channel = interaction.channel
-        where: discord.abc.Messageable | None = (
-            channel if isinstance(channel, discord.abc.Messageable) else None
-        )
         # Without the members intent the challenger is not cached; the challenge message knows who ran
         # /challenge.
         metadata = interaction.message.interaction_metadata if interaction.message else None
         a = metadata.user.display_name if metadata is not None else "challenger"
         options = variant.describe_options(record.options)
         name = f"{variant.title}: {a} vs {interaction.user.display_name}{' · ' if options else ''}{options}"
-        # A challenge made inside a (match) thread opens a new thread of the parent channel.
-        thread = await self.open_thread(interaction, record.guild_id, name, interaction.message)
-        if thread is not None:
-            where = thread
-        parent_id = channel.parent_id if isinstance(channel, discord.Thread) else record.channel_id
+        plan = await self.thread_plan(
+            interaction, record.guild_id, name, interaction.message.id if interaction.message else None
+        )
         players = (record.challenger_id, record.opponent_id)
         if record.rematch_of is not None:
             previous = await self.bot.store.matches.get(record.rematch_of)
             if previous is not None:  # seats swapped: each player takes the other's seat
                 players = (previous.players[1], previous.players[0])
-        played = await self.bot.sessions.start_match(
-            game=record.game,
-            options=record.options,
-            players=players,
-            guild_id=record.guild_id,
-            channel_id=thread.id if thread else record.channel_id,
-            parent_id=parent_id if thread or isinstance(channel, discord.Thread) else None,
-            rated=record.rated,
-            challenge_id=record.id,
+        try:
+            played = await self.bot.sessions.start_match(
+                game=record.game,
+                options=record.options,
+                players=players,
+                guild_id=record.guild_id,
+                channel_id=plan.channel_id,
+                parent_id=plan.parent_id,
+                rated=record.rated,
+                challenge_id=record.id,
+                thread_name=plan.thread_name,
+                thread_on=plan.thread_on,
+            )
+        except UserError as exc:
+            await reply_privately(interaction, str(exc))
+            return
+        # A thread opened on the challenge message has that message's id.
+        place = (
+            f" in <#{plan.thread_on}>"
+            if plan.thread_on
+            else (" in a new thread" if plan.thread_name else " below")
         )
-        place = f" in {thread.mention}" if thread else " below"
+        accepted = (
+            f"<@{record.opponent_id}> accepted <@{record.challenger_id}>'s challenge to "
+            f"**{variant.title}**{in_brackets(variant.describe_options(record.options))}: the match is on"
+        )
         await interaction.response.edit_message(
-            content=f"<@{record.opponent_id}> accepted <@{record.challenger_id}>'s challenge to "
-            f"**{variant.title}**{in_brackets(variant.describe_options(record.options))}: the match is on{place}.",
+            content=f"{accepted}{place}.",
             view=challenge_view(record.id, disabled=True),
             allowed_mentions=discord.AllowedMentions.none(),
         )
-        message = board_message(
-            played.session,
-            played.steps,
+        shown = await self._publisher().show(
+            played.session.id,
             headline=f"<@{record.challenger_id}> vs <@{record.opponent_id}>: good luck to both!",
-            names=await player_names(self.bot, played.session),
         )
-        target = where or self.bot.get_partial_messageable(record.channel_id)
-        sent = await target.send(
-            content=f"<@{record.challenger_id}> <@{record.opponent_id}> — {message.content}",
-            embed=message.embed,
-            file=message.file,
-            view=message.view or discord.utils.MISSING,
-            allowed_mentions=message.mentions,
-        )
-        await self.bot.sessions.set_message(played.session.id, sent.id)
+        opened = played.session.record.channel_id
+        if shown and plan.thread_name and not plan.thread_on and opened != plan.channel_id:
+            with contextlib.suppress(discord.HTTPException):
+                await interaction.edit_original_response(content=f"{accepted} in <#{opened}>.")
 
     async def on_rematch(self, interaction: discord.Interaction[Any], match_id: int) -> None:
         """Offer the other player a new match of the same game with seats swapped."""

@@ -56,7 +56,7 @@ def _handler(interaction: discord.Interaction[Any]) -> ControlHandler:
 
 class GameButton(
     discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=rf"g:(?P<mid>{ID}):(?P<ver>{ID}):(?P<value>roll|a:.+|n:.*)",
+    template=rf"g:(?P<mid>{ID}):(?P<ver>{ID}):(?P<value>roll|undo|confirm|a:.+|n:.*)",
 ):
     def __init__(self, match_id: int, version: int, value: str, button: discord.ui.Button[Any]) -> None:
         super().__init__(button)

@@ -4,30 +4,31 @@ from __future__ import annotations
 
 import logging
 import re
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.sessions import REMATCH_SECONDS, Played, Reminder, Session, UserError
+from bot.sessions import Played, Reminder, Session, StaleControl, Step, UserError
 from bot.store import MatchRecord
 from cogs.board import (
+    PrivateMessage,
     board_message,
+    board_picture,
     build_view,
-    disabled_copy,
-    how_won,
-    in_brackets,
-    options_text,
+    drafting,
     panel_for,
     player_names,
     private_reply,
     rematch_view,
-    sentence,
+    turn_picture,
 )
 from cogs.components import MatchPicker, ResignButton
+from cogs.panels.base import CONFIRM, UNDO
+from cogs.publisher import BoardPublisher
 from cogs.replies import reply_privately
-from engine import Outcome
 
 if TYPE_CHECKING:
     from bot.client import RingsideBot
@@ -38,12 +39,15 @@ log = logging.getLogger(__name__)
 class Play(commands.Cog):
     def __init__(self, bot: RingsideBot) -> None:
         self.bot = bot
+        self.publisher = BoardPublisher(bot)
 
     # -- game controls ---------------------------------------------------------------------------
 
     async def on_control(
         self, interaction: discord.Interaction[Any], match_id: int, version: int, value: str
     ) -> None:
+        """A game control. The cheap checks answer at once; a change is acknowledged first (the click
+        is deferred) and then saved, drawn and shown, so Discord's 3 seconds never run out."""
         sessions = self.bot.sessions
         try:
             session = await sessions.get(match_id)
@@ -52,23 +56,79 @@ class Play(commands.Cog):
                 seat = sessions.check_turn(session, interaction.user.id, version)
                 # Only the controls change: no new picture is drawn.
                 if _is_private(interaction):
-                    content, view = private_reply(session, seat, selection=value[2:])
-                    await interaction.response.edit_message(content=content, view=view)
+                    reply = private_reply(session, seat, selection=value[2:], turn=drafting(session, seat))
+                    await interaction.response.edit_message(content=reply.content, view=reply.view)
                 else:
                     await interaction.response.edit_message(
                         view=build_view(session, panel_for(session, value[2:]), public=True)
                     )
                 return
+            sessions.check_turn(session, interaction.user.id, version)
+        except StaleControl as exc:
+            await self.on_stale(interaction, match_id, str(exc))
+            return
+        except UserError as exc:
+            await reply_privately(interaction, str(exc))
+            return
+        await interaction.response.defer()
+        try:
             if value == "roll":
                 played = await sessions.roll(match_id, interaction.user.id, version)
+            elif value == UNDO:
+                played = await sessions.undo(match_id, interaction.user.id, version)
+            elif value == CONFIRM:
+                played = await sessions.confirm(match_id, interaction.user.id, version)
             elif value.startswith("a:"):
                 played = await sessions.act(match_id, interaction.user.id, version, value[2:])
             else:
                 raise UserError("That control is not understood by this version of the bot.")
         except UserError as exc:
-            await reply_privately(interaction, str(exc))
+            await interaction.followup.send(str(exc), ephemeral=True)
             return
         await self.publish(interaction, played)
+
+    async def on_stale(self, interaction: discord.Interaction[Any], match_id: int, refusal: str) -> None:
+        """A control from an earlier position: the player whose turn is in progress gets its private
+        panel; a board that is behind what is saved is shown now; anyone else is pointed to the board."""
+        sessions = self.bot.sessions
+        session = await sessions.get(match_id)
+        seat = session.seat_of(interaction.user.id)
+        if seat is not None and drafting(session, seat):
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            reply = await self.turn_reply(session, seat)
+            await interaction.followup.send(
+                "You have a turn in progress: carry on here.\n" + reply.content,
+                embed=reply.embed or discord.utils.MISSING,
+                file=reply.file or discord.utils.MISSING,
+                view=reply.view or discord.utils.MISSING,
+                ephemeral=True,
+            )
+            return
+        if session.record.behind:
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            shown = await self.publisher.show(match_id)
+            text = (
+                f"That board was behind: match #{match_id} is up to date now{self._link(session)}."
+                if shown
+                else f"Match #{match_id}'s board cannot be posted right now; it is tried again shortly."
+            )
+            await interaction.followup.send(text, ephemeral=True)
+            return
+        await reply_privately(interaction, refusal.rstrip(".") + f"{self._link(session)}.")
+
+    def _link(self, session: Session) -> str:
+        record = session.record
+        if record.message_id is None or record.guild_id is None:
+            return ""
+        return f": https://discord.com/channels/{record.guild_id}/{record.channel_id}/{record.message_id}"
+
+    async def turn_reply(
+        self, session: Session, seat: int, steps: Sequence[Step] = (), selection: str = ""
+    ) -> PrivateMessage:
+        """The private panel of ``seat``'s turn in progress, with the picture of its position."""
+        names = await player_names(self.bot, session)
+        picture = await self.publisher.picture(*turn_picture(session, seat, names))
+        return private_reply(session, seat, steps, selection, picture, turn=True)
 
     async def on_hand(self, interaction: discord.Interaction[Any], match_id: int) -> None:
         """ "Your hand": a fresh private reply each time, so it works after restarts and after Discord's
@@ -83,113 +143,46 @@ class Play(commands.Cog):
         except UserError as exc:
             await reply_privately(interaction, str(exc))
             return
-        content, view = private_reply(session, seat)
-        await interaction.response.send_message(content, view=view or discord.utils.MISSING, ephemeral=True)
+        reply = private_reply(session, seat)
+        await interaction.response.send_message(
+            reply.content, view=reply.view or discord.utils.MISSING, ephemeral=True
+        )
 
     async def publish(self, interaction: discord.Interaction[Any], played: Played) -> None:
-        """Show the result of an action: the same message while the same seat decides, a new message
-        (mentioning the player) when someone else is asked to decide."""
-        session = played.session
-        if _is_private(interaction):
-            await self._publish_from_private(interaction, played)
-            return
-        if not played.decider_changed and not played.finished:
-            message = board_message(session, played.steps, names=await player_names(self.bot, session))
-            await interaction.response.edit_message(
-                content=message.content,
-                embed=message.embed,
-                attachments=[message.file],
-                view=message.view,
-                allowed_mentions=message.mentions,
-            )
-            return
-        # Answer first (greying out the old controls), then draw and post the new turn's board.
-        await interaction.response.edit_message(view=disabled_copy(interaction.message))
-        outcome = await self.bot.sessions.result_of(session.id) if played.finished else None
-        changes = await self.bot.store.ratings.changes(session.id) if played.finished else []
-        message = board_message(
-            session,
-            played.steps,
-            outcome=outcome,
-            rating_changes=changes,
-            names=await player_names(self.bot, session),
-        )
-        channel = interaction.channel
-        await self.post_board(
-            session, message, channel if isinstance(channel, discord.abc.Messageable) else None
-        )
-        if played.finished and outcome is not None:
-            await self.announce(session, outcome)
-
-    async def _publish_from_private(self, interaction: discord.Interaction[Any], played: Played) -> None:
-        """An action taken in a private reply: answer there, then bring the public board up to date by
-        its own message id (the interaction belongs to the private message, not to the board)."""
+        """Show the result of a deferred click. A step of a turn in progress goes to its player's
+        private panel (the opponent sees the turn when it is complete); anything else is shown on
+        the public board by the publisher (edited in place while the same player decides, a new
+        message mentioning the next player otherwise)."""
         session = played.session
         seat = session.seat_of(interaction.user.id)
         assert seat is not None
-        content, view = private_reply(session, seat, played.steps)
-        await interaction.response.edit_message(content=content, view=view)
-        if not played.decider_changed and not played.finished:
-            message = board_message(session, played.steps, names=await player_names(self.bot, session))
-            if session.record.message_id is not None:
-                try:
-                    await (
-                        self.bot.get_partial_messageable(session.record.channel_id)
-                        .get_partial_message(session.record.message_id)
-                        .edit(
-                            content=message.content,
-                            embed=message.embed,
-                            attachments=[message.file],
-                            view=message.view,
-                            allowed_mentions=message.mentions,
-                        )
-                    )
-                    return
-                except discord.HTTPException as exc:
-                    log.info("could not edit the board of match %s: %s", session.id, exc)
-            await self.post_board(session, message)
-            return
-        outcome = await self.bot.sessions.result_of(session.id) if played.finished else None
-        changes = await self.bot.store.ratings.changes(session.id) if played.finished else []
-        message = board_message(
-            session,
-            played.steps,
-            outcome=outcome,
-            rating_changes=changes,
-            names=await player_names(self.bot, session),
-        )
-        await self.post_board(session, message)
-        await self.retire_message(session, played.previous_message_id)
-        if played.finished and outcome is not None:
-            await self.announce(session, outcome)
-
-    async def announce(self, session: Session, outcome: Outcome) -> None:
-        """Post a finished match's result in the server's results channel, if it has one."""
-        settings = await self.bot.settings.get(session.record.guild_id)
-        channel_id = settings.results_channel
-        # Matches in threads under the results channel are announced there too; only a match played
-        # in that very channel already shows its result there.
-        if channel_id is None or channel_id == session.record.channel_id:
-            return
-        where = ""
-        if session.record.guild_id is not None:
-            where = f" https://discord.com/channels/{session.record.guild_id}/{session.record.channel_id}"
-        options = options_text(session)
-        if outcome.winner is None:
-            game = f"{session.variant.title}{', ' if options else ''}{options}"
-            text = f"Match #{session.id} ({game}) was drawn: {sentence(outcome.description)}{where}"
-        else:
-            winner, loser = session.user_of(outcome.winner), session.user_of(1 - outcome.winner)
-            text = (
-                f"🏆 <@{winner}> beat <@{loser}> at {session.variant.title}"
-                f"{in_brackets(options, f'match #{session.id}')}: {how_won(session, outcome)}{where}"
+        if played.draft:
+            reply = await self.turn_reply(session, seat)
+            kwargs: dict[str, Any] = dict(
+                content=reply.content,
+                embed=reply.embed,
+                attachments=[reply.file] if reply.file else [],
+                view=reply.view,
             )
-        try:
-            await self.bot.get_partial_messageable(channel_id).send(
-                text[:2000], allowed_mentions=discord.AllowedMentions.none()
+            if _is_private(interaction):
+                await interaction.edit_original_response(**kwargs)
+            else:
+                await interaction.followup.send(
+                    reply.content,
+                    embed=reply.embed or discord.utils.MISSING,
+                    file=reply.file or discord.utils.MISSING,
+                    view=reply.view or discord.utils.MISSING,
+                    ephemeral=True,
+                )
+            return
+        if _is_private(interaction):
+            reply = private_reply(session, seat, played.steps)
+            await interaction.edit_original_response(
+                content=reply.content, embed=None, attachments=[], view=reply.view
             )
-        except discord.HTTPException as exc:
-            log.info("could not announce match %s in channel %s: %s", session.id, channel_id, exc)
+            await self.publisher.show(session.id)
+            return
+        await self.publisher.show(session.id, interaction=interaction)
 
     # -- the turn clock ---------------------------------------------------------------------------
 
@@ -199,6 +192,7 @@ class Play(commands.Cog):
     async def cog_unload(self) -> None:
         if self.bot.publishers.matches is self:
             self.bot.publishers.matches = None
+        await self.publisher.close()
 
     async def remind(self, reminder: Reminder) -> None:
         """Remind the player on turn in the match's channel, linking its board."""
@@ -222,44 +216,16 @@ class Play(commands.Cog):
             log.info("could not remind match %s: %s", session.id, exc)
 
     async def match_ended(self, played: Played) -> None:
-        """Show a match that ended by timeout: a final board, the old one retired, the announcement."""
-        session = played.session
-        outcome = await self.bot.sessions.result_of(session.id)
-        await self.post_board(
-            session,
-            board_message(
-                session,
-                played.steps,
-                outcome=outcome,
-                rating_changes=await self.bot.store.ratings.changes(session.id),
-                names=await player_names(self.bot, session),
-            ),
-        )
-        await self.retire_message(session, played.previous_message_id)
-        if outcome is not None:
-            await self.announce(session, outcome)
+        """Show a match that ended by timeout: its final board, the old one retired, the announcement."""
+        await self.publisher.show(played.session.id)
 
-    async def post_board(
-        self, session: Session, message: Any, channel: discord.abc.Messageable | None = None
-    ) -> discord.Message:
-        """Post a new board message and make it the match's live one."""
-        target = channel or self.bot.get_partial_messageable(session.record.channel_id)
-        sent = await target.send(
-            content=message.content,
-            embed=message.embed,
-            file=message.file,
-            view=message.view,
-            allowed_mentions=message.mentions,
-        )
-        await self.bot.sessions.set_message(
-            session.id, sent.id if session.record.status == "active" else None
-        )
-        if session.record.status == "finished":
-            # Its Rematch button is greyed out by the scheduler when its time runs out.
-            await self.bot.store.matches.set_result_message(
-                session.id, sent.id, self.bot.clock.now() + REMATCH_SECONDS
-            )
-        return sent
+    async def show(self, match_id: int, *, headline: str | None = None) -> bool:
+        """Bring the match's public board up to date with what is saved."""
+        return await self.publisher.show(match_id, headline=headline)
+
+    async def show_behind(self) -> int:
+        """Show every board that is behind what is saved (start-up, and each round of the scheduler)."""
+        return await self.publisher.show_behind()
 
     async def rematch_expired(self, record: MatchRecord) -> None:
         """Grey out the Rematch button of a finished match whose time for a rematch has run out."""
@@ -273,19 +239,6 @@ class Play(commands.Cog):
             )
         except discord.HTTPException as exc:
             log.info("could not grey out the Rematch button of match %s: %s", record.id, exc)
-
-    async def retire_message(self, session: Session, message_id: int | None) -> None:
-        """Take the controls off an older board message (it keeps its picture)."""
-        if message_id is None:
-            return
-        try:
-            await (
-                self.bot.get_partial_messageable(session.record.channel_id)
-                .get_partial_message(message_id)
-                .edit(view=None)
-            )
-        except discord.HTTPException as exc:
-            log.info("could not retire board message %s of match %s: %s", message_id, session.id, exc)
 
     # -- commands ------------------------------------------------------------------------------------
 
@@ -374,20 +327,27 @@ class Play(commands.Cog):
                 interaction, f"Match #{session.id} is played in <#{session.record.channel_id}>."
             )
             return
+        await interaction.response.defer(thinking=True)
+        if session.record.behind:
+            await self.publisher.show(session.id)
         old = session.record.message_id
+        names = await player_names(self.bot, session)
         message = board_message(
-            session, headline="The board, as it stands:", names=await player_names(self.bot, session)
+            session,
+            headline="The board, as it stands:",
+            names=names,
+            picture=await self.publisher.picture(*board_picture(session, None, names)),
         )
-        await interaction.response.send_message(
+        sent = await interaction.followup.send(
             content=message.content,
             embed=message.embed,
             file=message.file,
             view=message.view or discord.utils.MISSING,
             allowed_mentions=message.mentions,
+            wait=True,
         )
-        sent = await interaction.original_response()
         await self.bot.sessions.set_message(session.id, sent.id)
-        await self.retire_message(session, old)
+        await self.publisher.retire(session, old)
 
     @app_commands.command(name="resign", description="Resign your match here (asks for confirmation).")
     async def resign(self, interaction: discord.Interaction[Any]) -> None:
@@ -425,28 +385,11 @@ class Play(commands.Cog):
         except UserError as exc:
             await reply_privately(interaction, str(exc))
             return
-        session = played.session
-        if session.record.status == "abandoned":
-            await interaction.response.edit_message(content=f"Match #{match_id} was abandoned.", view=None)
-            await self.bot.get_partial_messageable(session.record.channel_id).send(
-                f"Match #{match_id} was abandoned by <@{interaction.user.id}>: its saved position was damaged.",
-                allowed_mentions=discord.AllowedMentions.none(),
-            )
-            await self.retire_message(session, played.previous_message_id)
-            return
-        await interaction.response.edit_message(content="You resigned.", view=None)
-        outcome = await self.bot.sessions.result_of(match_id)
-        message = board_message(
-            session,
-            played.steps,
-            outcome=outcome,
-            rating_changes=await self.bot.store.ratings.changes(session.id),
-            names=await player_names(self.bot, session),
+        done = "abandoned" if played.session.record.status == "abandoned" else "resigned"
+        await interaction.response.edit_message(
+            content=f"You {done} match #{match_id}." if done == "abandoned" else "You resigned.", view=None
         )
-        await self.post_board(session, message)
-        await self.retire_message(session, played.previous_message_id)
-        if outcome is not None:
-            await self.announce(session, outcome)
+        await self.publisher.show(match_id)
 
 
 #: The custom ids that name a match: game controls, Your hand, Resign, Rematch.

@@ -22,6 +22,7 @@ from engine.protocol import (
     GameState,
     GameView,
     Outcome,
+    TurnConfirmation,
     Variant,
     replay,
 )
@@ -45,6 +46,7 @@ __all__ = [
     "NotYourTurnError",
     "NotationError",
     "Outcome",
+    "TurnConfirmation",
     "UnknownVariantError",
     "Variant",
     "find_variant",

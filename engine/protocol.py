@@ -296,6 +296,20 @@ class GameState(ABC):
         return json.dumps(self.to_json(), sort_keys=True, separators=(",", ":"))
 
 
+class TurnConfirmation(Enum):
+    """How a player's steps within one turn become final (shown to the opponent).
+
+    ``EACH_STEP``: every action is final at once. ``LAST_STEP``: the steps of a turn may be taken
+    back until the step that completes the turn, which makes the whole turn final. ``CONFIRM``: the
+    completed turn still waits for the player's Confirm (and may be taken back until then). Only a
+    player's own decisions are ever taken back: a roll, a draw or anything the opponent saw is final.
+    """
+
+    EACH_STEP = "each-step"
+    LAST_STEP = "last-step"
+    CONFIRM = "confirm"
+
+
 class Variant(ABC):
     """A game as registered: creates states, reads saved ones, parses action notation."""
 
@@ -306,6 +320,8 @@ class Variant(ABC):
     """How this game ends when played out: its own ``EndReason`` enum (``Forfeit`` is added to it)."""
     schema_version: ClassVar[int]
     options: ClassVar[tuple[OptionSpec, ...]] = ()
+    turn_confirmation: ClassVar[TurnConfirmation] = TurnConfirmation.EACH_STEP
+    """Whether the steps of a turn can be taken back before the opponent sees them (``TurnConfirmation``)."""
 
     @abstractmethod
     def new_game(self, options: Mapping[str, Any] | None = None) -> GameState:

@@ -29,6 +29,7 @@ from engine.protocol import (
     GameView,
     JSONDict,
     Outcome,
+    TurnConfirmation,
     Variant,
 )
 
@@ -776,6 +777,8 @@ class RingVariant(Variant):
     seat_names: ClassVar[tuple[str, str]] = COLOURS
     win_reasons: ClassVar[type[EndReason]] = RingWin
     schema_version: ClassVar[int] = SCHEMA
+    # The two or three steps of a turn may be taken back until the last one, which ends the turn.
+    turn_confirmation: ClassVar[TurnConfirmation] = TurnConfirmation.LAST_STEP
 
     def new_game(self, options: Mapping[str, Any] | None = None) -> RingState:
         self.resolve_options(options)

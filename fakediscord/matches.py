@@ -37,12 +37,38 @@ def match_id_of(message: FakeMessage) -> int:
 
 
 def live_board(fake: FakeDiscord, channel_id: int) -> FakeMessage:
-    """The newest message of the channel that carries enabled controls (or the newest one)."""
-    messages = fake.messages_in(channel_id)
+    """The newest public message of the channel that carries enabled controls (or the newest one)."""
+    messages = [m for m in fake.messages_in(channel_id) if m.visible_to is None]
     for message in reversed(messages):
         if any(not c.disabled for c in message.all_components):
             return message
     return messages[-1]
+
+
+def private_panel(fake: FakeDiscord, channel_id: int, user: FakeUser, after: FakeMessage) -> FakeMessage | None:
+    """The newest private reply to ``user`` since the board ``after`` whose game controls are live:
+    a turn in progress continues there (its steps are not shown to the opponent yet)."""
+    for message in reversed(fake.messages_in(channel_id)):
+        if message.id < after.id:
+            return None
+        if message.visible_to == user.id and any(
+            not c.disabled and (c.custom_id or "").startswith("g:") for c in message.all_components
+        ):
+            return message
+    return None
+
+
+def controls_of(
+    fake: FakeDiscord, channel_id: int, users: dict[int, FakeUser]
+) -> tuple[FakeMessage, FakeUser | None]:
+    """Where the player on turn acts now: their private panel of a turn in progress, else the board."""
+    board = live_board(fake, channel_id)
+    user = user_on_turn(board, users)
+    if user is not None:
+        panel = private_panel(fake, channel_id, user, board)
+        if panel is not None:
+            return panel, user
+    return board, user
 
 
 def pick_control(message: FakeMessage, rng: random.Random) -> tuple[str, str, str | None]:
@@ -51,7 +77,9 @@ def pick_control(message: FakeMessage, rng: random.Random) -> tuple[str, str, st
         value = str(rng.choice(select.options)["value"])
         assert select.custom_id is not None
         return "select", select.custom_id, value
-    buttons = [b for b in message.buttons if not b.disabled and b.label not in ("Back", "Resign", "Rules")]
+    buttons = [
+        b for b in message.buttons if not b.disabled and b.label not in ("Back", "Resign", "Rules", "Undo")
+    ]
     button = rng.choice(buttons)
     assert button.custom_id is not None
     return "button", button.custom_id, None
@@ -73,10 +101,9 @@ async def play_until_over(
 ) -> FakeMessage:
     """Click random legal controls until a result message (🏆) is posted; returns it."""
     for _ in range(max_clicks):
-        board = live_board(fake, channel_id)
+        board, user = controls_of(fake, channel_id, users)
         if board.content.startswith("🏆"):
             return board
-        user = user_on_turn(board, users)
         assert user is not None, f"no player on turn in {board.content!r}"
         await play_one(fake, board, user, rng)
     raise AssertionError("the match did not end")

@@ -17,7 +17,9 @@ class DeadlineStore:
 
     async def due_reminders(self, now: float) -> list[MatchRecord]:
         rows = await self._c.all(
-            "SELECT * FROM matches WHERE status = 'active' AND reminder_at <= ? ORDER BY reminder_at", (now,)
+            "SELECT * FROM matches WHERE status = 'active' AND reminder_at <= ? AND shown_version >= board_version"
+            " ORDER BY reminder_at",
+            (now,),
         )
         return [match_record(r) for r in rows]
 
@@ -32,7 +34,9 @@ class DeadlineStore:
 
     async def due_timeouts(self, now: float) -> list[MatchRecord]:
         rows = await self._c.all(
-            "SELECT * FROM matches WHERE status = 'active' AND timeout_at <= ? ORDER BY timeout_at", (now,)
+            "SELECT * FROM matches WHERE status = 'active' AND timeout_at <= ? AND shown_version >= board_version"
+            " ORDER BY timeout_at",
+            (now,),
         )
         return [match_record(r) for r in rows]
 

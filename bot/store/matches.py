@@ -23,6 +23,10 @@ from engine import EndReason, GameError, find_variant
 log = logging.getLogger(__name__)
 
 
+class ChallengeAnswered(Exception):
+    """The challenge a match was to start from is no longer pending (answered a moment ago)."""
+
+
 def match_record(row: aiosqlite.Row) -> MatchRecord:
     """A match row as a record (the two player columns make one field)."""
     return from_row(MatchRecord, row, players=(row["player0"], row["player1"]))
@@ -98,16 +102,21 @@ class MatchStore:
         now: float,
         challenge_id: int | None = None,
         deadlines: Deadlines | None = None,
+        board_steps: Sequence[dict[str, Any]] = (),
+        thread_name: str | None = None,
+        thread_on: int | None = None,
     ) -> MatchRecord:
-        """Create a match with its first actions (the opening roll) in one transaction.
+        """Create a match with its first actions (the opening roll) in one transaction; its first
+        board is still to show (a new message, in the thread ``thread_name`` when given).
 
-        With ``challenge_id``, that challenge is marked accepted in the same transaction.
+        With ``challenge_id``, that challenge is marked accepted in the same transaction: a challenge
+        and its match come into being together, and the publisher shows the rest (thread, board).
         """
         async with self._c.transaction() as db:
             cur = await db.execute(
                 "INSERT INTO matches (guild_id, channel_id, parent_id, game, options, player0, player1, state,"
-                " version, status, rated, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'active',"
-                " ?, ?, ?)",
+                " version, status, rated, created_at, updated_at, board_version, new_board, board_steps,"
+                " thread_name, thread_on) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'active', ?, ?, ?, ?, 1, ?, ?, ?)",
                 (
                     guild_id,
                     channel_id,
@@ -121,6 +130,10 @@ class MatchStore:
                     encode("rated", rated),
                     now,
                     now,
+                    len(actions),
+                    encode("board_steps", board_steps),
+                    thread_name,
+                    thread_on,
                 ),
             )
             match_id = cur.lastrowid
@@ -129,10 +142,12 @@ class MatchStore:
             if deadlines is not None:
                 await set_deadlines(db, match_id, deadlines)
             if challenge_id is not None:
-                await db.execute(
-                    "UPDATE challenges SET status = 'accepted', match_id = ? WHERE id = ?",
+                cur = await db.execute(
+                    "UPDATE challenges SET status = 'accepted', match_id = ? WHERE id = ? AND status = 'pending'",
                     (match_id, challenge_id),
                 )
+                if cur.rowcount != 1:
+                    raise ChallengeAnswered(challenge_id)  # rolls the match back
         found = await self.get(match_id)
         assert found is not None
         return found
@@ -152,6 +167,60 @@ class MatchStore:
             sql += " AND (player0 = ? OR player1 = ?)"
             args += [user_id, user_id]
         return [match_record(r) for r in await self._c.all(sql + " ORDER BY id", args)]
+
+    async def save_draft(
+        self, match_id: int, *, expected_version: int, draft: Sequence[str], now: float
+    ) -> bool:
+        """Save the turn's steps that are not final yet (a step taken or taken back): a new version,
+        nothing else changes. False if the match is no longer at ``expected_version``."""
+        async with self._c.transaction() as db:
+            cur = await db.execute(
+                "UPDATE matches SET draft = ?, version = version + 1, updated_at = ?"
+                " WHERE id = ? AND version = ? AND status = 'active'",
+                (encode("draft", draft) if draft else None, now, match_id, expected_version),
+            )
+            return cur.rowcount == 1
+
+    async def mark_shown(
+        self, match_id: int, *, board_version: int, message_id: int | None, deadlines: Deadlines | None
+    ) -> bool:
+        """Note that the board of ``board_version`` is visible as ``message_id``; start the turn clock
+        with ``deadlines`` if the match is active and has none running (a turn handed over starts its
+        clock when the board that asks for the move is shown). False if the match moved on meanwhile
+        (a newer board is to show) or is already marked."""
+        async with self._c.transaction() as db:
+            cur = await db.execute(
+                "UPDATE matches SET shown_version = ?, message_id = ?, new_board = 0 WHERE id = ?"
+                " AND board_version = ? AND (shown_version IS NULL OR shown_version < ?)",
+                (board_version, message_id, match_id, board_version, board_version),
+            )
+            if cur.rowcount != 1:
+                return False
+            if deadlines is not None:
+                await db.execute(
+                    "UPDATE matches SET reminder_at = ?, timeout_at = ? WHERE id = ? AND status = 'active'"
+                    " AND timeout_at IS NULL",
+                    (deadlines.reminder_at, deadlines.timeout_at, match_id),
+                )
+        return True
+
+    async def unshown(self, limit: int = 100) -> list[MatchRecord]:
+        """Matches whose saved changes are not all on their public board yet, oldest change first."""
+        rows = await self._c.all(
+            "SELECT * FROM matches WHERE shown_version IS NULL OR shown_version < board_version"
+            " ORDER BY updated_at LIMIT ?",
+            (limit,),
+        )
+        return [match_record(r) for r in rows]
+
+    async def set_thread(self, match_id: int, channel_id: int, parent_id: int | None) -> None:
+        """The match's thread is open: it is played there from now on."""
+        async with self._c.transaction() as db:
+            await db.execute(
+                "UPDATE matches SET channel_id = ?, parent_id = ?, thread_name = NULL, thread_on = NULL"
+                " WHERE id = ?",
+                (channel_id, parent_id, match_id),
+            )
 
     async def set_message(self, match_id: int, message_id: int | None) -> None:
         async with self._c.transaction() as db:
@@ -175,24 +244,35 @@ class MatchStore:
         now: float,
         result: ResultRecord | None = None,
         deadlines: Deadlines | None = None,
+        board_steps: Sequence[dict[str, Any]] = (),
+        turn_steps: Sequence[dict[str, Any]] = (),
+        new_board: bool = False,
     ) -> bool:
-        """Save actions, the new state, the turn clock and (if it ended) the result in one transaction.
+        """Save actions, the new state, the turn clock and (if it ended) the result in one transaction,
+        with what the public board must show next (``board_steps``; ``new_board``: as a new message).
+        The turn's draft, if any, is final now: it is among ``actions`` and is cleared.
 
         ``deadlines`` None leaves the clock as it is (the same player still decides).
 
         Returns False and changes nothing if the match is no longer at ``expected_version``.
         """
+        version = expected_version + len(actions)
         async with self._c.transaction() as db:
             status = "finished" if result is not None else "active"
             cur = await db.execute(
-                "UPDATE matches SET state = ?, version = ?, status = ?, updated_at = ?, finished_at = ?"
+                "UPDATE matches SET state = ?, version = ?, status = ?, updated_at = ?, finished_at = ?,"
+                " board_version = ?, board_steps = ?, turn_steps = ?, new_board = ?, draft = NULL"
                 " WHERE id = ? AND version = ? AND status = 'active'",
                 (
                     state,
-                    expected_version + len(actions),
+                    version,
                     status,
                     now,
                     now if result is not None else None,
+                    version,
+                    encode("board_steps", board_steps),
+                    encode("turn_steps", turn_steps),
+                    encode("new_board", new_board),
                     match_id,
                     expected_version,
                 ),
@@ -209,13 +289,23 @@ class MatchStore:
                 await rate_result(db, result, now)
         return True
 
-    async def end(self, match_id: int, *, status: str, result: ResultRecord | None, now: float) -> bool:
-        """End an active match without a new action (resignation, timeout, abandonment)."""
+    async def end(
+        self,
+        match_id: int,
+        *,
+        status: str,
+        result: ResultRecord | None,
+        now: float,
+        board_steps: Sequence[dict[str, Any]] = (),
+    ) -> bool:
+        """End an active match without a new action (resignation, timeout, abandonment); its final
+        board (describing ``board_steps``) is still to show, as a new message. A draft is dropped."""
         async with self._c.transaction() as db:
             cur = await db.execute(
-                "UPDATE matches SET status = ?, version = version + 1, updated_at = ?, finished_at = ?,"
-                " reminder_at = NULL, timeout_at = NULL WHERE id = ? AND status = 'active'",
-                (status, now, now, match_id),
+                "UPDATE matches SET status = ?, version = version + 1, board_version = version + 1,"
+                " updated_at = ?, finished_at = ?, reminder_at = NULL, timeout_at = NULL, new_board = 1,"
+                " board_steps = ?, draft = NULL WHERE id = ? AND status = 'active'",
+                (status, now, now, encode("board_steps", board_steps), match_id),
             )
             if cur.rowcount != 1:
                 return False

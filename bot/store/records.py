@@ -46,6 +46,27 @@ class MatchRecord:
     timeout_at: float | None = None
     result_message_id: int | None = None
     rematch_until: float | None = None
+    board_version: int = 0
+    """The version of the last committed change: what the public board must show."""
+    shown_version: int | None = None
+    """The ``board_version`` the visible board message shows (None: no board shown yet)."""
+    new_board: bool = False
+    """Whether the board still to show is a new message (someone else decides now, or it is over)."""
+    board_steps: tuple[dict[str, Any], ...] = ()
+    """The steps (as saved by ``bot.sessions.Step.to_json``) the board to show describes."""
+    turn_steps: tuple[dict[str, Any], ...] = ()
+    """The committed steps of the turn in progress."""
+    draft: tuple[str, ...] = ()
+    """Notations of the turn's steps that are not final yet (they can be taken back)."""
+    thread_name: str | None = None
+    """The thread this match is to be played in, not opened yet."""
+    thread_on: int | None = None
+    """The message that thread opens on (the challenge), if any."""
+
+    @property
+    def behind(self) -> bool:
+        """Whether something saved is not shown on the public board yet."""
+        return self.shown_version is None or self.shown_version < self.board_version
 
 
 @dataclass(frozen=True, slots=True)

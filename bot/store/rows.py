@@ -39,6 +39,10 @@ CODECS: dict[str, Codec] = {
     "allowed_games": Codec(_games, lambda games: canonical(list(games))),
     "rated": Codec(bool, int),
     "use_threads": Codec(bool, int),
+    "new_board": Codec(bool, int),
+    "board_steps": Codec(lambda text: tuple(json.loads(text)), lambda steps: canonical(list(steps))),
+    "turn_steps": Codec(lambda text: tuple(json.loads(text)), lambda steps: canonical(list(steps))),
+    "draft": Codec(lambda text: tuple(json.loads(text)), lambda draft: canonical(list(draft))),
 }
 
 

@@ -16,6 +16,10 @@ from engine import GameView
 
 ROLL = "roll"
 """A control value that asks the session manager to roll for the player."""
+UNDO = "undo"
+"""A control value that takes back the latest step of the player's turn in progress."""
+CONFIRM = "confirm"
+"""A control value that makes the player's complete turn final."""
 
 
 def act(notation: str) -> str:

@@ -34,9 +34,9 @@ async def test_a_whole_ring_match_from_challenge_to_result(fake: FakeDiscord, tm
     alice, bob = fake.add_user("alice"), fake.add_user("bob")
     board = await challenge_and_accept(fake, alice, bob)
     assert board.attachment_bytes("board.png").startswith(b"\x89PNG")
+    mid = match_id_of(board)
     result = await play_until_over(fake, board.channel_id, {alice.id: alice, bob.id: bob}, random.Random(3))
     assert " wins: " in result.content
-    mid = match_id_of(board)
     outcome = await bot.sessions.result_of(mid)
     assert outcome is not None and outcome.description.split(": ", 1)[-1] in result.content
     # Once the result is published the match is no longer held in memory; it is read from the store.
