@@ -11,12 +11,14 @@ the tokens that arrived or left.
 from __future__ import annotations
 
 import math
+import random
 from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
+from engine.ai.random_player import random_action
 from engine.protocol import Forfeit, GameView, Outcome
-from engine.ring import COLOURS, FIVE_MASKS, QUARTERS, SPACES, MarkKind, Phase, RingState, RingWin
+from engine.ring import COLOURS, FIVE_MASKS, QUARTERS, SPACES, VARIANT, MarkKind, Phase, RingState, RingWin
 from render import theme
 from render.theme import HIGHLIGHT, MUTED, NO_CAPTION, TEXT, Caption, DieStyle, Point, SeatStyle
 
@@ -56,12 +58,69 @@ def render(view: GameView, caption: Caption = NO_CAPTION) -> bytes:
     state = view
     if not isinstance(state, RingState):
         raise TypeError(f"the ring renderer draws ring states, not {type(state).__name__}")
-    return theme.encode_png(draw(state, caption))
+    canvas = _canvas()
+    image = canvas.new_image()
+    _paint(image, state, caption)
+    return canvas.encode(image)
+
+
+@lru_cache(maxsize=1)
+def _canvas() -> theme.PaletteCanvas:
+    return theme.PaletteCanvas(_background(), palette())
+
+
+PALETTE_GAMES = (1, 2, 3, 4)
+"""Seeded random games whose pictures give the fixed palette its edge colours."""
+
+
+@lru_cache(maxsize=1)
+def palette() -> Image.Image:
+    """The fixed 256-colour palette of every ring picture, built once: the flat colours of the theme,
+    the seats and the dice exactly, and the anti-aliased blends found in sample pictures (every 12th
+    position and the end of a few seeded random games, with players' names)."""
+    base: list[theme.RGB] = [
+        theme.BACKGROUND,
+        theme.BOARD,
+        theme.TRACK,
+        theme.SPACE,
+        theme.SPACE_EDGE,
+        TEXT,
+        MUTED,
+        theme.SHADOW,
+        HIGHLIGHT,
+        (255, 255, 255),
+    ]
+    for seat in SEATS:
+        base += [seat.fill, seat.dark, seat.light, seat.text]
+    for style in theme.DieStyle:
+        base += list(theme.die_colours(style))
+    caption = Caption(names=("Alice", "Bob"))
+    pictures = [draw(state, caption) for state in _palette_states()]
+    return theme.palette_image(base, pictures)
+
+
+def _palette_states() -> list[RingState]:
+    states: list[RingState] = []
+    for seed in PALETTE_GAMES:
+        rng = random.Random(seed)
+        state = VARIANT.new_game()
+        played = [state]
+        while state.result is None:
+            state = state.apply(random_action(state, rng))
+            played.append(state)
+        states += [*played[::12], played[-1]]
+    return states
 
 
 def draw(state: RingState, caption: Caption = NO_CAPTION) -> Image.Image:
     """The ring picture as an RGB image of ``WIDTH`` x ``HEIGHT``."""
     image = _background().copy()
+    _paint(image, state, caption)
+    return image
+
+
+def _paint(image: Image.Image, state: RingState, caption: Caption) -> None:
+    """Everything of ``state`` over the static board (``image`` may be wider than ``WIDTH``)."""
     winning = winning_spaces(state)
     _draw_space_marks(image, state, winning)
     _draw_stacks(image, state)
@@ -70,7 +129,6 @@ def draw(state: RingState, caption: Caption = NO_CAPTION) -> Image.Image:
     _draw_piles(image, state)
     _draw_header(image, state, caption)
     _draw_footer(image, state)
-    return image
 
 
 # -- geometry --------------------------------------------------------------------------------------
@@ -348,7 +406,7 @@ def _draw_winner(image: Image.Image, result: Outcome) -> None:
 def _draw_header(image: Image.Image, state: RingState, caption: Caption) -> None:
     """Whose turn or who won, what to do, the players and the turn: the shared header."""
     seat = state.result.winner if state.result is not None else state.turn
-    theme.draw_header(image, SEATS, seat, state.phase_text, state.turn_number, caption)
+    theme.draw_header(image, SEATS, seat, state.phase_text, state.turn_number, caption, WIDTH)
 
 
 def _draw_footer(image: Image.Image, state: RingState) -> None:

@@ -292,3 +292,27 @@ def test_sample_command_bad_arguments_give_one_line(tmp_path: Path, args: list[s
     assert "Traceback" not in done.stderr
     assert len(done.stderr.strip().splitlines()) == 1
     assert "error" in done.stderr
+
+
+# -- the fast PNG output ---------------------------------------------------------------------------
+
+
+def test_the_png_holds_exactly_the_drawn_picture_in_the_fixed_palette(games: list[list[RingState]]) -> None:
+    """The band-wise writer (untouched bands kept from the background) gives the very pixels of the
+    drawn picture mapped to the fixed palette, for positions of every kind."""
+    caption = theme.Caption(names=("Alice", "Bob"))
+    for state in games[3][::9] + [games[4][-1]]:
+        png = open_png(ring.render(state, caption))
+        assert png.mode == "P" and png.size == (ring.WIDTH, ring.HEIGHT)
+        drawn = ring.draw(state, caption).quantize(palette=ring.palette(), dither=Image.Dither.NONE)
+        assert png.convert("RGB").tobytes() == drawn.convert("RGB").tobytes()
+
+
+def test_the_fixed_palette_keeps_the_flat_colours_exact() -> None:
+    data = render_board(new_game())
+    assert pixel(data, (5, 5)) == theme.BACKGROUND
+    assert pixel(data, ring.CENTER) == theme.BOARD
+    x, y = ring.position(6)
+    assert pixel(data, (x, y)) == theme.SPACE
+    colours = (open_png(data).getpalette() or [])[: 3 * 10]
+    assert tuple(colours[:3]) == theme.BACKGROUND
