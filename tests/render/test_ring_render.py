@@ -301,7 +301,7 @@ def test_the_png_holds_exactly_the_drawn_picture_in_the_fixed_palette(games: lis
     """The band-wise writer (untouched bands kept from the background) gives the very pixels of the
     drawn picture mapped to the fixed palette, for positions of every kind."""
     caption = theme.Caption(names=("Alice", "Bob"))
-    for state in games[3][::9] + [games[4][-1]]:
+    for state in [*games[3][::9], games[4][-1]]:
         png = open_png(ring.render(state, caption))
         assert png.mode == "P" and png.size == (ring.WIDTH, ring.HEIGHT)
         drawn = ring.draw(state, caption).quantize(palette=ring.palette(), dither=Image.Dither.NONE)
