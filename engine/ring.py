@@ -214,7 +214,7 @@ class MarkKind(Enum):
 
 @dataclass(frozen=True, slots=True)
 class Mark:
-    """One highlighted space of the last action; ``count`` tokens were involved."""
+    """One highlighted space of an action; ``count`` tokens were involved."""
 
     kind: MarkKind
     space: int

@@ -42,7 +42,7 @@ TEXT: RGB = (236, 239, 244)
 MUTED: RGB = (146, 157, 175)
 SHADOW: RGB = (12, 15, 21)
 HIGHLIGHT: RGB = (246, 196, 69)
-"""Gold: the last action and the winning spaces."""
+"""Gold: the actions of the turn and the winning spaces."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -301,7 +301,7 @@ def label(
 ) -> None:
     """A line of text at ``xy`` (placed by a Pillow ``anchor``); ``stroke`` is a dark outline.
 
-    ``cache=False`` for text that repeats less (a sentence about the last action): it is kept in a
+    ``cache=False`` for text that repeats less (a sentence about the latest action): it is kept in a
     cache of its own, so it does not push the short texts out of theirs.
     """
     sprites = text_sprite if cache else sentence_sprite
