@@ -487,7 +487,16 @@ def _draw_winner(image: Image.Image, result: Outcome) -> None:
 def _draw_header(image: Image.Image, state: RingState, caption: Caption) -> None:
     """Whose turn or who won, what to do, the players and the turn: the shared header."""
     seat = state.result.winner if state.result is not None else state.turn
-    theme.draw_header(image, SEATS, seat, state.phase_text, state.turn_number, caption, WIDTH)
+    image.paste(_header(seat, state.phase_text, state.turn_number, caption), (0, 0))
+
+
+@lru_cache(maxsize=256)
+def _header(seat: int | None, phase_text: str, turn_number: int, caption: Caption) -> Image.Image:
+    """The header strip over the empty background, drawn once per text: pasting it whole is several
+    times faster than its tokens and texts one by one. Nothing else reaches above the board face."""
+    strip = _background().crop((0, 0, WIDTH, HEADER))
+    theme.draw_header(strip, SEATS, seat, phase_text, turn_number, caption, WIDTH)
+    return strip
 
 
 def _draw_footer(image: Image.Image, state: RingState) -> None:

@@ -717,7 +717,7 @@ def encode_png(
     return out.getvalue()
 
 
-PNG_BAND = 16
+PNG_BAND = 64
 """Rows per independently compressed band of ``PaletteCanvas``."""
 
 
@@ -769,7 +769,7 @@ class PaletteCanvas:
 
     @staticmethod
     def _deflate(band: bytes) -> bytes:
-        squeeze = zlib.compressobj(1, zlib.DEFLATED, -15, 8)
+        squeeze = zlib.compressobj(1, zlib.DEFLATED, -15, 8, zlib.Z_RLE)
         return squeeze.compress(band) + squeeze.flush(zlib.Z_FULL_FLUSH)
 
     def encode(self, image: Image.Image) -> bytes:
