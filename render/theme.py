@@ -255,11 +255,34 @@ def draw_stack(
     """
     layers = max(1, min(count, max_layers))
     sprite = stack_sprite(style, radius, layers)
+    if not number_size:
+        paste(image, sprite, center)
+        return
+    # Pasting rounds the corner; the top face sits at that corner plus pad + radius. The count is
+    # put on the stack's sprite once per look and place (one paste instead of two).
+    x0, y0 = round(center[0] - sprite.width / 2), round(center[1] - sprite.height / 2)
+    counted = numbered_stack_sprite(style, radius, layers, str(count), number_size, round(center[0]) - x0)
+    if counted is not None:
+        image.paste(counted, (x0, y0), counted)
+        return
     paste(image, sprite, center)
-    if number_size:
-        # Pasting rounds the corner; the top face sits at that corner plus pad + radius.
-        top = round(center[1] - sprite.height / 2) + 4 + radius
-        number(image, (center[0], top), str(count), number_size)
+    number(image, (center[0], y0 + 4 + radius), str(count), number_size)
+
+
+@lru_cache(maxsize=128)
+def numbered_stack_sprite(
+    style: SeatStyle, radius: int, layers: int, text: str, size: int, middle: int
+) -> Image.Image | None:
+    """``stack_sprite`` with ``text`` written as ``number`` does, centred ``middle`` pixels from the
+    sprite's left edge on the top face; ``None`` if the text would not fit on the sprite."""
+    sprite = stack_sprite(style, radius, layers)
+    ink, left, top = text_sprite(text, size, TEXT, True, max(2, size // 10), "mm")
+    x, y = middle + left, 4 + radius + top
+    if x < 0 or y < 0 or x + ink.width > sprite.width or y + ink.height > sprite.height:
+        return None
+    counted = sprite.copy()
+    counted.alpha_composite(ink, (x, y))
+    return counted
 
 
 @lru_cache(maxsize=512)
