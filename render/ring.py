@@ -33,6 +33,7 @@ from engine.ring import (
     RingWin,
 )
 from render import theme
+from render.ring_palette import PALETTE_HEX
 from render.theme import HIGHLIGHT, MUTED, NO_CAPTION, TEXT, Caption, DieStyle, Point, SeatStyle
 
 WIDTH, HEIGHT = 800, 900
@@ -86,11 +87,9 @@ PALETTE_GAMES = (1, 2, 3, 4)
 """Seeded random games whose pictures give the fixed palette its edge colours."""
 
 
-@lru_cache(maxsize=1)
-def palette() -> Image.Image:
-    """The fixed 256-colour palette of every ring picture, built once: the flat colours of the theme,
-    the seats and the dice exactly, and the anti-aliased blends found in sample pictures (every 12th
-    position and the end of a few seeded random games, with players' names)."""
+def base_colours() -> list[theme.RGB]:
+    """The flat colours of every ring picture, which the palette keeps exact (the background first:
+    ``theme.PaletteCanvas`` needs it at index 0)."""
     base: list[theme.RGB] = [
         theme.BACKGROUND,
         theme.BOARD,
@@ -107,9 +106,36 @@ def palette() -> Image.Image:
         base += [seat.fill, seat.dark, seat.light, seat.text]
     for style in theme.DieStyle:
         base += list(theme.die_colours(style))
+    return list(dict.fromkeys(base))
+
+
+@lru_cache(maxsize=1)
+def palette() -> Image.Image:
+    """The fixed 256-colour palette of every ring picture: ``render/ring_palette.py``, made by
+    ``build_palette`` (``python -m render palette --game ring`` writes it again after a change of
+    the look; a test checks it is current). Building it takes seconds, so it ships ready."""
+    data = bytes.fromhex("".join(PALETTE_HEX.split()))
+    entries = [(data[i], data[i + 1], data[i + 2]) for i in range(0, len(data), 3)]
+    return theme.palette_image(entries, base_colours())
+
+
+def build_palette() -> list[theme.RGB]:
+    """The palette's colours: ``base_colours`` exactly, and the anti-aliased blends found in sample
+    pictures (every 12th position and the end of a few seeded random games, with players' names)."""
     caption = Caption(names=("Alice", "Bob"))
     pictures = [draw(state, caption) for state in _palette_states()]
-    return theme.palette_image(base, pictures)
+    return theme.palette_entries(base_colours(), pictures)
+
+
+def palette_module(entries: list[theme.RGB]) -> str:
+    """The text of ``render/ring_palette.py`` holding ``entries``."""
+    data = bytes(v for c in entries for v in c).hex()
+    lines = [f'    "{data[i : i + 96]}"' for i in range(0, len(data), 96)]
+    return (
+        '"""The fixed palette of the ring pictures, written by ``python -m render palette --game ring``\n'
+        'from ``render.ring.build_palette()``: do not edit by hand."""\n\n'
+        "PALETTE_HEX = (\n" + "\n".join(lines) + "\n)\n"
+    )
 
 
 def _palette_states() -> list[RingState]:

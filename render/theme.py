@@ -670,10 +670,10 @@ def drawable(text: str, size: int = NAME_SIZE) -> str:
 # -- output ----------------------------------------------------------------------------------------
 
 
-def palette_image(base: Sequence[RGB], pictures: Iterable[Image.Image], size: int = 256) -> Image.Image:
-    """A fixed palette for ``encode_png``, as a one-pixel "P" image: the ``base`` colours exactly (the
-    flat colours of the theme, the seats and the dice), then ``size`` entries in all, chosen by octree
-    from the colours of ``pictures`` (sample pictures: their anti-aliased edges and blends).
+def palette_entries(base: Sequence[RGB], pictures: Iterable[Image.Image], size: int = 256) -> list[RGB]:
+    """The colours of a fixed palette for ``encode_png``: the ``base`` colours exactly (the flat
+    colours of the theme, the seats and the dice), then up to ``size`` entries in all, chosen by
+    octree from the colours of ``pictures`` (sample pictures: their anti-aliased edges and blends).
 
     Each colour of the pictures counts by the logarithm of how often it occurs, so the edge colours
     get entries and the big flat areas do not take them all. Pillow maps a pixel to the palette
@@ -703,19 +703,36 @@ def palette_image(base: Sequence[RGB], pictures: Iterable[Image.Image], size: in
         found = [cast(RGB, tuple(flat[i : i + 3])) for i in range(0, len(flat) - 2, 3)]
         chosen = list(dict.fromkeys(c for c in found if cell(c) not in taken))
     chosen = chosen[: size - len(base)]
-    check = Image.new("RGB", (len(base), 1))
-    check.putdata(base)
     while True:
-        palette = Image.new("P", (1, 1))
-        entries = base + chosen
-        palette.putpalette([v for c in entries for v in c])
-        mapped = check.quantize(palette=palette, dither=Image.Dither.NONE).tobytes()
+        mapped = _mapped(base + chosen, base)
         thieves = {i - len(base) for i in mapped if i >= len(base)}
         if not thieves:
             break
         chosen = [c for i, c in enumerate(chosen) if i not in thieves]
-    if mapped != bytes(range(len(base))):
+    if mapped != list(range(len(base))):
         raise ValueError("two base colours of the palette are too close to tell apart")
+    return base + chosen
+
+
+def _mapped(entries: Sequence[RGB], colours: Sequence[RGB]) -> list[int]:
+    """The palette index Pillow maps each of ``colours`` to, with the palette ``entries``."""
+    palette = Image.new("P", (1, 1))
+    palette.putpalette([v for c in entries for v in c])
+    check = Image.new("RGB", (len(colours), 1))
+    check.putdata(list(colours))
+    return list(check.quantize(palette=palette, dither=Image.Dither.NONE).tobytes())
+
+
+def palette_image(entries: Sequence[RGB], exact: Sequence[RGB] = ()) -> Image.Image:
+    """The palette ``entries`` as a one-pixel "P" image for ``encode_png`` and ``PaletteCanvas``;
+    ``ValueError`` unless each of the ``exact`` colours maps to its own entry."""
+    if len(entries) > 256:
+        raise ValueError("a palette has at most 256 colours")
+    wrong = [c for c, i in zip(exact, _mapped(entries, exact), strict=True) if entries[i] != c]
+    if wrong:
+        raise ValueError(f"the palette does not keep these colours exact: {wrong}")
+    palette = Image.new("P", (1, 1))
+    palette.putpalette([v for c in entries for v in c])
     return palette
 
 
@@ -726,7 +743,7 @@ def encode_png(
 
     A board picture holds few colours besides its anti-aliased edges, so a 256-colour palette looks
     the same and makes the file about a third as big and faster to compress. With a fixed
-    ``palette`` (see ``palette_image``, built once per game) each pixel is only looked up, which is
+    ``palette`` (see ``palette_image``, one per game) each pixel is only looked up, which is
     several times faster than choosing a palette per picture (measured with ``bench/render.py``:
     ~1 ms against ~5 ms for an 800 x 900 board); ``colours`` is then ignored. ``compress_level`` 1
     (what the board pictures use) makes the file about a tenth bigger than 3 and is the fastest.

@@ -365,3 +365,13 @@ def test_the_next_roll_clears_the_previous_turns_arrows() -> None:
     assert isinstance(rolled, RingState)
     assert ring.moves(ring.turn_events(rolled)) == []
     assert not near(pixel(render_board(rolled), ring.position(8, ring.ARROW_R)), theme.HIGHLIGHT)
+
+
+@pytest.mark.slow
+def test_the_shipped_palette_is_the_one_the_samples_give() -> None:
+    """render/ring_palette.py is current: after a change of the look, `python -m render palette
+    --game ring` writes it again."""
+    shipped = ring.palette().getpalette() or []
+    rebuilt = [v for colour in ring.build_palette() for v in colour]
+    assert shipped[: len(rebuilt)] == rebuilt
+    assert (ROOT / "render" / "ring_palette.py").read_text() == ring.palette_module(ring.build_palette())
