@@ -201,7 +201,7 @@ def advance(space: int, steps: int) -> int:
 
 
 # ---------------------------------------------------------------------------------------------
-# What the last action did, kept in the state so the board picture can show it.
+# What the actions of the current turn did, kept in the state so the board picture can show them.
 
 
 class MarkKind(Enum):
@@ -215,7 +215,7 @@ class MarkKind(Enum):
 
 @dataclass(frozen=True, slots=True)
 class Mark:
-    """One highlighted space of the last action; ``count`` tokens were involved."""
+    """One highlighted space of an action; ``count`` tokens were involved."""
 
     kind: MarkKind
     space: int
@@ -227,7 +227,7 @@ class Mark:
 
 @dataclass(frozen=True, slots=True)
 class LastEvent:
-    """The last action: who did it, what it was, its effects in words and as marks."""
+    """One action: who did it, what it was, its effects in words and as marks."""
 
     seat: int | None
     notation: str
@@ -268,6 +268,10 @@ class RingState(GameState, GameView):
     opening: tuple[int, int] | None = None
     last: LastEvent | None = None
     result: Outcome | None = None
+    turn_events: tuple[LastEvent, ...] = ()
+    """Every action of the current turn in order, ``last`` being the final one: the roll (or the
+    opening roll) and each step after it (a swap, a knock-out, each move). A roll starts it afresh,
+    so once a turn has ended it holds that whole turn until the next player rolls."""
 
     variant_key: ClassVar[str] = "ring"
 
@@ -339,22 +343,22 @@ class RingState(GameState, GameView):
             if not isinstance(action, Opening):
                 raise NotYourTurnError("the game has not started: the opening roll decides who goes first")
             self.chance_action((action.red, action.blue))
-            return self._apply_opening(action)
+            return self._recorded(self._apply_opening(action), starts_turn=True)
         if self.phase is Phase.ROLL:
             if not isinstance(action, Roll):
                 raise IllegalActionError(f"{self._name()} must roll the dice first")
             self.chance_action(action.values)
-            return self._apply_roll(action)
+            return self._recorded(self._apply_roll(action), starts_turn=True)
         if isinstance(action, Opening | Roll):
             raise IllegalActionError("the dice have already been rolled this turn")
         if action not in self.legal_actions():
             raise IllegalActionError(self._why_illegal(action))
         if isinstance(action, Swap):
-            return self._apply_swap(action)
+            return self._recorded(self._apply_swap(action))
         if isinstance(action, Knock):
-            return self._apply_knock(action)
+            return self._recorded(self._apply_knock(action))
         if isinstance(action, Move):
-            return self._apply_move(action)
+            return self._recorded(self._apply_move(action))
         raise IllegalActionError(f"{action} is not an action of this game")
 
     def to_json(self) -> JSONDict:
@@ -370,6 +374,7 @@ class RingState(GameState, GameView):
             "turn_number": self.turn_number,
             "opening": list(self.opening) if self.opening is not None else None,
             "last": self.last.to_json() if self.last is not None else None,
+            "turn_events": [event.to_json() for event in self.turn_events],
             "outcome": self.result.to_json() if self.result is not None else None,
         }
 
@@ -400,6 +405,12 @@ class RingState(GameState, GameView):
             )
             return f"move {what} from {action.source} to {action.target} (die {action.die})"
         return f"{name}: {action}"
+
+    def _recorded(self, after: RingState, starts_turn: bool = False) -> RingState:
+        """``after`` with its final event (``last``) added to the turn's events, or starting them."""
+        assert after.last is not None
+        events = (after.last,) if starts_turn else (*self.turn_events, after.last)
+        return replace(after, turn_events=events)
 
     @property
     def last_text(self) -> str | None:
@@ -812,7 +823,11 @@ class RingVariant(Variant):
             raise CorruptStateError(
                 f"the saved ring game cannot be read ({exc.__class__.__name__}: {exc})"
             ) from exc
-        if state.to_json() != dict(data):
+        expected = dict(data)
+        if "turn_events" not in expected:  # a state saved before the turn's events were kept
+            last = expected.get("last")
+            expected["turn_events"] = [last] if last is not None else []
+        if state.to_json() != expected:
             raise CorruptStateError("the saved ring game has fields that do not belong to a ring state")
         return state
 
@@ -866,15 +881,14 @@ def _state_from_json(data: Mapping[str, Any]) -> RingState:
     )
     if opening is not None and len(opening) != 2:
         raise CorruptStateError("the saved ring game's opening roll does not have two dice")
-    last = None
-    if data["last"] is not None:
-        raw = data["last"]
-        seat = None if raw["seat"] is None else _int(raw["seat"], 0, 1, "seat")
-        marks = tuple(
-            Mark(MarkKind(kind), _int(space, 1, SPACES, "space"), _int(count, 0, TOKENS * 2, "count"))
-            for kind, space, count in raw["marks"]
-        )
-        last = LastEvent(seat=seat, notation=str(raw["notation"]), text=str(raw["text"]), marks=marks)
+    last = None if data["last"] is None else _event_from_json(data["last"])
+    if "turn_events" in data:
+        turn_events = tuple(_event_from_json(raw) for raw in data["turn_events"])
+        if (turn_events[-1] if turn_events else None) != last:
+            raise CorruptStateError("the saved ring game's last action is not the last of its turn")
+    else:
+        # Saved before the state kept the whole turn: all that is known of the turn is its last action.
+        turn_events = (last,) if last is not None else ()
     result = None if data["outcome"] is None else Outcome.from_json(data["outcome"], VARIANT)
     if (result is not None) != (phase is Phase.OVER):
         raise CorruptStateError("the saved ring game's result does not match its phase")
@@ -889,7 +903,17 @@ def _state_from_json(data: Mapping[str, Any]) -> RingState:
         opening=(opening[0], opening[1]) if opening is not None else None,
         last=last,
         result=result,
+        turn_events=turn_events,
     )
+
+
+def _event_from_json(raw: Mapping[str, Any]) -> LastEvent:
+    seat = None if raw["seat"] is None else _int(raw["seat"], 0, 1, "seat")
+    marks = tuple(
+        Mark(MarkKind(kind), _int(space, 1, SPACES, "space"), _int(count, 0, TOKENS * 2, "count"))
+        for kind, space, count in raw["marks"]
+    )
+    return LastEvent(seat=seat, notation=str(raw["notation"]), text=str(raw["text"]), marks=marks)
 
 
 VARIANT = RingVariant()

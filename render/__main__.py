@@ -6,6 +6,9 @@ writes the same files. ``--only`` picks some of them by name.
 
 ``python -m render rules --game ring --out cogs/rules``: the pictures of the rules pages (sheets of
 small sample boards with captions, see ``render/rules_pictures.py``), redrawn the same way.
+
+``python -m render palette --game ring``: rebuild the ring pictures' fixed palette from sample
+pictures and write it to ``render/ring_palette.py`` (after a change of colours or shapes).
 """
 
 from __future__ import annotations
@@ -22,7 +25,7 @@ from engine import find_variant
 from engine.ai.random_player import random_action
 from engine.protocol import GameState
 from engine.ring import WIN_KEYS, MarkKind, Phase, RingState
-from render import RENDERERS, render_board
+from render import RENDERERS, render_board, ring
 from render.rules_pictures import RING_SHEETS, Sheet, rules_pictures
 
 MAX_GAMES = 3000
@@ -166,6 +169,14 @@ def _rules(game: str, out: Path, seed: int) -> list[Path]:
     return written
 
 
+def _palette(game: str) -> Path:
+    if game.strip().lower() != "ring":
+        raise ValueError(f"no fixed palette for the game {game!r} (games: ring)")
+    path = Path(ring.__file__).with_name("ring_palette.py")
+    path.write_text(ring.palette_module(ring.build_palette()))
+    return path
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = _Parser(prog="python -m render", description="Board pictures of the bot's games.")
     commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
@@ -182,9 +193,13 @@ def main(argv: list[str] | None = None) -> int:
     rules.add_argument(
         "--seed", type=int, default=1, help="first seed of the random games searched (default 1)"
     )
+    palette = commands.add_parser("palette", help="rebuild a game's fixed palette (render/<game>_palette.py)")
+    palette.add_argument("--game", required=True, help="the game's key, e.g. ring")
     args = parser.parse_args(argv)
     try:
-        if args.command == "rules":
+        if args.command == "palette":
+            written = [_palette(args.game)]
+        elif args.command == "rules":
             written = _rules(args.game, args.out, args.seed)
         else:
             only = [n.strip() for n in args.only.split(",") if n.strip()] if args.only else None

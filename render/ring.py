@@ -1,23 +1,39 @@
-"""The ring board: 12 spaces on a clock face, stacks, piles, the three dice and the last action.
+"""The ring board: 12 spaces on a clock face, stacks, piles, the three dice and the turn's actions.
 
 Space 12 sits at the top and numbers grow clockwise, like the hours of a clock, so "clockwise"
 on the picture is clockwise in the rules. The centre holds the dice (or the winner), the bottom
 corners the two piles, the top line says whose turn it is, the bottom line what just happened.
-The last action is drawn on the board in gold: an arrow along the inside of the ring for a move,
-a dashed double arrow for a swap, a cross for a knock-out, and "+N" / "−N" badges in the colour of
-the tokens that arrived or left.
+Every action of the current turn is drawn on the board in gold (so the picture that hands the turn
+over shows the whole previous turn): an arrow along the inside of the ring for each move, from the
+space it left to the space it reached, numbered 1, 2 in the order played (an arrow that would lie on
+an earlier one runs a lane further in), a dashed double arrow for a swap, a cross for a knock-out,
+and "+N" / "−N" badges in the colour of the tokens that arrived or left.
 """
 
 from __future__ import annotations
 
 import math
+import random
 from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
+from engine.ai.random_player import random_action
 from engine.protocol import Forfeit, GameView, Outcome
-from engine.ring import COLOURS, FIVE_MASKS, QUARTERS, SPACES, MarkKind, Phase, RingState, RingWin
+from engine.ring import (
+    COLOURS,
+    FIVE_MASKS,
+    QUARTERS,
+    SPACES,
+    VARIANT,
+    LastEvent,
+    MarkKind,
+    Phase,
+    RingState,
+    RingWin,
+)
 from render import theme
+from render.ring_palette import PALETTE_HEX
 from render.theme import HIGHLIGHT, MUTED, NO_CAPTION, TEXT, Caption, DieStyle, Point, SeatStyle
 
 WIDTH, HEIGHT = 800, 900
@@ -56,12 +72,94 @@ def render(view: GameView, caption: Caption = NO_CAPTION) -> bytes:
     state = view
     if not isinstance(state, RingState):
         raise TypeError(f"the ring renderer draws ring states, not {type(state).__name__}")
-    return theme.encode_png(draw(state, caption))
+    canvas = _canvas()
+    image = canvas.new_image()
+    _paint(image, state, caption)
+    return canvas.encode(image)
+
+
+@lru_cache(maxsize=1)
+def _canvas() -> theme.PaletteCanvas:
+    return theme.PaletteCanvas(_background(), palette())
+
+
+PALETTE_GAMES = (1, 2, 3, 4)
+"""Seeded random games whose pictures give the fixed palette its edge colours."""
+
+
+def base_colours() -> list[theme.RGB]:
+    """The flat colours of every ring picture, which the palette keeps exact (the background first:
+    ``theme.PaletteCanvas`` needs it at index 0)."""
+    base: list[theme.RGB] = [
+        theme.BACKGROUND,
+        theme.BOARD,
+        theme.TRACK,
+        theme.SPACE,
+        theme.SPACE_EDGE,
+        TEXT,
+        MUTED,
+        theme.SHADOW,
+        HIGHLIGHT,
+        (255, 255, 255),
+    ]
+    for seat in SEATS:
+        base += [seat.fill, seat.dark, seat.light, seat.text]
+    for style in theme.DieStyle:
+        base += list(theme.die_colours(style))
+    return list(dict.fromkeys(base))
+
+
+@lru_cache(maxsize=1)
+def palette() -> Image.Image:
+    """The fixed 256-colour palette of every ring picture: ``render/ring_palette.py``, made by
+    ``build_palette`` (``python -m render palette --game ring`` writes it again after a change of
+    the look; a test checks it is current). Building it takes seconds, so it ships ready."""
+    data = bytes.fromhex("".join(PALETTE_HEX.split()))
+    entries = [(data[i], data[i + 1], data[i + 2]) for i in range(0, len(data), 3)]
+    return theme.palette_image(entries, base_colours())
+
+
+def build_palette() -> list[theme.RGB]:
+    """The palette's colours: ``base_colours`` exactly, and the anti-aliased blends found in sample
+    pictures (every 12th position and the end of a few seeded random games, with players' names)."""
+    caption = Caption(names=("Alice", "Bob"))
+    pictures = [draw(state, caption) for state in _palette_states()]
+    return theme.palette_entries(base_colours(), pictures)
+
+
+def palette_module(entries: list[theme.RGB]) -> str:
+    """The text of ``render/ring_palette.py`` holding ``entries``."""
+    data = bytes(v for c in entries for v in c).hex()
+    lines = [f'    "{data[i : i + 96]}"' for i in range(0, len(data), 96)]
+    return (
+        '"""The fixed palette of the ring pictures, written by ``python -m render palette --game ring``\n'
+        'from ``render.ring.build_palette()``: do not edit by hand."""\n\n'
+        "PALETTE_HEX = (\n" + "\n".join(lines) + "\n)\n"
+    )
+
+
+def _palette_states() -> list[RingState]:
+    states: list[RingState] = []
+    for seed in PALETTE_GAMES:
+        rng = random.Random(seed)
+        state = VARIANT.new_game()
+        played = [state]
+        while state.result is None:
+            state = state.apply(random_action(state, rng))
+            played.append(state)
+        states += [*played[::12], played[-1]]
+    return states
 
 
 def draw(state: RingState, caption: Caption = NO_CAPTION) -> Image.Image:
     """The ring picture as an RGB image of ``WIDTH`` x ``HEIGHT``."""
     image = _background().copy()
+    _paint(image, state, caption)
+    return image
+
+
+def _paint(image: Image.Image, state: RingState, caption: Caption) -> None:
+    """Everything of ``state`` over the static board (``image`` may be wider than ``WIDTH``)."""
     winning = winning_spaces(state)
     _draw_space_marks(image, state, winning)
     _draw_stacks(image, state)
@@ -70,7 +168,6 @@ def draw(state: RingState, caption: Caption = NO_CAPTION) -> Image.Image:
     _draw_piles(image, state)
     _draw_header(image, state, caption)
     _draw_footer(image, state)
-    return image
 
 
 # -- geometry --------------------------------------------------------------------------------------
@@ -119,7 +216,29 @@ def _background() -> Image.Image:
     return image
 
 
-# -- the last action and the winner ----------------------------------------------------------------
+# -- the turn's actions and the winner -------------------------------------------------------------
+
+
+def turn_events(state: RingState) -> tuple[LastEvent, ...]:
+    """The actions the picture marks: every action of the current turn, in order (the roll, then each
+    step), so the picture that hands the turn over shows the whole previous turn. A state whose
+    ``last`` is not the end of its ``turn_events`` (one made by hand) shows its last action alone."""
+    last = state.last
+    if last is None:
+        return ()
+    events = state.turn_events
+    return events if events and events[-1] == last else (last,)
+
+
+def moves(events: tuple[LastEvent, ...]) -> list[tuple[int, int]]:
+    """(source, target) of every move among ``events``, in order."""
+    found: list[tuple[int, int]] = []
+    for event in events:
+        source = next((m.space for m in event.marks if m.kind is MarkKind.FROM), None)
+        target = next((m.space for m in event.marks if m.kind is MarkKind.TO), None)
+        if source is not None and target is not None:
+            found.append((source, target))
+    return found
 
 
 def winning_spaces(state: RingState) -> frozenset[int]:
@@ -144,22 +263,41 @@ def winning_spaces(state: RingState) -> frozenset[int]:
 
 
 def blocked_placement(state: RingState) -> int | None:
-    """The space where the last roll's doubles or triples could not be placed for enemy tokens.
+    """The space where this turn's doubles or triples could not be placed for enemy tokens.
 
-    The engine leaves no mark for it (only words), so it is read from the roll and the board.
+    The engine leaves no mark for it (only words), so it is read from the turn's roll and the board.
     """
-    last = state.last
-    if last is None or last.seat is None or state.dice is None or not last.notation.startswith("roll "):
+    roll = next((e for e in turn_events(state) if e.notation.startswith("roll ")), None)
+    if roll is None or roll.seat is None or state.dice is None:
         return None
     w1, w2, _ = state.dice
-    if w1 != w2 or any(m.kind is MarkKind.PLACE for m in last.marks) or state.piles[last.seat] == 0:
+    if w1 != w2 or any(m.kind is MarkKind.PLACE for m in roll.marks) or state.piles[roll.seat] == 0:
         return None
     owner, count = state.stack(w1)
-    return w1 if owner == 1 - last.seat and count >= 2 else None
+    return w1 if owner == 1 - roll.seat and count >= 2 else None
+
+
+ARROW_LANE = 26
+"""How much further inside a move arrow is drawn when it would lie on an earlier arrow of the turn."""
+
+
+def arrow_lanes(steps: list[tuple[int, int]]) -> list[int]:
+    """For each move in order, its lane (0: on ``ARROW_R``, 1: ``ARROW_LANE`` further in): the first
+    lane where it shares no stretch of the ring with an earlier move's arrow."""
+    taken: list[set[int]] = []  # per lane, the stretches (space n to n + 1) its arrows cover
+    lanes: list[int] = []
+    for source, target in steps:
+        stretch = {(source - 1 + i) % SPACES for i in range((target - source) % SPACES or SPACES)}
+        lane = next((i for i, used in enumerate(taken) if not used & stretch), len(taken))
+        if lane == len(taken):
+            taken.append(set())
+        taken[lane] |= stretch
+        lanes.append(lane)
+    return lanes
 
 
 def _draw_space_marks(image: Image.Image, state: RingState, winning: frozenset[int]) -> None:
-    """Gold rings round the spaces of the last action or of the win, and the move/swap arrows."""
+    """Gold rings round the spaces of the turn's actions or of the win, and the move/swap arrows."""
     draw = ImageDraw.Draw(image)
     solid = theme.ring_sprite(SPACE_R + 4, 6, HIGHLIGHT)
     dashed = theme.ring_sprite(SPACE_R + 4, 4, HIGHLIGHT, dashes=12)
@@ -170,33 +308,59 @@ def _draw_space_marks(image: Image.Image, state: RingState, winning: frozenset[i
             draw.ellipse((x - 22, y - 22, x + 22, y + 22), fill=HIGHLIGHT)
             theme.label(image, (x, y), str(space), LABEL_SIZE, theme.SHADOW, anchor="mm", stroke=0)
         return
-    last = state.last
-    if last is None:
-        return
-    kinds = {m.kind: m for m in last.marks}
-    for mark in last.marks:
+    events = turn_events(state)
+    marks = [m for event in events for m in event.marks]
+    # One ring per space, as its latest action left it: dashed where tokens left (a stack that moved
+    # on again), solid where they arrived, were placed, swapped or knocked out.
+    rings: dict[int, Image.Image] = {}
+    for mark in marks:
         if mark.kind is MarkKind.FROM:
-            theme.paste(image, dashed, position(mark.space))
+            rings[mark.space] = dashed
         elif mark.kind in (MarkKind.TO, MarkKind.PLACE, MarkKind.SWAP, MarkKind.KNOCK):
-            theme.paste(image, solid, position(mark.space))
+            rings[mark.space] = solid
     blocked = blocked_placement(state)
     if blocked is not None:
-        theme.paste(image, dashed, position(blocked))
-    if MarkKind.FROM in kinds and MarkKind.TO in kinds:
-        sprite, corner = _move_arrow(kinds[MarkKind.FROM].space, kinds[MarkKind.TO].space)
+        rings.setdefault(blocked, dashed)
+    for space, sprite in rings.items():
+        theme.paste(image, sprite, position(space))
+    for event in events:
+        swaps = [m.space for m in event.marks if m.kind is MarkKind.SWAP]
+        if len(swaps) == 2:
+            sprite, corner = _swap_arrow(min(swaps), max(swaps))
+            image.paste(sprite, corner, sprite)
+    steps = moves(events)
+    lanes = arrow_lanes(steps)
+    for (source, target), lane in zip(steps, lanes, strict=True):
+        sprite, corner = _move_arrow(source, target, lane)
         image.paste(sprite, corner, sprite)
-    swaps = [m.space for m in last.marks if m.kind is MarkKind.SWAP]
-    if len(swaps) == 2:
-        sprite, corner = _swap_arrow(min(swaps), max(swaps))
-        image.paste(sprite, corner, sprite)
+    # Each move's number in the turn on its arrow, over every arrow: in the middle, or with arrows in
+    # two lanes at a third and two thirds of the way, so side by side arrows keep their numbers apart.
+    shares = len(set(lanes)) + 1
+    for n, ((source, target), lane) in enumerate(zip(steps, lanes, strict=True), start=1):
+        theme.paste(image, _step_badge(n), _along_arrow(source, target, lane, (lane + 1) / shares))
 
 
-@lru_cache(maxsize=160)
-def _move_arrow(source: int, target: int) -> tuple[Image.Image, tuple[int, int]]:
+def _along_arrow(source: int, target: int, lane: int, fraction: float) -> Point:
+    """The point ``fraction`` of the way along the move arrow from ``source`` to ``target``."""
+    steps = (target - source) % SPACES or SPACES
+    middle = angle(source) + steps * 360 / SPACES * fraction
+    a = math.radians(middle)
+    radius = ARROW_R - lane * ARROW_LANE
+    return (CENTER[0] + radius * math.sin(a), CENTER[1] - radius * math.cos(a))
+
+
+def _step_badge(n: int) -> Image.Image:
+    """The number of a move in its turn: dark on gold, like the arrow it sits on."""
+    return theme.badge_sprite(str(n), 26, HIGHLIGHT, theme.SHADOW)
+
+
+@lru_cache(maxsize=320)
+def _move_arrow(source: int, target: int, lane: int = 0) -> tuple[Image.Image, tuple[int, int]]:
     """An arrow along the inside of the ring, clockwise from ``source`` to ``target``."""
     steps = (target - source) % SPACES or SPACES
     start = angle(source)
-    return theme.arc_arrow_sprite(CENTER, ARROW_R, start, start + steps * 360 / SPACES, HIGHLIGHT, 7)
+    radius = ARROW_R - lane * ARROW_LANE
+    return theme.arc_arrow_sprite(CENTER, radius, start, start + steps * 360 / SPACES, HIGHLIGHT, 7)
 
 
 @lru_cache(maxsize=80)
@@ -209,20 +373,21 @@ def _swap_arrow(a: int, b: int) -> tuple[Image.Image, tuple[int, int]]:
 
 
 def _draw_badges(image: Image.Image, state: RingState) -> None:
-    """Badges: "+N" for tokens placed, "−N" for tokens captured or knocked out, in their colour."""
-    last = state.last
-    if last is None or last.seat is None:
-        return
-    mover = _style(last.seat)
-    enemy = _style(1 - last.seat)
+    """Badges: "+N" for tokens placed, "−N" for tokens captured or knocked out, in their colour,
+    for every action of the turn."""
+    events = [e for e in turn_events(state) if e.seat is not None]
     per_space: dict[int, list[tuple[str, theme.RGB]]] = {}
-    for mark in last.marks:
-        if mark.kind is MarkKind.PLACE:
-            per_space.setdefault(mark.space, []).append((f"+{mark.count}", mover.fill))
-        elif mark.kind in (MarkKind.CAPTURE, MarkKind.KNOCK):
-            per_space.setdefault(mark.space, []).append((f"{MINUS}{mark.count}", enemy.fill))
-        if mark.kind is MarkKind.KNOCK:
-            theme.paste(image, theme.cross_sprite(44, enemy.text, 9), position(mark.space))
+    for event in events:
+        assert event.seat is not None
+        mover = _style(event.seat)
+        enemy = _style(1 - event.seat)
+        for mark in event.marks:
+            if mark.kind is MarkKind.PLACE:
+                per_space.setdefault(mark.space, []).append((f"+{mark.count}", mover.fill))
+            elif mark.kind in (MarkKind.CAPTURE, MarkKind.KNOCK):
+                per_space.setdefault(mark.space, []).append((f"{MINUS}{mark.count}", enemy.fill))
+            if mark.kind is MarkKind.KNOCK:
+                theme.paste(image, theme.cross_sprite(44, enemy.text, 9), position(mark.space))
     blocked = blocked_placement(state)
     if blocked is not None:
         per_space.setdefault(blocked, []).append(("blocked", HIGHLIGHT))
@@ -348,11 +513,20 @@ def _draw_winner(image: Image.Image, result: Outcome) -> None:
 def _draw_header(image: Image.Image, state: RingState, caption: Caption) -> None:
     """Whose turn or who won, what to do, the players and the turn: the shared header."""
     seat = state.result.winner if state.result is not None else state.turn
-    theme.draw_header(image, SEATS, seat, state.phase_text, state.turn_number, caption)
+    image.paste(_header(seat, state.phase_text, state.turn_number, caption), (0, 0))
+
+
+@lru_cache(maxsize=256)
+def _header(seat: int | None, phase_text: str, turn_number: int, caption: Caption) -> Image.Image:
+    """The header strip over the empty background, drawn once per text: pasting it whole is several
+    times faster than its tokens and texts one by one. Nothing else reaches above the board face."""
+    strip = _background().crop((0, 0, WIDTH, HEADER))
+    theme.draw_header(strip, SEATS, seat, phase_text, turn_number, caption, WIDTH)
+    return strip
 
 
 def _draw_footer(image: Image.Image, state: RingState) -> None:
-    """The last action in words, for the record (the marks on the board show it too)."""
+    """The latest action in words, for the record (the marks on the board show the whole turn)."""
     text = state.last_text
     if not text:
         return

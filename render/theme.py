@@ -12,12 +12,14 @@ from __future__ import annotations
 
 import io
 import math
-from collections.abc import Callable, Sequence
+import struct
+import zlib
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from enum import Enum
 from functools import lru_cache
 from importlib import resources
-from typing import Literal
+from typing import Literal, cast
 
 from PIL import Image, ImageDraw, ImageFont
 
@@ -40,7 +42,7 @@ TEXT: RGB = (236, 239, 244)
 MUTED: RGB = (146, 157, 175)
 SHADOW: RGB = (12, 15, 21)
 HIGHLIGHT: RGB = (246, 196, 69)
-"""Gold: the last action and the winning spaces."""
+"""Gold: the actions of the turn and the winning spaces."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,6 +93,12 @@ def font(size: int, bold: bool = True) -> ImageFont.FreeTypeFont:
     return ImageFont.truetype(io.BytesIO(data), size)
 
 
+@lru_cache(maxsize=4096)
+def text_length(face: ImageFont.FreeTypeFont, text: str) -> float:
+    """``face.getlength(text)``, remembered: the header and the footer measure the same texts often."""
+    return face.getlength(text)
+
+
 def wrap(text: str, face: ImageFont.FreeTypeFont, width: float, max_lines: int = 2) -> list[str]:
     """``text`` broken into lines no wider than ``width``; the last line ends in "…" if cut short."""
     lines: list[str] = []
@@ -98,12 +106,12 @@ def wrap(text: str, face: ImageFont.FreeTypeFont, width: float, max_lines: int =
     words = text.split()
     for i, word in enumerate(words):
         candidate = f"{current} {word}" if current else word
-        if face.getlength(candidate) <= width or not current:
+        if text_length(face, candidate) <= width or not current:
             current = candidate
             continue
         if len(lines) == max_lines - 1:
             rest = " ".join([current, *words[i:]])
-            while rest and face.getlength(rest + "…") > width:
+            while rest and text_length(face, rest + "…") > width:
                 rest = rest[:-1].rstrip()
             lines.append(rest + "…")
             return lines
@@ -117,9 +125,9 @@ def wrap(text: str, face: ImageFont.FreeTypeFont, width: float, max_lines: int =
 def elide(text: str, face: ImageFont.FreeTypeFont, width: float) -> str:
     """``text`` cut to fit ``width``, ending in "…" when cut."""
     text = " ".join(text.split())
-    if face.getlength(text) <= width:
+    if text_length(face, text) <= width:
         return text
-    while text and face.getlength(text + "…") > width:
+    while text and text_length(face, text + "…") > width:
         text = text[:-1]
     return text.rstrip() + "…" if text else ""
 
@@ -247,11 +255,34 @@ def draw_stack(
     """
     layers = max(1, min(count, max_layers))
     sprite = stack_sprite(style, radius, layers)
+    if not number_size:
+        paste(image, sprite, center)
+        return
+    # Pasting rounds the corner; the top face sits at that corner plus pad + radius. The count is
+    # put on the stack's sprite once per look and place (one paste instead of two).
+    x0, y0 = round(center[0] - sprite.width / 2), round(center[1] - sprite.height / 2)
+    counted = numbered_stack_sprite(style, radius, layers, str(count), number_size, round(center[0]) - x0)
+    if counted is not None:
+        image.paste(counted, (x0, y0), counted)
+        return
     paste(image, sprite, center)
-    if number_size:
-        # Pasting rounds the corner; the top face sits at that corner plus pad + radius.
-        top = round(center[1] - sprite.height / 2) + 4 + radius
-        number(image, (center[0], top), str(count), number_size)
+    number(image, (center[0], y0 + 4 + radius), str(count), number_size)
+
+
+@lru_cache(maxsize=128)
+def numbered_stack_sprite(
+    style: SeatStyle, radius: int, layers: int, text: str, size: int, middle: int
+) -> Image.Image | None:
+    """``stack_sprite`` with ``text`` written as ``number`` does, centred ``middle`` pixels from the
+    sprite's left edge on the top face; ``None`` if the text would not fit on the sprite."""
+    sprite = stack_sprite(style, radius, layers)
+    ink, left, top = text_sprite(text, size, TEXT, True, max(2, size // 10), "mm")
+    x, y = middle + left, 4 + radius + top
+    if x < 0 or y < 0 or x + ink.width > sprite.width or y + ink.height > sprite.height:
+        return None
+    counted = sprite.copy()
+    counted.alpha_composite(ink, (x, y))
+    return counted
 
 
 @lru_cache(maxsize=512)
@@ -276,6 +307,10 @@ def text_sprite(
     return tinted(layers), left, top
 
 
+sentence_sprite = lru_cache(maxsize=256)(text_sprite.__wrapped__)
+"""``text_sprite`` for sentences (``label(..., cache=False)``), with a cache of its own."""
+
+
 def label(
     image: Image.Image,
     xy: Point,
@@ -289,16 +324,11 @@ def label(
 ) -> None:
     """A line of text at ``xy`` (placed by a Pillow ``anchor``); ``stroke`` is a dark outline.
 
-    ``cache=False`` for text that seldom repeats (a sentence about the last action), which would
-    only fill the cache.
+    ``cache=False`` for text that repeats less (a sentence about the latest action): it is kept in a
+    cache of its own, so it does not push the short texts out of theirs.
     """
-    if not cache:
-        face = font(size, bold)
-        ImageDraw.Draw(image).text(
-            xy, text, font=face, fill=fill, anchor=anchor, stroke_width=stroke, stroke_fill=SHADOW
-        )
-        return
-    sprite, left, top = text_sprite(text, size, fill, bold, stroke, anchor)
+    sprites = text_sprite if cache else sentence_sprite
+    sprite, left, top = sprites(text, size, fill, bold, stroke, anchor)
     x, y = round(xy[0]) + left, round(xy[1]) + top
     if image.mode == "RGBA":
         image.alpha_composite(sprite, (x, y))
@@ -337,7 +367,7 @@ _PIPS: dict[int, tuple[tuple[int, int], ...]] = {
 }
 
 
-def _die_colours(style: DieStyle | SeatStyle) -> tuple[RGB, RGB, RGB]:
+def die_colours(style: DieStyle | SeatStyle) -> tuple[RGB, RGB, RGB]:
     """Body, pips and rim: a plain die, or a seat's die in its colour with white pips."""
     if isinstance(style, SeatStyle):
         return style.fill, (255, 255, 255), style.dark
@@ -349,7 +379,7 @@ def die_sprite(value: int, size: int, style: DieStyle | SeatStyle, opacity: floa
     """A die face showing ``value`` (0: blank) as a ``size`` pixel rounded square, with a shadow."""
     if opacity < 1.0:
         return faded(die_sprite(value, size, style), opacity)
-    body, pip, rim = _die_colours(style)
+    body, pip, rim = die_colours(style)
     pad = max(3, size // 12)
     total = size + 2 * pad
 
@@ -394,7 +424,7 @@ def draw_die(
 def badge_sprite(text: str, size: int, fill: RGB, ink: RGB = TEXT) -> Image.Image:
     """A pill with ``text`` (a count such as "+2" or "−1") in ``ink`` on ``fill``."""
     face = font(size)
-    text_w = face.getlength(text)
+    text_w = text_length(face, text)
     height = round(size * 1.35)
     width = round(max(text_w + size * 0.9, height))
     pad = 3
@@ -562,8 +592,9 @@ def draw_header(
     phase_text: str,
     turn_number: int,
     caption: Caption = NO_CAPTION,
+    width: int = 0,
 ) -> None:
-    """The top of every board picture, 100 pixels high.
+    """The top of every board picture, 100 pixels high, across ``width`` (0: the image's width).
 
     First line: a token of the seat concerned and the title (whose turn, or who won), and on the
     right "turn N" (the number the message shows too). Second line: the rest of ``phase_text`` (what
@@ -571,7 +602,7 @@ def draw_header(
     seat (after the title instead when the second line has no room). An
     ending in ``caption`` (a resignation, a timeout) replaces the phase: "Blue wins" / "Red resigned".
     """
-    width = image.width
+    width = width or image.width
     if caption.ending is not None:
         seat = caption.ending.winner
         phase_text = caption.ending.description
@@ -585,12 +616,12 @@ def draw_header(
     title = elide(title, title_face, width - x - 28)
     label(image, (x, 40), title, 32, colour, anchor="lm")
     # The right side, drawn from the right edge leftwards, as far as the title leaves room.
-    room_left = x + title_face.getlength(title) + 28
+    room_left = x + text_length(title_face, title) + 28
     right = width - 28.0
     if turn_number:
         text = f"turn {turn_number}"
         label(image, (right, 40), text, NAME_SIZE, MUTED, anchor="rm", bold=False)
-        right -= font(NAME_SIZE, bold=False).getlength(text) + 22
+        right -= text_length(font(NAME_SIZE, bold=False), text) + 22
     face = font(NAME_SIZE)
     names = [(s, drawable(n)) for s, n in ((1, caption.names[1]), (0, caption.names[0]))]
     names = [(s, n) for s, n in names if n]
@@ -604,7 +635,7 @@ def draw_header(
     # after the title; with too little room on both, they are left out (the message names them).
     sub_face = font(24, bold=False)
     subtitle = elide(subtitle, sub_face, width - 56)
-    second = width - 28.0 - (sub_face.getlength(subtitle) + 28 if subtitle else 0) - 28
+    second = width - 28.0 - (text_length(sub_face, subtitle) + 28 if subtitle else 0) - 28
     y = 80 if each(second) >= min(MAX_NAME_WIDTH, 110) or each(second) >= each(right - room_left) else 40
     fit = each(right - room_left) if y == 40 else each(second)
     if y == 80:
@@ -613,7 +644,7 @@ def draw_header(
         for s, name in names:
             text = elide(name, face, fit)
             label(image, (right, y), text, NAME_SIZE, seats[s].text, anchor="rm")
-            right -= face.getlength(text) + 8
+            right -= text_length(face, text) + 8
             draw_stack(image, (right - 11, y), seats[s], 1, 12)
             right -= icon
     if subtitle:
@@ -639,15 +670,161 @@ def drawable(text: str, size: int = NAME_SIZE) -> str:
 # -- output ----------------------------------------------------------------------------------------
 
 
-def encode_png(image: Image.Image, colours: int = 256, compress_level: int = 3) -> bytes:
+def palette_entries(base: Sequence[RGB], pictures: Iterable[Image.Image], size: int = 256) -> list[RGB]:
+    """The colours of a fixed palette for ``encode_png``: the ``base`` colours exactly (the flat
+    colours of the theme, the seats and the dice), then up to ``size`` entries in all, chosen by
+    octree from the colours of ``pictures`` (sample pictures: their anti-aliased edges and blends).
+
+    Each colour of the pictures counts by the logarithm of how often it occurs, so the edge colours
+    get entries and the big flat areas do not take them all. Pillow maps a pixel to the palette
+    through a cache of 64 levels per channel, so an entry that falls in the same cell as a base
+    colour (or near its cell's corner, which the cache looks up) would take that base colour's pixels:
+    such entries are dropped until every base colour maps to itself.
+    """
+    base = list(dict.fromkeys(base))
+    counts: dict[RGB, int] = {}
+    for picture in pictures:
+        for n, colour in picture.convert("RGB").getcolors(1 << 24) or ():
+            rgb = cast(RGB, colour)
+            counts[rgb] = counts.get(rgb, 0) + n
+
+    def cell(c: RGB) -> RGB:
+        return (c[0] >> 2, c[1] >> 2, c[2] >> 2)
+
+    taken = {cell(c) for c in base}
+    rest = [c for c in counts if cell(c) not in taken]
+    chosen: list[RGB] = []
+    if rest and size > len(base):
+        weighted = [c for c in rest for _ in range(1 + counts[c].bit_length())]
+        strip = Image.new("RGB", (len(weighted), 1))
+        strip.putdata(weighted)
+        reduced = strip.quantize(size - len(base), method=Image.Quantize.FASTOCTREE)
+        flat = (reduced.getpalette() or [])[: 3 * (size - len(base))]
+        found = [cast(RGB, tuple(flat[i : i + 3])) for i in range(0, len(flat) - 2, 3)]
+        chosen = list(dict.fromkeys(c for c in found if cell(c) not in taken))
+    chosen = chosen[: size - len(base)]
+    while True:
+        mapped = _mapped(base + chosen, base)
+        thieves = {i - len(base) for i in mapped if i >= len(base)}
+        if not thieves:
+            break
+        chosen = [c for i, c in enumerate(chosen) if i not in thieves]
+    if mapped != list(range(len(base))):
+        raise ValueError("two base colours of the palette are too close to tell apart")
+    return base + chosen
+
+
+def _mapped(entries: Sequence[RGB], colours: Sequence[RGB]) -> list[int]:
+    """The palette index Pillow maps each of ``colours`` to, with the palette ``entries``."""
+    palette = Image.new("P", (1, 1))
+    palette.putpalette([v for c in entries for v in c])
+    check = Image.new("RGB", (len(colours), 1))
+    check.putdata(list(colours))
+    return list(check.quantize(palette=palette, dither=Image.Dither.NONE).tobytes())
+
+
+def palette_image(entries: Sequence[RGB], exact: Sequence[RGB] = ()) -> Image.Image:
+    """The palette ``entries`` as a one-pixel "P" image for ``encode_png`` and ``PaletteCanvas``;
+    ``ValueError`` unless each of the ``exact`` colours maps to its own entry."""
+    if len(entries) > 256:
+        raise ValueError("a palette has at most 256 colours")
+    wrong = [c for c, i in zip(exact, _mapped(entries, exact), strict=True) if entries[i] != c]
+    if wrong:
+        raise ValueError(f"the palette does not keep these colours exact: {wrong}")
+    palette = Image.new("P", (1, 1))
+    palette.putpalette([v for c in entries for v in c])
+    return palette
+
+
+def encode_png(
+    image: Image.Image, colours: int = 256, compress_level: int = 3, palette: Image.Image | None = None
+) -> bytes:
     """PNG bytes of ``image``, reduced to a palette of ``colours`` (0: keep full colour).
 
     A board picture holds few colours besides its anti-aliased edges, so a 256-colour palette looks
-    the same and makes the file about a third as big and faster to compress (measured with
-    ``bench/render.py``: quantizing ~6 ms plus compressing ~3 ms, against ~15 ms for full colour).
+    the same and makes the file about a third as big and faster to compress. With a fixed
+    ``palette`` (see ``palette_image``, one per game) each pixel is only looked up, which is
+    several times faster than choosing a palette per picture (measured with ``bench/render.py``:
+    ~1 ms against ~5 ms for an 800 x 900 board); ``colours`` is then ignored. ``compress_level`` 1
+    (what the board pictures use) makes the file about a tenth bigger than 3 and is the fastest.
     """
     out = io.BytesIO()
-    if colours:
+    if palette is not None:
+        image = image.quantize(palette=palette, dither=Image.Dither.NONE)
+    elif colours:
         image = image.quantize(colours, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
     image.save(out, format="PNG", compress_level=compress_level)
     return out.getvalue()
+
+
+PNG_BAND = 64
+"""Rows per independently compressed band of ``PaletteCanvas``."""
+
+
+def _chunk(kind: bytes, data: bytes) -> bytes:
+    return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+
+
+class PaletteCanvas:
+    """Fast PNG output for pictures drawn over one fixed background with one fixed palette.
+
+    The pictures are drawn on a canvas one pixel wider than the picture (``new_image``), whose last
+    column stays at palette index 0: in the bytes of the quantized canvas that column sits where
+    PNG puts the filter byte of the next row (0, "none"), so those bytes are the PNG's image data as
+    they are. The data is deflated (level 1, zlib's run-length strategy, the fastest measured here)
+    in bands of ``PNG_BAND`` rows, each on its own (a full flush between them), so a band that
+    equals the background's is not compressed again: its compressed bytes are kept from the
+    background. Smaller bands would be skipped more often, but each costs a flush and a fresh
+    compressor, which measured slower (ring board: 15 bands, about one in seven untouched).
+    """
+
+    def __init__(self, background: Image.Image, palette: Image.Image) -> None:
+        if background.mode != "RGB":
+            raise ValueError("the background must be an RGB image")
+        self.size = background.size
+        self.palette = palette
+        entries = palette.getpalette() or []
+        self._index0 = cast(RGB, tuple(entries[:3]))
+        probe = Image.new("RGB", (1, 1), self._index0).quantize(palette=palette, dither=Image.Dither.NONE)
+        if probe.tobytes() != b"\x00":
+            raise ValueError("the palette's first colour does not map to index 0")
+        wide = Image.new("RGB", (self.size[0] + 1, self.size[1]), self._index0)
+        wide.paste(background, (0, 0))
+        self.background = wide
+        self._row = self.size[0] + 1
+        self._band_bytes = self._row * PNG_BAND
+        data = self._data(wide)
+        self._bands = [data[i : i + self._band_bytes] for i in range(0, len(data), self._band_bytes)]
+        self._compressed = [self._deflate(b) for b in self._bands]
+        width, height = self.size
+        header = _chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 3, 0, 0, 0))
+        self._head = b"\x89PNG\r\n\x1a\n" + header + _chunk(b"PLTE", bytes(entries))
+
+    def new_image(self) -> Image.Image:
+        """A fresh copy of the (wide) background to draw on."""
+        return self.background.copy()
+
+    def _data(self, wide: Image.Image) -> bytes:
+        raw = wide.quantize(palette=self.palette, dither=Image.Dither.NONE).tobytes()
+        return b"\x00" + raw[:-1]
+
+    @staticmethod
+    def _deflate(band: bytes) -> bytes:
+        squeeze = zlib.compressobj(1, zlib.DEFLATED, -15, 8, zlib.Z_RLE)
+        return squeeze.compress(band) + squeeze.flush(zlib.Z_FULL_FLUSH)
+
+    def encode(self, image: Image.Image) -> bytes:
+        """PNG bytes of ``image`` (a canvas from ``new_image``), cropped to the picture's size."""
+        if image.size != self.background.size:
+            raise ValueError("the image was not made by this canvas")
+        image.paste(self._index0, (self.size[0], 0, self.size[0] + 1, self.size[1]))
+        data = self._data(image)
+        step = self._band_bytes
+        parts = list(self._compressed)
+        dirty = [i for i, known in enumerate(self._bands) if data[i * step : (i + 1) * step] != known]
+
+        for i in dirty:
+            parts[i] = self._deflate(data[i * step : (i + 1) * step])
+        checksum = zlib.adler32(data)
+        stream = b"".join([b"\x78\x01", *parts, b"\x03\x00", struct.pack(">I", checksum)])
+        return self._head + _chunk(b"IDAT", stream) + _chunk(b"IEND", b"")

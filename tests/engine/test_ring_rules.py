@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import json
+import random
+
 import pytest
 
 from engine import CHANCE, IllegalActionError, find_variant
-from engine.errors import GameOverError, NotationError
+from engine.ai.random_player import random_action
+from engine.errors import CorruptStateError, GameOverError, NotationError
 from engine.ring import (
     WIN_CONDITIONS,
     Knock,
@@ -455,3 +459,104 @@ def test_describe_says_what_an_action_does_in_words() -> None:
 def test_each_way_to_win_is_one_member_of_the_ring_reasons() -> None:
     assert [c.key for c in WIN_CONDITIONS] == list(RingWin)  # in the order of the rules text
     assert find_variant("ring").win_reasons is RingWin
+
+
+# -- the turn's events (what the board picture shows of the previous turn) --------------------------
+
+
+def two_step_turn() -> tuple[RingState, RingState]:
+    """Red rolls 4-6-1 and moves 7 -> 11 (onto its own token) and then that stack 11 -> 5."""
+    rolled = RING.new_game().apply(Opening(5, 2)).apply(Roll(4, 6, 1))
+    assert isinstance(rolled, RingState)
+    done = rolled.apply(Move(7, 1, 4)).apply(Move(11, 2, 6))
+    assert isinstance(done, RingState)
+    return rolled, done
+
+
+def test_turn_events_hold_the_roll_and_both_steps_in_order_with_their_origins() -> None:
+    rolled, done = two_step_turn()
+    assert done.turn == BLUE and done.phase is Phase.ROLL  # the turn has been handed over
+    assert [e.notation for e in done.turn_events] == [
+        "roll 4-6-1",
+        "move 1 from 7 by 4",
+        "move 2 from 11 by 6",
+    ]
+    assert all(e.seat == RED for e in done.turn_events)
+    first, second = done.turn_events[1:]
+    assert [(m.kind.value, m.space, m.count) for m in first.marks] == [("from", 7, 1), ("to", 11, 1)]
+    assert [(m.kind.value, m.space, m.count) for m in second.marks] == [("from", 11, 2), ("to", 5, 2)]
+    # ``last`` and ``last_text`` stay the latest action alone.
+    assert done.last == done.turn_events[-1]
+    assert done.last_text == "Red moved 2 tokens from 11 to 5."
+    assert rolled.turn_events == (rolled.last,)
+
+
+def test_turn_events_start_afresh_with_the_next_roll() -> None:
+    _, done = two_step_turn()
+    blue = done.apply(Roll(2, 3, 6))
+    assert isinstance(blue, RingState)
+    assert [e.notation for e in blue.turn_events] == ["roll 2-3-6"]
+    assert blue.turn_events[0].seat == BLUE
+    opening = RING.new_game().apply(Opening(4, 4))
+    assert isinstance(opening, RingState)
+    assert [e.notation for e in opening.turn_events] == ["start 4-4"]
+    started = opening.apply(Opening(6, 1))
+    assert isinstance(started, RingState)
+    assert [e.notation for e in started.turn_events] == ["start 6-1"]
+
+
+def test_turn_events_end_with_the_last_action_at_every_step_of_random_games() -> None:
+    for seed in range(1, 13):
+        rng = random.Random(seed)
+        state = RING.new_game()
+        while state.outcome() is None:
+            action = random_action(state, rng)
+            after = state.apply(action)
+            assert isinstance(state, RingState) and isinstance(after, RingState)
+            assert after.last is not None and after.turn_events[-1] == after.last
+            if isinstance(action, Opening | Roll):
+                assert after.turn_events == (after.last,)
+            else:
+                assert after.turn_events[:-1] == state.turn_events
+            state = after
+
+
+def test_turn_events_round_trip_through_json_exactly() -> None:
+    _, done = two_step_turn()
+    data = done.to_json()
+    assert len(data["turn_events"]) == 3
+    again = RING.from_json(json.loads(json.dumps(data)))
+    assert again == done and again.to_json() == data
+
+
+# A mid-turn state as saved before the turn's events were kept: "last" only, no "turn_events".
+OLD_SAVED_STATE = (
+    '{"schema": 1, "game": "ring", "board": [0, 0, 0, 0, 0, 0, 0, -1, 1, -1, 2, -1], "piles": [9, 9], '
+    '"phase": "move", "turn": 0, "dice": [4, 6, 1], "dice_left": [6], "turn_number": 1, '
+    '"opening": [5, 2], "last": {"seat": 0, "notation": "move 1 from 7 by 4", '
+    '"text": "Red moved 1 token from 7 to 11.", "marks": [["from", 7, 1], ["to", 11, 1]]}, '
+    '"outcome": null}'
+)
+
+
+def test_a_state_saved_before_turn_events_loads_with_its_last_action_as_the_turn() -> None:
+    old = json.loads(OLD_SAVED_STATE)
+    state = RING.from_json(old)
+    assert isinstance(state, RingState)
+    assert state.last is not None and state.last.notation == "move 1 from 7 by 4"
+    assert state.turn_events == (state.last,)
+    assert state.to_json() == {**old, "turn_events": [old["last"]]}
+    # It plays on: the next step is added to the turn, and the new form round-trips.
+    after = state.apply(Move(11, 2, 6))
+    assert isinstance(after, RingState)
+    assert [e.notation for e in after.turn_events] == ["move 1 from 7 by 4", "move 2 from 11 by 6"]
+    assert RING.from_json(after.to_json()) == after
+    fresh = RING.from_json({**json.loads(OLD_SAVED_STATE), "last": None, "phase": "roll", "dice_left": []})
+    assert isinstance(fresh, RingState) and fresh.turn_events == ()
+
+
+def test_saved_turn_events_that_do_not_end_with_the_last_action_are_refused() -> None:
+    _, done = two_step_turn()
+    data = done.to_json()
+    with pytest.raises(CorruptStateError, match="last action"):
+        RING.from_json({**data, "turn_events": data["turn_events"][:-1]})

@@ -17,7 +17,7 @@ from PIL import Image
 from engine import VARIANTS, find_variant
 from engine.ai.random_player import random_action
 from engine.protocol import GameView, Outcome
-from engine.ring import LastEvent, Mark, MarkKind, Phase, RingState
+from engine.ring import LastEvent, Mark, MarkKind, Move, Opening, Phase, RingState, Roll
 from render import RENDERERS, NoRendererError, render_board, ring, theme
 from render.__main__ import main as sample_main
 
@@ -292,3 +292,86 @@ def test_sample_command_bad_arguments_give_one_line(tmp_path: Path, args: list[s
     assert "Traceback" not in done.stderr
     assert len(done.stderr.strip().splitlines()) == 1
     assert "error" in done.stderr
+
+
+# -- the fast PNG output ---------------------------------------------------------------------------
+
+
+def test_the_png_holds_exactly_the_drawn_picture_in_the_fixed_palette(games: list[list[RingState]]) -> None:
+    """The band-wise writer (untouched bands kept from the background) gives the very pixels of the
+    drawn picture mapped to the fixed palette, for positions of every kind."""
+    caption = theme.Caption(names=("Alice", "Bob"))
+    for state in [*games[3][::9], games[4][-1]]:
+        png = open_png(ring.render(state, caption))
+        assert png.mode == "P" and png.size == (ring.WIDTH, ring.HEIGHT)
+        drawn = ring.draw(state, caption).quantize(palette=ring.palette(), dither=Image.Dither.NONE)
+        assert png.convert("RGB").tobytes() == drawn.convert("RGB").tobytes()
+
+
+def test_the_fixed_palette_keeps_the_flat_colours_exact() -> None:
+    data = render_board(new_game())
+    assert pixel(data, (5, 5)) == theme.BACKGROUND
+    assert pixel(data, ring.CENTER) == theme.BOARD
+    x, y = ring.position(6)
+    assert pixel(data, (x, y)) == theme.SPACE
+    colours = (open_png(data).getpalette() or [])[: 3 * 10]
+    assert tuple(colours[:3]) == theme.BACKGROUND
+
+
+# -- the whole turn ---------------------------------------------------------------------------------
+
+
+def two_step_turn() -> RingState:
+    """Red rolls 4-6-1, moves 7 -> 11 (onto its own token), then that stack 11 -> 5: Blue to roll."""
+    state = new_game().apply(Opening(5, 2)).apply(Roll(4, 6, 1)).apply(Move(7, 1, 4)).apply(Move(11, 2, 6))
+    assert isinstance(state, RingState) and state.phase is Phase.ROLL and state.turn == 1
+    return state
+
+
+def test_a_two_step_turn_draws_both_arrows_with_their_numbers() -> None:
+    done = two_step_turn()
+    assert ring.moves(ring.turn_events(done)) == [(7, 11), (11, 5)]
+    last_only = replace(done, turn_events=(done.turn_events[-1],))
+    full, partial = render_board(done), render_board(last_only)
+    assert full != partial
+    # Arrow 1 runs from 7 to 11 (a quarter of the way along it: no badge there) only in the full turn.
+    on_first_arrow = ring.position(8, ring.ARROW_R)
+    assert near(pixel(full, on_first_arrow), theme.HIGHLIGHT)
+    assert not near(pixel(partial, on_first_arrow), theme.HIGHLIGHT)
+    # The numbered badges sit in the middle of each arrow (spaces 9 and 2); just inside the arrow's
+    # line the gold there is the badge's alone.
+    badge_1, badge_2 = ring.position(9, ring.ARROW_R - 12), ring.position(2, ring.ARROW_R - 12)
+    assert near(pixel(full, badge_1), theme.HIGHLIGHT) and near(pixel(full, badge_2), theme.HIGHLIGHT)
+    assert not near(pixel(partial, badge_1), theme.HIGHLIGHT)
+    # The last step's arrow is numbered 2 in the whole turn, 1 when it is drawn alone.
+    x, y = badge_2
+    box = (round(x) - 20, round(y) - 20, round(x) + 20, round(y) + 20)
+    assert (
+        open_png(full).convert("RGB").crop(box).tobytes()
+        != open_png(partial).convert("RGB").crop(box).tobytes()
+    )
+
+
+def test_arrows_that_would_lie_on_each_other_take_two_lanes() -> None:
+    assert ring.arrow_lanes([(7, 11), (11, 5)]) == [0, 0]
+    assert ring.arrow_lanes([(3, 5), (3, 5)]) == [0, 1]
+    assert ring.arrow_lanes([(3, 6), (5, 7)]) == [0, 1]
+    assert ring.arrow_lanes([(11, 1), (1, 3)]) == [0, 0]
+
+
+def test_the_next_roll_clears_the_previous_turns_arrows() -> None:
+    done = two_step_turn()
+    rolled = done.apply(Roll(2, 3, 6))
+    assert isinstance(rolled, RingState)
+    assert ring.moves(ring.turn_events(rolled)) == []
+    assert not near(pixel(render_board(rolled), ring.position(8, ring.ARROW_R)), theme.HIGHLIGHT)
+
+
+@pytest.mark.slow
+def test_the_shipped_palette_is_the_one_the_samples_give() -> None:
+    """render/ring_palette.py is current: after a change of the look, `python -m render palette
+    --game ring` writes it again."""
+    shipped = ring.palette().getpalette() or []
+    rebuilt = [v for colour in ring.build_palette() for v in colour]
+    assert shipped[: len(rebuilt)] == rebuilt
+    assert (ROOT / "render" / "ring_palette.py").read_text() == ring.palette_module(ring.build_palette())
