@@ -78,13 +78,14 @@ async def test_the_documented_example_runs_green_and_saves_numbered_pictures(tmp
 
     roll = after(lines, "as bob click Roll")
     assert "[#general › Ring: Alice vs Bob] ringside (edited):" in roll
-    assert "  ▾ Move which stack?" in roll and "      1. Stack on 8 — 1 token" in roll
-    pick = after(lines, 'as bob select "Stack on 8"')
-    assert pick[0] == "[#general › Ring: Alice vs Bob] ringside (edited: the controls):"
-    assert pick[1] == "  [1 token by 1: 8 → 9] [1 token by 3: 8 → 11] [↩️ Back]"
-    assert contains(after(lines, 'as bob click "by 1"'), "Blue moved 1 token from 8 to 9")
-    end_of_turn = after(lines, 'as bob click "by 3"')
-    assert "  [~1 token by 3: 10 → 1~] [~↩️ Back~]" in end_of_turn
+    # Every whole step is one button, a stack a row: one click per die.
+    assert "  [1 token 8 → 9 (1), captures 1] [1 token 8 → 11 (3), captures 1]" in roll
+    assert "  [1 token 12 → 1 (1)] [1 token 12 → 3 (3)]" in roll
+    first_die = after(lines, 'as bob click "8 → 9 (1)"')
+    assert contains(first_die, "Blue moved 1 token from 8 to 9, capturing 1.")
+    assert "  [1 token 10 → 1 (3)]" in first_die
+    end_of_turn = after(lines, 'as bob click "10 → 1 (3)"')
+    assert "  [~1 token 10 → 1 (3)~]" in end_of_turn
     assert contains(end_of_turn, "@alice, your turn (Red).")
 
     knock = after(lines, 'as bob select "Knock out which" "stack on 7"')
@@ -187,34 +188,31 @@ async def test_ephemeral_replies_ambiguity_and_other_users_clicks(tmp_path: Path
         ]
         # Alice is not on turn: the bot tells her privately; the sandbox itself does not refuse.
         lines.clear()
-        assert await sandbox.execute("as alice select 1")
+        assert await sandbox.execute('as alice click "8 → 9 (1)"')
         assert lines[0] == "[#general › Ring: Alice vs Bob] ringside (only alice sees this):"
-        # "Stack on 1" is part of "Stack on 10" and "Stack on 12" but matches "Stack on 1..." first...
+        # "(1)" is part of three step buttons: the sandbox asks which.
         lines.clear()
-        assert not await sandbox.execute('as bob select "on 1"')
-        assert lines[0].startswith("error: 'on 1' could be any of:") and "Stack on 10" in lines[0]
+        assert not await sandbox.execute('as bob click "(1)"')
+        assert len(lines) == 1 and lines[0].startswith(
+            "error: '(1)' could be any of [1 token 8 → 9 (1), captures 1] (g:1:"
+        )
+        assert lines[0].endswith("; say which (label or custom id)")
+        # ...and a custom id names one exactly.
+        board = [m for m in sandbox.fake.messages_in(sandbox.channel) if m.buttons][-1]
+        step = next(b for b in board.buttons if str(b.label).startswith("1 token 8 → 11 (3)"))
+        lines.clear()
+        assert await sandbox.execute(f"as bob click {step.custom_id}")
+        assert contains(lines, "Blue moved 1 token from 8 to 11, capturing 1")
+        assert await sandbox.run_lines(['as bob click "10 → 11 (1)"', "as alice click Roll"]) == 0
+        # Bob rolls evens: "stack on" is part of every option of the knock select...
+        assert await sandbox.execute("as bob click Roll")
+        lines.clear()
+        assert not await sandbox.execute('as bob select "stack on"')
+        assert lines[0].startswith("error: 'stack on' could be any of:") and "Red's stack on 7" in lines[0]
         # ...while a number picks the option with that number, whatever the labels contain.
         lines.clear()
         assert await sandbox.execute("as bob select 2")
-        assert lines[-2:] == [
-            "  [1 token by 1: 10 → 11] [1 token by 3: 10 → 1] [↩️ Back]",
-            "  [🏳️ Resign] [📖 Rules]",
-        ]
-        lines.clear()
-        assert await sandbox.execute("as bob click back")
-        assert lines[-2:] == ["      3. Stack on 12 — 1 token", "  [🏳️ Resign] [📖 Rules]"]
-        assert await sandbox.execute('as bob select "Move which stack?" "Stack on 8"')
-        lines.clear()
-        assert not await sandbox.execute('as bob click "by"')
-        assert len(lines) == 1 and lines[0].startswith(
-            "error: 'by' could be any of [1 token by 1: 8 → 9] (g:1:"
-        )
-        assert lines[0].endswith("; say which (label or custom id)")
-        board = [m for m in sandbox.fake.messages_in(sandbox.channel) if m.buttons][-1]
-        by_3 = next(b for b in board.buttons if "by 3" in str(b.label))
-        lines.clear()
-        assert await sandbox.execute(f"as bob click {by_3.custom_id}")
-        assert contains(lines, "Blue moved 1 token from 8 to 11")
+        assert contains(lines, "Blue knocked Red's 1 token on 7 out of play.")
 
 
 @pytest.mark.asyncio

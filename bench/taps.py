@@ -1,0 +1,192 @@
+"""How many clicks and selects a ring turn takes, played by two humans through the fake Discord.
+
+    python bench/taps.py [--matches 20] [--seed 1] [--max-interactions 3000]
+
+A fresh temporary SQLite file and a fresh bot (``RingsideBot``) on the in-process fake Discord. Each
+of ``--matches`` ring matches is set up through ``/challenge`` + Accept between two new users, then
+played to the end by picking random controls of the player on turn (an option of the first select,
+else a button that is not Back, Resign or Rules: see ``fakediscord.matches.pick_control``).
+
+A turn runs from a hand-over board (a new public board message that names the player on turn) to the
+next hand-over or the end of the match; every component interaction in between (a click or a select,
+Roll included) counts. Private controls are followed: when the bot answers a pick with a message
+only that player sees (an ephemeral reply or followup) that carries enabled controls, the next pick
+is made on that message, as a player would.
+
+``move_turns`` restricts the figures to turns in which at least one move step was played by a pick
+(Roll and then one or two dice): the turns the ring panel's layout decides.
+
+Prints one JSON object. It asserts nothing about the figures, only that the fake recorded no limit
+violation or bot error and that every match ended.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import random
+import statistics
+import sys
+import tempfile
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+# Run as a script, this file's folder comes first on sys.path and ``bench/render.py`` would shadow
+# the ``render`` package: put the project root there instead.
+_HERE = Path(__file__).resolve().parent
+sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != _HERE]
+sys.path.insert(0, str(_HERE.parent))
+
+from bot.client import RingsideBot  # noqa: E402
+from bot.clock import SystemClock  # noqa: E402
+from bot.store import Store  # noqa: E402
+from fakediscord import FakeDiscord, FakeMessage, FakeUser, InteractionResult  # noqa: E402
+from fakediscord.matches import challenge_and_accept, pick_control, user_on_turn  # noqa: E402
+
+
+@dataclass
+class Turn:
+    player: int
+    interactions: int = 0
+    #: the action values picked (``a:...``), in order
+    actions: list[str] = field(default_factory=list)
+
+    @property
+    def moved(self) -> bool:
+        return any(a.startswith("a:move") for a in self.actions)
+
+
+def has_controls(message: FakeMessage) -> bool:
+    return any(not c.disabled and c.custom_id for c in message.all_components)
+
+
+def public_board(fake: FakeDiscord, channel_id: int) -> FakeMessage:
+    """The newest public message of the channel with enabled controls (or the newest public one)."""
+    messages = [m for m in fake.messages_in(channel_id) if not m.ephemeral]
+    for message in reversed(messages):
+        if has_controls(message):
+            return message
+    return messages[-1]
+
+
+def private_controls(result: InteractionResult, user: FakeUser) -> FakeMessage | None:
+    """A message of this answer that only ``user`` sees and that carries enabled controls."""
+    candidates = [result.message] if result.message is not None else []
+    candidates += result.messages + result.followups
+    for message in reversed(candidates):
+        if message is None or message.deleted:
+            continue
+        if message.ephemeral and message.visible_to == user.id and has_controls(message):
+            return message
+    return None
+
+
+def picked_value(custom_id: str, value: str | None) -> str:
+    """The control value of a pick: a select's option, else the tail of the button's custom id."""
+    if value is not None:
+        return value
+    return custom_id.split(":", 3)[3] if custom_id.count(":") >= 3 else custom_id
+
+
+async def play_match(
+    fake: FakeDiscord, alice: FakeUser, bob: FakeUser, rng: random.Random, max_interactions: int
+) -> list[Turn]:
+    users = {alice.id: alice, bob.id: bob}
+    first = await challenge_and_accept(fake, alice, bob)
+    channel_id = first.channel_id
+    turns: list[Turn] = []
+    board_id: int | None = None
+    target: FakeMessage | None = None  # where the next pick happens (a private reply or the board)
+    for _ in range(max_interactions):
+        board = public_board(fake, channel_id)
+        if board.content.startswith("🏆"):
+            return turns
+        if board.id != board_id:
+            # A hand-over: a new board message names the player on turn.
+            player = user_on_turn(board, users)
+            assert player is not None, f"no player on turn in {board.content!r}"
+            turns.append(Turn(player.id))
+            board_id = board.id
+            target = None
+        turn = turns[-1]
+        user = users[turn.player]
+        message = target if target is not None and has_controls(target) else board
+        kind, custom_id, value = pick_control(message, rng)
+        if kind == "select":
+            assert value is not None
+            result = await fake.select(user, message, custom_id, [value], idle=True)
+        else:
+            result = await fake.click(user, message, custom_id, idle=True)
+        turn.interactions += 1
+        picked = picked_value(custom_id, value)
+        if picked.startswith("a:"):
+            turn.actions.append(picked)
+        target = private_controls(result, user)
+    raise AssertionError(f"a match did not end within {max_interactions} interactions")
+
+
+def percentile(values: list[int], q: float) -> int:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
+
+
+def figures(turns: list[Turn]) -> dict[str, Any]:
+    counts = [t.interactions for t in turns]
+    if not counts:
+        return {"turns": 0}
+    histogram = Counter(counts)
+    return {
+        "turns": len(counts),
+        "median": statistics.median(counts),
+        "mean": round(statistics.fmean(counts), 2),
+        "p90": percentile(counts, 0.9),
+        "max": max(counts),
+        "share_at_most_3": round(sum(1 for c in counts if c <= 3) / len(counts), 3),
+        "histogram": {str(k): histogram[k] for k in sorted(histogram)},
+    }
+
+
+async def run(matches: int, seed: int, max_interactions: int) -> dict[str, Any]:
+    rng = random.Random(seed)
+    turns: list[Turn] = []
+    with tempfile.TemporaryDirectory(prefix="ringside-taps-") as tmp:
+        async with FakeDiscord(validate_openapi=False, timeout=60.0) as fake:
+            store = await Store.open(Path(tmp) / "taps.sqlite3")
+            bot = RingsideBot(store, clock=SystemClock(), rng=random.Random(seed), run_scheduler=False)
+            try:
+                await fake.connect(bot)
+                for index in range(matches):
+                    alice = fake.add_user(f"alice{index}")
+                    bob = fake.add_user(f"bob{index}")
+                    turns += await play_match(fake, alice, bob, rng, max_interactions)
+                fake.assert_clean()
+            finally:
+                # aiosqlite's thread would keep the process alive after an error
+                await bot.close()
+                await store.close()
+    return {
+        "matches": matches,
+        "seed": seed,
+        **figures(turns),
+        "move_turns": figures([t for t in turns if t.moved]),
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("--matches", type=int, default=20, help="ring matches to play (20)")
+    parser.add_argument("--seed", type=int, default=1, help="seed of the dice and the picks (1)")
+    parser.add_argument(
+        "--max-interactions", type=int, default=3000, help="give up on a match after this many (3000)"
+    )
+    args = parser.parse_args()
+    if args.matches < 1:
+        parser.error("--matches must be at least 1")
+    print(json.dumps(asyncio.run(run(args.matches, args.seed, args.max_interactions))), flush=True)
+
+
+if __name__ == "__main__":
+    main()
