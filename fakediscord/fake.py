@@ -27,6 +27,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
+import time
 from collections.abc import Callable, Coroutine, Iterable, Mapping
 from typing import Any
 
@@ -114,7 +115,8 @@ class FakeDiscord(WorldSetup, Interactions):
         self._replies: dict[int, list[Reply]] = {}
         self._trackers: dict[int, _Tracker] = {}
         self._sinks: list[Sink] = []
-        self._waiters: list[asyncio.Future[None]] = []
+        self._waiters: list[tuple[Callable[[], bool], asyncio.Future[None]]] = []
+        self._check_scheduled = False
         self._log_handler = _ErrorCollector(self)
         self._saved: tuple[Any, Any, Any] | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -249,6 +251,10 @@ class FakeDiscord(WorldSetup, Interactions):
             _log.warning("fake Discord has no route for %s %s (answered 404)", req.method, req.path)
         req.status = result.status
         req.response = result.body
+        if result.message is not None:
+            req.message_id = result.message.id
+            req.channel_id = result.message.channel_id
+        req.answered_at = time.perf_counter()
         iid = result.interaction_id
         if iid is None and tracker is not None:
             iid = tracker.interaction_id
@@ -306,31 +312,64 @@ class FakeDiscord(WorldSetup, Interactions):
 
     # waiting --------------------------------------------------------------------------------
     def _notify(self) -> None:
-        waiters, self._waiters = self._waiters, []
-        for fut in waiters:
-            if not fut.done():
+        """Something changed (a request, an event, a finished task, a logged error): wake the waiters
+        whose predicate now holds.
+
+        The predicates are checked once per turn of the event loop however many changes it saw
+        (scheduled with ``call_soon``: the bot's code that made the request runs on first, as it did
+        when every waiter was woken to check for itself), and only the waiters whose predicate holds
+        are woken: with many helpers waiting at once (a burst of simultaneous clicks) waking every one
+        on every request cost the fake time quadratic in their number.
+        """
+        if not self._waiters or self._check_scheduled:
+            return
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            self._check_waiters()
+            return
+        self._check_scheduled = True
+        loop.call_soon(self._check_waiters)
+
+    def _check_waiters(self) -> None:
+        self._check_scheduled = False
+        keep: list[tuple[Callable[[], bool], asyncio.Future[None]]] = []
+        for predicate, fut in self._waiters:
+            if fut.done():
+                continue
+            try:
+                ready = predicate()
+            except Exception:  # let the waiter itself evaluate it (and raise) in its own task
+                ready = True
+            if ready:
                 fut.set_result(None)
+            else:
+                keep.append((predicate, fut))
+        self._waiters = keep
 
     async def wait_for(
         self, predicate: Callable[[], bool], timeout: float | None = None, what: str = "a condition"
     ) -> None:
         """Wait (without polling) until ``predicate()`` holds; re-checked after every request/event."""
+        if predicate():
+            return
         loop = asyncio.get_running_loop()
         limit = self.timeout if timeout is None else timeout
-        deadline = loop.time() + limit
-        while not predicate():
-            remaining = deadline - loop.time()
-            if remaining <= 0:
-                raise TimeoutError(f"timed out after {limit:g} s waiting for {what}")
-            fut: asyncio.Future[None] = loop.create_future()
-            self._waiters.append(fut)
-            try:
-                await asyncio.wait([fut], timeout=remaining)
-            finally:
-                if not fut.done():
-                    fut.cancel()
-                if fut in self._waiters:
-                    self._waiters.remove(fut)
+        try:
+            async with asyncio.timeout(limit):
+                while not predicate():
+                    fut: asyncio.Future[None] = loop.create_future()
+                    entry = (predicate, fut)
+                    self._waiters.append(entry)
+                    try:
+                        await fut
+                    finally:
+                        if not fut.done():
+                            fut.cancel()
+                            if entry in self._waiters:
+                                self._waiters.remove(entry)
+        except TimeoutError:
+            raise TimeoutError(f"timed out after {limit:g} s waiting for {what}") from None
 
     async def _wait_trackers(self, trackers: list[_Tracker], timeout: float | None) -> None:
         trackers = [t for t in trackers if t.trackable]

@@ -64,7 +64,7 @@ class Interactions(InteractionData):
         self._trackers[inter.id] = tracker
         result = InteractionResult(fake, inter, tracker)
         what = f"the bot to answer interaction {self._describe(inter)}"
-        inter.created_at = time.monotonic()
+        inter.created_at = time.perf_counter()
         sink.dispatch_interaction(inter.payload, tracker)
         limit = self.timeout if timeout is None else timeout
         try:
@@ -158,6 +158,17 @@ class Interactions(InteractionData):
         expect_response: bool = True,
     ) -> InteractionResult:
         """``user`` clicks the button ``custom_id`` on ``message`` (which must show it, enabled)."""
+        inter = self.prepare_click(user, message, custom_id, locale=locale)
+        return await self.dispatch_interaction(
+            inter, idle=idle, timeout=timeout, expect_response=expect_response
+        )
+
+    def prepare_click(
+        self, user: UserLike, message: MessageLike, custom_id: str, *, locale: str = "en-US"
+    ) -> FakeInteraction:
+        """The interaction of :meth:`click`, built and checked but not sent: pass it to
+        :meth:`dispatch_interaction` (a burst prepares every click first, so that building the
+        payloads is not part of what it measures)."""
         u = self._user(user)
         msg = self._visible_message(message, u)
         comp = msg.component(custom_id)
@@ -171,11 +182,8 @@ class Interactions(InteractionData):
         if comp.id is not None:
             data["id"] = comp.id
         channel = self.world.channels[msg.channel_id]
-        inter = self._new_interaction(
+        return self._new_interaction(
             MESSAGE_COMPONENT, u, channel, data, message=msg, locale=locale, custom_id=custom_id
-        )
-        return await self.dispatch_interaction(
-            inter, idle=idle, timeout=timeout, expect_response=expect_response
         )
 
     async def select(
@@ -195,6 +203,21 @@ class Interactions(InteractionData):
         String selects take option values; user/role/mentionable/channel selects take
         FakeUser/FakeRole/FakeChannel objects (or ids).
         """
+        inter = self.prepare_select(user, message, custom_id, values, locale=locale)
+        return await self.dispatch_interaction(
+            inter, idle=idle, timeout=timeout, expect_response=expect_response
+        )
+
+    def prepare_select(
+        self,
+        user: UserLike,
+        message: MessageLike,
+        custom_id: str,
+        values: Sequence[Any],
+        *,
+        locale: str = "en-US",
+    ) -> FakeInteraction:
+        """The interaction of :meth:`select`, built and checked but not sent (see :meth:`prepare_click`)."""
         u = self._user(user)
         msg = self._visible_message(message, u)
         comp = msg.component(custom_id)
@@ -206,11 +229,8 @@ class Interactions(InteractionData):
             raise ComponentDisabled(f"select {custom_id!r} on message {msg.id} is disabled")
         channel = self.world.channels[msg.channel_id]
         data = self._select_data(comp.raw, list(values), channel, u)
-        inter = self._new_interaction(
+        return self._new_interaction(
             MESSAGE_COMPONENT, u, channel, data, message=msg, locale=locale, custom_id=custom_id
-        )
-        return await self.dispatch_interaction(
-            inter, idle=idle, timeout=timeout, expect_response=expect_response
         )
 
     async def submit_modal(

@@ -190,6 +190,24 @@ class Lookups:
             and (route is None or (r.route or "").endswith(" " + route))
         ]
 
+    def picture_writes(self, channel: ChannelLike | None = None, *, since: float = 0.0) -> list[Request]:
+        """Successful requests that created or edited a message with uploaded files (a new picture),
+        in order: channel posts/edits, interaction callbacks 4/7, followups, edits of the original
+        response or a followup. ``channel``: only messages there (None: anywhere); ``since``: only
+        requests answered at or after that ``time.perf_counter()`` value.
+        """
+        channel_id = None if channel is None else self._channel(channel).id
+        return [
+            r
+            for r in self.requests
+            if r.files
+            and r.method in ("POST", "PATCH")
+            and 200 <= r.status < 300
+            and r.message_id is not None
+            and (channel_id is None or r.channel_id == channel_id)
+            and r.answered_at >= since
+        ]
+
     def problems(self) -> list[str]:
         out = list(self.violations) + list(self.spec_errors)
         out += [f"unhandled route {r.method} {r.path}" for r in self.unhandled]

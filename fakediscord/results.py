@@ -45,6 +45,12 @@ class InteractionResult:
         return self.interaction.callback_type
 
     @property
+    def answer_seconds(self) -> float | None:
+        """Seconds from dispatching INTERACTION_CREATE to the fake recording the callback (any type)."""
+        inter = self.interaction
+        return None if inter.callback_at is None else inter.callback_at - inter.created_at
+
+    @property
     def replies(self) -> list[Reply]:
         return self.fake.replies_to(self.interaction.id)
 

@@ -36,22 +36,33 @@ class _Tracker:
         self.interaction_id = interaction_id
         self.trackable = trackable
         self.tasks: set[asyncio.Task[Any]] = set()
+        #: tasks of ``tasks`` not done yet, background ones (view timeouts) not counted
+        self.running = 0
         self.pending = 0
         self.errors: list[logging.LogRecord] = []
         self.raised = 0
 
     def add(self, task: asyncio.Task[Any]) -> None:
         self.tasks.add(task)
-        task.add_done_callback(self._done)
+        if not _is_background(task):
+            self.running += 1
+            task.add_done_callback(self._done)
+        else:
+            task.add_done_callback(self._background_done)
 
     def _done(self, task: asyncio.Task[Any]) -> None:
+        self.running -= 1
+        self.fake._notify()
+
+    def _background_done(self, task: asyncio.Task[Any]) -> None:
         self.fake._notify()
 
     def busy(self) -> list[asyncio.Task[Any]]:
         return [t for t in self.tasks if not t.done() and not _is_background(t)]
 
     def idle(self) -> bool:
-        return not self.busy() and self.pending == 0
+        """No handler task running and no gateway delivery pending (cheap: checked very often)."""
+        return self.running == 0 and self.pending == 0
 
 
 class _ErrorCollector(logging.Handler):

@@ -445,13 +445,15 @@ class FakeInteraction:
     guild_id: int | None
     channel_id: int
     payload: JSON
-    created_at: float = field(default_factory=time.monotonic)
+    #: ``time.perf_counter()`` when the fake dispatched INTERACTION_CREATE to the bot
+    created_at: float = field(default_factory=time.perf_counter)
     source_message_id: int | None = None
     #: for modal submits: the interaction that opened the modal
     parent_interaction_id: int | None = None
     name: str | None = None
     custom_id: str | None = None
     callback_type: int | None = None
+    #: ``time.perf_counter()`` when the fake recorded the bot's (accepted) interaction callback
     callback_at: float | None = None
     original_message_id: int | None = None
     followup_ids: list[int] = field(default_factory=list)
@@ -473,7 +475,15 @@ class Request:
     query: dict[str, str]
     json: Any
     files: list[tuple[str, bytes]]
-    at: float = field(default_factory=time.monotonic)
+    #: ``time.perf_counter()`` when the request reached the fake (same clock as
+    #: ``FakeInteraction.created_at``/``callback_at``)
+    at: float = field(default_factory=time.perf_counter)
+    #: ``time.perf_counter()`` when the fake had answered it (the message created/edited), 0 before
+    answered_at: float = 0.0
+    #: the message the request created, edited, fetched or deleted (when the route has one)
+    message_id: int | None = None
+    #: the channel of that message
+    channel_id: int | None = None
     #: "http" (bot token REST), "webhook" (interaction webhooks) or "server" (local fake server)
     transport: str = "http"
     authorized: bool = False
@@ -504,6 +514,16 @@ class Reply:
             value = self.request.json.get("type")
             return int(value) if value is not None else None
         return None
+
+    @property
+    def at(self) -> float:
+        """``time.perf_counter()`` when the fake answered the request (the message now as it left it)."""
+        return self.request.answered_at or self.request.at
+
+    @property
+    def has_files(self) -> bool:
+        """Whether the request uploaded files (a new picture on the message)."""
+        return bool(self.request.files)
 
 
 class World:

@@ -107,7 +107,7 @@ class InteractionRoutes(MessageModel):
         elif ctype == 9:
             inter.modal = copy.deepcopy(data)
         inter.callback_type = int(ctype)
-        inter.callback_at = time.monotonic()
+        inter.callback_at = time.perf_counter()
         result = RestResult(204, None, message=message, interaction_id=inter.id)
         if truthy(req.query.get("with_response")):
             info: JSON = {"id": str(inter.id), "type": inter.type}
