@@ -155,7 +155,9 @@ async def run(matches: int, seed: int, max_interactions: int) -> dict[str, Any]:
     with tempfile.TemporaryDirectory(prefix="ringside-taps-") as tmp:
         async with FakeDiscord(validate_openapi=False, timeout=60.0) as fake:
             store = await Store.open(Path(tmp) / "taps.sqlite3")
-            bot = RingsideBot(store, clock=SystemClock(), rng=random.Random(seed), run_scheduler=False)
+            bot = RingsideBot(
+                store, clock=SystemClock(), rng=random.Random(seed), run_scheduler=False, render_workers=0
+            )
             try:
                 await fake.connect(bot)
                 for index in range(matches):

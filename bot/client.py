@@ -16,6 +16,7 @@ from bot.challenges import Challenges
 from bot.clock import Clock, SystemClock
 from bot.housekeeping import Housekeeping
 from bot.publishing import Publishers
+from bot.render_pool import RenderPool
 from bot.sessions import SessionManager
 from bot.settings import ServerSettings
 from bot.store import Store, WriteFailed
@@ -39,7 +40,10 @@ class RingsideBot(commands.Bot):
         rng: random.Random | None = None,
         dev_guild_id: int | None = None,
         run_scheduler: bool = True,
+        render_workers: int | None = None,
     ) -> None:
+        """``render_workers``: processes that draw the board pictures (None: one per core; 0: draw
+        them on the event loop, for tests and the sandbox)."""
         # No privileged intent: slash commands and components need none.
         super().__init__(
             command_prefix=commands.when_mentioned, intents=discord.Intents.default(), help_command=None
@@ -51,6 +55,7 @@ class RingsideBot(commands.Bot):
         self.challenges = Challenges(store, self.clock, self.settings)
         self.housekeeping = Housekeeping(store, self.clock)
         self.publishers = Publishers()
+        self.render_pool = RenderPool(render_workers)
         self.dev_guild_id = dev_guild_id
         self.run_scheduler = run_scheduler
         self._scheduler: asyncio.Task[None] | None = None
@@ -79,6 +84,8 @@ class RingsideBot(commands.Bot):
         self.tree.error(self._on_command_error)
         for extension in EXTENSIONS:
             await self.load_extension(extension)
+        # After every game and renderer is registered: the workers are forked with them.
+        await asyncio.to_thread(self.render_pool.start)
         if self.dev_guild_id is not None:
             guild = discord.Object(id=self.dev_guild_id)
             self.tree.copy_global_to(guild=guild)
@@ -151,6 +158,7 @@ class RingsideBot(commands.Bot):
             # The last moment the bot was surely running: downtime counts from here.
             await self.store.deadlines.beat(self.clock.now())
         await super().close()
+        await asyncio.to_thread(self.render_pool.close)
 
 
 @contextlib.contextmanager

@@ -165,7 +165,12 @@ def private_reply(
         lines.append(f"Now: {view.phase_text}.")
     embed = file = None
     if picture is not None:
-        embed = discord.Embed(colour=seat_colour(session, seat))
+        embed = discord.Embed(
+            title=f"Your turn so far · match #{session.id}"
+            if session.draft
+            else f"Your turn · match #{session.id}",
+            colour=seat_colour(session, seat),
+        )
         embed.set_image(url="attachment://turn.png")
         file = discord.File(io.BytesIO(picture), filename="turn.png")
     return PrivateMessage("\n".join(lines)[:2000], controls, embed, file)

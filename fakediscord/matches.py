@@ -45,7 +45,9 @@ def live_board(fake: FakeDiscord, channel_id: int) -> FakeMessage:
     return messages[-1]
 
 
-def private_panel(fake: FakeDiscord, channel_id: int, user: FakeUser, after: FakeMessage) -> FakeMessage | None:
+def private_panel(
+    fake: FakeDiscord, channel_id: int, user: FakeUser, after: FakeMessage
+) -> FakeMessage | None:
     """The newest private reply to ``user`` since the board ``after`` whose game controls are live:
     a turn in progress continues there (its steps are not shown to the opponent yet)."""
     for message in reversed(fake.messages_in(channel_id)):

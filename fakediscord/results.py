@@ -84,6 +84,15 @@ class InteractionResult:
         return list(seen.values())
 
     @property
+    def private(self) -> FakeMessage | None:
+        """The private (ephemeral) message that answers: the response itself, or a followup after a
+        deferred answer (a click is acknowledged first, then refused privately)."""
+        for msg in (self.message, *self.followups):
+            if msg is not None and msg.ephemeral:
+                return msg
+        return None
+
+    @property
     def ephemeral(self) -> bool:
         """Whether the response message is ephemeral (seen only by the interaction's user)."""
         msg = self.message

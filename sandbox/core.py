@@ -185,7 +185,7 @@ class Sandbox:
         fake: FakeDiscord, database: Path, clock: ManualClock, rng: random.Random
     ) -> RingsideBot:
         store = await Store.open(database)
-        bot = RingsideBot(store, clock=clock, rng=rng, run_scheduler=False)
+        bot = RingsideBot(store, clock=clock, rng=rng, run_scheduler=False, render_workers=0)
         try:
             await fake.connect(bot)
         except BaseException:

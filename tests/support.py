@@ -25,7 +25,9 @@ async def start_bot(
 ) -> RingsideBot:
     """A RingsideBot on ``fake`` with its store at ``db``, a manual clock and seeded dice; no scheduler."""
     store = await Store.open(db)
-    bot = RingsideBot(store, clock=clock or ManualClock(), rng=random.Random(seed), run_scheduler=False)
+    bot = RingsideBot(
+        store, clock=clock or ManualClock(), rng=random.Random(seed), run_scheduler=False, render_workers=0
+    )
     await fake.connect(bot)
     return bot
 

@@ -12,6 +12,7 @@ from bot.clock import ManualClock
 from fakediscord import FakeDiscord, FakeMessage, FakeUser
 from fakediscord.matches import (
     challenge_and_accept,
+    controls_of,
     live_board,
     match_id_of,
     play_one,
@@ -134,7 +135,7 @@ async def test_playing_moves_the_clock_to_the_other_player(fake: FakeDiscord, tm
     rng = random.Random(2)
     clock.advance(10 * HOUR)
     while user_on_turn(live_board(fake, board.channel_id), users) is first_player:
-        live = live_board(fake, board.channel_id)
+        live, _ = controls_of(fake, board.channel_id, users)
         await play_one(fake, live, first_player, rng)  # type: ignore[arg-type]
     record = await bot.store.matches.get(mid)
     assert record is not None and record.timeout_at == clock.now() + 48 * HOUR and record.timeout_at != first

@@ -39,13 +39,13 @@ async def _play_to_the_end(manager: SessionManager, seed: int) -> int:
         if spec is not None:
             await manager.roll(mid, session.user_of(spec.prompt_seat or 0), session.version)
         else:
-            action = rng.choice(state.legal_actions())
+            action = rng.choice(session.position.legal_actions())  # type: ignore[union-attr]
             await manager.act(mid, session.user_of(state.to_move()), session.version, action.notation)
     raise AssertionError("the match did not end")
 
 
 def _bot(store: Store, clock: ManualClock) -> RingsideBot:
-    return RingsideBot(store, clock=clock, rng=random.Random(3), run_scheduler=False)
+    return RingsideBot(store, clock=clock, rng=random.Random(3), run_scheduler=False, render_workers=0)
 
 
 def _count(path: Path, sql: str) -> int:

@@ -166,8 +166,9 @@ async def test_a_write_the_database_refuses_gets_a_private_answer(fake: FakeDisc
     try:
         player = on_turn(board, alice, bob)
         answer = await fake.click(player, board, roll_of(board), idle=True)
-        assert answer.ephemeral and answer.message is not None
-        assert "could not save" in answer.message.content and "nothing was changed" in answer.message.content
+        refusal = answer.private
+        assert refusal is not None
+        assert "could not save" in refusal.content and "nothing was changed" in refusal.content
         assert (await bot.sessions.get(mid)).version == version
         command = await fake.slash(alice, "challenge", {"opponent": carol, "game": "ring"}, idle=True)
         assert command.ephemeral and "could not save" in command.message.content  # type: ignore[union-attr]

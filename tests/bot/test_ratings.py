@@ -218,7 +218,7 @@ async def test_a_match_played_to_its_end_rates_its_winner(tmp_path: Path) -> Non
         if spec is not None:
             await manager.roll(mid, session.user_of(spec.prompt_seat or 0), session.version)
         else:
-            action = rng.choice(state.legal_actions())
+            action = rng.choice(session.position.legal_actions())  # type: ignore[union-attr]
             await manager.act(mid, session.user_of(state.to_move()), session.version, action.notation)
     result = await manager.result_of(mid)
     assert result is not None and result.winner is not None

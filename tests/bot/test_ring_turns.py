@@ -9,7 +9,7 @@ import pytest
 from engine import find_variant, replay
 from engine.ring import Move
 from fakediscord import FakeDiscord, FakeMessage
-from fakediscord.matches import challenge_and_accept, live_board, user_on_turn
+from fakediscord.matches import challenge_and_accept, controls_of, live_board, user_on_turn
 from tests.support import start_bot, stop_bot
 
 
@@ -18,7 +18,9 @@ def first_control(message: FakeMessage) -> tuple[str, str, str | None]:
     for select in message.selects:
         assert select.custom_id is not None
         return "select", select.custom_id, str(select.options[0]["value"])
-    button = next(b for b in message.buttons if not b.disabled and b.label not in ("Back", "Resign", "Rules"))
+    button = next(
+        b for b in message.buttons if not b.disabled and b.label not in ("Back", "Resign", "Rules", "Undo")
+    )
     assert button.custom_id is not None
     return "button", button.custom_id, None
 
@@ -37,11 +39,11 @@ async def test_forced_second_die_is_played_and_said(fake: FakeDiscord, tmp_path:
     board = await challenge_and_accept(fake, alice, bob)
     mid = int(next(c for c in board.custom_ids if c.startswith("g:")).split(":")[1])
     for _ in range(40):
-        live = live_board(fake, board.channel_id)
-        user = user_on_turn(live, users)
+        live, user = controls_of(fake, board.channel_id, users)
+        public = live_board(fake, board.channel_id)
         assert user is not None
         kind, custom_id, value = first_control(live)
-        before = text_of(live)
+        before = text_of(public)
         if kind == "select":
             assert value is not None
             await fake.select(user, live, custom_id, [value], idle=True)
@@ -49,7 +51,12 @@ async def test_forced_second_die_is_played_and_said(fake: FakeDiscord, tmp_path:
             await fake.click(user, live, custom_id, idle=True)
         after = live_board(fake, board.channel_id)
         picked = value or custom_id.split(":", 3)[3]
-        if after.id == live.id or not picked.startswith("a:move") or " and " not in before:
+        if (
+            after.id == public.id
+            or live.visible_to is not None
+            or not picked.startswith("a:move")
+            or " and " not in before
+        ):
             continue
         said = text_of(after)
         if said.count(" moved ") < 2:

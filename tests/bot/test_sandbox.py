@@ -81,12 +81,24 @@ async def test_the_documented_example_runs_green_and_saves_numbered_pictures(tmp
     # Every whole step is one button, a stack a row: one click per die.
     assert "  [1 token 8 → 9 (1), captures 1] [1 token 8 → 11 (3), captures 1]" in roll
     assert "  [1 token 12 → 1 (1)] [1 token 12 → 3 (3)]" in roll
+    # The first step goes to Bob's private panel (Alice sees nothing yet), with Undo.
+    taken_back = after(lines, 'as bob click "8 → 11 (3)"')
+    assert taken_back[0] == "[#general › Ring: Alice vs Bob] ringside (only bob sees this):"
+    assert contains(taken_back, "1. Blue moved 1 token from 8 to 11, capturing 1.")
+    assert "  [↩️ Undo]" in taken_back
+    undone = after(lines, "as bob click Undo")
+    assert contains(undone, "Every step is taken back.")
+    assert "  [1 token 8 → 9 (1), captures 1] [1 token 8 → 11 (3), captures 1]" in undone
     first_die = after(lines, 'as bob click "8 → 9 (1)"')
-    assert contains(first_die, "Blue moved 1 token from 8 to 9, capturing 1.")
+    assert contains(first_die, "1. Blue moved 1 token from 8 to 9, capturing 1.")
     assert "  [1 token 10 → 1 (3)]" in first_die
     end_of_turn = after(lines, 'as bob click "10 → 1 (3)"')
-    assert "  [~1 token 10 → 1 (3)~]" in end_of_turn
     assert contains(end_of_turn, "@alice, your turn (Red).")
+    # The board that hands the turn over says the whole turn, and never the step taken back.
+    handover = end_of_turn[end_of_turn.index("  @alice, your turn (Red).") :]
+    assert contains(handover, "Blue moved 1 token from 8 to 9, capturing 1.")
+    assert contains(handover, "Blue moved 1 token from 10 to 1.")
+    assert not contains(handover, "from 8 to 11")
 
     knock = after(lines, 'as bob select "Knock out which" "stack on 7"')
     assert "  ▾ ~Knock out which of Red's stacks?~ (disabled)" in knock
@@ -115,7 +127,9 @@ async def test_the_documented_example_runs_green_and_saves_numbered_pictures(tmp
     assert expired[-1].startswith("(the clock moved 11m:")
 
     names = sorted(p.name for p in pictures.iterdir())
-    assert names == [f"{n:04d}-board.png" for n in range(1, len(names) + 1)] and len(names) >= 8
+    # Numbered in order: the public boards and Bob's private pictures of his turn in progress.
+    assert [n[:4] for n in names] == [f"{n:04d}" for n in range(1, len(names) + 1)] and len(names) >= 8
+    assert {n[5:] for n in names} == {"board.png", "turn.png"}
     assert [p.name for p in sandbox.saved] == names
     assert_pngs(sandbox.saved)
     # Comments and blank lines are echoed as they are, commands after the prompt.

@@ -31,10 +31,13 @@ async def _manager(path: Path, seed: int = 1) -> SessionManager:
 
 
 async def _start(manager: SessionManager) -> int:
+    """A new match whose first board counts as shown (message 1): its turn clock runs."""
     played = await manager.start_match(
         game="ring", options={}, players=(ALICE, BOB), guild_id=1, channel_id=10, parent_id=None, rated=True
     )
-    return played.session.id
+    session = played.session
+    assert await manager.mark_shown(session, 1, await manager.turn_clock(session, manager.clock.now()))
+    return session.id
 
 
 async def _started(manager: SessionManager) -> tuple[int, Session, int]:
@@ -131,7 +134,7 @@ async def test_a_whole_game_survives_a_restart_and_replays_from_its_log(tmp_path
         if spec is not None:
             await manager.roll(mid, session.user_of(spec.prompt_seat or 0), session.version)
         else:
-            action = rng.choice(state.legal_actions())
+            action = rng.choice(session.position.legal_actions())  # type: ignore[union-attr]
             await manager.act(mid, session.user_of(state.to_move()), session.version, action.notation)
     session = await manager.get(mid)
     assert session.state is not None and session.state.is_terminal()
@@ -220,7 +223,7 @@ async def _play_to_the_end(manager: SessionManager, mid: int, seed: int = 9) -> 
         if spec is not None:
             await manager.roll(mid, session.user_of(spec.prompt_seat or 0), session.version)
         else:
-            action = rng.choice(state.legal_actions())
+            action = rng.choice(session.position.legal_actions())  # type: ignore[union-attr]
             await manager.act(mid, session.user_of(state.to_move()), session.version, action.notation)
     raise AssertionError("the match did not end")
 
