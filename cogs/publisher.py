@@ -52,6 +52,8 @@ class BoardPublisher:
         self._locks: dict[int, asyncio.Lock] = {}
         self._failures: dict[int, int] = {}
         self._retries: set[asyncio.Task[None]] = set()
+        #: seconds before each quick retry of a board that could not be shown (``RETRY_DELAYS``)
+        self.retry_delays: tuple[float, ...] = RETRY_DELAYS
 
     # -- drawing ------------------------------------------------------------------------------------
 
@@ -115,9 +117,9 @@ class BoardPublisher:
         """Try again soon: after each of ``RETRY_DELAYS``, then at the scheduler's rounds."""
         count = self._failures.get(match_id, 0)
         self._failures[match_id] = count + 1
-        if count >= len(RETRY_DELAYS):
+        if count >= len(self.retry_delays):
             return
-        task = asyncio.get_running_loop().create_task(self._retry(match_id, RETRY_DELAYS[count]))
+        task = asyncio.get_running_loop().create_task(self._retry(match_id, self.retry_delays[count]))
         self._retries.add(task)
         task.add_done_callback(self._retries.discard)
 

@@ -26,9 +26,11 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import re
 import secrets
 import time
 from collections.abc import Callable, Coroutine, Iterable, Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
 import discord
@@ -48,6 +50,34 @@ from .world_setup import WorldSetup
 JSON = dict[str, Any]
 
 _log = logging.getLogger("discord.fakediscord")
+
+
+@dataclass
+class Fault:
+    """An injected failure: requests ``method`` to paths matching ``path`` get ``status``."""
+
+    method: str
+    path: re.Pattern[str]
+    status: int
+    times: int | None
+    #: the requests it failed, in order
+    failed: list[Request] = field(default_factory=list)
+
+    def applies(self, req: Request) -> bool:
+        return (
+            (self.times is None or self.times > 0)
+            and req.method == self.method
+            and self.path.search(req.path) is not None
+        )
+
+    def hit(self, req: Request) -> None:
+        self.failed.append(req)
+        if self.times is not None:
+            self.times -= 1
+
+    def clear(self) -> None:
+        """Serve such requests normally again."""
+        self.times = 0
 
 
 class FakeDiscord(WorldSetup, Interactions):
@@ -121,6 +151,8 @@ class FakeDiscord(WorldSetup, Interactions):
         self._saved: tuple[Any, Any, Any] | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
         self._prev_factory: Any = None
+        #: injected failures (``fail``), checked in order before a request is answered
+        self.faults: list[Fault] = []
 
     # install --------------------------------------------------------------------------------
     def install(self) -> FakeDiscord:
@@ -216,9 +248,31 @@ class FakeDiscord(WorldSetup, Interactions):
             return "" if data is None else data
         recorder._raise_http_error(status, data, method, url)
 
+    def fail(self, method: str, path: str, status: int = 503, times: int | None = 1) -> Fault:
+        """Answer the next ``times`` requests ``method`` to a path matching the regular expression
+        ``path`` (searched) with ``status`` instead of serving them (None: until ``Fault.clear``).
+        503 is raised by discord.py at once (500, 502 and 504 it retries by itself)."""
+        fault = Fault(method.upper(), re.compile(path), status, times)
+        self.faults.append(fault)
+        return fault
+
+    def _fault_for(self, req: Request) -> Fault | None:
+        for fault in self.faults:
+            if fault.applies(req):
+                return fault
+        return None
+
     def handle(self, req: Request) -> tuple[int, Any]:
         """Record, check and answer one request (used in process and by the local server)."""
         tracker = _CURRENT.get()
+        fault = self._fault_for(req)
+        if fault is not None:
+            fault.hit(req)
+            req.status = fault.status
+            req.answered_at = time.perf_counter()
+            self.requests.append(req)
+            self._notify()
+            return fault.status, {"message": f"{fault.status}: injected failure", "code": 0}
         existing = self.rest.existing_attachment_ids(req)
         req.violations = limits.check_request(req, existing_attachment_ids=existing)
         self.violations.extend(req.violations)

@@ -197,6 +197,72 @@ async def test_sigterm_closes_the_database_cleanly(tmp_path: Path) -> None:
         assert check.execute("SELECT COUNT(*) FROM challenges").fetchone() == (1,)
 
 
+@pytest.mark.asyncio
+async def test_a_kill_between_accept_and_the_first_board_loses_nothing(tmp_path: Path) -> None:
+    """kill -9 of the real process after Accept saved the match but before its thread and board were
+    shown: the next process shows them (once), and the match plays on."""
+    fake = FakeDiscord(timeout=15, token="process-token")
+    alice, bob = fake.add_user("alice"), fake.add_user("bob")
+    db = tmp_path / "db.sqlite3"
+    log_path = tmp_path / "bot.log"
+    async with FakeDiscordServer(fake) as server:
+        env = _env(tmp_path, DISCORD_TOKEN="process-token", DATABASE=str(db))
+        with log_path.open("wb") as log:
+            first = await asyncio.create_subprocess_exec(
+                *server.bot_command(), cwd=tmp_path, env=env, stdout=log, stderr=asyncio.subprocess.STDOUT
+            )
+            second = None
+            try:
+                await server.wait_until_identified(timeout=30)
+                await fake.wait_for(lambda: fake.synced, 30, "command sync")
+                result = await fake.slash(alice, "challenge", {"opponent": bob, "game": "ring"})
+                challenge = result.message
+                assert challenge is not None
+                # Discord cannot open the thread (503): the match is saved, nothing is shown yet.
+                fault = fake.fail("POST", r"^/channels/\d+/messages/\d+/threads$", times=None)
+                accept = next(c for c in challenge.custom_ids if c.endswith(":accept"))
+                await fake.click(bob, challenge, accept)
+                await fake.wait_for(lambda: bool(fault.failed), 15, "the attempt to open the thread")
+                first.kill()  # SIGKILL: no clean-up at all
+                await first.wait()
+                with contextlib.closing(sqlite3.connect(db)) as check:
+                    assert check.execute(
+                        "SELECT status, shown_version, timeout_at FROM matches"
+                    ).fetchall() == [("active", None, None)]
+                    assert check.execute("SELECT status FROM challenges").fetchall() == [("accepted",)]
+                assert fake.thread_of(challenge) is None
+                fault.clear()
+                second = await asyncio.create_subprocess_exec(
+                    *server.bot_command(), cwd=tmp_path, env=env, stdout=log, stderr=asyncio.subprocess.STDOUT
+                )
+                await fake.wait_for(
+                    lambda: (thread := fake.thread_of(challenge)) is not None and bool(fake.messages_in(thread)),
+                    30,
+                    "the first board, shown by the new process",
+                )
+                thread = fake.thread_of(challenge)
+                assert thread is not None
+                [board] = fake.messages_in(thread)
+                assert alice.mention in board.content and bob.mention in board.content
+                player = alice if f"{alice.mention}, your turn" in board.content else bob
+                roll = next(b.custom_id for b in board.buttons if b.label == "Roll")
+                await fake.click(player, board, roll)
+                await fake.wait_for(lambda: "to roll**" not in str(fake.message(board).embeds), 15, "the roll")
+            except BaseException:
+                with contextlib.suppress(Exception):
+                    print(log_path.read_text())
+                raise
+            finally:
+                await _stop(first)
+                if second is not None:
+                    await _stop(second)
+    with contextlib.closing(sqlite3.connect(db)) as check:
+        [(shown, board_version, timeout_at)] = check.execute(
+            "SELECT shown_version, board_version, timeout_at FROM matches"
+        ).fetchall()
+        assert shown == board_version and timeout_at is not None
+
+
 def test_the_product_neither_imports_the_development_tools_nor_talks_to_another_host() -> None:
     """fakediscord/ and sandbox/ are not installed, and only the fake's launcher redirects discord.py."""
     offending = []
