@@ -12,7 +12,7 @@ from bot.client import RingsideBot
 from bot.clock import ManualClock
 from bot.store import Store
 from cogs.panels import PANELS
-from engine import VARIANTS
+from engine import VARIANTS, TurnConfirmation
 from engine.ai.players import PLAYERS
 from engine.protocol import OptionSpec
 from engine.ring import RingVariant
@@ -62,6 +62,26 @@ class RingWithOptions(RingVariant):
 def register_ring_with_options(monkeypatch: pytest.MonkeyPatch) -> RingWithOptions:
     """Put ``RingWithOptions`` (key ``ringx``) into every registry for the test's duration."""
     variant = RingWithOptions()
+    monkeypatch.setitem(VARIANTS, variant.key, variant)
+    monkeypatch.setitem(RENDERERS, variant.key, RENDERERS["ring"])
+    monkeypatch.setitem(SEAT_STYLES, variant.key, SEAT_STYLES["ring"])
+    monkeypatch.setitem(PANELS, variant.key, PANELS["ring"])
+    monkeypatch.setitem(PLAYERS, variant.key, PLAYERS["ring"])
+    return variant
+
+
+class RingConfirmed(RingVariant):
+    """Ring whose complete turn waits for the player's Confirm (as backgammon's will): for testing the
+    shared Undo and Confirm of a turn in progress."""
+
+    key: ClassVar[str] = "ringc"
+    title: ClassVar[str] = "Ring C"
+    turn_confirmation: ClassVar[TurnConfirmation] = TurnConfirmation.CONFIRM
+
+
+def register_ring_confirmed(monkeypatch: pytest.MonkeyPatch) -> RingConfirmed:
+    """Put ``RingConfirmed`` (key ``ringc``) into every registry for the test's duration."""
+    variant = RingConfirmed()
     monkeypatch.setitem(VARIANTS, variant.key, variant)
     monkeypatch.setitem(RENDERERS, variant.key, RENDERERS["ring"])
     monkeypatch.setitem(SEAT_STYLES, variant.key, SEAT_STYLES["ring"])

@@ -236,7 +236,9 @@ async def test_a_kill_between_accept_and_the_first_board_loses_nothing(tmp_path:
                     *server.bot_command(), cwd=tmp_path, env=env, stdout=log, stderr=asyncio.subprocess.STDOUT
                 )
                 await fake.wait_for(
-                    lambda: (thread := fake.thread_of(challenge)) is not None and bool(fake.messages_in(thread)),
+                    lambda: (
+                        (thread := fake.thread_of(challenge)) is not None and bool(fake.messages_in(thread))
+                    ),
                     30,
                     "the first board, shown by the new process",
                 )
@@ -247,7 +249,9 @@ async def test_a_kill_between_accept_and_the_first_board_loses_nothing(tmp_path:
                 player = alice if f"{alice.mention}, your turn" in board.content else bob
                 roll = next(b.custom_id for b in board.buttons if b.label == "Roll")
                 await fake.click(player, board, roll)
-                await fake.wait_for(lambda: "to roll**" not in str(fake.message(board).embeds), 15, "the roll")
+                await fake.wait_for(
+                    lambda: "to roll**" not in str(fake.message(board).embeds), 15, "the roll"
+                )
             except BaseException:
                 with contextlib.suppress(Exception):
                     print(log_path.read_text())

@@ -89,7 +89,9 @@ async def test_a_failed_post_is_retried_by_itself_a_moment_later(fake: FakeDisco
 
 
 @pytest.mark.asyncio
-async def test_a_click_on_a_board_left_behind_shows_the_fresh_board(fake: FakeDiscord, tmp_path: Path) -> None:
+async def test_a_click_on_a_board_left_behind_shows_the_fresh_board(
+    fake: FakeDiscord, tmp_path: Path
+) -> None:
     bot = await start_bot(fake, tmp_path / "db.sqlite3")
     quick_retries(bot)
     alice, bob = fake.add_user("alice"), fake.add_user("bob")
@@ -110,7 +112,9 @@ async def test_a_click_on_a_board_left_behind_shows_the_fresh_board(fake: FakeDi
     # The player clicks the old Roll again: it is behind, so the fresh board is shown now.
     again = await fake.click(player, board, roll, idle=True)
     assert again.private is not None and "up to date now" in again.private.content
-    assert "to roll**" not in str(fake.message(board).embeds) and "Blue rolled" in str(fake.message(board).embeds)
+    assert "to roll**" not in str(fake.message(board).embeds) and "Blue rolled" in str(
+        fake.message(board).embeds
+    )
     record = await bot.store.matches.get(mid)
     assert record is not None and not record.behind
     # A stranger's click on the fresh board is refused as before and changes nothing.
@@ -136,7 +140,11 @@ async def test_accept_is_one_step_that_a_restart_completes(fake: FakeDiscord, tm
     [match] = await bot.store.matches.active()
     assert match.behind and match.thread_name is not None
     challenge_row = await bot.store.challenges.get(int(accept_id(message).split(":")[1]))
-    assert challenge_row is not None and challenge_row.status == "accepted" and challenge_row.match_id == match.id
+    assert (
+        challenge_row is not None
+        and challenge_row.status == "accepted"
+        and challenge_row.match_id == match.id
+    )
     await stop_bot(bot)
     fault.clear()
     bot = await start_bot(fake, db)
