@@ -76,7 +76,7 @@ async def test_a_first_board_that_cannot_be_posted_is_shown_later_and_its_clock_
 async def test_a_failed_post_is_retried_by_itself_a_moment_later(fake: FakeDiscord, tmp_path: Path) -> None:
     bot = await start_bot(fake, tmp_path / "db.sqlite3")
     quick_retries(bot, 0.05, 0.05)
-    alice, bob, message = await challenge(fake)
+    _alice, bob, message = await challenge(fake)
     fault = fake.fail("POST", POST_MESSAGE, times=2)  # the post and the first retry fail
     await fake.click(bob, message, accept_id(message), idle=True)
     thread = fake.thread_of(message)
@@ -167,7 +167,7 @@ async def test_a_thread_opened_before_a_restart_is_used_not_opened_twice(
     db = tmp_path / "db.sqlite3"
     bot = await start_bot(fake, db)
     quick_retries(bot)
-    alice, bob, message = await challenge(fake)
+    _alice, bob, message = await challenge(fake)
     # The thread opens, then posting the board fails and the bot stops.
     fault = fake.fail("POST", POST_MESSAGE, times=None)
     await fake.click(bob, message, accept_id(message), idle=True)
@@ -187,7 +187,7 @@ async def test_a_thread_opened_before_a_restart_is_used_not_opened_twice(
 @pytest.mark.asyncio
 async def test_two_accepts_at_once_start_one_match(fake: FakeDiscord, tmp_path: Path) -> None:
     bot = await start_bot(fake, tmp_path / "db.sqlite3")
-    alice, bob, message = await challenge(fake)
+    _alice, bob, message = await challenge(fake)
     first, second = await asyncio.gather(
         fake.click(bob, message, accept_id(message)), fake.click(bob, message, accept_id(message))
     )
