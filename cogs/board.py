@@ -347,8 +347,8 @@ def board_message(
     file = discord.File(io.BytesIO(picture), filename="board.png")
     view = build_view(session, spec, public=True)
     if session.record.status == "finished":
-        view = rematch_view(session.id)
-    if view is None or session.record.status != "active":
+        view = rematch_view(session.id, session.variant.key)
+    elif view is None or session.record.status != "active":
         view = view or discord.ui.View(timeout=None)
         add_rules_button(view, session.variant.key)  # on every board, after the game's controls
     return BoardMessage(
@@ -379,12 +379,13 @@ def turn_picture(session: Session, seat: int, names: tuple[str, str] = ("", ""))
     return position.view(seat), Caption(names=names)
 
 
-def rematch_view(match_id: int, *, disabled: bool = False) -> discord.ui.View:
-    """A finished match's Rematch button (greyed out once its time has run out)."""
+def rematch_view(match_id: int, game: str, *, disabled: bool = False) -> discord.ui.View:
+    """A finished match's Rematch button (greyed out once its time has run out) and its Rules."""
     view = discord.ui.View(timeout=None)
     button = RematchButton(match_id)
     button.item.disabled = disabled
     view.add_item(button)
+    add_rules_button(view, game)
     return view
 
 

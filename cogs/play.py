@@ -235,7 +235,7 @@ class Play(commands.Cog):
             await (
                 self.bot.get_partial_messageable(record.channel_id)
                 .get_partial_message(record.result_message_id)
-                .edit(view=rematch_view(record.id, disabled=True))
+                .edit(view=rematch_view(record.id, record.game, disabled=True))
             )
         except discord.HTTPException as exc:
             log.info("could not grey out the Rematch button of match %s: %s", record.id, exc)

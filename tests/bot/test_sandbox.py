@@ -123,7 +123,8 @@ async def test_the_documented_example_runs_green_and_saves_numbered_pictures(tmp
         "  @carol's challenge to @alice expired unanswered.",
         "  [~Accept~] [~Decline~] [~Cancel~]",
     ]
-    assert contains(expired, "[~🔁 Rematch~]")
+    greyed = expired.index("  [~🔁 Rematch~]")
+    assert expired[greyed + 1] == "  [📖 Rules]"  # the rules stay at hand
     assert expired[-1].startswith("(the clock moved 11m:")
 
     names = sorted(p.name for p in pictures.iterdir())
