@@ -1,0 +1,1 @@
+"""Backgammon: rules, match and cube, notation and interchange formats."""
