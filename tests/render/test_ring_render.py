@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import io
 import random
+import struct
 import subprocess
 import sys
+import zlib
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
@@ -306,6 +308,59 @@ def test_the_png_holds_exactly_the_drawn_picture_in_the_fixed_palette(games: lis
         assert png.mode == "P" and png.size == (ring.WIDTH, ring.HEIGHT)
         drawn = ring.draw(state, caption).quantize(palette=ring.palette(), dither=Image.Dither.NONE)
         assert png.convert("RGB").tobytes() == drawn.convert("RGB").tobytes()
+
+
+def idat(png: bytes) -> bytes:
+    """The image data of ``png``: its IDAT chunks joined."""
+    data, at = b"", 8
+    while at < len(png):
+        (length,) = struct.unpack(">I", png[at : at + 4])
+        if png[at + 4 : at + 8] == b"IDAT":
+            data += png[at + 8 : at + 8 + length]
+        at += 12 + length
+    return data
+
+
+def test_the_png_data_passes_zlibs_own_checks(games: list[list[RingState]]) -> None:
+    """The checksum at the end of the image data, put together band by band, is the one zlib
+    computes (``zlib.decompress`` checks it), and the data is each row's filter byte and indices."""
+    for state in [games[5][0], *games[5][1::11], games[5][-1]]:
+        raw = zlib.decompress(idat(ring.render(state)))
+        row = ring.WIDTH + 1
+        assert len(raw) == row * ring.HEIGHT
+        assert all(raw[y * row] == 0 for y in range(ring.HEIGHT))
+
+
+def test_bands_remembered_from_recent_pictures_give_the_same_png(
+    games: list[list[RingState]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A band taken from a recent picture (however few are kept) gives the very bytes a fresh
+    compression gives."""
+    states = games[6][:40]
+    fresh = theme.PaletteCanvas(ring._background(), ring.palette())
+    monkeypatch.setattr(fresh, "_deflated", lambda index, adler, band: fresh._deflate(band))
+    expected = []
+    for state in states:
+        image = fresh.new_image()
+        ring._paint(image, state, theme.NO_CAPTION)
+        expected.append(fresh.encode(image))
+    monkeypatch.setattr(theme, "RECENT_BANDS", 5)
+    canvas = theme.PaletteCanvas(ring._background(), ring.palette())
+    for _ in range(2):
+        for state, png in zip(states, expected, strict=True):
+            image = canvas.new_image()
+            ring._paint(image, state, theme.NO_CAPTION)
+            assert canvas.encode(image) == png
+    assert len(canvas._recent) == 5
+
+
+def test_adler32_of_joined_pieces() -> None:
+    rng = random.Random(5)
+    for size in (0, 1, 5, 65520, 65521, 65522, 200_000):
+        first = rng.randbytes(rng.randrange(0, 3000))
+        second = bytes([255]) * size if size % 2 else rng.randbytes(size)
+        combined = theme._adler32_combine(zlib.adler32(first), zlib.adler32(second), len(second))
+        assert combined == zlib.adler32(first + second)
 
 
 def test_the_fixed_palette_keeps_the_flat_colours_exact() -> None:
