@@ -1,0 +1,1 @@
+"""Classic backgammon: board, legal plays and notation (rule sets standard, nackgammon, oldenglish)."""

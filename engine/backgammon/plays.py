@@ -1,0 +1,140 @@
+"""Legal plays of a roll: every distinct position the player on roll (``board[1]``) can reach.
+
+A *move* carries one checker the number of pips of one die; a *play* is the moves of a whole roll.
+The rules (RULINGS, backgammon 1, 3, 6):
+
+- a checker on the bar enters (on the opponent's home board, points 25 - die) before anything else;
+- a point with two or more opposing checkers is blocked; landing on a single one hits it to the bar;
+- use both dice if any play does; if only one can be used, the higher one when it can be; doubles
+  play four times, as many as possible;
+- bearing off only with all the side's checkers in its home board, with the exact number or a
+  higher die from the highest occupied point;
+- Old English: a point holds at most five checkers of one side (bearing off is free), and the
+  must-play rule counts what is legal under that cap.
+
+Plays that reach the same position are one play; the move list kept is the first found, trying
+the higher die first and the farthest checkers first.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from engine.backgammon.board import BAR, BAR_POINT, OFF_POINT, Board, RuleSet, Side
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class Move:
+    """One checker from ``src`` to ``dst`` in the mover's numbering: 25 is the bar, 0 is off."""
+
+    src: int
+    dst: int
+    hit: bool = False
+
+    @property
+    def pips(self) -> int:
+        return self.src - self.dst
+
+
+@dataclass(frozen=True, slots=True)
+class Play:
+    """The moves of one roll, in the order played, and the position they reach (mover still ``board[1]``)."""
+
+    moves: tuple[Move, ...]
+    result: Board
+
+
+def _step(me: Side, opp: Side, src: int, die: int, cap: int) -> tuple[Move, Side, Side] | None:
+    """Move a checker of ``me`` from ``src`` by ``die`` pips, or ``None`` if that is not legal."""
+    if me[src - 1] == 0:
+        return None
+    if me[BAR] and src != BAR_POINT:
+        return None
+    dst = src - die
+    hit = False
+    if dst >= 1:
+        opposing = opp[24 - dst]
+        if opposing >= 2 or me[dst - 1] >= cap:
+            return None
+        hit = opposing == 1
+    else:
+        if sum(me[6:]) > 0:
+            return None
+        # A higher die bears off only from the highest occupied point.
+        if dst < 0 and sum(me[src:6]) > 0:
+            return None
+        dst = OFF_POINT
+    new_me = list(me)
+    new_me[src - 1] -= 1
+    if dst:
+        new_me[dst - 1] += 1
+    new_opp = opp
+    if hit:
+        new_opp_list = list(opp)
+        new_opp_list[24 - dst] = 0
+        new_opp_list[BAR] += 1
+        new_opp = tuple(new_opp_list)
+    return Move(src, dst, hit), tuple(new_me), new_opp
+
+
+def single_moves(board: Board, die: int, rules: RuleSet = RuleSet.STANDARD) -> list[tuple[Move, Board]]:
+    """Every legal move of one checker by one die, with the position it reaches."""
+    opp, me = board
+    cap = rules.point_cap
+    out: list[tuple[Move, Board]] = []
+    sources = (BAR_POINT,) if me[BAR] else range(24, 0, -1)
+    for src in sources:
+        step = _step(me, opp, src, die, cap)
+        if step is not None:
+            move, new_me, new_opp = step
+            out.append((move, (new_opp, new_me)))
+    return out
+
+
+def legal_plays(board: Board, d1: int, d2: int, rules: RuleSet = RuleSet.STANDARD) -> tuple[Play, ...]:
+    """The distinct legal plays of the roll ``d1``-``d2`` for ``board[1]``.
+
+    When nothing can be played the answer is one empty play that leaves the position as it was.
+    """
+    if not (1 <= d1 <= 6 and 1 <= d2 <= 6):
+        raise ValueError(f"dice show 1 to 6, not {d1} and {d2}")
+    hi, lo = max(d1, d2), min(d1, d2)
+    orders = [(hi,) * 4] if hi == lo else [(hi, lo), (lo, hi)]
+    cap = rules.point_cap
+    # Per position reached: the most dice any way there used, and the first such move list.
+    found: dict[Board, tuple[int, tuple[Move, ...]]] = {}
+    seen: set[tuple[Side, Side, tuple[int, ...]]] = set()
+
+    def walk(me: Side, opp: Side, dice: tuple[int, ...], moves: tuple[Move, ...]) -> None:
+        key = (me, opp, dice)
+        if key in seen:
+            return
+        seen.add(key)
+        moved = False
+        if dice:
+            die = dice[0]
+            sources = (BAR_POINT,) if me[BAR] else range(24, 0, -1)
+            for src in sources:
+                step = _step(me, opp, src, die, cap)
+                if step is not None:
+                    moved = True
+                    move, new_me, new_opp = step
+                    walk(new_me, new_opp, dice[1:], (*moves, move))
+        if not moved:
+            used = len(moves)
+            pos = (opp, me)
+            if pos not in found or found[pos][0] < used:
+                found[pos] = (used, moves)
+
+    opp0, me0 = board
+    for order in orders:
+        walk(me0, opp0, order, ())
+    most = max(used for used, _ in found.values())
+    plays = [Play(moves, pos) for pos, (used, moves) in found.items() if used == most]
+    if most == 1 and hi != lo:
+        # Only one die can be used: the higher one when it can be. A bear-off may use fewer pips
+        # than its die, so the die is told by the positions a move of the higher die reaches.
+        with_hi = {pos for _, pos in single_moves(board, hi, rules)}
+        if with_hi:
+            plays = [p for p in plays if p.result in with_hi]
+    return tuple(plays)
