@@ -113,7 +113,7 @@ def legal_plays(board: Board, d1: int, d2: int, rules: RuleSet = RuleSet.STANDAR
         moved = False
         if dice:
             die = dice[0]
-            sources = (BAR_POINT,) if me[BAR] else range(24, 0, -1)
+            sources = (BAR_POINT,) if me[BAR] else [p for p in range(24, 0, -1) if me[p - 1]]
             for src in sources:
                 step = _step(me, opp, src, die, cap)
                 if step is not None:
