@@ -44,7 +44,11 @@ class Play:
     result: Board
 
 
-def _step(me: Side, opp: Side, src: int, die: int, cap: int) -> tuple[Move, Side, Side] | None:
+_Step = tuple[int, int, bool, Side, Side]
+"""``(src, dst, hit, new_me, new_opp)``: plain tuples in the search, ``Move`` objects only at the end."""
+
+
+def _step(me: Side, opp: Side, src: int, die: int, cap: int) -> _Step | None:
     """Move a checker of ``me`` from ``src`` by ``die`` pips, or ``None`` if that is not legal."""
     if me[src - 1] == 0:
         return None
@@ -74,7 +78,7 @@ def _step(me: Side, opp: Side, src: int, die: int, cap: int) -> tuple[Move, Side
         new_opp_list[24 - dst] = 0
         new_opp_list[BAR] += 1
         new_opp = tuple(new_opp_list)
-    return Move(src, dst, hit), tuple(new_me), new_opp
+    return src, dst, hit, tuple(new_me), new_opp
 
 
 def single_moves(board: Board, die: int, rules: RuleSet = RuleSet.STANDARD) -> list[tuple[Move, Board]]:
@@ -86,8 +90,8 @@ def single_moves(board: Board, die: int, rules: RuleSet = RuleSet.STANDARD) -> l
     for src in sources:
         step = _step(me, opp, src, die, cap)
         if step is not None:
-            move, new_me, new_opp = step
-            out.append((move, (new_opp, new_me)))
+            src_, dst, hit, new_me, new_opp = step
+            out.append((Move(src_, dst, hit), (new_opp, new_me)))
     return out
 
 
@@ -102,24 +106,24 @@ def legal_plays(board: Board, d1: int, d2: int, rules: RuleSet = RuleSet.STANDAR
     orders = [(hi,) * 4] if hi == lo else [(hi, lo), (lo, hi)]
     cap = rules.point_cap
     # Per position reached: the most dice any way there used, and the first such move list.
-    found: dict[Board, tuple[int, tuple[Move, ...]]] = {}
+    found: dict[Board, tuple[int, tuple[tuple[int, int, bool], ...]]] = {}
+    # Positions already searched with the same dice left: every way on from there is known.
     seen: set[tuple[Side, Side, tuple[int, ...]]] = set()
 
-    def walk(me: Side, opp: Side, dice: tuple[int, ...], moves: tuple[Move, ...]) -> None:
-        key = (me, opp, dice)
-        if key in seen:
-            return
-        seen.add(key)
+    def walk(me: Side, opp: Side, dice: tuple[int, ...], moves: tuple[tuple[int, int, bool], ...]) -> None:
         moved = False
         if dice:
-            die = dice[0]
+            die, rest = dice[0], dice[1:]
             sources = (BAR_POINT,) if me[BAR] else [p for p in range(24, 0, -1) if me[p - 1]]
             for src in sources:
                 step = _step(me, opp, src, die, cap)
                 if step is not None:
                     moved = True
-                    move, new_me, new_opp = step
-                    walk(new_me, new_opp, dice[1:], (*moves, move))
+                    _, dst, hit, new_me, new_opp = step
+                    key = (new_me, new_opp, rest)
+                    if key not in seen:
+                        seen.add(key)
+                        walk(new_me, new_opp, rest, (*moves, (src, dst, hit)))
         if not moved:
             used = len(moves)
             pos = (opp, me)
@@ -130,7 +134,9 @@ def legal_plays(board: Board, d1: int, d2: int, rules: RuleSet = RuleSet.STANDAR
     for order in orders:
         walk(me0, opp0, order, ())
     most = max(used for used, _ in found.values())
-    plays = [Play(moves, pos) for pos, (used, moves) in found.items() if used == most]
+    plays = [
+        Play(tuple(Move(*m) for m in moves), pos) for pos, (used, moves) in found.items() if used == most
+    ]
     if most == 1 and hi != lo:
         # Only one die can be used: the higher one when it can be. A bear-off may use fewer pips
         # than its die, so the die is told by the positions a move of the higher die reaches.
