@@ -125,21 +125,44 @@ def legal_plays(board: Board, d1: int, d2: int, rules: RuleSet = RuleSet.STANDAR
         if dice:
             die, rest = dice[0], dice[1:]
             sources = (BAR_POINT,) if me[BAR] else [p for p in range(min(top, 24), 0, -1) if me[p - 1]]
+            # Bearing off is allowed only with everything home; the highest occupied point decides
+            # where a higher die bears off from. Both are fixed for this node, so computed once.
+            home = not any(me[6:])
+            highest = max((p for p in range(6, 0, -1) if me[p - 1]), default=0) if home else 0
             for src in sources:
-                step = _step(me, opp, src, die, cap)
-                if step is not None:
-                    moved = True
-                    _, dst, hit, new_me, new_opp = step
-                    key = (new_me, new_opp, rest)
-                    if key not in seen:
-                        seen.add(key)
-                        walk(
-                            new_me,
-                            new_opp,
-                            rest,
-                            (*moves, Move(src, dst, hit)),
-                            src if ordered else BAR_POINT,
-                        )
+                dst = src - die
+                hit = False
+                if dst >= 1:
+                    opposing = opp[24 - dst]
+                    if opposing >= 2 or me[dst - 1] >= cap:
+                        continue
+                    hit = opposing == 1
+                elif not home or (dst < 0 and src != highest):
+                    continue
+                else:
+                    dst = OFF_POINT
+                moved = True
+                new_list = list(me)
+                new_list[src - 1] -= 1
+                if dst:
+                    new_list[dst - 1] += 1
+                new_me = tuple(new_list)
+                new_opp = opp
+                if hit:
+                    opp_list = list(opp)
+                    opp_list[24 - dst] = 0
+                    opp_list[BAR] += 1
+                    new_opp = tuple(opp_list)
+                if not rest:
+                    # The last die: record the position here rather than descend one more level.
+                    pos = (new_opp, new_me)
+                    if pos not in found or found[pos][0] < len(moves) + 1:
+                        found[pos] = (len(moves) + 1, (*moves, Move(src, dst, hit)))
+                    continue
+                key = (new_me, new_opp, rest)
+                if key not in seen:
+                    seen.add(key)
+                    walk(new_me, new_opp, rest, (*moves, Move(src, dst, hit)), src if ordered else BAR_POINT)
         if not moved:
             used = len(moves)
             pos = (opp, me)
