@@ -18,7 +18,6 @@ the higher die first and the farthest checkers first.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import NamedTuple
 
 from engine.backgammon.board import BAR, BAR_POINT, OFF_POINT, Board, RuleSet, Side
@@ -27,7 +26,7 @@ from engine.backgammon.board import BAR, BAR_POINT, OFF_POINT, Board, RuleSet, S
 class Move(NamedTuple):
     """One checker from ``src`` to ``dst`` in the mover's numbering: 25 is the bar, 0 is off.
 
-    A named tuple rather than a frozen dataclass: the search makes hundreds of thousands of them,
+    A named tuple rather than a frozen dataclass (so is ``Play``): the search makes hundreds of thousands,
     and a tuple is built several times faster.
     """
 
@@ -40,8 +39,7 @@ class Move(NamedTuple):
         return self.src - self.dst
 
 
-@dataclass(frozen=True, slots=True)
-class Play:
+class Play(NamedTuple):
     """The moves of one roll, in the order played, and the position they reach (mover still ``board[1]``)."""
 
     moves: tuple[Move, ...]
