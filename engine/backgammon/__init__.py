@@ -1,1 +1,2 @@
-"""Backgammon: rules, match and cube, notation and interchange formats."""
+"""Classic backgammon (not registered yet): board, legal plays, notation, one game without cube, and
+the GNU Backgammon / eXtreme Gammon interchange formats. Rule sets standard, nackgammon, oldenglish."""

@@ -27,9 +27,8 @@ import binascii
 from dataclasses import dataclass
 from enum import IntEnum
 
+from engine.backgammon.board import Board
 from engine.errors import NotationError
-
-Board = tuple[tuple[int, ...], tuple[int, ...]]
 
 CHECKERS = 15
 POINTS = 24
