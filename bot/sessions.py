@@ -187,7 +187,6 @@ class Played:
     session: Session
     before: GameState | None
     steps: tuple[Step, ...]
-    previous_message_id: int | None
     draft: bool = False
     """The change is to the turn's draft (a step taken or taken back): the public board stays as it is."""
 
@@ -353,7 +352,7 @@ class SessionManager:
             raise UserError("This challenge was answered a moment ago.") from exc
         session = Session(record=record, variant=variant, state=state)
         self._sessions[record.id] = session
-        return Played(session=session, before=None, steps=tuple(steps), previous_message_id=None)
+        return Played(session=session, before=None, steps=tuple(steps))
 
     # -- acting ------------------------------------------------------------------------------------
 
@@ -471,7 +470,7 @@ class SessionManager:
         )
         session.draft = tuple(steps)
         session.working = position if steps else None
-        return Played(session, session.state, tuple(steps), session.record.message_id, draft=True)
+        return Played(session, session.state, tuple(steps), draft=True)
 
     async def roll(self, match_id: int, user_id: int, version: int | None) -> Played:
         """Roll the dice for the user when the position waits for their roll."""
@@ -527,7 +526,7 @@ class SessionManager:
         now = self.clock.now()
         outcome = after.outcome()
         result = result_record(session.id, outcome, now) if outcome is not None else None
-        deadlines = await self._deadlines(session, before, after, now)
+        deadlines = self._deadlines(session, before, after)
         hand_over = after.is_terminal() or deciding_seat(after) != deciding_seat(before)
         record = session.record
         turn = [*record.turn_steps, *(s.to_json() for s in steps)]
@@ -548,7 +547,6 @@ class SessionManager:
             # Another process moved this match on: drop our copy and let the user retry.
             self._sessions.pop(session.id, None)
             raise StaleControl("This match changed in the meantime; use the latest board message.")
-        previous_message = record.message_id
         clock = deadlines or Deadlines(record.reminder_at, record.timeout_at)
         if result is not None:
             clock = Deadlines(None, None)
@@ -571,19 +569,14 @@ class SessionManager:
         session.draft, session.working = (), None
         if result is not None:
             self._forget(session)
-        return Played(
-            session=session, before=before, steps=tuple(steps), previous_message_id=previous_message
-        )
+        return Played(session=session, before=before, steps=tuple(steps))
 
-    async def _deadlines(
-        self, session: Session, before: GameState | None, after: GameState, now: float
-    ) -> Deadlines | None:
-        """No clock while the decision passes to another player (it starts when the board that asks
-        them is shown: ``mark_shown``); None (unchanged) while the same player decides."""
+    def _deadlines(self, session: Session, before: GameState, after: GameState) -> Deadlines | None:
+        """The clock after a change: unchanged (None) while the same human player decides; otherwise
+        none until the board that asks the next player is shown (``mark_shown`` starts it)."""
         waiting = deciding_seat(after)
-        if waiting is None or session.user_of(waiting) in self.computer_ids:
-            return Deadlines(None, None)
-        if before is not None and deciding_seat(before) == waiting:
+        human = waiting is not None and session.user_of(waiting) not in self.computer_ids
+        if human and deciding_seat(before) == waiting:
             return None
         return Deadlines(None, None)
 
@@ -649,7 +642,7 @@ class SessionManager:
             ):
                 return None
             self._ended(session, "finished", now, (step,))
-            return Played(session, session.state, (step,), record.message_id)
+            return Played(session, session.state, (step,))
 
     async def resign(self, match_id: int, user_id: int) -> Played:
         """End the match: a loss for ``user_id``; a damaged match is abandoned, unrated."""
@@ -661,11 +654,10 @@ class SessionManager:
             if seat is None:
                 raise NotInMatch("You are not playing in this match.")
             now = self.clock.now()
-            message_id = session.record.message_id
             if session.state is None:
                 await self.store.matches.end(match_id, status="abandoned", result=None, now=now)
                 self._ended(session, "abandoned", now, ())
-                return Played(session, None, (), message_id)
+                return Played(session, None, ())
             names = session.variant.seat_names
             outcome = session.variant.forfeit(
                 session.state, seat, Forfeit.RESIGNATION, f"{names[1 - seat]} wins: {names[seat]} resigned."
@@ -679,7 +671,7 @@ class SessionManager:
                 board_steps=[step.to_json()],
             )
             self._ended(session, "finished", now, (step,))
-            return Played(session, session.state, (step,), message_id)
+            return Played(session, session.state, (step,))
 
     def _ended(self, session: Session, status: str, now: float, steps: tuple[Step, ...]) -> None:
         """The session of a match just ended without an action (``MatchStore.end`` saved it)."""

@@ -175,7 +175,6 @@ class Challenge(commands.Cog):
         restart in between still opens it (once)."""
         channel = interaction.channel
         assert interaction.channel_id is not None
-        in_thread = isinstance(channel, discord.Thread)
         here = ThreadPlan(
             interaction.channel_id, channel.parent_id if isinstance(channel, discord.Thread) else None
         )
@@ -190,10 +189,8 @@ class Challenge(commands.Cog):
         if len(name) > THREAD_NAME_LIMIT:
             name = name[: THREAD_NAME_LIMIT - 1] + "…"
         if isinstance(channel, discord.Thread):
-            if channel.parent_id is None:
-                return here
-            return ThreadPlan(channel.parent_id, None, name)
-        if not isinstance(channel, discord.TextChannel) or in_thread:
+            return here if channel.parent_id is None else ThreadPlan(channel.parent_id, None, name)
+        if not isinstance(channel, discord.TextChannel):
             return here
         return ThreadPlan(interaction.channel_id, None, name, on_message)
 
