@@ -590,27 +590,26 @@ class SessionManager:
         settings = await self.settings.get(session.record.guild_id)
         return Deadlines(now + settings.reminder_seconds, now + settings.timeout_seconds)
 
-    async def mark_shown(self, session: Session, message_id: int | None, deadlines: Deadlines | None) -> bool:
-        """The public board of the match's last committed change is visible as ``message_id``: note it,
-        and start the turn clock of the player it asks with ``deadlines`` (``turn_clock`` when the
-        board was drawn, as it shows them) if theirs is not running yet. False if the match moved on
-        meanwhile (a newer board is to show)."""
-        record = session.record
+    async def mark_shown(
+        self, session: Session, message_id: int | None, deadlines: Deadlines | None, version: int
+    ) -> bool:
+        """The public board of committed ``version`` (the ``board_version`` it was drawn for) is
+        visible as ``message_id``: note it, and start the turn clock of the player it asks with
+        ``deadlines`` (``turn_clock`` when the board was drawn, as it shows them) if it is still the
+        latest board and that player's clock is not running yet. A board the match has moved on from
+        meanwhile is noted as its message (to edit or retire next) but leaves the match behind."""
         if not await self.store.matches.mark_shown(
-            session.id, board_version=record.board_version, message_id=message_id, deadlines=deadlines
+            session.id, board_version=version, message_id=message_id, deadlines=deadlines
         ):
             return False
-        changes: dict[str, object] = {
-            "shown_version": record.board_version,
-            "message_id": message_id,
-            "new_board": False,
-        }
-        if deadlines is not None and session.record.timeout_at is None:
-            changes.update(reminder_at=deadlines.reminder_at, timeout_at=deadlines.timeout_at)
+        latest = session.record.board_version == version
+        changes: dict[str, object] = {"shown_version": version, "message_id": message_id}
+        if latest:
+            changes["new_board"] = False
+            if deadlines is not None and session.record.timeout_at is None:
+                changes.update(reminder_at=deadlines.reminder_at, timeout_at=deadlines.timeout_at)
         session.record = _replace_record(session.record, **changes)
         return True
-
-    # -- ending --------------------------------------------------------------------------------------
 
     async def timeout(self, match_id: int) -> Played | None:
         """End the match as a loss for the player whose time ran out; None if it is not (or no longer) due."""

@@ -142,7 +142,7 @@ class BoardPublisher:
                 f"Match #{session.id} was abandoned: its saved position was damaged. It is not rated.",
                 allowed_mentions=discord.AllowedMentions.none(),
             )
-            await sessions.mark_shown(session, None, None)
+            await sessions.mark_shown(session, None, None, record.board_version)
             await self.retire(session, record.message_id, interaction)
             return
         finished = record.status == "finished"
@@ -179,7 +179,7 @@ class BoardPublisher:
                 view=message.view or discord.utils.MISSING,
                 allowed_mentions=message.mentions,
             )
-            await sessions.mark_shown(session, sent.id if not finished else None, clock)
+            await sessions.mark_shown(session, sent.id if not finished else None, clock, record.board_version)
             await self.retire(session, record.message_id, interaction)
             if finished:
                 # Its Rematch button is greyed out by the scheduler when its time runs out.
@@ -201,7 +201,7 @@ class BoardPublisher:
             await interaction.edit_original_response(**edit)
         else:
             await self._channel_of(session).get_partial_message(record.message_id).edit(**edit)
-        await sessions.mark_shown(session, record.message_id, clock)
+        await sessions.mark_shown(session, record.message_id, clock, record.board_version)
 
     def _channel_of(self, session: Session) -> discord.PartialMessageable:
         record = session.record

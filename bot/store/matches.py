@@ -185,22 +185,25 @@ class MatchStore:
         self, match_id: int, *, board_version: int, message_id: int | None, deadlines: Deadlines | None
     ) -> bool:
         """Note that the board of ``board_version`` is visible as ``message_id``; start the turn clock
-        with ``deadlines`` if the match is active and has none running (a turn handed over starts its
-        clock when the board that asks for the move is shown). False if the match moved on meanwhile
-        (a newer board is to show) or is already marked."""
+        with ``deadlines`` if that board is still the latest and the match is active with no clock
+        running (a turn handed over starts its clock when the board that asks for the move is shown).
+        A board of an older version (the match moved on while it was being posted) is noted too, so
+        the next showing edits or retires it, but it leaves the match behind. False if a board of
+        this version or a newer one was already noted."""
         async with self._c.transaction() as db:
             cur = await db.execute(
-                "UPDATE matches SET shown_version = ?, message_id = ?, new_board = 0 WHERE id = ?"
-                " AND board_version = ? AND (shown_version IS NULL OR shown_version < ?)",
-                (board_version, message_id, match_id, board_version, board_version),
+                "UPDATE matches SET shown_version = ?, message_id = ?,"
+                " new_board = CASE WHEN board_version = ? THEN 0 ELSE new_board END"
+                " WHERE id = ? AND board_version >= ? AND (shown_version IS NULL OR shown_version < ?)",
+                (board_version, message_id, board_version, match_id, board_version, board_version),
             )
             if cur.rowcount != 1:
                 return False
             if deadlines is not None:
                 await db.execute(
                     "UPDATE matches SET reminder_at = ?, timeout_at = ? WHERE id = ? AND status = 'active'"
-                    " AND timeout_at IS NULL",
-                    (deadlines.reminder_at, deadlines.timeout_at, match_id),
+                    " AND timeout_at IS NULL AND board_version = ?",
+                    (deadlines.reminder_at, deadlines.timeout_at, match_id, board_version),
                 )
         return True
 

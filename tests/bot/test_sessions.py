@@ -36,7 +36,8 @@ async def _start(manager: SessionManager) -> int:
         game="ring", options={}, players=(ALICE, BOB), guild_id=1, channel_id=10, parent_id=None, rated=True
     )
     session = played.session
-    assert await manager.mark_shown(session, 1, await manager.turn_clock(session, manager.clock.now()))
+    clock = await manager.turn_clock(session, manager.clock.now())
+    assert await manager.mark_shown(session, 1, clock, session.record.board_version)
     return session.id
 
 
@@ -277,5 +278,35 @@ async def test_resigned_timed_out_and_abandoned_matches_leave_memory(tmp_path: P
         assert (await manager.resign(damaged, BOB)).session.record.status == "abandoned"
         assert not manager.in_memory(damaged)
         assert (await manager.get(damaged)).record.status == "abandoned"
+    finally:
+        await manager.store.close()
+
+
+@pytest.mark.asyncio
+async def test_a_board_posted_while_the_match_moved_on_is_noted_and_left_behind(tmp_path: Path) -> None:
+    """A click can arrive between the post of a board and its note: the board is still recorded as the
+    match's message (to edit or retire next), the match stays behind, and its clock waits."""
+    manager = await _manager(tmp_path / "db.sqlite3")
+    try:
+        played = await manager.start_match(
+            game="ring",
+            options={},
+            players=(ALICE, BOB),
+            guild_id=1,
+            channel_id=10,
+            parent_id=None,
+            rated=True,
+        )
+        session = played.session
+        first = session.record.board_version
+        assert session.state is not None
+        spec = session.state.chance()
+        assert spec is not None and spec.prompt_seat is not None
+        await manager.roll(session.id, session.user_of(spec.prompt_seat), session.version)
+        assert await manager.mark_shown(session, 555, None, first)
+        record = await manager.store.matches.get(session.id)
+        assert record is not None and record.message_id == 555 and record.shown_version == first
+        assert record.behind and session.record.behind and session.record.message_id == 555
+        assert not await manager.mark_shown(session, 556, None, first)  # noted once
     finally:
         await manager.store.close()
