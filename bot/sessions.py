@@ -404,7 +404,7 @@ class SessionManager:
             except GameError as exc:
                 raise UserError(_sentence(str(exc))) from exc
             steps = [*session.draft, step_of(seat, action, position, after, automatic=False)]
-            mode = session.variant.turn_confirmation
+            mode = session.variant.confirmation_of(position, action)
             if mode is not TurnConfirmation.EACH_STEP and _own_step(position, seat):
                 after = self._forced(session, after, seat, steps)
                 if not turn_complete(after, seat) or mode is TurnConfirmation.CONFIRM:

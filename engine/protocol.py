@@ -240,7 +240,10 @@ class GameState(ABC):
 
     @abstractmethod
     def legal_actions(self) -> tuple[Action, ...]:
-        """Every action the deciding seat may take; empty at chance steps and at the end."""
+        """Every action the deciding seat may take; empty at chance steps and at the end.
+
+        Offers that end a game by agreement (a backgammon resignation offer) are not moves of the
+        game and are left out: a game lists them itself, so a forced move stays forced."""
 
     @abstractmethod
     def apply(self, action: Action) -> GameState:
@@ -322,6 +325,12 @@ class Variant(ABC):
     options: ClassVar[tuple[OptionSpec, ...]] = ()
     turn_confirmation: ClassVar[TurnConfirmation] = TurnConfirmation.EACH_STEP
     """Whether the steps of a turn can be taken back before the opponent sees them (``TurnConfirmation``)."""
+
+    def confirmation_of(self, state: GameState, action: Action) -> TurnConfirmation:
+        """How ``action``, taken by the deciding seat in ``state``, becomes final: by default the
+        game's ``turn_confirmation``; a game whose turns mix steps that may be taken back with
+        decisions the opponent must see at once (a double) answers per action."""
+        return self.turn_confirmation
 
     @abstractmethod
     def new_game(self, options: Mapping[str, Any] | None = None) -> GameState:

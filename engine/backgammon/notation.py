@@ -85,10 +85,12 @@ def _read_point(text: str) -> int:
     return value
 
 
-def _listing(plays: tuple[Play, ...]) -> str:
+def _listing(plays: tuple[Play, ...], already: str = "") -> str:
     texts = [play_text(p) for p in plays]
     shown = ", ".join(texts[:40])
     more = f" and {len(texts) - 40} more" if len(texts) > 40 else ""
+    if already:
+        return f"You have moved {already}; the ways to finish are: {shown}{more}."
     return f"The legal plays are: {shown}{more}."
 
 
@@ -98,12 +100,16 @@ def parse_play(text: str, board: Board, d1: int, d2: int, rules: RuleSet = RuleS
     Raises ``NotationError`` when the text cannot be read and ``IllegalActionError`` when it reads
     as a play the rules do not allow; both messages list the legal plays.
     """
-    plays = legal_plays(board, d1, d2, rules)
-    roll = f"{d1}-{d2}"
+    return parse_among(text, board, legal_plays(board, d1, d2, rules), f"{d1}-{d2}")
+
+
+def parse_among(text: str, board: Board, plays: tuple[Play, ...], roll: str, already: str = "") -> Play:
+    """The play among ``plays`` (each from ``board``) that ``text`` describes; ``already`` names the
+    moves made before ``board`` in the same turn, for the error messages."""
     cleaned = text.strip().lower().replace(",", " ")
     if cleaned in (NO_PLAY, "pass", "-", ""):
         if plays[0].moves:
-            raise IllegalActionError(f"{roll} can be played, so you must play it. {_listing(plays)}")
+            raise IllegalActionError(f"{roll} can be played, so you must play it. {_listing(plays, already)}")
         return plays[0]
     side = list(board[1])
     marked: set[int] = set()
@@ -112,7 +118,7 @@ def parse_play(text: str, board: Board, d1: int, d2: int, rules: RuleSet = RuleS
         if match is None:
             raise NotationError(
                 f"I could not read {item!r}: write each checker's move as from/to, like 24/18, "
-                f"bar/22*, 6/off or 8/5(2). {_listing(plays)}"
+                f"bar/22*, 6/off or 8/5(2). {_listing(plays, already)}"
             )
         try:
             points = [_read_point(match.group(1))]
@@ -122,10 +128,10 @@ def parse_play(text: str, board: Board, d1: int, d2: int, rules: RuleSet = RuleS
                     marked.add(points[-1])
         except ValueError:
             raise NotationError(
-                f"{item!r} names a point outside 1-24, bar and off. {_listing(plays)}"
+                f"{item!r} names a point outside 1-24, bar and off. {_listing(plays, already)}"
             ) from None
         if any(nxt >= cur for cur, nxt in itertools.pairwise(points)) or OFF_POINT in points[1:-1]:
-            raise NotationError(f"{item!r} does not move toward home. {_listing(plays)}")
+            raise NotationError(f"{item!r} does not move toward home. {_listing(plays, already)}")
         count = int(match.group(4) or 1)
         src, dst = points[0], points[-1]
         side[src - 1] -= count
@@ -133,7 +139,9 @@ def parse_play(text: str, board: Board, d1: int, d2: int, rules: RuleSet = RuleS
             side[dst - 1] += count
         if side[src - 1] < 0:
             where = "on the bar" if src == BAR_POINT else f"on point {src}"
-            raise IllegalActionError(f"{item}: you do not have that many checkers {where}. {_listing(plays)}")
+            raise IllegalActionError(
+                f"{item}: you do not have that many checkers {where}. {_listing(plays, already)}"
+            )
     wanted = tuple(side)
     same = [p for p in plays if p.result[1] == wanted]
     exact = [p for p in same if hits(p) == marked]
@@ -145,5 +153,7 @@ def parse_play(text: str, board: Board, d1: int, d2: int, rules: RuleSet = RuleS
         return fewest[0]
     if fewest:
         options = " or ".join(play_text(p) for p in fewest)
-        raise NotationError(f"{text.strip()!r} could be {options}: mark the hits with *. {_listing(plays)}")
-    raise IllegalActionError(f"{text.strip()} is not a legal play of {roll} here. {_listing(plays)}")
+        raise NotationError(
+            f"{text.strip()!r} could be {options}: mark the hits with *. {_listing(plays, already)}"
+        )
+    raise IllegalActionError(f"{text.strip()} is not a legal play of {roll} here. {_listing(plays, already)}")

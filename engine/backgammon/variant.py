@@ -1,0 +1,132 @@
+"""Backgammon as a registered game: options (match length, rule set), notation, forfeits, and the
+interchange codes of a position (GNUBG ID, XGID)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, ClassVar
+
+from engine.backgammon import cube
+from engine.backgammon.board import RuleSet
+from engine.backgammon.formats import GameState as GnubgGameState
+from engine.backgammon.formats import MatchInfo, Resignation, gnubg_id, xgid
+from engine.backgammon.game import (
+    COLOURS,
+    SCHEMA,
+    BackgammonState,
+    BackgammonWin,
+    MoveChecker,
+    Phase,
+)
+from engine.errors import CorruptStateError
+from engine.protocol import (
+    Action,
+    EndReason,
+    Forfeit,
+    GameState,
+    OptionSpec,
+    Outcome,
+    TurnConfirmation,
+    Variant,
+)
+
+RULE_LABELS = {
+    RuleSet.STANDARD: "Standard",
+    RuleSet.NACKGAMMON: "Nackgammon (two more back checkers)",
+    RuleSet.OLDENGLISH: "Old English (at most five checkers on a point, no cube)",
+}
+
+
+class BackgammonVariant(Variant):
+    key: ClassVar[str] = "backgammon"
+    title: ClassVar[str] = "Backgammon"
+    seat_names: ClassVar[tuple[str, str]] = COLOURS
+    win_reasons: ClassVar[type[EndReason]] = BackgammonWin
+    schema_version: ClassVar[int] = SCHEMA
+    options: ClassVar[tuple[OptionSpec, ...]] = (
+        OptionSpec(
+            "length",
+            "Match length in points (1 to 25); 1 is a single game without the cube",
+            1,
+            minimum=1,
+            maximum=cube.MAX_LENGTH,
+            summary="{value}-point match",
+        ),
+        OptionSpec(
+            "rules",
+            "Rule set",
+            RuleSet.STANDARD.value,
+            choices=tuple(r.value for r in RULE_LABELS),
+            choice_labels=tuple(RULE_LABELS.values()),
+            summary="{label} rules",
+        ),
+    )
+    # Checkers are moved one at a time and the play waits for Confirm; cube decisions, resignation
+    # offers and their answers (and a whole play typed at once) are final when made.
+    turn_confirmation: ClassVar[TurnConfirmation] = TurnConfirmation.CONFIRM
+
+    def confirmation_of(self, state: GameState, action: Action) -> TurnConfirmation:
+        if isinstance(action, MoveChecker):
+            return TurnConfirmation.CONFIRM
+        return TurnConfirmation.EACH_STEP
+
+    def new_game(self, options: Mapping[str, Any] | None = None) -> BackgammonState:
+        resolved = self.resolve_options(options)
+        return BackgammonState.new(RuleSet(resolved["rules"]), int(resolved["length"]))
+
+    def from_json(self, data: Mapping[str, Any]) -> BackgammonState:
+        state = BackgammonState.from_json(data)
+        if state.to_json() != dict(data):
+            raise CorruptStateError("the saved backgammon match has fields that do not belong to it")
+        return state
+
+    def parse_action(self, state: GameState, text: str) -> Action:
+        if not isinstance(state, BackgammonState):
+            raise TypeError("a backgammon action needs a backgammon position")
+        return state.parse(text)
+
+    def forfeit(self, state: GameState, loser: int, reason: Forfeit, description: str) -> Outcome:
+        """A resigned or timed-out match: the opponent wins it, rated at the match's full length."""
+        assert isinstance(state, BackgammonState)
+        winner = 1 - loser
+        return Outcome(
+            winner=winner,
+            reason=reason,
+            description=description,
+            points=max(1, state.length - state.score[winner]),
+            length=state.length,
+        )
+
+    def position_codes(self, state: GameState) -> tuple[tuple[str, str], ...]:
+        """The GNUBG ID and the XGID of the position, to paste into GNU Backgammon or eXtreme Gammon."""
+        assert isinstance(state, BackgammonState)
+        info = match_info(state)
+        return (("GNUBG ID", gnubg_id(state.board, info)), ("XGID", xgid(state.board, info)))
+
+
+def match_info(state: BackgammonState) -> MatchInfo:
+    """What a GNUBG match ID says of ``state``: GNUBG's player 0 and 1 are seats 0 and 1."""
+    seat = state.turn_seat or 0
+    if state.phase is Phase.OVER:
+        game_state = GnubgGameState.OVER
+    elif state.phase is Phase.OPENING:
+        game_state = GnubgGameState.NONE
+    else:
+        game_state = GnubgGameState.PLAYING
+    to_move = state.to_move()
+    return MatchInfo(
+        cube_log2=state.cube.bit_length() - 1,
+        cube_owner=state.cube_owner,
+        on_roll=seat,
+        crawford=state.crawford,
+        game_state=game_state,
+        turn=to_move if to_move in (0, 1) else seat,
+        doubled=state.phase is Phase.TAKE,
+        resigned=Resignation(state.offer) if state.phase is Phase.RESIGN else Resignation.NONE,
+        dice=state.dice if state.phase is Phase.PLAY and state.dice else (0, 0),
+        match_length=state.length,
+        score=state.score,
+    )
+
+
+VARIANT = BackgammonVariant()
