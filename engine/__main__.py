@@ -1,4 +1,8 @@
-"""Command line: ``python -m engine selfplay --game ring --games N --seed S``."""
+"""Command line.
+
+``python -m engine selfplay --game ring --games N --seed S``: random self-play figures.
+``python -m engine plays --game backgammon --position ID --dice 6-4`` (or ``--stdin``): legal plays.
+"""
 
 from __future__ import annotations
 
@@ -7,18 +11,13 @@ import json
 import sys
 
 from engine.ai.selfplay import selfplay
+from engine.backgammon.board import RuleSet
+from engine.backgammon.cli import QueryError, check_game, parse_dice, parse_position, play_lines, serve
 from engine.errors import GameError
 from engine.registry import VARIANTS, find_variant
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m engine", description=__doc__)
-    commands = parser.add_subparsers(dest="command", required=True)
-    play = commands.add_parser("selfplay", help="play games between two random players and print figures")
-    play.add_argument("--game", default="ring", help=f"one of: {', '.join(sorted(VARIANTS))}")
-    play.add_argument("--games", type=int, default=1000)
-    play.add_argument("--seed", type=int, default=1)
-    args = parser.parse_args(argv)
+def _selfplay(args: argparse.Namespace) -> int:
     try:
         variant = find_variant(args.game)
     except GameError as exc:
@@ -30,6 +29,52 @@ def main(argv: list[str] | None = None) -> int:
     report = selfplay(variant, args.games, args.seed)
     print(json.dumps(report.to_json()))
     return 0
+
+
+def _plays(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+    rules = RuleSet(args.rules)
+    if args.stdin:
+        if args.position is not None or args.dice is not None:
+            parser.error("--stdin reads the positions and dice: leave out --position and --dice")
+    elif args.position is None or args.dice is None:
+        parser.error("give --position and --dice, or --stdin")
+    try:
+        check_game(args.game)
+        if args.stdin:
+            return 0 if serve(sys.stdin, sys.stdout, rules) else 1
+        board = parse_position(str(args.position))
+        d1, d2 = parse_dice(str(args.dice))
+    except QueryError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    for line in play_lines(board, d1, d2, rules):
+        print(line)
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m engine", description=__doc__)
+    commands = parser.add_subparsers(dest="command", required=True)
+    play = commands.add_parser("selfplay", help="play games between two random players and print figures")
+    play.add_argument("--game", default="ring", help=f"one of: {', '.join(sorted(VARIANTS))}")
+    play.add_argument("--games", type=int, default=1000)
+    play.add_argument("--seed", type=int, default=1)
+    plays = commands.add_parser(
+        "plays", help="list the legal plays of a roll: notation, TAB, GNU Backgammon position ID after it"
+    )
+    plays.add_argument("--game", default="backgammon", help="backgammon")
+    plays.add_argument("--rules", choices=[r.value for r in RuleSet], default=RuleSet.STANDARD.value)
+    plays.add_argument("--position", help="GNU Backgammon position ID, the player on roll to move")
+    plays.add_argument("--dice", help="the roll, like 6-4")
+    plays.add_argument(
+        "--stdin",
+        action="store_true",
+        help="read 'POSITION_ID A-B' lines; each answer ends with an empty line",
+    )
+    args = parser.parse_args(argv)
+    if args.command == "plays":
+        return _plays(args, plays)
+    return _selfplay(args)
 
 
 if __name__ == "__main__":
