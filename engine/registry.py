@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 from engine import ring
+from engine.backgammon import variant as backgammon
 from engine.errors import UnknownVariantError
 from engine.protocol import Variant
 
 VARIANTS: dict[str, Variant] = {
     ring.VARIANT.key: ring.VARIANT,
+    backgammon.VARIANT.key: backgammon.VARIANT,
 }
 
 

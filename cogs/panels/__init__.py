@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from cogs.panels import ring
+from cogs.panels import backgammon, ring
 from cogs.panels.base import Panel
 
 PANELS: dict[str, Panel] = {
     "ring": ring.PANEL,
+    "backgammon": backgammon.PANEL,
 }

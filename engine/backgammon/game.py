@@ -343,7 +343,11 @@ class BackgammonState(GameState, GameView):
         return self._turn().completions(self.board, self.dice_left, len(self.played))
 
     def resign_offers(self) -> tuple[OfferResignation, ...]:
-        """The resignations the player on turn may offer now: before rolling or before moving."""
+        """The resignations the player on turn may offer now: before rolling or before moving, once
+        the game has seen a play, in a match longer than one point (in a 1-point match any loss loses
+        the match: resign the match)."""
+        if self.length == 1 or self.last_play is None:
+            return ()
         if self.phase is Phase.DECIDE or (self.phase is Phase.PLAY and not self.played):
             return tuple(OfferResignation(level) for level in (1, 2, 3))
         return ()

@@ -263,8 +263,8 @@ class _Game:
 
     def _resign(self, number: int, action: MatAction) -> None:
         self._expect(number, action, ())
-        if self.on_roll is None:
-            raise self.fail(number, "nobody resigns before the opening roll")
+        # An offer may come before the game's first roll is written (made after the opening roll,
+        # before moving): the format writes only an accepted one, as its Wins line.
         if action.points not in (self.cube, 2 * self.cube, 3 * self.cube):
             raise self.fail(
                 number, f"a resignation offers 1, 2 or 3 times the cube ({self.cube}), not {action.points}"
