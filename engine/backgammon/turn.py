@@ -59,12 +59,13 @@ def turn_of(start: Board, d1: int, d2: int, rules: RuleSet) -> TurnInProgress:
 class TurnInProgress:
     """What may follow the moves already made in one turn (``start`` rolled ``d1``-``d2``)."""
 
-    __slots__ = ("_finishes", "goals", "need", "rules")
+    __slots__ = ("_finishes", "_steps", "goals", "need", "rules")
 
     def __init__(self, start: Board, d1: int, d2: int, rules: RuleSet) -> None:
         self.goals, self.need = goal(start, d1, d2, rules)
         self.rules = rules
         self._finishes: dict[tuple[Board, tuple[int, ...]], frozenset[Board]] = {}
+        self._steps: dict[tuple[Board, tuple[int, ...]], list[tuple[Stepped, Board]]] = {}
 
     def finishes(self, board: Board, dice: tuple[int, ...], made: int) -> frozenset[Board]:
         """The legal end positions still reachable from ``board`` with ``dice`` after ``made`` moves."""
@@ -89,11 +90,16 @@ class TurnInProgress:
         """
         if made >= self.need:
             return []
-        return [
-            (stepped, after)
-            for stepped, after in _die_moves(board, dice, self.rules)
-            if self.finishes(after, without(dice, stepped.die), made + 1)
-        ]
+        key = (board, dice)
+        known = self._steps.get(key)
+        if known is None:
+            known = [
+                (stepped, after)
+                for stepped, after in _die_moves(board, dice, self.rules)
+                if self.finishes(after, without(dice, stepped.die), made + 1)
+            ]
+            self._steps[key] = known
+        return list(known)
 
     def completions(self, board: Board, dice: tuple[int, ...], made: int) -> tuple[Play, ...]:
         """Each distinct legal way to finish the play from here, as the moves still to make (one move

@@ -10,10 +10,13 @@ import pytest
 
 from engine import VARIANTS, GameState
 from engine.ai.random_player import random_action
+from engine.backgammon.board import CHECKERS, POINTS, check_board
+from engine.backgammon.game import BackgammonState, Phase
 from engine.ring import TOKENS, RingState
 
 GAMES_PER_VARIANT = 2000  # marked slow: about a minute for ring
 QUICK_GAMES_PER_VARIANT = 30  # the everyday run
+QUICK_GAMES = {"backgammon": 12}  # whole matches, each step checked: about 6 s
 
 
 def ring_invariants(state: GameState) -> None:
@@ -24,9 +27,36 @@ def ring_invariants(state: GameState) -> None:
     assert len(state.board) == 12 and all(isinstance(v, int) for v in state.board)
 
 
+def backgammon_invariants(state: GameState) -> None:
+    assert isinstance(state, BackgammonState)
+    check_board((state.sides[0], state.sides[1]))  # 15 checkers at most a side, no point shared
+    for side in state.sides:
+        assert sum(side) <= CHECKERS
+        assert max(side[:POINTS]) <= state.rules.point_cap, "Old English: five checkers a point at most"
+    assert state.cube & (state.cube - 1) == 0, "the cube is a power of two"
+    assert state.cube == 1 or state.uses_cube
+    if not state.is_terminal():
+        assert max(state.score) < state.length, "a match goes on only while nobody has won it"
+    if state.crawford:
+        assert not state.may_double(0) and not state.may_double(1), "no double in the Crawford game"
+    if state.phase is Phase.PLAY:
+        assert state.legal_actions(), "a play in progress can always be finished"
+
+
 INVARIANTS: dict[str, Callable[[GameState], None]] = {
     "ring": ring_invariants,
+    "backgammon": backgammon_invariants,
 }
+
+PLAYOUT_OPTIONS: dict[str, list[dict[str, object]]] = {
+    "backgammon": [
+        {},
+        {"length": 5},
+        {"length": 3, "rules": "nackgammon"},
+        {"length": 3, "rules": "oldenglish"},
+    ],
+}
+"""Options the playouts go through in turn, for games with options (default: the defaults)."""
 
 
 def test_every_registered_game_has_invariants() -> None:
@@ -39,7 +69,8 @@ def play_random_games(key: str, games: int, seed: int) -> None:
     check = INVARIANTS[key]
     rng = random.Random(seed)
     for game in range(games):
-        state = variant.new_game()
+        choices = PLAYOUT_OPTIONS.get(key, [{}])
+        state = variant.new_game(choices[game % len(choices)])
         for _step in range(10_000):
             check(state)
             data = state.to_json()
@@ -58,7 +89,7 @@ def play_random_games(key: str, games: int, seed: int) -> None:
 
 @pytest.mark.parametrize("key", sorted(VARIANTS))
 def test_a_few_random_playouts(key: str) -> None:
-    play_random_games(key, QUICK_GAMES_PER_VARIANT, seed=1)
+    play_random_games(key, QUICK_GAMES.get(key, QUICK_GAMES_PER_VARIANT), seed=1)
 
 
 @pytest.mark.slow
