@@ -1,9 +1,10 @@
-"""How many clicks and selects a ring turn takes, played by two humans through the fake Discord.
+"""How many clicks and selects a turn takes, played by two humans through the fake Discord.
 
-    python bench/taps.py [--matches 20] [--seed 1] [--max-interactions 3000]
+    python bench/taps.py [--game ring|backgammon] [--length N] [--matches 20] [--seed 1] [--max-interactions 3000]
 
 A fresh temporary SQLite file and a fresh bot (``RingsideBot``) on the in-process fake Discord. Each
-of ``--matches`` ring matches is set up through ``/challenge`` + Accept between two new users, then
+of ``--matches`` matches of ``--game`` (ring; backgammon matches to ``--length`` points, default 1)
+is set up through ``/challenge`` + Accept between two new users, then
 played to the end by picking random controls of the player on turn (an option of the first select,
 else a button that is not Back, Resign or Rules: see ``fakediscord.matches.pick_control``).
 
@@ -14,7 +15,9 @@ only that player sees (an ephemeral reply or followup) that carries enabled cont
 is made on that message, as a player would.
 
 ``move_turns`` restricts the figures to turns in which at least one move step was played by a pick
-(Roll and then one or two dice): the turns the ring panel's layout decides.
+(ring: Roll and then one or two dice; backgammon: one checker per die, and Confirm): the turns a
+panel's layout decides. For backgammon ``move_turns_doubles`` and ``move_turns_other`` split them
+by the dice rolled (a double is four moves).
 
 Prints one JSON object. It asserts nothing about the figures, only that the fake recorded no limit
 violation or bot error and that every match ended.
@@ -58,6 +61,10 @@ class Turn:
     def moved(self) -> bool:
         return any(a.startswith("a:move") for a in self.actions)
 
+    @property
+    def moves(self) -> int:
+        return sum(1 for a in self.actions if a.startswith("a:move"))
+
 
 def has_controls(message: FakeMessage) -> bool:
     return any(not c.disabled and c.custom_id for c in message.all_components)
@@ -92,10 +99,16 @@ def picked_value(custom_id: str, value: str | None) -> str:
 
 
 async def play_match(
-    fake: FakeDiscord, alice: FakeUser, bob: FakeUser, rng: random.Random, max_interactions: int
+    fake: FakeDiscord,
+    alice: FakeUser,
+    bob: FakeUser,
+    rng: random.Random,
+    max_interactions: int,
+    game: str = "ring",
+    options: dict[str, object] | None = None,
 ) -> list[Turn]:
     users = {alice.id: alice, bob.id: bob}
-    first = await challenge_and_accept(fake, alice, bob)
+    first = await challenge_and_accept(fake, alice, bob, game, **(options or {}))
     channel_id = first.channel_id
     turns: list[Turn] = []
     board_id: int | None = None
@@ -149,7 +162,13 @@ def figures(turns: list[Turn]) -> dict[str, Any]:
     }
 
 
-async def run(matches: int, seed: int, max_interactions: int) -> dict[str, Any]:
+async def run(
+    matches: int,
+    seed: int,
+    max_interactions: int,
+    game: str = "ring",
+    options: dict[str, object] | None = None,
+) -> dict[str, Any]:
     rng = random.Random(seed)
     turns: list[Turn] = []
     with tempfile.TemporaryDirectory(prefix="ringside-taps-") as tmp:
@@ -163,23 +182,33 @@ async def run(matches: int, seed: int, max_interactions: int) -> dict[str, Any]:
                 for index in range(matches):
                     alice = fake.add_user(f"alice{index}")
                     bob = fake.add_user(f"bob{index}")
-                    turns += await play_match(fake, alice, bob, rng, max_interactions)
+                    turns += await play_match(fake, alice, bob, rng, max_interactions, game, options)
                 fake.assert_clean()
             finally:
                 # aiosqlite's thread would keep the process alive after an error
                 await bot.close()
                 await store.close()
-    return {
+    moved = [t for t in turns if t.moved]
+    report: dict[str, Any] = {
+        "game": game,
+        "options": options or {},
         "matches": matches,
         "seed": seed,
         **figures(turns),
-        "move_turns": figures([t for t in turns if t.moved]),
+        "move_turns": figures(moved),
     }
+    if game == "backgammon":
+        # Four checkers moved by picks (no forced remainder): a double played out by hand.
+        report["move_turns_doubles"] = figures([t for t in moved if t.moves > 2])
+        report["move_turns_other"] = figures([t for t in moved if t.moves <= 2])
+    return report
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
-    parser.add_argument("--matches", type=int, default=20, help="ring matches to play (20)")
+    parser.add_argument("--game", default="ring", choices=("ring", "backgammon"), help="the game (ring)")
+    parser.add_argument("--length", type=int, default=None, help="match length, for backgammon")
+    parser.add_argument("--matches", type=int, default=20, help="matches to play (20)")
     parser.add_argument("--seed", type=int, default=1, help="seed of the dice and the picks (1)")
     parser.add_argument(
         "--max-interactions", type=int, default=3000, help="give up on a match after this many (3000)"
@@ -187,7 +216,9 @@ def main() -> None:
     args = parser.parse_args()
     if args.matches < 1:
         parser.error("--matches must be at least 1")
-    print(json.dumps(asyncio.run(run(args.matches, args.seed, args.max_interactions))), flush=True)
+    options: dict[str, object] = {"length": args.length} if args.length else {}
+    report = asyncio.run(run(args.matches, args.seed, args.max_interactions, args.game, options))
+    print(json.dumps(report), flush=True)
 
 
 if __name__ == "__main__":

@@ -12,10 +12,13 @@ from .world import FakeMessage, FakeUser
 TURN = re.compile(r"^<@(\d+)>, your turn")
 
 
-async def challenge_and_accept(fake: FakeDiscord, alice: FakeUser, bob: FakeUser) -> FakeMessage:
-    """Alice challenges Bob to ring, Bob accepts; returns the first board message (in the thread)."""
-    result = await fake.slash(alice, "challenge", {"opponent": bob, "game": "ring"})
-    assert result.message is not None and "challenges you to **Ring**" in result.message.content
+async def challenge_and_accept(
+    fake: FakeDiscord, alice: FakeUser, bob: FakeUser, game: str = "ring", **options: object
+) -> FakeMessage:
+    """Alice challenges Bob to ``game`` (ring unless said, with ``options`` such as ``length=5``),
+    Bob accepts; returns the first board message (in the thread)."""
+    result = await fake.slash(alice, "challenge", {"opponent": bob, "game": game, **options})
+    assert result.message is not None and "challenges you to **" in result.message.content
     accept = next(c for c in result.message.custom_ids if c.endswith(":accept"))
     await fake.click(bob, result.message, accept, idle=True)
     thread = fake.thread_of(result.message)
@@ -80,7 +83,11 @@ def pick_control(message: FakeMessage, rng: random.Random) -> tuple[str, str, st
         assert select.custom_id is not None
         return "select", select.custom_id, value
     buttons = [
-        b for b in message.buttons if not b.disabled and b.label not in ("Back", "Resign", "Rules", "Undo")
+        b
+        for b in message.buttons
+        if not b.disabled
+        and b.label not in ("Back", "Resign", "Rules", "Undo")
+        and not (b.label or "").startswith("Resign")
     ]
     button = rng.choice(buttons)
     assert button.custom_id is not None

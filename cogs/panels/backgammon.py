@@ -40,7 +40,9 @@ def _points(n: int) -> str:
 
 def move_label(move: MoveChecker) -> str:
     """ "24/18", "bar/20*", "6/off": one checker's move as players write it."""
-    return move.notation.removeprefix("move ").replace(" with ", " (") + (")" if " with " in move.notation else "")
+    return move.notation.removeprefix("move ").replace(" with ", " (") + (
+        ")" if " with " in move.notation else ""
+    )
 
 
 class BackgammonPanel:

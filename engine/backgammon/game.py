@@ -539,7 +539,8 @@ class BackgammonState(GameState, GameView):
             raise NotYourTurnError("there is no roll or double to decide now")
         seat = self.turn_seat or 0
         if isinstance(action, RollOn):
-            return replace(self, phase=Phase.ROLL, last=None)
+            # The dice follow at once; their text ("White rolled 6-4") continues this one.
+            return replace(self, phase=Phase.ROLL, last=f"{COLOURS[seat]} rolled")
         return replace(self, phase=Phase.TAKE, last=f"{COLOURS[seat]} doubles to {self.cube * 2}")
 
     def _no_double_reason(self) -> str:

@@ -32,7 +32,9 @@ from engine.backgammon.plays import Move, Play
 from engine.protocol import Variant
 
 
-def mat_record(variant: Variant, options: Mapping[str, Any], log: Sequence[str], names: tuple[str, str]) -> MatMatch:
+def mat_record(
+    variant: Variant, options: Mapping[str, Any], log: Sequence[str], names: tuple[str, str]
+) -> MatMatch:
     """The ``MatMatch`` of a match played from ``options`` through ``log`` (action notations)."""
     state = variant.new_game(options)
     assert isinstance(state, BackgammonState)
@@ -61,7 +63,9 @@ def mat_record(variant: Variant, options: Mapping[str, Any], log: Sequence[str],
         elif isinstance(action, AcceptResignation | DeclineResignation):
             kind = "accept" if isinstance(action, AcceptResignation) else "decline"
             actions.append(MatAction(1 - seat, kind))
-        rolled = isinstance(action, Opening | Roll) and (before.phase is not Phase.OPENING or after.turn_seat is not None)
+        rolled = isinstance(action, Opening | Roll) and (
+            before.phase is not Phase.OPENING or after.turn_seat is not None
+        )
         played = isinstance(action, MoveChecker | Checkers) and (
             after.phase is not Phase.PLAY or after.game_number != before.game_number
         )
@@ -71,7 +75,9 @@ def mat_record(variant: Variant, options: Mapping[str, Any], log: Sequence[str],
         elif played:
             assert before.dice is not None
             dice = before.dice
-            actions.append(MatAction(seat, "roll", dice=dice, play=play_text(Play(tuple(moves), before.board))))
+            actions.append(
+                MatAction(seat, "roll", dice=dice, play=play_text(Play(tuple(moves), before.board)))
+            )
             moves = []
         if after.game_number != before.game_number or after.is_terminal():
             winner = max((0, 1), key=lambda s: after.score[s] - before.score[s])
@@ -84,7 +90,9 @@ def mat_record(variant: Variant, options: Mapping[str, Any], log: Sequence[str],
     return MatMatch(length=state.length, names=names, games=tuple(games), rules=state.rules)
 
 
-def mat_file(variant: Variant, options: Mapping[str, Any], log: Sequence[str], names: tuple[str, str]) -> str | None:
+def mat_file(
+    variant: Variant, options: Mapping[str, Any], log: Sequence[str], names: tuple[str, str]
+) -> str | None:
     """The ``.mat`` text of the match, or None under rules the format cannot hold (Old English)."""
     record = mat_record(variant, options, log, names)
     if record.rules is RuleSet.OLDENGLISH:

@@ -36,7 +36,9 @@ def opened(d0: int, d1: int, length: int = 1, rules: str = "standard") -> Backga
     return s.apply(s.chance_action((d0, d1)))
 
 
-def playing(me: dict[int, int], opp: dict[int, int], dice: tuple[int, int], **fields: object) -> BackgammonState:
+def playing(
+    me: dict[int, int], opp: dict[int, int], dice: tuple[int, int], **fields: object
+) -> BackgammonState:
     """Seat 0 to play ``dice``; ``me`` and ``opp`` as {point: checkers} in each side's own numbering."""
     sides = (side_from(me), side_from(opp))
     return BackgammonState(
@@ -63,7 +65,8 @@ def test_the_higher_opening_die_plays_both_dice() -> None:
     assert s.turn == 1 and s.to_move() == 1
     assert s.dice == (3, 1)
     assert VARIANT.parse_action(s, "8/5 6/5") == Checkers(
-        VARIANT.parse_action(s, "8/5 6/5").moves, VARIANT.parse_action(s, "8/5 6/5").result  # type: ignore[attr-defined]
+        VARIANT.parse_action(s, "8/5 6/5").moves,
+        VARIANT.parse_action(s, "8/5 6/5").result,  # type: ignore[attr-defined]
     )
     assert "8/5 6/5" in {p for p in (s.apply(VARIANT.parse_action(s, "8/5 6/5")).last_text or "").split(": ")}
 
@@ -86,7 +89,13 @@ def test_checkers_move_one_at_a_time_and_only_moves_inside_a_legal_play_are_offe
     s = s.apply(VARIANT.parse_action(s, "move 24/18"))
     assert s.phase is Phase.PLAY and s.dice_left == (4,)
     assert "24/18" in (s.last_text or "")
-    assert {a.notation for a in s.legal_actions()} == {"move 24/20", "move 18/14", "move 13/9", "move 8/4", "move 6/2"}
+    assert {a.notation for a in s.legal_actions()} == {
+        "move 24/20",
+        "move 18/14",
+        "move 13/9",
+        "move 8/4",
+        "move 6/2",
+    }
     s = s.apply(VARIANT.parse_action(s, "move 18/14"))
     assert s.phase is Phase.ROLL and s.last_play is not None
     assert s.last_text == "White rolled 6-4: 24/14"
@@ -232,7 +241,10 @@ def test_random_matches_end_with_a_scored_outcome(rules: RuleSet, length: int) -
         outcome = final.outcome()
         assert outcome is not None and outcome.winner in (0, 1) and outcome.length == length
         assert final.score[outcome.winner] >= length
-        assert max(s.cube for s in play_random(seed, rules.value, length)) == 1 or rules is not RuleSet.OLDENGLISH
+        assert (
+            max(s.cube for s in play_random(seed, rules.value, length)) == 1
+            or rules is not RuleSet.OLDENGLISH
+        )
 
 
 def test_every_state_round_trips_through_json_and_every_action_through_its_notation() -> None:

@@ -31,7 +31,13 @@ def almost_won(seat: int, **fields: object) -> BackgammonState:
     me, opp = side_from({1: 1}), side_from({19: 15})
     sides = (me, opp) if seat == 0 else (opp, me)
     base = BackgammonState(
-        sides=sides, phase=Phase.PLAY, turn_seat=seat, dice=(2, 1), start=sides, dice_left=(2, 1), turn_number=9
+        sides=sides,
+        phase=Phase.PLAY,
+        turn_seat=seat,
+        dice=(2, 1),
+        start=sides,
+        dice_left=(2, 1),
+        turn_number=9,
     )
     return replace(base, **fields)  # type: ignore[arg-type]
 
@@ -41,7 +47,9 @@ def test_match_length_and_rule_set_are_options_with_limits() -> None:
     for bad in ({"length": 0}, {"length": 26}, {"rules": "hypergammon"}, {"colour": "red"}):
         with pytest.raises(BadOptionsError):
             VARIANT.new_game(bad)
-    assert VARIANT.describe_options({"length": 7, "rules": "oldenglish"}) == "7-point match, Old English rules"
+    assert (
+        VARIANT.describe_options({"length": 7, "rules": "oldenglish"}) == "7-point match, Old English rules"
+    )
 
 
 def test_a_one_point_match_has_no_cube_and_rolls_by_itself() -> None:
@@ -119,7 +127,9 @@ def test_the_crawford_game_follows_the_first_time_a_player_reaches_one_short_and
     assert s.phase is Phase.ROLL  # nobody may double in the Crawford game
     assert "Crawford game" in s.phase_text
     # After the Crawford game the trailer may double again.
-    post = almost_won(1, length=5, score=(4, 0), crawford=True, crawford_done=True, sides=(two_checkers[1], two_checkers[0]))
+    post = almost_won(
+        1, length=5, score=(4, 0), crawford=True, crawford_done=True, sides=(two_checkers[1], two_checkers[0])
+    )
     post = replace(post, start=post.sides)
     post = act(post, "move 1/off")
     assert post.score == (4, 1) and not post.crawford and post.crawford_done
@@ -175,7 +185,9 @@ def test_cube_decisions_are_final_at_once_and_checker_moves_wait_for_confirm() -
     rolled = act(s, "roll", "roll 6-4")
     step = VARIANT.parse_action(rolled, "move 24/18")
     assert VARIANT.confirmation_of(rolled, step) is TurnConfirmation.CONFIRM
-    assert VARIANT.confirmation_of(rolled, VARIANT.parse_action(rolled, "24/14")) is TurnConfirmation.EACH_STEP
+    assert (
+        VARIANT.confirmation_of(rolled, VARIANT.parse_action(rolled, "24/14")) is TurnConfirmation.EACH_STEP
+    )
 
 
 def test_position_codes_are_the_gnubg_id_and_the_xgid() -> None:

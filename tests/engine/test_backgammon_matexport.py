@@ -14,7 +14,9 @@ from engine.protocol import CHANCE
 from tests.engine.test_backgammon_matfile import GNUBG, gnubg_import, needs_gnubg
 
 
-def random_match(seed: int, length: int, rules: str = "standard") -> tuple[dict[str, object], list[str], tuple[int, int]]:
+def random_match(
+    seed: int, length: int, rules: str = "standard"
+) -> tuple[dict[str, object], list[str], tuple[int, int]]:
     """A match of random legal actions (cube actions and resignation offers included) to its end."""
     rng = random.Random(seed)
     options: dict[str, object] = {"length": length, "rules": rules}
