@@ -180,7 +180,7 @@ def test_bearing_off_with_a_higher_die_names_the_die_when_either_could() -> None
 
 def test_bad_notation_says_what_was_not_understood_and_lists_the_legal_plays() -> None:
     s = opened(6, 1)
-    with pytest.raises(NotationError, match="The legal plays are: .*13/7 8/7"):
+    with pytest.raises(NotationError, match=r"The legal plays are: .*13/7 8/7"):
         VARIANT.parse_action(s, "13-7")
     with pytest.raises(IllegalActionError, match="not a legal play"):
         VARIANT.parse_action(s, "24/17")
