@@ -8,7 +8,11 @@ writes the same files. ``--only`` picks some of them by name.
 small sample boards with captions, see ``render/rules_pictures.py``), redrawn the same way.
 
 ``python -m render palette --game ring``: rebuild the ring pictures' fixed palette from sample
-pictures and write it to ``render/ring_palette.py`` (after a change of colours or shapes).
+pictures and write it to ``render/ring_palette.py`` (after a change of colours or shapes); the same
+with ``--game backgammon`` writes ``render/backgammon_palette.py``.
+
+Backgammon (``--game backgammon``) is not in the engine's registry yet: its samples come from seeded
+random 5-point matches of its own variant (``render.backgammon.random_match``).
 """
 
 from __future__ import annotations

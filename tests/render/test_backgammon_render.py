@@ -4,6 +4,7 @@ seat on turn, with the checkers, counts, cube, dice and last play where the pict
 from __future__ import annotations
 
 import io
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 from typing import cast
@@ -48,11 +49,10 @@ def matches() -> list[list[BackgammonState]]:
     return [backgammon.random_match(seed, 5, rule_sets[seed % 3]) for seed in range(1, 7)]
 
 
-def find(matches: list[list[BackgammonState]], test: object) -> BackgammonState:
-    check = cast("type[bool]", test)
+def find(matches: list[list[BackgammonState]], test: Callable[[BackgammonState], bool]) -> BackgammonState:
     for states in matches:
         for state in states:
-            if check(state):
+            if test(state):
                 return state
     raise AssertionError("no such position in the seeded matches")
 
