@@ -1,9 +1,10 @@
 """How fast the board pictures are drawn and how big they are.
 
-    python bench/render.py [--positions 300] [--seed 1] [--pool WORKERS]
+    python bench/render.py [--game ring|backgammon] [--positions 300] [--seed 1] [--pool WORKERS]
 
-Collects positions from seeded random ring games (every state of each game, in order, until there
-are enough), renders each once (with two players' names, as the bot does) after one warm-up
+Collects positions from seeded random games of ``--game`` (ring by default; backgammon: 5-point
+matches, so the cube and the score show) (every state of each game, in order, until there are
+enough), renders each once (with two players' names, as the bot does) after one warm-up
 picture (which loads the fonts and the fixed palette and draws and compresses the cached empty
 board, about 0.4 s once per process), and prints one JSON object: the median and 95th percentile render
 time in milliseconds and the median and largest PNG in KB. It asserts nothing; the figures depend
@@ -36,6 +37,7 @@ sys.path.insert(0, str(_HERE.parent))
 from bot.render_pool import RenderPool  # noqa: E402
 from engine import find_variant  # noqa: E402
 from engine.ai.random_player import random_action  # noqa: E402
+from engine.backgammon.variant import VARIANT as BACKGAMMON  # noqa: E402
 from engine.protocol import GameState  # noqa: E402
 from render import Caption, render_board  # noqa: E402
 
@@ -43,14 +45,20 @@ CAPTION = Caption(names=("Alice Liddell", "bob"))
 """Players' names as the bot draws them on every board."""
 
 
-def positions(count: int, seed: int) -> list[GameState]:
-    """``count`` positions: every state of seeded random ring games, game after game."""
-    variant = find_variant("ring")
+GAMES = ("ring", "backgammon")
+OPTIONS: dict[str, dict[str, object]] = {"backgammon": {"length": 5}}
+"""The options of the benchmarked games: backgammon as 5-point matches."""
+
+
+def positions(count: int, seed: int, game_key: str = "ring") -> list[GameState]:
+    """``count`` positions: every state of seeded random games of ``game_key``, game after game."""
+    # Backgammon is not in the registry yet: its variant is taken from its module.
+    variant = BACKGAMMON if game_key == "backgammon" else find_variant(game_key)
     found: list[GameState] = []
     game = seed
     while len(found) < count:
         rng = random.Random(game)
-        state = variant.new_game()
+        state = variant.new_game(OPTIONS.get(game_key))
         found.append(state)
         while state.outcome() is None and len(found) < count:
             state = state.apply(random_action(state, rng))
@@ -83,13 +91,14 @@ async def through_pool(states: list[GameState], workers: int | None) -> dict[str
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--game", choices=GAMES, default="ring", help="the game drawn (ring)")
     parser.add_argument("--positions", type=int, default=300, help="how many positions to render (300)")
     parser.add_argument("--seed", type=int, default=1, help="seed of the first random game (1)")
     parser.add_argument("--pool", type=int, help="also draw them all at once in a RenderPool of N (0: CPUs)")
     args = parser.parse_args()
     if args.positions < 1:
         parser.error("--positions must be at least 1")
-    states = positions(args.positions, args.seed)
+    states = positions(args.positions, args.seed, args.game)
     render_board(states[0].view(None))  # fonts, palette and the cached board, once
     times: list[float] = []
     sizes: list[int] = []
@@ -105,7 +114,7 @@ def main() -> None:
         json.dumps(
             {
                 **pooled,
-                "game": "ring",
+                "game": args.game,
                 "positions": len(states),
                 "seed": args.seed,
                 "median_ms": round(statistics.median(times), 2),

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from engine.protocol import GameView
-from render import ring
+from render import backgammon, ring
 from render.theme import NO_CAPTION, Caption, SeatStyle
 
 
@@ -23,10 +23,12 @@ class NoRendererError(LookupError):
 
 RENDERERS: dict[str, Callable[[GameView, Caption], bytes]] = {
     "ring": ring.render,
+    "backgammon": backgammon.render,
 }
 
 SEAT_STYLES: dict[str, tuple[SeatStyle, SeatStyle]] = {
     "ring": ring.SEATS,
+    "backgammon": backgammon.SEATS,
 }
 
 

@@ -8,7 +8,11 @@ writes the same files. ``--only`` picks some of them by name.
 small sample boards with captions, see ``render/rules_pictures.py``), redrawn the same way.
 
 ``python -m render palette --game ring``: rebuild the ring pictures' fixed palette from sample
-pictures and write it to ``render/ring_palette.py`` (after a change of colours or shapes).
+pictures and write it to ``render/ring_palette.py`` (after a change of colours or shapes); the same
+with ``--game backgammon`` writes ``render/backgammon_palette.py``.
+
+Backgammon (``--game backgammon``) is not in the engine's registry yet: its samples come from seeded
+random 5-point matches of its own variant (``render.backgammon.random_match``).
 """
 
 from __future__ import annotations
@@ -23,9 +27,13 @@ from typing import NoReturn
 
 from engine import find_variant
 from engine.ai.random_player import random_action
+from engine.backgammon.board import BAR, CHECKERS, RuleSet
+from engine.backgammon.game import BackgammonState, OfferResignation
+from engine.backgammon.game import Phase as BgPhase
+from engine.backgammon.variant import VARIANT as BACKGAMMON
 from engine.protocol import GameState
 from engine.ring import WIN_KEYS, MarkKind, Phase, RingState
-from render import RENDERERS, render_board, ring
+from render import RENDERERS, backgammon, render_board, ring
 from render.rules_pictures import RING_SHEETS, Sheet, rules_pictures
 
 MAX_GAMES = 3000
@@ -114,6 +122,61 @@ def ring_samples(seed: int, wanted: frozenset[str] = frozenset()) -> list[tuple[
     return ordered + sorted(wins.items())
 
 
+def _borne_off(state: BackgammonState) -> int:
+    return max(CHECKERS - sum(side) for side in state.sides)
+
+
+BACKGAMMON_SITUATIONS: dict[str, Callable[[BackgammonState], bool]] = {
+    "opening-roll": lambda s: s.phase is BgPhase.PLAY and s.turn_number == 1 and not s.played,
+    "hits-and-bar": lambda s: (
+        s.phase in (BgPhase.DECIDE, BgPhase.ROLL)
+        and s.last_play is not None
+        and sum(m.hit for m in s.last_play.moves) >= 2
+        and s.sides[0][BAR] + s.sides[1][BAR] >= 2
+    ),
+    "six-six-in-progress": lambda s: s.phase is BgPhase.PLAY and s.dice == (6, 6) and len(s.played) == 2,
+    "double-offered": lambda s: s.phase is BgPhase.TAKE and s.cube >= 2 and s.turn_number > 6,
+    "crawford-game": lambda s: (
+        s.crawford and s.phase is BgPhase.PLAY and s.turn_number > 8 and len(s.played) == 1
+    ),
+    "bear-off": lambda s: (
+        s.result is None and s.phase is BgPhase.PLAY and 5 <= _borne_off(s) <= 12 and bool(s.played)
+    ),
+    "tall-stacks": lambda s: (
+        s.result is None and max(max(side[:24]) for side in s.sides) >= 8 and s.phase is BgPhase.ROLL
+    ),
+    "old-english": lambda s: s.rules is RuleSet.OLDENGLISH and s.phase is BgPhase.PLAY and s.turn_number > 20,
+    "resignation-offered": lambda s: (
+        s.phase is BgPhase.DECIDE and s.turn_number > 30 and s.rules is RuleSet.STANDARD
+    ),
+    "match-won": lambda s: s.result is not None and s.length > 1,
+}
+"""Situations of seeded random 5-point matches (the rule set cycles standard, nackgammon, Old English
+with the seed); "resignation-offered" is the found position with a gammon resignation offered."""
+
+
+def backgammon_samples(seed: int, wanted: frozenset[str] = frozenset()) -> list[tuple[str, GameState]]:
+    """The backgammon situations worth a picture, in a fixed order."""
+    found: dict[str, GameState] = {
+        "start": BACKGAMMON.new_game({"length": 5}),
+        "nackgammon-start": BACKGAMMON.new_game({"length": 5, "rules": "nackgammon"}),
+    }
+    rule_sets = (RuleSet.STANDARD, RuleSet.NACKGAMMON, RuleSet.OLDENGLISH)
+    for n in range(seed, seed + MAX_GAMES):
+        for state in backgammon.random_match(n, 5, rule_sets[n % 3]):
+            for name, test in BACKGAMMON_SITUATIONS.items():
+                if name not in found and test(state):
+                    if name == "resignation-offered":
+                        state = state.apply(OfferResignation(2))
+                    found[name] = state
+        if wanted and wanted <= set(found):
+            break
+        if len(found) == len(BACKGAMMON_SITUATIONS) + 2:
+            break
+    names = ("start", "nackgammon-start", *BACKGAMMON_SITUATIONS)
+    return [(name, found[name]) for name in names if name in found]
+
+
 @dataclass(frozen=True, slots=True)
 class SampleSet:
     """The sample pictures of one game: every name it may write, and the search that finds them."""
@@ -124,6 +187,7 @@ class SampleSet:
 
 SAMPLES: dict[str, SampleSet] = {
     "ring": SampleSet(("start", *RING_SITUATIONS, *(f"won-{key}" for key in WIN_KEYS)), ring_samples),
+    "backgammon": SampleSet(("start", "nackgammon-start", *BACKGAMMON_SITUATIONS), backgammon_samples),
 }
 
 
@@ -170,11 +234,16 @@ def _rules(game: str, out: Path, seed: int) -> list[Path]:
 
 
 def _palette(game: str) -> Path:
-    if game.strip().lower() != "ring":
-        raise ValueError(f"no fixed palette for the game {game!r} (games: ring)")
-    path = Path(ring.__file__).with_name("ring_palette.py")
-    path.write_text(ring.palette_module(ring.build_palette()))
-    return path
+    key = game.strip().lower()
+    if key == "ring":
+        path = Path(ring.__file__).with_name("ring_palette.py")
+        path.write_text(ring.palette_module(ring.build_palette()))
+        return path
+    if key == "backgammon":
+        path = Path(backgammon.__file__).with_name("backgammon_palette.py")
+        path.write_text(backgammon.palette_module(backgammon.build_palette()))
+        return path
+    raise ValueError(f"no fixed palette for the game {game!r} (games: backgammon, ring)")
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -57,7 +57,8 @@ class SeatStyle:
     light: RGB
     text: RGB
     """The seat's colour for text and marks on the dark background (lighter than ``fill``)."""
-    shape: Literal["disc", "square"]
+    shape: Literal["disc", "square", "ringed"]
+    """"disc" and "square" tokens; "ringed": a disc whose face carries a second, inner ring."""
 
     @property
     def hex(self) -> int:
@@ -193,7 +194,7 @@ def paste(image: Image.Image, sprite: Image.Image, center: Point) -> None:
 def _shape(
     draw: ImageDraw.ImageDraw, shape: str, box: Sequence[float], fill: RGB, outline: RGB, width: int
 ) -> None:
-    if shape == "disc":
+    if shape in ("disc", "ringed"):
         draw.ellipse(list(box), fill=fill, outline=outline, width=width)
     else:
         radius = (box[2] - box[0]) * 0.24
@@ -211,7 +212,7 @@ def stack_sprite(style: SeatStyle, radius: int, layers: int) -> Image.Image:
     The sprite is ``2 * radius + pad`` wide; its height grows with ``layers`` by ``STACK_STEP``.
     """
     # A square token looks as heavy as a disc at a slightly smaller size.
-    half = radius if style.shape == "disc" else radius * 0.9
+    half = radius * 0.9 if style.shape == "square" else radius
     step = radius * STACK_STEP
     thick = radius * 0.16
     pad = 4
@@ -235,7 +236,15 @@ def stack_sprite(style: SeatStyle, radius: int, layers: int) -> Image.Image:
                     cx + half * inner * s,
                     cy + half * inner * s,
                 )
-                if style.shape == "disc":
+                if style.shape == "ringed":
+                    draw.ellipse(ring, outline=style.light, width=round(1.5 * s))
+                    core = half * inner * 0.45 * s
+                    draw.ellipse(
+                        (cx - core, cy - core, cx + core, cy + core),
+                        outline=style.light,
+                        width=round(1.5 * s),
+                    )
+                elif style.shape == "disc":
                     draw.ellipse(ring, outline=style.light, width=round(1.5 * s))
                 else:
                     rr = half * inner * s * 2 * 0.24
@@ -617,7 +626,8 @@ def draw_header(
         x = 74
     colour = seats[seat].text if seat is not None else TEXT
     title_face = font(32)
-    title = elide(title, title_face, width - x - 28)
+    turn_room = text_length(font(NAME_SIZE, bold=False), f"turn {turn_number}") + 22 if turn_number else 0
+    title = elide(title, title_face, width - x - 28 - turn_room)
     label(image, (x, 40), title, 32, colour, anchor="lm")
     # The right side, drawn from the right edge leftwards, as far as the title leaves room.
     room_left = x + text_length(title_face, title) + 28
