@@ -37,7 +37,6 @@ sys.path.insert(0, str(_HERE.parent))
 from bot.render_pool import RenderPool  # noqa: E402
 from engine import find_variant  # noqa: E402
 from engine.ai.random_player import random_action  # noqa: E402
-from engine.backgammon.variant import VARIANT as BACKGAMMON  # noqa: E402
 from engine.protocol import GameState  # noqa: E402
 from render import Caption, render_board  # noqa: E402
 
@@ -53,7 +52,7 @@ OPTIONS: dict[str, dict[str, object]] = {"backgammon": {"length": 5}}
 def positions(count: int, seed: int, game_key: str = "ring") -> list[GameState]:
     """``count`` positions: every state of seeded random games of ``game_key``, game after game."""
     # Backgammon is not in the registry yet: its variant is taken from its module.
-    variant = BACKGAMMON if game_key == "backgammon" else find_variant(game_key)
+    variant = find_variant(game_key)
     found: list[GameState] = []
     game = seed
     while len(found) < count:

@@ -30,7 +30,6 @@ from engine.ai.random_player import random_action
 from engine.backgammon.board import BAR, CHECKERS, RuleSet
 from engine.backgammon.game import BackgammonState, OfferResignation
 from engine.backgammon.game import Phase as BgPhase
-from engine.backgammon.variant import VARIANT as BACKGAMMON
 from engine.protocol import GameState
 from engine.ring import WIN_KEYS, MarkKind, Phase, RingState
 from render import RENDERERS, backgammon, render_board, ring
@@ -158,8 +157,8 @@ with the seed); "resignation-offered" is the found position with a gammon resign
 def backgammon_samples(seed: int, wanted: frozenset[str] = frozenset()) -> list[tuple[str, GameState]]:
     """The backgammon situations worth a picture, in a fixed order."""
     found: dict[str, GameState] = {
-        "start": BACKGAMMON.new_game({"length": 5}),
-        "nackgammon-start": BACKGAMMON.new_game({"length": 5, "rules": "nackgammon"}),
+        "start": find_variant("backgammon").new_game({"length": 5}),
+        "nackgammon-start": find_variant("backgammon").new_game({"length": 5, "rules": "nackgammon"}),
     }
     rule_sets = (RuleSet.STANDARD, RuleSet.NACKGAMMON, RuleSet.OLDENGLISH)
     for n in range(seed, seed + MAX_GAMES):
