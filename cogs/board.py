@@ -266,7 +266,7 @@ def _step_lines(steps: Sequence[Step]) -> list[str]:
     """The public texts of ``steps``; a text that the next one continues (starts with it, as a play
     told so far is continued by its next checker) is said once, by the longer one."""
     texts = [s.text for s in steps if s.text]
-    lines = [t for t, nxt in zip(texts, [*texts[1:], None], strict=True) if not (nxt and nxt.startswith(t))]
+    lines = [t for t, nxt in zip(texts, [*texts[1:], ""], strict=False) if not (nxt and nxt.startswith(t))]
     text = "\n".join(lines)
     while len(text) > DESCRIPTION_LIMIT and len(lines) > 1:
         lines = ["…", *lines[2:]] if lines[0] == "…" else ["…", *lines[1:]]
