@@ -360,3 +360,21 @@ async def test_a_match_file_that_cannot_be_built_is_logged_and_the_result_still_
     fake.errors.remove(failures[0])
     fake.assert_clean()
     await stop_bot(bot)
+
+
+@pytest.mark.asyncio
+async def test_help_says_how_moves_are_written_for_the_games_that_say_so(
+    fake: FakeDiscord, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    bot = await start_bot(fake, tmp_path / "db.sqlite3")
+    alice = fake.add_user("alice")
+    plain = await fake.slash(alice, "help")
+    assert plain.message is not None
+    assert "/move" in str(plain.message.embeds[0]) and "Typing moves" not in str(plain.message.embeds[0])
+    register_ring_like(monkeypatch, RingExported())
+    helped = await fake.slash(alice, "help")
+    assert helped.message is not None
+    (typing,) = [f for f in helped.message.embeds[0]["fields"] if f["name"] == "Typing moves (/move)"]
+    assert typing["value"] == f"**Ring E**: {RingExported.notation_help}"
+    fake.assert_clean()
+    await stop_bot(bot)
