@@ -403,6 +403,11 @@ class SessionManager:
                 after = position.apply(action)
             except GameError as exc:
                 raise UserError(_sentence(str(exc))) from exc
+            spec = position.chance()
+            if spec is not None:
+                # A chance outcome written as notation ("roll 6-6-6") would let a player choose the
+                # dice: outcomes come only from the bot's random source (``roll``).
+                raise UserError(f"That is for chance to decide, not a player: use {spec.label}.")
             steps = [*session.draft, step_of(seat, action, position, after, automatic=False)]
             mode = session.variant.confirmation_of(position, action)
             if mode is not TurnConfirmation.EACH_STEP and _own_step(position, seat):

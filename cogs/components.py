@@ -269,29 +269,42 @@ class ResignAskButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r
         await cog.on_resign_ask(interaction, self.match_id)
 
 
-class MatchPicker(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"pick:(?P<op>board|resign)"):
-    """/board or /resign with several of the player's matches in one place: choose the match."""
+PICK_ARG_LIMIT = CUSTOM_ID_LIMIT - len("pick:move:")
+"""The longest text a match picker can carry for its command (``/move``'s notation)."""
 
-    def __init__(self, op: str, select: discord.ui.Select[Any]) -> None:
+
+class MatchPicker(
+    discord.ui.DynamicItem[discord.ui.Select[Any]],
+    template=rf"pick:(?P<op>board|resign|position|move)(?::(?P<arg>.{{1,{PICK_ARG_LIMIT}}}))?",
+):
+    """/board, /resign, /position or /move with several matches in one place: choose the match.
+    ``arg`` is what the command was given (``/move``'s notation), carried in the custom id so the
+    choice needs nothing kept in memory."""
+
+    def __init__(self, op: str, select: discord.ui.Select[Any], arg: str = "") -> None:
         super().__init__(select)
         self.op = op
+        self.arg = arg
 
     @classmethod
-    def build(cls, op: str, choices: list[tuple[int, str]]) -> MatchPicker:
+    def build(cls, op: str, choices: list[tuple[int, str]], arg: str = "") -> MatchPicker:
+        if len(arg) > PICK_ARG_LIMIT:
+            raise ValueError(f"a picker carries at most {PICK_ARG_LIMIT} characters")
         select: discord.ui.Select[Any] = discord.ui.Select(
-            custom_id=f"pick:{op}",
+            custom_id=f"pick:{op}:{arg}" if arg else f"pick:{op}",
             placeholder="Which match?",
             options=[discord.SelectOption(label=label[:100], value=str(mid)) for mid, label in choices[:25]],
         )
-        return cls(op, select)
+        return cls(op, select, arg)
 
     @classmethod
     async def from_custom_id(
         cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
     ) -> MatchPicker:
         assert isinstance(item, discord.ui.Select)
-        return cls(match["op"], item)
+        return cls(match["op"], item, match["arg"] or "")
 
+    @answers_write_failures
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         values = self.item.values
         if not values or not values[0].isdigit():
@@ -299,7 +312,7 @@ class MatchPicker(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"pic
             return
         cog = interaction.client.get_cog("Play")
         assert cog is not None
-        await cog.on_pick(interaction, self.op, int(values[0]))
+        await cog.on_pick(interaction, self.op, int(values[0]), self.arg)
 
 
 _KNOWN = (

@@ -329,10 +329,16 @@ class Help(commands.Cog):
             value=(
                 "1. `/challenge` someone (or me, to play the computer); they click **Accept**. Games played "
                 "as matches take `length` (points to win), games with several rule sets take `rules`.\n"
-                "2. Play with the buttons under the board; `/board` shows it again, `/resign` gives up."
+                "2. Play with the buttons under the board, or type a move with `/move`; `/board` shows it "
+                "again, `/position` gives its codes for other programs, `/resign` gives up."
             ),
             inline=False,
         )
+        written = [
+            f"**{v.title}**: {v.notation_help}" for _, v in sorted(VARIANTS.items()) if v.notation_help
+        ]
+        if written:
+            embed.add_field(name="Typing moves (/move)", value="\n".join(written)[:1024], inline=False)
         embed.set_footer(text="The rules of a game: /rules")
         return embed
 

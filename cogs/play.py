@@ -1,4 +1,5 @@
-"""Playing: the game controls, ``/board`` and ``/resign``. Thin: the session manager decides."""
+"""Playing: the game controls, ``/board``, ``/resign``, ``/move`` and ``/position``. Thin: the session
+manager decides."""
 
 from __future__ import annotations
 
@@ -25,15 +26,19 @@ from cogs.board import (
     rematch_view,
     turn_picture,
 )
-from cogs.components import MatchPicker, ResignButton
+from cogs.components import PICK_ARG_LIMIT, MatchPicker, ResignButton
 from cogs.panels.base import CONFIRM, UNDO
 from cogs.publisher import BoardPublisher
 from cogs.replies import reply_privately
+from engine import NotationError
 
 if TYPE_CHECKING:
     from bot.client import RingsideBot
 
 log = logging.getLogger(__name__)
+
+MOVE_LIMIT = 200
+"""The longest text /move takes (Discord's client enforces it too)."""
 
 
 class Play(commands.Cog):
@@ -242,36 +247,73 @@ class Play(commands.Cog):
 
     # -- commands ------------------------------------------------------------------------------------
 
-    async def _match_here(self, interaction: discord.Interaction[Any], op: str) -> Session | None:
+    async def _match_here(
+        self, interaction: discord.Interaction[Any], op: str, arg: str = ""
+    ) -> Session | None:
         """The player's one match here; with several, a private picker is sent instead (None)."""
         channel_id = interaction.channel_id
         matches = await self.bot.sessions.matches_of(interaction.user.id, channel_id)
         if not matches:
             raise UserError("You have no match in progress here. Start one with /challenge.")
-        if len(matches) > 1:
-            view = discord.ui.View(timeout=None)
-            view.add_item(
-                MatchPicker.build(op, [(m.id, self._match_label(m, interaction.user.id)) for m in matches])
+        return await self._one_of(interaction, op, matches, arg)
+
+    async def _one_of(
+        self, interaction: discord.Interaction[Any], op: str, matches: Sequence[MatchRecord], arg: str = ""
+    ) -> Session | None:
+        """The session of the one match in ``matches``; with several, a private picker of them is sent
+        instead (None). ``arg``: what the command was given, carried by the picker."""
+        if len(matches) == 1:
+            return await self.bot.sessions.get(matches[0].id)
+        if len(arg) > PICK_ARG_LIMIT:
+            raise UserError(
+                f"You have several matches here, and a move of more than {PICK_ARG_LIMIT} characters "
+                "cannot be carried to the list of them: play it in the match's own thread, or with the "
+                "board's buttons."
             )
-            what = "show the board of" if op == "board" else "resign"
-            await interaction.response.send_message(
-                f"You have several matches here: which one do you want to {what}?", view=view, ephemeral=True
-            )
-            return None
-        return await self.bot.sessions.get(matches[0].id)
+        view = discord.ui.View(timeout=None)
+        view.add_item(
+            MatchPicker.build(op, [(m.id, self._match_label(m, interaction.user.id)) for m in matches], arg)
+        )
+        what = {
+            "board": "show the board of",
+            "resign": "resign",
+            "move": f"play `{arg}` in",
+            "position": "see the position codes of",
+        }[op]
+        several = "You have several matches here" if op != "position" else "Several matches are played here"
+        await interaction.response.send_message(
+            f"{several}: which one do you want to {what}?", view=view, ephemeral=True
+        )
+        return None
 
     def _match_label(self, record: MatchRecord, user_id: int) -> str:
+        if user_id not in record.players:
+            a, b = (self._player_name(p) for p in record.players)
+            return f"#{record.id} · {record.game}: {a} vs {b}"
         other = record.players[1] if record.players[0] == user_id else record.players[0]
-        member = self.bot.get_user(other)
-        name = (
-            "the computer"
-            if other in self.bot.sessions.computer_ids
-            else (member.display_name if member else f"user {other}")
-        )
-        return f"#{record.id} · {record.game} vs {name}"
+        return f"#{record.id} · {record.game} vs {self._player_name(other)}"
 
-    async def on_pick(self, interaction: discord.Interaction[Any], op: str, match_id: int) -> None:
-        """A match chosen in the picker of /board or /resign."""
+    def _player_name(self, user_id: int) -> str:
+        if user_id in self.bot.sessions.computer_ids:
+            return "the computer"
+        member = self.bot.get_user(user_id)
+        return member.display_name if member else f"user {user_id}"
+
+    async def on_pick(
+        self, interaction: discord.Interaction[Any], op: str, match_id: int, arg: str = ""
+    ) -> None:
+        """A match chosen in the picker of /board, /resign, /position or /move (``arg``: its notation)."""
+        if op == "move":
+            await self._play_typed(interaction, match_id, arg)
+            return
+        if op == "position":
+            try:
+                picked = await self.bot.sessions.get(match_id)
+            except UserError as exc:
+                await reply_privately(interaction, str(exc))
+                return
+            await self._show_position(interaction, picked)
+            return
         session = await self._own_live_match(interaction, match_id, "You are not playing in this match.")
         if session is None:
             return
@@ -348,6 +390,123 @@ class Play(commands.Cog):
         )
         await self.bot.sessions.set_message(session.id, sent.id)
         await self.publisher.retire(session, old)
+
+    @app_commands.command(
+        name="move", description="Play a move written in the game's notation in your match here."
+    )
+    @app_commands.describe(notation="Your move in the game's notation, e.g. 24/18 13/11")
+    async def move(
+        self, interaction: discord.Interaction[Any], notation: app_commands.Range[str, 1, MOVE_LIMIT]
+    ) -> None:
+        text = " ".join(notation.split())[:MOVE_LIMIT]
+        try:
+            if not text:
+                raise UserError("Write your move after /move, in the game's notation.")
+            session = await self._match_here(interaction, "move", text)
+            if session is None:
+                return
+        except UserError as exc:
+            await reply_privately(interaction, str(exc))
+            return
+        await self._play_typed(interaction, session.id, text)
+
+    async def _play_typed(self, interaction: discord.Interaction[Any], match_id: int, text: str) -> None:
+        """A move typed with /move: the path of a click on the board's controls (the same checks in
+        memory, then acknowledged, saved, drawn and shown, a step of a turn in progress answered by
+        the private panel), every refusal private and changing nothing. Typing the roll control's
+        label ("roll") rolls, as its button does."""
+        sessions = self.bot.sessions
+        try:
+            session = await sessions.get(match_id)
+            if session.record.status == "active" and session.record.channel_id != interaction.channel_id:
+                raise UserError(f"Match #{match_id} is played in <#{session.record.channel_id}>.")
+            seat = sessions.check_turn(session, interaction.user.id, None)
+        except UserError as exc:
+            await reply_privately(interaction, str(exc))
+            return
+        assert session.state is not None
+        spec = session.state.chance()
+        roll = spec is not None and not session.draft and text.casefold() == spec.label.casefold()
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        try:
+            if roll:
+                played = await sessions.roll(match_id, interaction.user.id, None)
+            else:
+                played = await sessions.act(match_id, interaction.user.id, None, text)
+        except UserError as exc:
+            await interaction.followup.send(self._move_refusal(session, exc)[:2000], ephemeral=True)
+            return
+        if played.draft:
+            reply = await self.turn_reply(played.session, seat)
+            await interaction.followup.send(
+                reply.content,
+                embed=reply.embed or discord.utils.MISSING,
+                file=reply.file or discord.utils.MISSING,
+                view=reply.view or discord.utils.MISSING,
+                ephemeral=True,
+            )
+            return
+        shown = await self.publisher.show(played.session.id)
+        board = (
+            f"the board is updated{self._link(played.session)}"
+            if shown
+            else "the board cannot be posted right now; it is tried again shortly"
+        )
+        await interaction.followup.send(f"Played `{text}` in match #{match_id}: {board}.", ephemeral=True)
+
+    @staticmethod
+    def _move_refusal(session: Session, exc: UserError) -> str:
+        """Why a typed move was refused: the game's own message, and for a text it could not read at
+        all, how its moves are written (``Variant.notation_help``)."""
+        text = str(exc)
+        hint = session.variant.notation_help
+        if hint and isinstance(exc.__cause__, NotationError) and hint not in text:
+            text += f"\n{hint}"
+        return text + "\nNothing was changed."
+
+    @app_commands.command(
+        name="position", description="The position of the match here as codes other programs read."
+    )
+    async def position(self, interaction: discord.Interaction[Any]) -> None:
+        try:
+            channel_id = interaction.channel_id
+            # Your own matches here first; else any match played here (the board is public anyway).
+            matches = await self.bot.sessions.matches_of(interaction.user.id, channel_id)
+            if not matches and channel_id is not None:
+                matches = await self.bot.store.matches.active(channel_id=channel_id)
+            if not matches:
+                raise UserError("There is no match in progress here.")
+            session = await self._one_of(interaction, "position", matches)
+            if session is None:
+                return
+        except UserError as exc:
+            await reply_privately(interaction, str(exc))
+            return
+        await self._show_position(interaction, session)
+
+    async def _show_position(self, interaction: discord.Interaction[Any], session: Session) -> None:
+        """The position codes of the match's committed position (a turn in progress is not in it: its
+        steps are not final), privately, one code block each so they copy easily on a phone."""
+        try:
+            state = self.bot.sessions.check_readable(session)
+            if session.record.status != "active":
+                raise UserError(f"Match #{session.id} is already over.")
+            if session.record.channel_id != interaction.channel_id:
+                raise UserError(f"Match #{session.id} is played in <#{session.record.channel_id}>.")
+        except UserError as exc:
+            await reply_privately(interaction, str(exc))
+            return
+        title = session.variant.title
+        codes = session.variant.position_codes(state)
+        if not codes:
+            text = f"{title} has no position codes to export; /board shows the position."
+        else:
+            turn = f"turn {state.turn_number}" if state.turn_number else "before the first turn"
+            lines = [f"**{title} · match #{session.id}**, {turn} (the position on the board)"]
+            for label, code in codes:
+                lines += [f"{label}:", f"```\n{code}\n```"]
+            text = "\n".join(lines)
+        await reply_privately(interaction, text)
 
     @app_commands.command(name="resign", description="Resign your match here (asks for confirmation).")
     async def resign(self, interaction: discord.Interaction[Any]) -> None:

@@ -13,6 +13,7 @@ was posted twice (a crash between the post and its note) is the worst case, neve
 from __future__ import annotations
 
 import asyncio
+import io
 import logging
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -42,6 +43,8 @@ RETRY_DELAYS = (2.0, 10.0)
 LOCKS_KEPT = 1000
 """Locks of matches not being shown are dropped beyond this many."""
 THREAD_ARCHIVE_MINUTES: Literal[10080] = 10080
+ATTACHMENT_DESCRIPTION_LIMIT = 1024
+"""Discord's longest description (alt text) of an attachment."""
 THREAD_EXISTS = 160004
 """Discord's error code: a thread was already opened on this message (its id is the message's)."""
 
@@ -171,11 +174,17 @@ class BoardPublisher:
             humans = [p for p in record.players if p not in sessions.computer_ids]
             if first and len(humans) == 2:
                 content = f"<@{humans[0]}> <@{humans[1]}> — {content}"
+            files = [message.file]
+            if finished:
+                # Rebuilt from the saved log whenever the result is (re)posted: nothing more is stored.
+                match_file = await self.match_file(session, names)
+                if match_file is not None:
+                    files.append(match_file)
             channel = await self._open_thread(session)
             sent = await channel.send(
                 content=content[:2000],
                 embed=message.embed,
-                file=message.file,
+                files=files,
                 view=message.view or discord.utils.MISSING,
                 allowed_mentions=message.mentions,
             )
@@ -202,6 +211,25 @@ class BoardPublisher:
         else:
             await self._channel_of(session).get_partial_message(record.message_id).edit(**edit)
         await sessions.mark_shown(session, record.message_id, clock, record.board_version)
+
+    async def match_file(self, session: Session, names: tuple[str, str]) -> discord.File | None:
+        """The finished match as its game's file (``Variant.export_match``) for the result message, or
+        None: the game has no format, or building it failed (logged; the result goes out without it)."""
+        try:
+            log_ = await self.bot.store.matches.action_log(session.id)
+            exported = session.variant.export_match(session.record.options, [a.notation for a in log_], names)
+        except Exception:
+            log.exception(
+                "match %s: its match file could not be built; the result is posted without it", session.id
+            )
+            return None
+        if exported is None:
+            return None
+        return discord.File(
+            io.BytesIO(exported.data),
+            filename=exported.filename,
+            description=exported.description[:ATTACHMENT_DESCRIPTION_LIMIT] or None,
+        )
 
     def _channel_of(self, session: Session) -> discord.PartialMessageable:
         record = session.record

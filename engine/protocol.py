@@ -313,6 +313,19 @@ class TurnConfirmation(Enum):
     CONFIRM = "confirm"
 
 
+@dataclass(frozen=True, slots=True)
+class MatchFile:
+    """A finished match written out in a format other programs read (``Variant.export_match``).
+
+    ``filename`` is what the file is called when downloaded ("match-12.mat"), ``data`` its bytes and
+    ``description`` a short line saying what it is ("The match in Jellyfish .mat format").
+    """
+
+    filename: str
+    data: bytes
+    description: str
+
+
 class Variant(ABC):
     """A game as registered: creates states, reads saved ones, parses action notation."""
 
@@ -325,6 +338,9 @@ class Variant(ABC):
     options: ClassVar[tuple[OptionSpec, ...]] = ()
     turn_confirmation: ClassVar[TurnConfirmation] = TurnConfirmation.EACH_STEP
     """Whether the steps of a turn can be taken back before the opponent sees them (``TurnConfirmation``)."""
+    notation_help: ClassVar[str] = ""
+    """How moves are written, for players typing them (``/move``): one short sentence with an example;
+    empty when the game has nothing to add to its own error messages."""
 
     def confirmation_of(self, state: GameState, action: Action) -> TurnConfirmation:
         """How ``action``, taken by the deciding seat in ``state``, becomes final: by default the
@@ -343,6 +359,26 @@ class Variant(ABC):
     @abstractmethod
     def parse_action(self, state: GameState, text: str) -> Action:
         """Read an action's notation in the context of ``state``; raises ``NotationError``."""
+
+    def position_codes(self, state: GameState) -> tuple[tuple[str, str], ...]:
+        """The position as labelled interchange codes other programs read, e.g.
+        ``(("GNUBG ID", "4HPwATDgc/ABMA:cIkqAAAAAAAA"), ("XGID", "XGID=..."))``; none by default.
+
+        Anyone in the match's channel may ask for them, so they must hold only what the public board
+        shows (never a secret hand or the order of a deck).
+        """
+        return ()
+
+    def export_match(
+        self, options: Mapping[str, Any], log: Sequence[str], names: tuple[str, str]
+    ) -> MatchFile | None:
+        """The finished match as a file other programs read, or ``None`` (the default: no format).
+
+        ``options`` are the match's resolved options, ``log`` its action notations in the order they
+        were played (what ``replay`` reads; a match that ended by resignation or timeout stops where
+        play stopped), ``names`` the players' display names in seat order ("" for one unknown).
+        """
+        return None
 
     def forfeit(self, state: GameState, loser: int, reason: Forfeit, description: str) -> Outcome:
         """The outcome when ``loser`` resigns or runs out of time. Games with scoring override it."""

@@ -37,6 +37,7 @@ MAX_SELECT_OPTIONS = 25
 MAX_OPTION_TEXT = 100
 MAX_PLACEHOLDER = 150
 MAX_FILES = 10
+MAX_ATTACHMENT_DESCRIPTION = 1024
 DEFAULT_MAX_UPLOAD_BYTES = 10 * 1024 * 1024
 MAX_THREAD_NAME = 100
 THREAD_ARCHIVE_DURATIONS = (60, 1440, 4320, 10080)
@@ -387,6 +388,12 @@ def _check_attachments(
         except (TypeError, ValueError):
             problems.append(f"attachments[{i}].id {att['id']!r} is not a number")
             continue
+        description = att.get("description")
+        if description is not None and _len(description) > MAX_ATTACHMENT_DESCRIPTION:
+            problems.append(
+                f"attachments[{i}].description has {_len(description)} characters "
+                f"(max {MAX_ATTACHMENT_DESCRIPTION})"
+            )
         if aid < _UPLOAD_INDEX_LIMIT:
             if aid >= len(uploads):
                 problems.append(f"attachments[{i}].id {aid} refers to files[{aid}], which was not uploaded")

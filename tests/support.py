@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import hashlib
 import random
+from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import ClassVar
+from typing import Any, ClassVar
 
 import pytest
 
@@ -12,7 +14,7 @@ from bot.client import RingsideBot
 from bot.clock import ManualClock
 from bot.store import Store
 from cogs.panels import PANELS
-from engine import VARIANTS, TurnConfirmation
+from engine import VARIANTS, GameState, MatchFile, TurnConfirmation, Variant
 from engine.ai.players import PLAYERS
 from engine.protocol import OptionSpec
 from engine.ring import RingVariant
@@ -88,3 +90,55 @@ def register_ring_confirmed(monkeypatch: pytest.MonkeyPatch) -> RingConfirmed:
     monkeypatch.setitem(PANELS, variant.key, PANELS["ring"])
     monkeypatch.setitem(PLAYERS, variant.key, PLAYERS["ring"])
     return variant
+
+
+def register_ring_like(monkeypatch: pytest.MonkeyPatch, variant: Variant) -> None:
+    """Put a test variant whose states are ring states into every registry for the test's duration."""
+    monkeypatch.setitem(VARIANTS, variant.key, variant)
+    monkeypatch.setitem(RENDERERS, variant.key, RENDERERS["ring"])
+    monkeypatch.setitem(SEAT_STYLES, variant.key, SEAT_STYLES["ring"])
+    monkeypatch.setitem(PANELS, variant.key, PANELS["ring"])
+    monkeypatch.setitem(PLAYERS, variant.key, PLAYERS["ring"])
+
+
+class RingExported(RingVariant):
+    """Ring with position codes, a match file and notation help (as backgammon will have GNUBG IDs,
+    XGIDs and .mat files): for testing /position, /move's hint and the result's attachment."""
+
+    key: ClassVar[str] = "ringe"
+    title: ClassVar[str] = "Ring E"
+    notation_help: ClassVar[str] = "Ring E moves are written like 'move 2 from 7 by 3'."
+
+    def position_codes(self, state: GameState) -> tuple[tuple[str, str], ...]:
+        return (("Turn", str(state.turn_number)), ("Digest", position_digest(state)))
+
+    def export_match(
+        self, options: Mapping[str, Any], log: Sequence[str], names: tuple[str, str]
+    ) -> MatchFile | None:
+        return MatchFile(
+            filename="match.txt",
+            data=match_text(log, names).encode(),
+            description=f"{names[0]} vs {names[1]}: every action",
+        )
+
+
+def position_digest(state: GameState) -> str:
+    """``RingExported``'s position code: a digest of the canonical state."""
+    return hashlib.sha256(state.canonical().encode()).hexdigest()[:24]
+
+
+def match_text(log: Sequence[str], names: tuple[str, str]) -> str:
+    """``RingExported``'s match file: the players, then the log, one action a line."""
+    return "\n".join([f"{names[0]} vs {names[1]}", *log])
+
+
+class RingExportFails(RingVariant):
+    """Ring whose match file cannot be built (a bug in a game's export): the result must still go out."""
+
+    key: ClassVar[str] = "ringf"
+    title: ClassVar[str] = "Ring F"
+
+    def export_match(
+        self, options: Mapping[str, Any], log: Sequence[str], names: tuple[str, str]
+    ) -> MatchFile | None:
+        raise RuntimeError("the match file writer is broken")

@@ -117,6 +117,17 @@ async def test_illegal_action_gets_the_engine_reason_and_changes_nothing(tmp_pat
 
 
 @pytest.mark.asyncio
+async def test_a_player_cannot_choose_the_dice_by_writing_a_roll_as_notation(tmp_path: Path) -> None:
+    manager = await _manager(tmp_path / "db.sqlite3")
+    mid, session, on_turn = await _started(manager)
+    version, log = session.version, await manager.store.matches.action_log(mid)
+    with pytest.raises(UserError, match="for chance to decide"):
+        await manager.act(mid, on_turn, None, "roll 6-6-6")
+    assert session.version == version and await manager.store.matches.action_log(mid) == log
+    await manager.store.close()
+
+
+@pytest.mark.asyncio
 async def test_a_whole_game_survives_a_restart_and_replays_from_its_log(tmp_path: Path) -> None:
     path = tmp_path / "db.sqlite3"
     manager = await _manager(path, seed=4)
