@@ -3,7 +3,8 @@ interchange codes of a position (GNUBG ID, XGID)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import re
+from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from engine.backgammon import cube
@@ -18,12 +19,14 @@ from engine.backgammon.game import (
     MoveChecker,
     Phase,
 )
+from engine.backgammon.matexport import mat_file
 from engine.errors import CorruptStateError
 from engine.protocol import (
     Action,
     EndReason,
     Forfeit,
     GameState,
+    MatchFile,
     OptionSpec,
     Outcome,
     TurnConfirmation,
@@ -64,6 +67,10 @@ class BackgammonVariant(Variant):
     # Checkers are moved one at a time and the play waits for Confirm; cube decisions, resignation
     # offers and their answers (and a whole play typed at once) are final when made.
     turn_confirmation: ClassVar[TurnConfirmation] = TurnConfirmation.CONFIRM
+    notation_help: ClassVar[str] = (
+        "A play is each checker's move from/to in your own numbering: `24/18 13/9`, `bar/22*` "
+        "(`*` marks a hit), `6/off`, `8/5(2)` for two checkers."
+    )
 
     def confirmation_of(self, state: GameState, action: Action) -> TurnConfirmation:
         if isinstance(action, MoveChecker):
@@ -102,6 +109,20 @@ class BackgammonVariant(Variant):
         assert isinstance(state, BackgammonState)
         info = match_info(state)
         return (("GNUBG ID", gnubg_id(state.board, info)), ("XGID", xgid(state.board, info)))
+
+    def export_match(
+        self, options: Mapping[str, Any], log: Sequence[str], names: tuple[str, str]
+    ) -> MatchFile | None:
+        """The match as a Jellyfish ``.mat`` file (none for Old English, which the format cannot hold)."""
+        text = mat_file(self, options, log, names)
+        if text is None:
+            return None
+        stem = "-vs-".join(re.sub(r"[^A-Za-z0-9]+", "", name)[:20] or "player" for name in names)
+        return MatchFile(
+            filename=f"{stem}.mat",
+            data=text.encode("utf-8"),
+            description="The match for GNU Backgammon or eXtreme Gammon (File, Import, .mat)",
+        )
 
 
 def match_info(state: BackgammonState) -> MatchInfo:
