@@ -9,7 +9,8 @@ played to the end by picking random controls of the player on turn (an option of
 else a button that is not Back, Resign or Rules: see ``fakediscord.matches.pick_control``).
 
 A turn runs from a hand-over board (a new public board message that names the player on turn) to the
-next hand-over or the end of the match; every component interaction in between (a click or a select,
+next hand-over, a Confirm (which completes a backgammon play even when the board is then edited for the
+same player), or the end of the match; every component interaction in between (a click or a select,
 Roll included) counts. Private controls are followed: when the bot answers a pick with a message
 only that player sees (an ephemeral reply or followup) that carries enabled controls, the next pick
 is made on that message, as a player would.
@@ -138,6 +139,10 @@ async def play_match(
         if picked.startswith("a:"):
             turn.actions.append(picked)
         target = private_controls(result, user)
+        if picked == "confirm":
+            # A confirmed play ends the turn even when the board is edited rather than posted anew
+            # (the opponent could not move, or its play was forced: the same player is asked again).
+            turns.append(Turn(turn.player))
     raise AssertionError(f"a match did not end within {max_interactions} interactions")
 
 
@@ -147,7 +152,7 @@ def percentile(values: list[int], q: float) -> int:
 
 
 def figures(turns: list[Turn]) -> dict[str, Any]:
-    counts = [t.interactions for t in turns]
+    counts = [t.interactions for t in turns if t.interactions]
     if not counts:
         return {"turns": 0}
     histogram = Counter(counts)
