@@ -82,6 +82,8 @@ class Step:
     text: str
     automatic: bool = False
     private: tuple[str | None, str | None] = (None, None)
+    continues: bool = False
+    """The text continues the step before and replaces it where a turn is told (``last_continues``)."""
 
     def text_for(self, viewer: int | None) -> str:
         """The text of this step for seat ``viewer`` (``None``: everyone)."""
@@ -94,6 +96,8 @@ class Step:
             data["automatic"] = True
         if self.private != (None, None):
             data["private"] = list(self.private)
+        if self.continues:
+            data["continues"] = True
         return data
 
     @classmethod
@@ -104,9 +108,30 @@ class Step:
             private = tuple(data.get("private", (None, None)))
             if seat not in (None, 0, 1) or len(private) != 2:
                 return None
-            return cls(seat, notation, text, bool(data.get("automatic", False)), (private[0], private[1]))
+            return cls(
+                seat,
+                notation,
+                text,
+                bool(data.get("automatic", False)),
+                (private[0], private[1]),
+                bool(data.get("continues", False)),
+            )
         except (KeyError, TypeError, AttributeError):
             return None
+
+
+def told(steps: Sequence[Step], viewer: int | None) -> list[str]:
+    """The texts of ``steps`` for ``viewer``, each run of continuing texts told by its latest."""
+    lines: list[str] = []
+    for step in steps:
+        text = step.text_for(viewer)
+        if not text:
+            continue
+        if step.continues and lines:
+            lines[-1] = text
+        else:
+            lines.append(text)
+    return lines
 
 
 def steps_of(saved: Sequence[Any]) -> tuple[Step, ...]:
@@ -122,7 +147,8 @@ def step_of(seat: int | None, action: Action, before: GameState, after: GameStat
         public = "" if seat is None or before.secret_decision() else before.describe(action)
     own = tuple(after.view(s).last_text for s in (0, 1))
     private = (own[0] if own[0] != public else None, own[1] if own[1] != public else None)
-    return Step(seat, action.notation, public, automatic=automatic, private=private)
+    continues = bool(public) and after.view(None).last_continues
+    return Step(seat, action.notation, public, automatic=automatic, private=private, continues=continues)
 
 
 @dataclass(slots=True)

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 import discord
 
-from bot.sessions import Session, Step, deciding_seat
+from bot.sessions import Session, Step, deciding_seat, told
 from cogs.components import GameButton, GameSelect, HandButton, RematchButton, ResignAskButton
 from cogs.help import OpenRulesButton, add_rules_button
 from cogs.panels import PANELS
@@ -144,7 +144,7 @@ def private_reply(
         else:
             lines.append("Every step is taken back.")
     else:
-        lines += [s.text_for(seat) for s in steps if s.text_for(seat)]
+        lines += told(steps, seat)
     if isinstance(panel, HandPanel):
         lines.append(panel.hand_text(view))
     controls = None
@@ -263,10 +263,9 @@ def _player_line(session: Session) -> str:
 
 
 def _step_lines(steps: Sequence[Step]) -> list[str]:
-    """The public texts of ``steps``; a text that the next one continues (starts with it, as a play
-    told so far is continued by its next checker) is said once, by the longer one."""
-    texts = [s.text for s in steps if s.text]
-    lines = [t for t, nxt in zip(texts, [*texts[1:], ""], strict=False) if not (nxt and nxt.startswith(t))]
+    """The public texts of ``steps``, a run of continuing texts (a play told checker by checker) by
+    its latest."""
+    lines = told(steps, None)
     text = "\n".join(lines)
     while len(text) > DESCRIPTION_LIMIT and len(lines) > 1:
         lines = ["…", *lines[2:]] if lines[0] == "…" else ["…", *lines[1:]]

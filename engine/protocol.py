@@ -207,6 +207,13 @@ class GameView(ABC):
         """What the last applied action did, in words this viewer may read."""
 
     @property
+    def last_continues(self) -> bool:
+        """Whether ``last_text`` continues the text of the action before it and so replaces it (a
+        play told so far, now with one more checker): a list of a turn's texts shows only the latest
+        of such a run."""
+        return False
+
+    @property
     @abstractmethod
     def phase_text(self) -> str:
         """Where the game stands now, in words this viewer may read."""

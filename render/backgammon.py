@@ -5,7 +5,7 @@ match score), the point numbers 13-24, the board, the numbers 12-1, the row of t
 bottom, and the latest action in words.
 
 - Perspective: the seat on turn (``state.turn_seat``; seat 0 before the first turn) sits at the
-  bottom, so the dice in the picture are always that player's. While a double or a resignation waits
+  bottom of the public board (a player's own picture, ``state.view(seat)``, has that seat there), so the dice in the picture are always that player's. While a double or a resignation waits
   for the opponent's answer the doubler (or resigner) stays at the bottom too: the picture does not
   turn round for a yes/no answer. The points are numbered from the bottom player's view: 1 at the
   bottom right (home board bottom right), 12 bottom left, 13 top left, 24 top right.
@@ -224,7 +224,10 @@ def _palette_states() -> list[BackgammonState]:
 
 
 def bottom_seat(state: BackgammonState) -> int:
-    """The seat drawn at the bottom: the seat on turn (seat 0 before the first turn)."""
+    """The seat drawn at the bottom: the viewer of a player's own picture (a turn in progress), else
+    the seat on turn (seat 0 before the first turn)."""
+    if state.viewer is not None:
+        return state.viewer
     return state.turn_seat or 0
 
 
@@ -628,7 +631,8 @@ def _draw_gap(image: Image.Image, state: BackgammonState, bottom: int) -> None:
     """The middle of the board while the match goes on: the match on the left and the dice (or the
     double offered, or the resignation offered) on the right. ``_draw_winner`` covers it at the end."""
     _draw_match(image, state)
-    style = DICE[bottom]
+    mover = state.turn_seat or 0  # the dice, the double and the offer are the seat on turn's
+    style = DICE[mover]
     if state.dice is not None and state.phase is not Phase.OPENING:
         d1, d2 = state.dice
         opacities = die_opacities(state)
@@ -643,9 +647,9 @@ def _draw_gap(image: Image.Image, state: BackgammonState, bottom: int) -> None:
         theme.label(
             image,
             (RIGHT_GAP_X - 34, MID_Y - 13),
-            f"{COLOURS[bottom]} doubles",
+            f"{COLOURS[mover]} doubles",
             22,
-            SEATS[bottom].text,
+            SEATS[mover].text,
             anchor="lm",
         )
         theme.label(image, (RIGHT_GAP_X - 34, MID_Y + 14), "take or pass?", 22, HIGHLIGHT, anchor="lm")
@@ -654,16 +658,16 @@ def _draw_gap(image: Image.Image, state: BackgammonState, bottom: int) -> None:
         theme.label(
             image,
             (RIGHT_GAP_X, MID_Y - 13),
-            f"{COLOURS[bottom]} resigns",
+            f"{COLOURS[mover]} resigns",
             22,
-            SEATS[bottom].text,
+            SEATS[mover].text,
             anchor="mm",
         )
         theme.label(image, (RIGHT_GAP_X, MID_Y + 14), f"a {kind}: accept?", 22, HIGHLIGHT, anchor="mm")
     elif state.phase in (Phase.DECIDE, Phase.ROLL):
         words = "to roll or double" if state.phase is Phase.DECIDE else "to roll"
         theme.label(
-            image, (RIGHT_GAP_X, MID_Y), f"{COLOURS[bottom]} {words}", 22, SEATS[bottom].text, anchor="mm"
+            image, (RIGHT_GAP_X, MID_Y), f"{COLOURS[mover]} {words}", 22, SEATS[mover].text, anchor="mm"
         )
     elif state.phase is Phase.OPENING:
         theme.label(image, (RIGHT_GAP_X, MID_Y), "Roll to start", 24, TEXT, anchor="mm")

@@ -25,7 +25,7 @@ board of the seat on turn is ``(sides[1 - seat], sides[seat])`` (``BackgammonSta
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from enum import Enum
 from typing import Any, ClassVar
 
@@ -280,7 +280,10 @@ class BackgammonState(GameState, GameView):
     last_play: LastPlay | None = None
     turn_number: int = 0
     last: str | None = None
+    continues: bool = False
     result: Outcome | None = None
+    seen_by: int | None = field(default=None, compare=False)
+    """The seat this state is shown to (``view``): its pictures put that seat at the bottom. Not saved."""
 
     variant_key: ClassVar[str] = "backgammon"
 
@@ -355,6 +358,19 @@ class BackgammonState(GameState, GameView):
     # -- protocol --------------------------------------------------------------------------------
 
     @property
+    def viewer(self) -> int | None:
+        return self.seen_by
+
+    def view(self, viewer: int | None) -> BackgammonState:
+        """The position as ``viewer`` sees it: all of it (backgammon has no secrets), drawn from that
+        seat's side of the board in its own pictures."""
+        return self if viewer == self.seen_by else replace(self, seen_by=viewer)
+
+    @property
+    def last_continues(self) -> bool:
+        return self.continues
+
+    @property
     def turn(self) -> int | None:
         return self.turn_seat
 
@@ -400,6 +416,20 @@ class BackgammonState(GameState, GameView):
         return self.result
 
     def apply(self, action: Action) -> BackgammonState:
+        after = self._apply(action)
+        # A checker's move continues the text of the roll, or of the play so far, of this turn:
+        # "White rolled 6-4" becomes "White rolled 6-4: 24/18", then "White rolled 6-4: 24/14".
+        said = f"{COLOURS[self.turn_seat or 0]} rolled {self.dice_text}"
+        continues = (
+            isinstance(action, MoveChecker | Checkers)
+            and self.last is not None
+            and (self.last == said or self.last.startswith(said + ":"))
+        )
+        if after.continues != continues or after.seen_by is not None:
+            after = replace(after, continues=continues, seen_by=None)
+        return after
+
+    def _apply(self, action: Action) -> BackgammonState:
         if self.result is not None:
             raise GameOverError("the match is over")
         if isinstance(action, Opening):
@@ -441,9 +471,8 @@ class BackgammonState(GameState, GameView):
         if self.phase is not Phase.ROLL:
             raise NotYourTurnError("the dice are not to be rolled now")
         rolled = replace(self, turn_number=self.turn_number + 1)
-        return rolled._rolled(
-            (action.d1, action.d2), f"{COLOURS[self.turn_seat or 0]} rolled {action.d1}-{action.d2}"
-        )
+        high, low = max(action.d1, action.d2), min(action.d1, action.d2)
+        return rolled._rolled((action.d1, action.d2), f"{COLOURS[self.turn_seat or 0]} rolled {high}-{low}")
 
     def _rolled(self, dice: tuple[int, int], text: str) -> BackgammonState:
         """The play phase of ``dice``; a roll that cannot be played passes the turn at once."""
@@ -539,8 +568,8 @@ class BackgammonState(GameState, GameView):
             raise NotYourTurnError("there is no roll or double to decide now")
         seat = self.turn_seat or 0
         if isinstance(action, RollOn):
-            # The dice follow at once; their text ("White rolled 6-4") continues this one.
-            return replace(self, phase=Phase.ROLL, last=f"{COLOURS[seat]} rolled")
+            # The dice follow at once and say it all ("White rolled 6-4"): no words of its own.
+            return replace(self, phase=Phase.ROLL, last=None)
         return replace(self, phase=Phase.TAKE, last=f"{COLOURS[seat]} doubles to {self.cube * 2}")
 
     def _no_double_reason(self) -> str:
@@ -733,7 +762,7 @@ class BackgammonState(GameState, GameView):
 
     @property
     def dice_text(self) -> str:
-        return f"{self.dice[0]}-{self.dice[1]}" if self.dice else "no dice"
+        return f"{max(self.dice)}-{min(self.dice)}" if self.dice else "no dice"
 
     def describe(self, action: Action) -> str:
         if isinstance(action, MoveChecker):
@@ -746,6 +775,8 @@ class BackgammonState(GameState, GameView):
             return f"{COLOURS[0]} rolls {action.die0}, {COLOURS[1]} rolls {action.die1} to start"
         if isinstance(action, OfferResignation):
             return f"offer to resign {LEVEL_WORDS[LEVELS[action.level - 1]]}"
+        if isinstance(action, RollOn):
+            return ""  # the dice that follow at once say it
         return action.notation
 
     @property
@@ -820,6 +851,7 @@ class BackgammonState(GameState, GameView):
             },
             "turn_number": self.turn_number,
             "last": self.last,
+            "continues": self.continues,
             "result": self.result.to_json() if self.result else None,
         }
 
@@ -927,6 +959,7 @@ def _read_state(cls: type[BackgammonState], data: Mapping[str, Any]) -> Backgamm
         last_play=last_play,
         turn_number=int(data["turn_number"]),
         last=None if data["last"] is None else str(data["last"]),
+        continues=bool(data["continues"]),
         result=result,
     )
     if phase is Phase.PLAY:

@@ -119,7 +119,10 @@ def test_the_same_state_gives_the_same_bytes(matches: list[list[BackgammonState]
     state = matches[0][len(matches[0]) // 2]
     again = VARIANT.from_json(state.to_json())
     assert render_board(state) == render_board(state) == render_board(again)
-    assert backgammon.render(state) == render_board(state.view(None)) == render_board(state.view(1))
+    seat = state.turn_seat or 0
+    assert backgammon.render(state) == render_board(state.view(None)) == render_board(state.view(seat))
+    # A player's own picture (a turn in progress) has that player's side at the bottom.
+    assert render_board(state.view(1 - seat)) != render_board(state)
 
 
 def test_the_png_holds_exactly_the_drawn_picture_in_the_fixed_palette(
