@@ -190,13 +190,7 @@ def build_palette() -> list[theme.RGB]:
 
 def palette_module(entries: list[theme.RGB]) -> str:
     """The text of ``render/backgammon_palette.py`` holding ``entries``."""
-    data = bytes(v for c in entries for v in c).hex()
-    lines = [f'    "{data[i : i + 96]}"' for i in range(0, len(data), 96)]
-    return (
-        '"""The fixed palette of the backgammon pictures, written by ``python -m render palette --game '
-        'backgammon``\nfrom ``render.backgammon.build_palette()``: do not edit by hand."""\n\n'
-        "PALETTE_HEX = (\n" + "\n".join(lines) + "\n)\n"
-    )
+    return theme.palette_module("backgammon", entries)
 
 
 def random_match(seed: int, length: int = 5, rules: RuleSet = RuleSet.STANDARD) -> list[BackgammonState]:

@@ -129,13 +129,7 @@ def build_palette() -> list[theme.RGB]:
 
 def palette_module(entries: list[theme.RGB]) -> str:
     """The text of ``render/ring_palette.py`` holding ``entries``."""
-    data = bytes(v for c in entries for v in c).hex()
-    lines = [f'    "{data[i : i + 96]}"' for i in range(0, len(data), 96)]
-    return (
-        '"""The fixed palette of the ring pictures, written by ``python -m render palette --game ring``\n'
-        'from ``render.ring.build_palette()``: do not edit by hand."""\n\n'
-        "PALETTE_HEX = (\n" + "\n".join(lines) + "\n)\n"
-    )
+    return theme.palette_module("ring", entries)
 
 
 def _palette_states() -> list[RingState]:

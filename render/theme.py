@@ -889,3 +889,14 @@ class PaletteCanvas:
             checksum = _adler32_combine(checksum, adler, len(band))
         stream = b"".join([b"\x78\x01", *parts, b"\x03\x00", struct.pack(">I", checksum)])
         return self._head + _chunk(b"IDAT", stream) + _chunk(b"IEND", b"")
+
+
+def palette_module(game: str, entries: list[RGB]) -> str:
+    """The text of the module ``render/<game>_palette.py`` holding the fixed palette ``entries``."""
+    data = bytes(v for c in entries for v in c).hex()
+    lines = [f'    "{data[i : i + 96]}"' for i in range(0, len(data), 96)]
+    return (
+        f'"""The fixed palette of the {game} pictures, written by ``python -m render palette --game {game}``\n'
+        f'from ``render.{game}.build_palette()``: do not edit by hand."""\n\n'
+        "PALETTE_HEX = (\n" + "\n".join(lines) + "\n)\n"
+    )
