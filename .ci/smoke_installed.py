@@ -96,26 +96,27 @@ async def rules_pages_and_pictures() -> None:
             await store.close()
 
 
-def ring_board_renders() -> None:
-    from engine import find_variant
+def every_board_renders() -> None:
+    from engine import VARIANTS
     from engine.ai.random_player import random_action
     from render import render_board
 
-    rng = random.Random(7)
-    state = find_variant("ring").new_game()
-    for _ in range(40):  # part of a game: stacks, dice and a last move to draw, with text
-        if state.outcome() is not None:
-            break
-        state = state.apply(random_action(state, rng))
-    png = render_board(state.view(None))
-    check(png.startswith(PNG) and len(png) > 10_000, f"a ring board mid-game renders ({len(png)} bytes)")
+    for key, variant in sorted(VARIANTS.items()):
+        rng = random.Random(7)
+        state = variant.new_game()
+        for _ in range(40):  # part of a game: pieces, dice and a last move to draw, with text
+            if state.outcome() is not None:
+                break
+            state = state.apply(random_action(state, rng))
+        png = render_board(state.view(None))
+        check(png.startswith(PNG) and len(png) > 10_000, f"a {key} board mid-game renders ({len(png)} bytes)")
 
 
 async def main() -> None:
     installed_outside_the_checkout()
     await store_has_its_tables()
     await rules_pages_and_pictures()
-    ring_board_renders()
+    every_board_renders()
     print("installed package smoke check passed")
 
 
