@@ -142,3 +142,19 @@ async def test_an_accepted_resignation_scores_the_game_and_the_match_result_coun
     result = await manager.result_of(mid)
     assert result is not None and result.length == 3 and result.points == 3
     assert result.winner == 1 - (state.turn or 0)
+
+
+@pytest.mark.asyncio
+async def test_a_play_in_progress_survives_a_restart(manager: SessionManager, tmp_path: Path) -> None:
+    mid = await start(manager, 1)
+    state, user = await position(manager, mid)
+    session = await manager.get(mid)
+    step = next(a for a in state.legal_actions() if isinstance(a, MoveChecker))
+    await manager.act(mid, user, session.version, step.notation)
+    again = SessionManager(await Store.open(tmp_path / "db.sqlite3"), ManualClock(), rng=random.Random(3))
+    try:
+        reread = await again.get(mid)
+        assert reread.draft == session.draft and reread.position == session.position
+        assert isinstance(reread.position, BackgammonState) and reread.position.played
+    finally:
+        await again.store.close()
