@@ -309,19 +309,20 @@ class SpaceState(GameState):
     def _used(self) -> dict[int, tuple[int, bool]]:
         return {u: (n, stopped) for u, n, stopped in self.moved}
 
-    def movable(self, unit: int) -> bool:
+    def movable(self, unit: int, used: dict[int, tuple[int, bool]] | None = None) -> bool:
         """Whether ``unit`` of the player on turn may still take a die this turn."""
         if owner(unit) != self.turn_seat or self.positions[unit] == SCRAP or unit in self.jammed:
             return False
-        n, stopped = self._used().get(unit, (0, False))
+        n, stopped = (self._used() if used is None else used).get(unit, (0, False))
         return n < 2 and not stopped
 
-    def _movers(self) -> list[tuple[int, int]]:
+    def _movers(self) -> list[tuple[int, tuple[int, int]]]:
+        """(unit, (sector, dice used)) of each unit of the player on turn free to take a die."""
         used = self._used()
         return [
-            (self.positions[u], used.get(u, (0, False))[0])
+            (u, (self.positions[u], used.get(u, (0, False))[0]))
             for u in units_of(self.turn_seat)
-            if self.movable(u)
+            if self.movable(u, used)
         ]
 
     def _enemy_sectors(self) -> frozenset[int]:
@@ -332,7 +333,8 @@ class SpaceState(GameState):
     def dice_usable(self) -> int:
         """How many of the dice left can still be used by plain moves (the must-use rule)."""
         values = _die_values(self.dice, self.bonus, self.dice_left)
-        return max_dice(self._movers(), values, self._enemy_sectors(), DIRECTION[self.turn_seat])
+        movers = [m for _, m in self._movers()]
+        return max_dice(movers, values, self._enemy_sectors(), DIRECTION[self.turn_seat])
 
     # -- legal actions --------------------------------------------------------------------------------
 
@@ -405,17 +407,32 @@ class SpaceState(GameState):
     def _move_actions(self, kinds: Sequence[int]) -> list[Action]:
         acts: list[Action] = []
         seat = self.turn_seat
-        values = sorted(set(_die_values(self.dice, self.bonus, self.dice_left)))
-        usable = self.dice_usable()
+        dice = _die_values(self.dice, self.bonus, self.dice_left)
+        values = sorted(set(dice))
+        enemy = self._enemy_sectors()
+        direction = DIRECTION[seat]
+        entries = self._movers()
+        movers = [m for _, m in entries]
+        usable = max_dice(movers, dice, enemy, direction)
         if usable == 0:
             acts.append(Pass())
-        movable = [u for u in units_of(seat) if self.movable(u)]
-        for u in movable:
+        movable = [u for u, _ in entries]
+        allowed: dict[tuple[tuple[int, int], int], bool] = {}
+        for u, mover in entries:
             for v in values:
-                move = Move(u, v)
-                after = self._after_steps([u], v, forwards=True)
-                if 1 + after.dice_usable() == usable:
-                    acts.append(move)
+                key = (mover, v)
+                if key not in allowed:
+                    sector, used = mover
+                    target = step(sector, direction * v)
+                    others = list(movers)
+                    others.remove(mover)
+                    if used == 0 and target not in enemy:
+                        others.append((target, 1))
+                    rest = list(dice)
+                    rest.remove(v)
+                    allowed[key] = 1 + max_dice(others, rest, enemy, direction) == usable
+                if allowed[key]:
+                    acts.append(Move(u, v))
         if C.STRATEGIC_MOVE.kind in kinds:
             sectors = sorted({self.positions[u] for u in movable})
             acts += [Play(C.STRATEGIC_MOVE.kind, sector=s, die=v) for s in sectors for v in values]
@@ -431,13 +448,6 @@ class SpaceState(GameState):
         if C.HOLD_POSITION.kind in kinds:
             acts += [Play(C.HOLD_POSITION.kind, die=v) for v in values]
         return acts
-
-    def _after_steps(self, units: Sequence[int], value: int, forwards: bool) -> SpaceState:
-        """The position after ``units`` each take the die showing ``value`` (no texts, no checks)."""
-        table = self._thaw()
-        _take_die(table, value)
-        _step_units(table, units, value, forwards)
-        return _freeze(table)
 
     # -- applying ----------------------------------------------------------------------------------
 
@@ -484,7 +494,7 @@ class SpaceState(GameState):
         return f"{action.notation!r} is not allowed now: {self.phase_text}"
 
     def _thaw(self) -> _Table:
-        return _Table(**{f.name: getattr(self, f.name) for f in fields(_Table)})
+        return _Table(**{name: getattr(self, name) for name in _FIELDS})
 
     # -- JSON ----------------------------------------------------------------------------------------
 
@@ -534,8 +544,11 @@ class SpaceState(GameState):
         return phase_text(self)
 
 
+_FIELDS = tuple(f.name for f in fields(_Table))
+
+
 def _freeze(table: _Table) -> SpaceState:
-    return SpaceState(**{f.name: getattr(table, f.name) for f in fields(_Table)})
+    return SpaceState(**{name: getattr(table, name) for name in _FIELDS})
 
 
 # ---------------------------------------------------------------------------------------------------
