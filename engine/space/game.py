@@ -724,6 +724,8 @@ def _resolve_fight(table: _Table) -> None:
 
 def _end_turn(table: _Table) -> None:
     table.phase = Phase.OVER
+    table.fight_sector = table.keep_difference = 0
+    table.keep_seat = -1
     for seat in (table.turn_seat, 1 - table.turn_seat):
         if all(controller(table.positions, p) == seat for p in PLANETS):
             _finish(table, seat, SpaceWin.ALL_PLANETS, f"{SIDES[seat]} controls all four planets and wins.")
