@@ -826,9 +826,21 @@ def _after_build(table: _Table) -> None:
         _to_jam(table)
 
 
+_PASS_TEXT = {
+    Phase.ESPIONAGE: "{other} does not play Espionage.",
+    Phase.ROLL_CARDS: "{name} keeps the roll.",
+    Phase.BUILD: "{name} ends the build phase.",
+    Phase.JAM: "{other} does not play Jam Transmission.",
+    Phase.ATTACK: "{name} plays no more attack cards.",
+    Phase.DEFEND: "{other} plays no more defense cards.",
+}
+
+
 def _pass(table: _Table) -> None:
     seat = table.turn_seat
     phase = table.phase
+    if phase in _PASS_TEXT:
+        _say(table, _PASS_TEXT[phase].format(name=SIDES[seat], other=SIDES[1 - seat]), _decider(table))
     if phase is Phase.ESPIONAGE:
         table.phase = Phase.ROLL
     elif phase is Phase.ROLL_CARDS:
