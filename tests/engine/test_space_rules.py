@@ -258,3 +258,24 @@ def test_view_shows_own_hand_and_only_the_size_of_the_other() -> None:
     spectator = state.view(None)
     assert spectator.hand == () and spectator.legal_actions() == ()
     assert state.view(1).legal_actions() == ()  # not Terran's decision
+
+
+def test_windows_and_phases_do_not_depend_on_the_hands() -> None:
+    """The same turn passed through with empty hands and with full hands goes through the same
+    phases, deciding seats and secret decisions: a window's opening tells nothing about a hand."""
+    full = (
+        (C.HYPER_JUMP, C.ION_THRUSTERS, C.STRATEGIC_MOVE, C.NOVA_BOMB, C.REINFORCEMENTS),
+        (C.ESPIONAGE, C.JAM_TRANSMISSION, C.AMBUSH, C.PLASTEEL_ARMOR),
+    )
+    script = ["pass", "roll", "roll 2-3", "pass", "pass", "pass", "move E5 by 2", "move E5 by 3", "pass"]
+    script += ["pass", "pass", "keep T1"]
+    traces = []
+    for hands in (((), ()), full):
+        state = make_state({"E5": 22, "T1": 17}, home=["E1", "T2"], hands=hands, phase=Phase.ESPIONAGE)
+        trace = []
+        for text in script:
+            trace.append((state.phase, state.to_move(), state.secret_decision()))
+            state = play(state, text)
+        traces.append(trace)
+    assert traces[0] == traces[1]
+    assert (Phase.DEFEND, 1, True) in traces[0]
