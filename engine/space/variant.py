@@ -8,7 +8,7 @@ from typing import Any, ClassVar
 from engine.errors import CorruptStateError
 from engine.protocol import Action, EndReason, GameState, Outcome, TurnConfirmation, Variant
 from engine.space.actions import parse
-from engine.space.board import SECTORS, SIDES, UNITS_PER_SIDE
+from engine.space.board import SECTORS, SIDES, UNITS_PER_SIDE, contested, owner
 from engine.space.cards import DECK_SIZE
 from engine.space.game import SCHEMA, LastEvent, Phase, SpaceState, SpaceWin, new_state
 
@@ -43,6 +43,20 @@ class SpaceVariant(Variant):
         if state.to_json() != dict(data):
             raise CorruptStateError("the saved space game has fields that do not belong to a space state")
         return state
+
+
+_BEFORE_MOVE = frozenset(
+    {
+        Phase.DISCARD,
+        Phase.ESPIONAGE,
+        Phase.ROLL,
+        Phase.DICE,
+        Phase.ROLL_CARDS,
+        Phase.REROLL,
+        Phase.BUILD,
+        Phase.JAM,
+    }
+)
 
 
 def _int(value: Any, low: int, high: int, what: str) -> int:
@@ -127,13 +141,21 @@ def _read(data: Mapping[str, Any]) -> SpaceState:
         raise CorruptStateError("the saved space game's fight die does not match its phase")
     if phase is Phase.SHUFFLE and not vortex:
         raise CorruptStateError("the saved space game waits for a shuffle of an empty vortex")
+    turn = _int(data["turn"], 0, 1, "turn")
+    jammed = _ints(data["jammed"], 0, 29, "jammed unit")
+    if any(owner(u) != turn for u in jammed) or any(owner(u) != turn for u, _, _ in moved):
+        raise CorruptStateError("the saved space game moves or jams a unit of the player not on turn")
+    if spy is not None and spy[0] == turn:
+        raise CorruptStateError("the saved space game has the player on turn spying on itself")
+    if phase in _BEFORE_MOVE and contested(positions):
+        raise CorruptStateError("the saved space game has both sides in one sector before the move")
     return SpaceState(
         positions=positions,
         deck=deck,
         hands=(hands[0], hands[1]),
         vortex=vortex,
         phase=phase,
-        turn_seat=_int(data["turn"], 0, 1, "turn"),
+        turn_seat=turn,
         turn_number=turn_number,
         to_draw=(to_draw[0], to_draw[1]),
         dice=dice,
@@ -143,7 +165,7 @@ def _read(data: Mapping[str, Any]) -> SpaceState:
         builds=_int(data["builds"], 0, 1, "builds"),
         reroll=reroll,
         moved=tuple(moved),
-        jammed=_ints(data["jammed"], 0, 29, "jammed unit"),
+        jammed=jammed,
         fight_sector=fight_sector,
         attack_bonus=_int(data["attack_bonus"], 0, 999, "attack bonus"),
         defense_bonus=_int(data["defense_bonus"], 0, 999, "defense bonus"),

@@ -153,6 +153,10 @@ def _saved() -> dict[str, Any]:
             outcome={"winner": 0, "reason": "boredom", "description": "", "points": 1, "length": 1}
         ),
         lambda d: d.update(spy=[0, [99]]),
+        lambda d: d.update(spy=[0, []]),
+        lambda d: d.update(jammed=[20]),
+        lambda d: d.update(moved=[[20, 1, False]]),
+        lambda d: d.update(phase="roll"),  # both sides in sector 10 before the move
     ],
 )
 def test_corrupt_saved_states_are_refused(change: Any) -> None:
