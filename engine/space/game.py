@@ -404,16 +404,49 @@ class SpaceState(GameState):
                 plays.append(Play(C.MAJOR_OFFENSIVE.kind, discards=pair))
         return plays
 
+    def _keeps_dice_in_use(
+        self,
+        movers: Sequence[tuple[int, int]],
+        mover: tuple[int, int],
+        value: int,
+        dice: Sequence[int],
+        usable: int,
+    ) -> bool:
+        """Whether moving one unit ``mover`` by ``value`` still lets the dice be used as fully as
+        ``usable`` says (the must-use rule, RULINGS 11)."""
+        enemy = self._enemy_sectors()
+        direction = DIRECTION[self.turn_seat]
+        sector, used = mover
+        target = step(sector, direction * value)
+        others = list(movers)
+        others.remove(mover)
+        if used == 0 and target not in enemy:
+            others.append((target, 1))
+        rest = list(dice)
+        rest.remove(value)
+        return 1 + max_dice(others, rest, enemy, direction) == usable
+
+    def move_allowed(self, move: Move) -> bool:
+        """Whether ``move`` is legal now (the same answer as ``legal_actions``, found faster)."""
+        if self.phase is not Phase.MOVE or self.result is not None:
+            return False
+        dice = _die_values(self.dice, self.bonus, self.dice_left)
+        entries = self._movers()
+        mine = [m for u, m in entries if u == move.unit]
+        if move.die not in dice or not mine:
+            return False
+        movers = [m for _, m in entries]
+        usable = max_dice(movers, dice, self._enemy_sectors(), DIRECTION[self.turn_seat])
+        return self._keeps_dice_in_use(movers, mine[0], move.die, dice, usable)
+
     def _move_actions(self, kinds: Sequence[int]) -> list[Action]:
         acts: list[Action] = []
         seat = self.turn_seat
         dice = _die_values(self.dice, self.bonus, self.dice_left)
         values = sorted(set(dice))
-        enemy = self._enemy_sectors()
-        direction = DIRECTION[seat]
         entries = self._movers()
         movers = [m for _, m in entries]
-        usable = max_dice(movers, dice, enemy, direction)
+        usable = max_dice(movers, dice, self._enemy_sectors(), DIRECTION[seat])
         if usable == 0:
             acts.append(Pass())
         movable = [u for u, _ in entries]
@@ -422,15 +455,7 @@ class SpaceState(GameState):
             for v in values:
                 key = (mover, v)
                 if key not in allowed:
-                    sector, used = mover
-                    target = step(sector, direction * v)
-                    others = list(movers)
-                    others.remove(mover)
-                    if used == 0 and target not in enemy:
-                        others.append((target, 1))
-                    rest = list(dice)
-                    rest.remove(v)
-                    allowed[key] = 1 + max_dice(others, rest, enemy, direction) == usable
+                    allowed[key] = self._keeps_dice_in_use(movers, mover, v, dice, usable)
                 if allowed[key]:
                     acts.append(Move(u, v))
         if C.STRATEGIC_MOVE.kind in kinds:
@@ -469,6 +494,9 @@ class SpaceState(GameState):
                     f"keep one unit, or units of total force {self.keep_difference} or less, "
                     f"from your units in sector {self.fight_sector}"
                 )
+        elif isinstance(action, Move):
+            if not self.move_allowed(action):
+                raise IllegalActionError(self._why_illegal(action))
         elif action not in self.legal_actions():
             raise IllegalActionError(self._why_illegal(action))
         table = self._thaw()

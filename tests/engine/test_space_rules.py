@@ -9,6 +9,7 @@ import pytest
 from engine.errors import IllegalActionError
 from engine.protocol import CHANCE, ChanceKind
 from engine.space import cards as C
+from engine.space.actions import Move
 from engine.space.board import (
     CYGNUS,
     DIRECTION,
@@ -21,7 +22,8 @@ from engine.space.board import (
     step,
     unit_name,
 )
-from engine.space.game import Phase, SpaceWin, hand_limit
+from engine.space.game import Phase, SpaceState, SpaceWin, hand_limit
+from engine.space.selfplay import random_playout
 from engine.space.variant import VARIANT
 from tests.engine.space_helpers import make_state, notations, play, units
 
@@ -279,3 +281,21 @@ def test_windows_and_phases_do_not_depend_on_the_hands() -> None:
         traces.append(trace)
     assert traces[0] == traces[1]
     assert (Phase.DEFEND, 1, True) in traces[0]
+
+
+def test_move_allowed_agrees_with_legal_actions() -> None:
+    seen = 0
+
+    def check(state: SpaceState) -> None:
+        nonlocal seen
+        if state.phase is not Phase.MOVE or state.outcome() is not None:
+            return
+        legal = set(state.legal_actions())
+        for u in range(30):
+            for die in range(1, 10):
+                move = Move(u, die)
+                assert state.move_allowed(move) == (move in legal)
+        seen += 1
+
+    random_playout(11, check=check)
+    assert seen > 10
