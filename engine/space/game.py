@@ -785,7 +785,10 @@ def _apply(table: _Table, action: Action) -> None:
         pool = sorted(table.vortex)
         table.deck = (*table.deck, *(pool[i] for i in action.order))
         table.vortex = ()
-        _say(table, f"The vortex ({_cards(len(pool))}) was shuffled into a new deck.")
+        if table.turn_number == 0:
+            _say(table, f"The {len(pool)} cards were shuffled into the deck.")
+        else:
+            _say(table, f"The vortex ({_cards(len(pool))}) was shuffled into a new deck.")
         _continue_drawing(table)
     elif isinstance(action, Dice):
         if table.phase is Phase.DICE:
