@@ -1,0 +1,182 @@
+"""``space`` as a ``Variant`` (not registered yet: the pictures and the Discord side come later)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, ClassVar
+
+from engine.errors import CorruptStateError
+from engine.protocol import Action, EndReason, GameState, Outcome, TurnConfirmation, Variant
+from engine.space.actions import parse
+from engine.space.board import SECTORS, SIDES, UNITS_PER_SIDE, contested, owner
+from engine.space.cards import DECK_SIZE
+from engine.space.game import SCHEMA, LastEvent, Phase, SpaceState, SpaceWin, new_state
+
+
+class SpaceVariant(Variant):
+    key: ClassVar[str] = "space"
+    title: ClassVar[str] = "Space"
+    seat_names: ClassVar[tuple[str, str]] = (SIDES[0], SIDES[1])
+    win_reasons: ClassVar[type[EndReason]] = SpaceWin
+    schema_version: ClassVar[int] = SCHEMA
+    turn_confirmation: ClassVar[TurnConfirmation] = TurnConfirmation.EACH_STEP
+    notation_help: ClassVar[str] = (
+        "Write moves like 'move T3 by 5', cards like 'play ion-thrusters on 3', and 'pass' to end a phase."
+    )
+
+    def new_game(self, options: Mapping[str, Any] | None = None) -> SpaceState:
+        self.resolve_options(options)
+        return new_state()
+
+    def parse_action(self, state: GameState, text: str) -> Action:
+        return parse(text)
+
+    def from_json(self, data: Mapping[str, Any]) -> SpaceState:
+        try:
+            state = _read(data)
+        except CorruptStateError:
+            raise
+        except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
+            raise CorruptStateError(
+                f"the saved space game cannot be read ({exc.__class__.__name__}: {exc})"
+            ) from exc
+        if state.to_json() != dict(data):
+            raise CorruptStateError("the saved space game has fields that do not belong to a space state")
+        return state
+
+
+_BEFORE_MOVE = frozenset(
+    {
+        Phase.DISCARD,
+        Phase.ESPIONAGE,
+        Phase.ROLL,
+        Phase.DICE,
+        Phase.ROLL_CARDS,
+        Phase.REROLL,
+        Phase.BUILD,
+        Phase.JAM,
+    }
+)
+
+
+def _int(value: Any, low: int, high: int, what: str) -> int:
+    if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
+        raise CorruptStateError(f"the saved space game has an impossible {what}: {value!r}")
+    return value
+
+
+def _ints(values: Any, low: int, high: int, what: str) -> tuple[int, ...]:
+    if not isinstance(values, list):
+        raise CorruptStateError(f"the saved space game's {what} is not a list")
+    return tuple(_int(v, low, high, what) for v in values)
+
+
+def _bool(value: Any, what: str) -> bool:
+    if not isinstance(value, bool):
+        raise CorruptStateError(f"the saved space game's {what} is not true or false")
+    return value
+
+
+def _read(data: Mapping[str, Any]) -> SpaceState:
+    if data.get("game") != "space":
+        raise CorruptStateError(f"the saved state is not a space game (game: {data.get('game')!r})")
+    if data.get("schema") != SCHEMA:
+        raise CorruptStateError(
+            f"the saved space game has schema {data.get('schema')!r}; this bot reads {SCHEMA}"
+        )
+    positions = _ints(data["positions"], 0, SECTORS, "unit position")
+    if len(positions) != 2 * UNITS_PER_SIDE:
+        raise CorruptStateError("the saved space game does not have 15 units a side")
+    deck = _ints(data["deck"], 0, DECK_SIZE - 1, "card")
+    hands = tuple(_ints(h, 0, DECK_SIZE - 1, "card") for h in data["hands"])
+    if len(hands) != 2 or any(list(h) != sorted(h) for h in hands):
+        raise CorruptStateError("the saved space game does not have two sorted hands")
+    vortex = _ints(data["vortex"], 0, DECK_SIZE - 1, "card")
+    every = sorted((*deck, *hands[0], *hands[1], *vortex))
+    if every != list(range(DECK_SIZE)):
+        raise CorruptStateError("the saved space game does not hold each of the 50 cards exactly once")
+    phase = Phase(data["phase"])
+    dice = _ints(data["dice"], 1, 6, "die")
+    bonus = _ints(data["bonus"], 0, 99, "die bonus")
+    dice_left = _ints(data["dice_left"], 0, 2, "die index")
+    if len(dice) not in (0, 2, 3) or len(bonus) != len(dice) or any(i >= len(dice) for i in dice_left):
+        raise CorruptStateError("the saved space game's dice do not fit together")
+    if len(set(dice_left)) != len(dice_left):
+        raise CorruptStateError("the saved space game lists a die twice")
+    moved = []
+    for raw in data["moved"]:
+        u, n, stopped = raw
+        moved.append((_int(u, 0, 29, "unit"), _int(n, 1, 2, "dice used"), _bool(stopped, "stop")))
+    spy_raw = data["spy"]
+    spy = None
+    if spy_raw is not None:
+        spy = (_int(spy_raw[0], 0, 1, "seat"), _ints(spy_raw[1], 0, DECK_SIZE - 1, "card"))
+    last_raw = data["last"]
+    last = None
+    if last_raw is not None:
+        seat = None if last_raw["seat"] is None else _int(last_raw["seat"], 0, 1, "seat")
+        last = LastEvent(seat, str(last_raw["text"]))
+    result = None if data["outcome"] is None else Outcome.from_json(data["outcome"], VARIANT)
+    if (result is not None) != (phase is Phase.OVER):
+        raise CorruptStateError("the saved space game's result does not match its phase")
+    to_draw = _ints(data["to_draw"], 0, 5, "number of cards to draw")
+    if len(to_draw) != 2:
+        raise CorruptStateError("the saved space game's cards to draw are not two numbers")
+    turn_number = _int(data["turn_number"], 0, 10**9, "turn number")
+    if phase is not Phase.SHUFFLE and phase is not Phase.OVER and turn_number == 0:
+        raise CorruptStateError("the saved space game has not started its first turn")
+    if phase in (Phase.MOVE, Phase.ROLL_CARDS, Phase.BUILD, Phase.JAM, Phase.REROLL) and not dice:
+        raise CorruptStateError("the saved space game is past the roll without dice")
+    fight_sector = _int(data["fight_sector"], 0, SECTORS, "fight sector")
+    if phase in (Phase.ATTACK, Phase.DEFEND, Phase.FIGHT_DIE, Phase.KEEP) and fight_sector == 0:
+        raise CorruptStateError("the saved space game is in a fight without a sector")
+    keep_seat = _int(data["keep_seat"], -1, 1, "keeping seat")
+    if (phase is Phase.KEEP) != (keep_seat >= 0):
+        raise CorruptStateError("the saved space game's keeping seat does not match its phase")
+    reroll = _int(data["reroll"], -1, 1, "rerolled die")
+    if (phase is Phase.REROLL) != (reroll >= 0):
+        raise CorruptStateError("the saved space game's rerolled die does not match its phase")
+    die_for = _int(data["die_for"], -1, 1, "seat of the fight die")
+    if (phase is Phase.FIGHT_DIE) != (die_for >= 0):
+        raise CorruptStateError("the saved space game's fight die does not match its phase")
+    if phase is Phase.SHUFFLE and not vortex:
+        raise CorruptStateError("the saved space game waits for a shuffle of an empty vortex")
+    turn = _int(data["turn"], 0, 1, "turn")
+    jammed = _ints(data["jammed"], 0, 29, "jammed unit")
+    if any(owner(u) != turn for u in jammed) or any(owner(u) != turn for u, _, _ in moved):
+        raise CorruptStateError("the saved space game moves or jams a unit of the player not on turn")
+    if spy is not None and spy[0] == turn:
+        raise CorruptStateError("the saved space game has the player on turn spying on itself")
+    if phase in _BEFORE_MOVE and contested(positions):
+        raise CorruptStateError("the saved space game has both sides in one sector before the move")
+    return SpaceState(
+        positions=positions,
+        deck=deck,
+        hands=(hands[0], hands[1]),
+        vortex=vortex,
+        phase=phase,
+        turn_seat=turn,
+        turn_number=turn_number,
+        to_draw=(to_draw[0], to_draw[1]),
+        dice=dice,
+        bonus=bonus,
+        dice_left=dice_left,
+        hyper=_bool(data["hyper"], "Hyper Jump"),
+        builds=_int(data["builds"], 0, 1, "builds"),
+        reroll=reroll,
+        moved=tuple(moved),
+        jammed=jammed,
+        fight_sector=fight_sector,
+        attack_bonus=_int(data["attack_bonus"], 0, 999, "attack bonus"),
+        defense_bonus=_int(data["defense_bonus"], 0, 999, "defense bonus"),
+        die_for=die_for,
+        keep_seat=keep_seat,
+        keep_difference=_int(data["keep_difference"], 0, 999, "difference"),
+        extra_turns=_int(data["extra_turns"], 0, 99, "extra turns"),
+        spy=spy,
+        last=last,
+        result=result,
+    )
+
+
+VARIANT = SpaceVariant()
