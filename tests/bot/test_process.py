@@ -138,10 +138,10 @@ async def test_the_bot_process_starts_syncs_and_plays_a_challenge(tmp_path: Path
                 assert challenge is not None and "challenges you" in challenge.content
                 accept = next(c for c in challenge.custom_ids if c.endswith(":accept"))
                 await fake.click(bob, challenge, accept)
-                await fake.wait_for(lambda: fake.thread_of(challenge) is not None, 15, "the match thread")
+                await fake.wait_for(lambda: fake.thread_of(challenge) is not None, 60, "the match thread")
                 thread = fake.thread_of(challenge)
                 assert thread is not None
-                await fake.wait_for(lambda: bool(fake.messages_in(thread)), 15, "the first board")
+                await fake.wait_for(lambda: bool(fake.messages_in(thread)), 60, "the first board")
                 board = fake.messages_in(thread)[-1]
                 roll = next(b.custom_id for b in board.buttons if b.label == "Roll")
                 # Seats are drawn at random in the bot process: ask the board who is on turn.
@@ -149,7 +149,16 @@ async def test_the_bot_process_starts_syncs_and_plays_a_challenge(tmp_path: Path
                 assert player is not None, board.content
                 before = len(board.history)
                 await fake.click(player, board, roll)
-                await fake.wait_for(lambda: len(fake.message(board).history) > before, 15, "the rolled board")
+                boards = len(fake.messages_in(thread))
+                # The roll edits the board, or (a roll that ends the turn) posts the next one. The
+                # wait is generous: a loaded machine can be slow to start the process's render pool.
+                await fake.wait_for(
+                    lambda: (
+                        len(fake.message(board).history) > before or len(fake.messages_in(thread)) > boards
+                    ),
+                    60,
+                    "the rolled board",
+                )
                 assert "rolled" in str(fake.message(board).embeds) or len(fake.messages_in(thread)) > 1
                 fake.assert_clean()
             except BaseException:
