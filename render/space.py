@@ -60,7 +60,13 @@ PAIR_R = 16
 """The counters' radius when both sides share a sector (before a fight)."""
 LABEL_R = RING_R + PLANET_R + 14
 ARROW_R = RING_R - PLANET_R - 10
-NAME_R = RING_R - PLANET_R - 58
+NAME_R = {
+    1: RING_R - PLANET_R - 44,
+    8: RING_R - PLANET_R - 70,
+    15: RING_R - PLANET_R - 44,
+    22: RING_R - PLANET_R - 70,
+}
+"""How far from the centre each planet's name is written (further in beside the side planets)."""
 DIE = 54
 
 EMPIRE = SeatStyle(
@@ -243,7 +249,7 @@ def _background() -> Image.Image:
             stroke=0,
         )
     for planet, name in PLANET_NAMES.items():
-        theme.label(image, position(planet, NAME_R), name.upper(), 18, TEXT, anchor="mm", stroke=2)
+        theme.label(image, position(planet, NAME_R[planet]), name.upper(), 18, TEXT, anchor="mm", stroke=2)
     for x, word in ((DECK_X, "deck"), (VORTEX_X, "vortex")):
         theme.label(image, (x, CARDS_Y + 48), word, 18, MUTED, anchor="mm", stroke=0)
     for seat in (0, 1):
@@ -347,7 +353,9 @@ def _draw_counters(image: Image.Image, view: SpaceView) -> None:
         where = view.positions[unit]
         if where != SCRAP:
             x, y = position(where)
-            theme.paste(image, theme.badge_sprite("jam", 13, HIGHLIGHT, theme.SHADOW), (x, y - COUNTER_R - 12))
+            theme.paste(
+                image, theme.badge_sprite("jam", 13, HIGHLIGHT, theme.SHADOW), (x, y - COUNTER_R - 12)
+            )
 
 
 def _draw_panels(image: Image.Image, view: SpaceView) -> None:
@@ -392,8 +400,9 @@ def _draw_centre(image: Image.Image, view: SpaceView, ending: Outcome | None, la
     _draw_dice(image, view)
     line = fight_line(view, last)
     if line:
-        text, colour = line
-        theme.label(image, (cx, cy + 62), text, 19, colour, anchor="mm", stroke=2, cache=False)
+        title, text, colour = line
+        theme.label(image, (cx, cy + 50), title, 18, colour, anchor="mm", stroke=2)
+        theme.label(image, (cx, cy + 74), text, 19, colour, anchor="mm", stroke=2, cache=False)
 
 
 def _draw_dice(image: Image.Image, view: SpaceView) -> None:
@@ -425,10 +434,12 @@ def _draw_dice(image: Image.Image, view: SpaceView) -> None:
         theme.label(image, (cx, y + DIE / 2 + 14), ROLLED_BY[roller], 15, SEATS[roller].text, anchor="mm")
 
 
-_FIGHT = re.compile(r"(Evil Empire|Terran Defense Force) (\d+) against (Evil Empire|Terran Defense Force) (\d+)")
+_FIGHT = re.compile(
+    r"(Evil Empire|Terran Defense Force) (\d+) against (Evil Empire|Terran Defense Force) (\d+)"
+)
 
 
-def fight_line(view: SpaceView, last: str) -> tuple[str, theme.RGB] | None:
+def fight_line(view: SpaceView, last: str) -> tuple[str, str, theme.RGB] | None:
     """The current fight's totals (units plus cards so far), or the last fight's result read from
     the last action's words (the view keeps no structured record of it)."""
     found = _FIGHT.search(last)
@@ -436,8 +447,12 @@ def fight_line(view: SpaceView, last: str) -> tuple[str, theme.RGB] | None:
         a, b = SIDES.index(found[1]), SIDES.index(found[3])
         fa, fb = int(found[2]), int(found[4])
         winner = a if fa > fb else b
-        where = f" in {view.fight_sector}" if view.fight_sector else ""
-        return f"Fight{where}: {SHORT[a]} {fa}, {SHORT[b]} {fb}: {SHORT[winner]} win", SEATS[winner].text
+        where = f" in sector {view.fight_sector}" if view.fight_sector else ""
+        return (
+            f"Fight{where}: {SHORT[winner]} win",
+            f"{SHORT[a]} {fa} against {SHORT[b]} {fb}",
+            SEATS[winner].text,
+        )
     if view.fight_sector and view.phase in FIGHT_PHASES:
         sector = view.fight_sector
         attacker = view.turn_seat
@@ -450,7 +465,7 @@ def fight_line(view: SpaceView, last: str) -> tuple[str, theme.RGB] | None:
         for seat in (attacker, 1 - attacker):
             extra = f"+{bonus[seat]}" if bonus[seat] else ""
             parts.append(f"{SHORT[seat]} {totals[seat]}{extra}")
-        return f"Fight in {sector}: {parts[0]} vs {parts[1]}", HIGHLIGHT
+        return f"Fight in sector {sector}", f"{parts[0]} against {parts[1]}", HIGHLIGHT
     return None
 
 
@@ -491,7 +506,7 @@ def _draw_winner(image: Image.Image, result: Outcome) -> None:
         return
     style = SEATS[result.winner]
     theme.draw_stack(image, (cx, cy - 56), style, 1, 22)
-    theme.label(image, (cx, cy), f"{SHORT[result.winner]} win", 44, style.text, anchor="mm")
+    theme.label(image, (cx, cy), f"{SHORT[result.winner]} win", 36, style.text, anchor="mm")
     theme.label(image, (cx, cy + 44), result.reason.replace("-", " "), 22, HIGHLIGHT, anchor="mm")
 
 
