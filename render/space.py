@@ -248,8 +248,8 @@ def _background() -> Image.Image:
             anchor="mm",
             stroke=0,
         )
-    for planet, name in PLANET_NAMES.items():
-        theme.label(image, position(planet, NAME_R[planet]), name.upper(), 18, TEXT, anchor="mm", stroke=2)
+    for world, name in PLANET_NAMES.items():
+        theme.label(image, position(world, NAME_R[world]), name.upper(), 18, TEXT, anchor="mm", stroke=2)
     for x, word in ((DECK_X, "deck"), (VORTEX_X, "vortex")):
         theme.label(image, (x, CARDS_Y + 48), word, 18, MUTED, anchor="mm", stroke=0)
     for seat in (0, 1):
@@ -447,9 +447,9 @@ def fight_line(view: SpaceView, last: str) -> tuple[str, str, theme.RGB] | None:
         a, b = SIDES.index(found[1]), SIDES.index(found[3])
         fa, fb = int(found[2]), int(found[4])
         winner = a if fa > fb else b
-        where = f" in sector {view.fight_sector}" if view.fight_sector else ""
+        place = f" in sector {view.fight_sector}" if view.fight_sector else ""
         return (
-            f"Fight{where}: {SHORT[winner]} win",
+            f"Fight{place}: {SHORT[winner]} win",
             f"{SHORT[a]} {fa} against {SHORT[b]} {fb}",
             SEATS[winner].text,
         )
