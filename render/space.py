@@ -174,8 +174,11 @@ def build_palette() -> list[theme.RGB]:
 
 
 def write_palette() -> None:
-    """Write ``render/space_palette.py`` again: ``python -c "import render.space as s; s.write_palette()"``."""
-    Path(__file__).with_name("space_palette.py").write_text(theme.palette_module("space", build_palette()))
+    """Write ``render/space_palette.py`` again: ``python -c "import render.space as s; s.write_palette()"``
+    (``python -m render palette`` knows the registered games only)."""
+    text = theme.palette_module("space", build_palette())
+    text = text.replace("``python -m render palette --game space``", "``render.space.write_palette()``")
+    Path(__file__).with_name("space_palette.py").write_text(text)
 
 
 # -- geometry --------------------------------------------------------------------------------------
@@ -243,7 +246,7 @@ def _background() -> Image.Image:
             image,
             position(sector, radius),
             str(sector),
-            24 if planet else 21,
+            24 if planet else 22,
             TEXT if planet else MUTED,
             anchor="mm",
             stroke=0,
@@ -297,8 +300,8 @@ def _paint(image: Image.Image, view: SpaceView, caption: Caption) -> None:
 
 
 def sector_forces(positions: tuple[int, ...]) -> dict[int, list[tuple[int, int]]]:
-    """Per occupied sector, per side present: (seat, units, force total)... as (units, force)
-    indexed by seat, in a list of two (units 0 where the side is absent)."""
+    """Per occupied sector, [(units, force total) of the Empire, (units, force total) of the
+    Terrans], (0, 0) for a side that is absent."""
     found: dict[int, list[tuple[int, int]]] = {}
     for u, where in enumerate(positions):
         if where == SCRAP:
@@ -348,7 +351,7 @@ def _draw_counters(image: Image.Image, view: SpaceView) -> None:
             theme.paste(image, sprite, (x + dx, top))
             if n > 1:
                 below = position(sector, RING_R - (PLANET_R if sector in PLANETS else SECTOR_R) - 9)
-                theme.label(image, (below[0] + dx, below[1] + dy), f"x{n}", 17, SEATS[seat].text, anchor="mm")
+                theme.label(image, (below[0] + dx, below[1] + dy), f"x{n}", 18, SEATS[seat].text, anchor="mm")
     for unit in view.jammed:
         where = view.positions[unit]
         if where != SCRAP:
@@ -363,9 +366,9 @@ def _draw_panels(image: Image.Image, view: SpaceView) -> None:
     for seat in (0, 1):
         y = PANEL_Y[seat] - 22
         x = CENTER[0] + 60
-        theme.paste(image, _card_icon(24, 32), (x, y))
-        theme.number(image, (x, y), str(view.hand_sizes[seat]), 18, CARD_INK if False else TEXT)
-        theme.label(image, (x + 18, y), "in hand", 17, MUTED, anchor="lm", stroke=0)
+        theme.paste(image, _card_icon(26, 34), (x, y))
+        theme.number(image, (x, y), str(view.hand_sizes[seat]), 20, TEXT)
+        theme.label(image, (x + 19, y), "in hand", 18, MUTED, anchor="lm", stroke=0)
         scrapped = Counter(FORCE[u] for u in units_of(seat) if view.positions[u] == SCRAP)
         sx = CENTER[0] - 100
         sy = y + 38
@@ -393,10 +396,10 @@ def _draw_centre(image: Image.Image, view: SpaceView, ending: Outcome | None, la
         return
     # The phase strip.
     current = _STEP_OF.get(view.phase, -1)
-    xs = [cx + (i - 2) * 62 for i in range(5)]
+    xs = [cx + (i - 2) * 70 for i in range(5)]
     for i, (x, word) in enumerate(zip(xs, PHASE_STEPS, strict=True)):
         colour = HIGHLIGHT if i == current else MUTED
-        theme.label(image, (x, cy - 66), word, 16 if i != current else 18, colour, anchor="mm", stroke=0)
+        theme.label(image, (x, cy - 66), word, 17 if i != current else 20, colour, anchor="mm", stroke=0)
     _draw_dice(image, view)
     line = fight_line(view, last)
     if line:
