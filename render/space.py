@@ -194,12 +194,6 @@ def position(sector: int, radius: float = RING_R) -> Point:
     return (CENTER[0] + radius * math.sin(a), CENTER[1] - radius * math.cos(a))
 
 
-def _tangent(sector: int, distance: float) -> Point:
-    """The offset ``distance`` pixels clockwise along the ring at ``sector``."""
-    a = math.radians(angle(sector))
-    return (distance * math.cos(a), distance * math.sin(a))
-
-
 # -- the static board ------------------------------------------------------------------------------
 
 EMPIRE_Y = CENTER[1] - 150
@@ -344,14 +338,19 @@ def _draw_counters(image: Image.Image, view: SpaceView) -> None:
         radius = COUNTER_R if len(present) == 1 else PAIR_R
         for i, seat in enumerate(present):
             n, force = sides[seat]
-            dx, dy = _tangent(sector, (i - (len(present) - 1) / 2) * 34)
+            # Both sides in one sector (before its fight): side by side, the count under each.
+            dx = (i - (len(present) - 1) / 2) * 2 * (PAIR_R + 2)
             sprite = _counter(seat, min(n, 4), str(force), radius)
             # The stack grows upwards: keep the top face where a single counter's would be.
-            top = y + dy - radius - 4 + sprite.height / 2 - 2
+            top = y - radius - 4 + sprite.height / 2 - 2
             theme.paste(image, sprite, (x + dx, top))
-            if n > 1:
+            if n < 2:
+                continue
+            if len(present) == 1:
                 below = position(sector, RING_R - (PLANET_R if sector in PLANETS else SECTOR_R) - 9)
-                theme.label(image, (below[0] + dx, below[1] + dy), f"x{n}", 18, SEATS[seat].text, anchor="mm")
+            else:
+                below = (x + dx, y + radius + 14)
+            theme.label(image, below, f"x{n}", 18, SEATS[seat].text, anchor="mm")
     for unit in view.jammed:
         where = view.positions[unit]
         if where != SCRAP:
