@@ -284,10 +284,10 @@ def _card_icon(w: int, h: int) -> Image.Image:
 
 def _paint(image: Image.Image, view: SpaceView, caption: Caption) -> None:
     last = view.last or ""
+    _draw_panels(image, view)
     _draw_planet_control(image, view)
     _draw_last_move(image, view, last)
     _draw_counters(image, view)
-    _draw_panels(image, view)
     _draw_centre(image, view, caption.ending, last)
     _draw_header(image, view, caption)
     _draw_footer(image, last)
@@ -360,29 +360,43 @@ def _draw_counters(image: Image.Image, view: SpaceView) -> None:
             )
 
 
+PANEL_BOX = (-172, -48, 178, 34)
+"""A side's panel round (centre x, ``PANEL_Y``): left, top, right, bottom offsets."""
+
+
 def _draw_panels(image: Image.Image, view: SpaceView) -> None:
-    """Per side: the hand size (a card with the count) and the scrap heap grouped by force."""
+    """Per side: the hand size (a card with the count) and the scrap heap grouped by force, each
+    panel drawn once per content and pasted whole (a dozen small pastes fewer per picture)."""
     for seat in (0, 1):
-        y = PANEL_Y[seat] - 22
-        x = CENTER[0] + 60
-        theme.paste(image, _card_icon(26, 34), (x, y))
-        theme.number(image, (x, y), str(view.hand_sizes[seat]), 20, TEXT)
-        theme.label(image, (x + 19, y), "in hand", 18, MUTED, anchor="lm", stroke=0)
         scrapped = Counter(FORCE[u] for u in units_of(seat) if view.positions[u] == SCRAP)
-        sx = CENTER[0] - 100
-        sy = y + 38
-        if not scrapped:
-            theme.label(image, (sx, sy), "empty", 16, MUTED, anchor="lm", stroke=0)
-            continue
-        for force in sorted(scrapped, reverse=True):
-            sprite = _counter(seat, 1, str(force), 13)
-            theme.paste(image, sprite, (sx + 13, sy + 1))
-            n = scrapped[force]
-            if n > 1:
-                theme.label(image, (sx + 29, sy), f"x{n}", 16, TEXT, anchor="lm", stroke=0)
-                sx += 60
-            else:
-                sx += 36
+        heap = tuple(sorted(scrapped.items(), reverse=True))
+        left, top = round(CENTER[0]) + PANEL_BOX[0], round(PANEL_Y[seat]) + PANEL_BOX[1]
+        image.paste(_panel(seat, view.hand_sizes[seat], heap), (left, top))
+
+
+@lru_cache(maxsize=512)
+def _panel(seat: int, hand: int, heap: tuple[tuple[int, int], ...]) -> Image.Image:
+    left, top = round(CENTER[0]) + PANEL_BOX[0], round(PANEL_Y[seat]) + PANEL_BOX[1]
+    strip = _background().crop(
+        (left, top, round(CENTER[0]) + PANEL_BOX[2], round(PANEL_Y[seat]) + PANEL_BOX[3])
+    )
+    y = PANEL_Y[seat] - 22 - top
+    x = CENTER[0] + 60 - left
+    theme.paste(strip, _card_icon(26, 34), (x, y))
+    theme.number(strip, (x, y), str(hand), 20, TEXT)
+    theme.label(strip, (x + 19, y), "in hand", 18, MUTED, anchor="lm", stroke=0)
+    sx = CENTER[0] - 100 - left
+    sy = y + 38
+    if not heap:
+        theme.label(strip, (sx, sy), "empty", 16, MUTED, anchor="lm", stroke=0)
+    for force, n in heap:
+        theme.paste(strip, _counter(seat, 1, str(force), 13), (sx + 13, sy + 1))
+        if n > 1:
+            theme.label(strip, (sx + 29, sy), f"x{n}", 16, TEXT, anchor="lm", stroke=0)
+            sx += 60
+        else:
+            sx += 36
+    return strip
 
 
 def _draw_centre(image: Image.Image, view: SpaceView, ending: Outcome | None, last: str) -> None:
@@ -393,47 +407,65 @@ def _draw_centre(image: Image.Image, view: SpaceView, ending: Outcome | None, la
     if result is not None:
         _draw_winner(image, result)
         return
-    # The phase strip.
-    current = _STEP_OF.get(view.phase, -1)
-    xs = [cx + (i - 2) * 70 for i in range(5)]
-    for i, (x, word) in enumerate(zip(xs, PHASE_STEPS, strict=True)):
-        colour = HIGHLIGHT if i == current else MUTED
-        theme.label(image, (x, cy - 66), word, 17 if i != current else 20, colour, anchor="mm", stroke=0)
-    _draw_dice(image, view)
+    left, top = round(cx) + MIDDLE_BOX[0], round(cy) + MIDDLE_BOX[1]
+    image.paste(_middle(_STEP_OF.get(view.phase, -1), view.dice, _used(view), _roller(view)), (left, top))
     line = fight_line(view, last)
     if line:
         title, text, colour = line
-        theme.label(image, (cx, cy + 50), title, 18, colour, anchor="mm", stroke=2)
-        theme.label(image, (cx, cy + 74), text, 19, colour, anchor="mm", stroke=2, cache=False)
+        theme.label(image, (cx, cy + 56), title, 18, colour, anchor="mm", stroke=2)
+        theme.label(image, (cx, cy + 80), text, 19, colour, anchor="mm", stroke=2, cache=False)
 
 
-def _draw_dice(image: Image.Image, view: SpaceView) -> None:
+MIDDLE_BOX = (-182, -84, 182, 42)
+"""The phase strip and the dice round the centre: left, top, right, bottom offsets."""
+
+
+def _used(view: SpaceView) -> tuple[bool, ...]:
+    """Per die, whether it is used up (in the move phase: its value is no longer among those left)."""
+    left = list(view.dice_left)
+    used = []
+    for value in view.dice:
+        if view.phase is Phase.MOVE and value not in left:
+            used.append(True)
+        else:
+            if view.phase is Phase.MOVE:
+                left.remove(value)
+            used.append(False)
+    return tuple(used)
+
+
+def _roller(view: SpaceView) -> int | None:
+    return None if view.phase in (Phase.ROLL, Phase.DICE) else view.turn_seat
+
+
+@lru_cache(maxsize=512)
+def _middle(current: int, dice: tuple[int, ...], used: tuple[bool, ...], roller: int | None) -> Image.Image:
+    """The phase strip (the current step in gold) and the dice (used ones dimmed), drawn once per
+    content over the empty board and pasted whole."""
     cx, cy = CENTER
-    dice = view.dice
+    left, top = round(cx) + MIDDLE_BOX[0], round(cy) + MIDDLE_BOX[1]
+    strip = _background().crop((left, top, round(cx) + MIDDLE_BOX[2], round(cy) + MIDDLE_BOX[3]))
+    cx, cy = cx - left, cy - top
+    for i, word in enumerate(PHASE_STEPS):
+        colour = HIGHLIGHT if i == current else MUTED
+        x = cx + (i - 2) * 70
+        theme.label(strip, (x, cy - 66), word, 17 if i != current else 20, colour, anchor="mm", stroke=0)
     y = cy - 10
     if not dice:
-        theme.label(image, (cx, y), "no roll yet", 18, MUTED, anchor="mm", stroke=0)
-        return
-    left = list(view.dice_left)
+        theme.label(strip, (cx, y), "no roll yet", 18, MUTED, anchor="mm", stroke=0)
+        return strip
     gap = 12
     x0 = cx - (len(dice) * DIE + (len(dice) - 1) * gap) / 2 + DIE / 2
-    for i, value in enumerate(dice):
-        used = False
-        if view.phase is Phase.MOVE:
-            if value in left:
-                left.remove(value)
-            else:
-                used = True
+    for i, (value, spent) in enumerate(zip(dice, used, strict=True)):
         x = x0 + i * (DIE + gap)
-        opacity = 0.3 if used else 1.0
-        if value <= 6:
-            theme.draw_die(image, (x, y), value, DIE, DieStyle.WHITE, opacity)
-        else:
-            theme.draw_die(image, (x, y), 0, DIE, DieStyle.WHITE, opacity)
-            theme.label(image, (x, y), str(value), 30, CARD_INK, anchor="mm", stroke=0)
-    roller = view.turn_seat
-    if view.phase not in (Phase.ROLL, Phase.DICE):
-        theme.label(image, (cx, y + DIE / 2 + 14), ROLLED_BY[roller], 15, SEATS[roller].text, anchor="mm")
+        opacity = 0.3 if spent else 1.0
+        theme.draw_die(strip, (x, y), value if value <= 6 else 0, DIE, DieStyle.WHITE, opacity)
+        if value > 6:
+            # A die raised above 6 by a card: its number on a blank face.
+            theme.label(strip, (x, y), str(value), 30, CARD_INK, anchor="mm", stroke=0)
+    if roller is not None:
+        theme.label(strip, (cx, y + DIE / 2 + 14), ROLLED_BY[roller], 15, SEATS[roller].text, anchor="mm")
+    return strip
 
 
 _FIGHT = re.compile(
