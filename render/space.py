@@ -522,7 +522,13 @@ def _draw_last_move(image: Image.Image, view: SpaceView, last: str) -> None:
     for source, target, direction in last_moves(view, last):
         sprite, corner = _move_arrow(source, target, direction)
         image.paste(sprite, corner, sprite)
-        theme.paste(image, theme.ring_sprite(SECTOR_R + 4, 3, HIGHLIGHT, dashes=10), position(source))
+        theme.paste(image, theme.ring_sprite(_radius(source) + 4, 3, HIGHLIGHT, dashes=10), position(source))
+        theme.paste(image, theme.ring_sprite(_radius(target) + 4, 4, HIGHLIGHT), position(target))
+
+
+def _radius(sector: int) -> int:
+    """How far out a mark round ``sector`` sits (round a planet: outside its control ring)."""
+    return PLANET_R + 6 if sector in PLANETS else SECTOR_R
 
 
 @lru_cache(maxsize=256)
