@@ -463,6 +463,10 @@ def _middle(current: int, dice: tuple[int, ...], used: tuple[bool, ...], roller:
         if value > 6:
             # A die raised above 6 by a card: its number on a blank face.
             theme.label(strip, (x, y), str(value), 30, CARD_INK, anchor="mm", stroke=0)
+    if len(dice) == 3:
+        # Only Hyper Jump gives a third die (the engine adds it after the two normal ones).
+        x = x0 + 2 * (DIE + gap)
+        theme.label(strip, (x + DIE / 2 + 6, y - DIE / 2 + 2), "hyper", 14, HIGHLIGHT, anchor="lm", stroke=0)
     if roller is not None:
         theme.label(strip, (cx, y + DIE / 2 + 14), ROLLED_BY[roller], 15, SEATS[roller].text, anchor="mm")
     return strip
