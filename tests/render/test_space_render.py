@@ -5,6 +5,10 @@ planets, counters and cards where the layout puts them."""
 from __future__ import annotations
 
 import io
+import json
+import subprocess
+import sys
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -79,8 +83,6 @@ def test_a_fight_and_hand_sizes_are_drawn_from_the_view() -> None:
 
 
 def space_view_with(state: SpaceState, **changes: int) -> SpaceView:
-    from dataclasses import replace
-
     return replace(state, **changes).view(None)
 
 
@@ -134,3 +136,17 @@ def test_samples_are_written(tmp_path: Path) -> None:
 def test_other_views_are_refused() -> None:
     with pytest.raises(TypeError):
         space.render(object())  # type: ignore[arg-type]
+
+
+def test_the_benchmark_draws_space_positions_while_space_is_unregistered() -> None:
+    root = Path(__file__).resolve().parents[2]
+    out = subprocess.run(
+        [sys.executable, str(root / "bench" / "render.py"), "--game", "space", "--positions", "5"],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=root,
+    )
+    figures = json.loads(out.stdout)
+    assert figures["game"] == "space" and figures["positions"] == 5
+    assert figures["max_kb"] <= MAX_BYTES / 1024
