@@ -12,7 +12,11 @@ Earth), each with the hand size (never the cards: the picture is the same for ev
 the scrap heap as small counters grouped by force; in the middle the phase strip (draw, roll,
 build, move, fight), the dice (used ones dimmed; a die raised above 6 by a card shows its number),
 the deck and vortex counts, and the current fight or the last fight's result. The last move is a
-gold arrow along the inside of the ring; the footer holds the last action in words.
+gold arrow along the inside of the ring; the footer holds the last action in words. The view keeps
+no structured last move or fight: both are read from its last action's public words
+(``last_moves``, ``fight_line``), so a fight's result shows only on the picture right after it.
+
+The fixed palette (``render/space_palette.py``) is written by ``write_palette()``.
 
 The game is not registered yet, so this module is not in ``render.RENDERERS``: ``render``,
 ``draw``, ``SEATS`` and ``samples`` are used directly (bench/render.py, the tests).
@@ -21,7 +25,6 @@ The game is not registered yet, so this module is not in ``render.RENDERERS``: `
 from __future__ import annotations
 
 import math
-import random
 import re
 from collections import Counter
 from functools import lru_cache
@@ -29,7 +32,7 @@ from pathlib import Path
 
 from PIL import Image, ImageDraw
 
-from engine.protocol import CHANCE, ChanceKind, GameView, Outcome
+from engine.protocol import GameView, Outcome
 from engine.space.board import (
     DIRECTION,
     FORCE,
@@ -44,6 +47,7 @@ from engine.space.board import (
     units_of,
 )
 from engine.space.game import Phase, SpaceState, SpaceView
+from engine.space.selfplay import random_playout
 from render import theme
 from render.space_palette import PALETTE_HEX
 from render.theme import HIGHLIGHT, MUTED, NO_CAPTION, TEXT, Caption, DieStyle, Point, SeatStyle
@@ -586,27 +590,10 @@ def _draw_footer(image: Image.Image, text: str) -> None:
 # -- positions for samples, the benchmark and the tests --------------------------------------------
 
 
-def playout_states(seed: int, limit: int = 100000) -> list[SpaceState]:
-    """Every state of a seeded random game (as ``engine.space.selfplay.random_playout`` plays it)."""
-    from engine.space.variant import VARIANT
-
-    rng = random.Random(seed)
-    state = VARIANT.new_game()
-    states = [state]
-    while state.outcome() is None and len(states) < limit:
-        if state.to_move() == CHANCE:
-            spec = state.chance()
-            assert spec is not None
-            if spec.kind is ChanceKind.SHUFFLE:
-                order = list(range(spec.count))
-                rng.shuffle(order)
-                action = state.chance_action(order)
-            else:
-                action = state.chance_action([rng.randint(1, spec.sides) for _ in range(spec.count)])
-        else:
-            action = rng.choice(state.legal_actions())
-        state = state.apply(action)
-        states.append(state)
+def playout_states(seed: int) -> list[SpaceState]:
+    """Every state of the seeded random game ``engine.space.selfplay.random_playout`` plays."""
+    states: list[SpaceState] = []
+    random_playout(seed, check=states.append)
     return states
 
 
