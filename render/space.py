@@ -1,0 +1,627 @@
+"""The space board: the 28-sector ring, the four planets, the counters, dice, cards and scrap heaps.
+
+Sector 1 (Earth, the Terran homeworld) sits at the bottom and numbers grow clockwise, so Planet X
+(15) is at the top, Nimrod (8) on the left and Cygnus-7 (22) on the right; "clockwise" on the
+picture is clockwise in the rules. Each occupied sector holds a counter per side (red discs for the
+Evil Empire, blue squares for the Terran Defense Force), as many layers as units (up to four), the
+side's force total written on top and the number of units ("x3") under it. A planet is a larger
+coloured circle with its name inside the ring, ringed in the colour of the side that controls it.
+
+Inside the ring: the Empire's panel at the top (near Planet X), the Terrans' at the bottom (near
+Earth), each with the hand size (never the cards: the picture is the same for every viewer) and
+the scrap heap as small counters grouped by force; in the middle the phase strip (draw, roll,
+build, move, fight), the dice (used ones dimmed; a die raised above 6 by a card shows its number),
+the deck and vortex counts, and the current fight or the last fight's result. The last move is a
+gold arrow along the inside of the ring; the footer holds the last action in words. The view keeps
+no structured last move or fight: both are read from its last action's public words
+(``last_moves``, ``fight_line``), so a fight's result shows only on the picture right after it.
+
+The fixed palette (``render/space_palette.py``) is written by ``write_palette()``.
+
+The game is not registered yet, so this module is not in ``render.RENDERERS``: ``render``,
+``draw``, ``SEATS`` and ``samples`` are used directly (bench/render.py, the tests).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter
+from functools import lru_cache
+from pathlib import Path
+
+from PIL import Image, ImageDraw
+
+from engine.protocol import GameView, Outcome
+from engine.space.board import (
+    DIRECTION,
+    FORCE,
+    PLANET_NAMES,
+    PLANETS,
+    SCRAP,
+    SECTORS,
+    SHORT,
+    SIDES,
+    owner,
+    step,
+    units_of,
+)
+from engine.space.game import Phase, SpaceState, SpaceView
+from engine.space.selfplay import random_playout
+from render import theme
+from render.space_palette import PALETTE_HEX
+from render.theme import HIGHLIGHT, MUTED, NO_CAPTION, TEXT, Caption, DieStyle, Point, SeatStyle
+
+WIDTH, HEIGHT = 800, 900
+HEADER = 100
+CENTER: Point = (WIDTH / 2, HEADER + 366)
+FACE_R = 372
+RING_R = 296
+SECTOR_R = 27
+PLANET_R = 37
+COUNTER_R = 21
+PAIR_R = 16
+"""The counters' radius when both sides share a sector (before a fight)."""
+LABEL_R = RING_R + PLANET_R + 14
+ARROW_R = RING_R - PLANET_R - 10
+NAME_R = {
+    1: RING_R - PLANET_R - 44,
+    8: RING_R - PLANET_R - 70,
+    15: RING_R - PLANET_R - 44,
+    22: RING_R - PLANET_R - 70,
+}
+"""How far from the centre each planet's name is written (further in beside the side planets)."""
+DIE = 54
+
+EMPIRE = SeatStyle(
+    fill=(214, 64, 64), dark=(120, 28, 36), light=(255, 150, 140), text=(255, 118, 108), shape="disc"
+)
+TERRANS = SeatStyle(
+    fill=(52, 122, 222), dark=(22, 58, 128), light=(150, 196, 255), text=(116, 174, 255), shape="square"
+)
+SEATS: tuple[SeatStyle, SeatStyle] = (EMPIRE, TERRANS)
+"""Seat 0 (the Evil Empire, red discs) and seat 1 (the Terran Defense Force, blue squares)."""
+
+PLANET_COLOURS: dict[int, theme.RGB] = {
+    1: (46, 104, 92),  # Earth
+    8: (112, 92, 46),  # Nimrod
+    15: (92, 50, 96),  # Planet X
+    22: (44, 86, 112),  # Cygnus-7
+}
+CARD: theme.RGB = (226, 220, 200)
+CARD_INK: theme.RGB = theme.die_colours(DieStyle.WHITE)[1]
+
+PHASE_STEPS = ("draw", "roll", "build", "move", "fight")
+_STEP_OF: dict[Phase, int] = {
+    Phase.SHUFFLE: 0,
+    Phase.DISCARD: 0,
+    Phase.ESPIONAGE: 0,
+    Phase.ROLL: 1,
+    Phase.DICE: 1,
+    Phase.ROLL_CARDS: 1,
+    Phase.REROLL: 1,
+    Phase.BUILD: 2,
+    Phase.JAM: 3,
+    Phase.MOVE: 3,
+    Phase.ATTACK: 4,
+    Phase.DEFEND: 4,
+    Phase.FIGHT_DIE: 4,
+    Phase.KEEP: 4,
+}
+ROLLED_BY = ("the Empire's roll", "the Terrans' roll")
+FIGHT_PHASES = frozenset({Phase.ATTACK, Phase.DEFEND, Phase.FIGHT_DIE, Phase.KEEP})
+
+
+def render(view: GameView, caption: Caption = NO_CAPTION) -> bytes:
+    """The space picture as PNG bytes. Only what ``view`` shows is drawn, and no hand's cards: the
+    public view and every seat's view of one position give the same picture."""
+    if not isinstance(view, SpaceView):
+        raise TypeError(f"the space renderer draws space views, not {type(view).__name__}")
+    canvas = _canvas()
+    image = canvas.new_image()
+    _paint(image, view, caption)
+    return canvas.encode(image)
+
+
+def draw(view: SpaceView, caption: Caption = NO_CAPTION) -> Image.Image:
+    """The space picture as an RGB image of ``WIDTH`` x ``HEIGHT``."""
+    image = _background().copy()
+    _paint(image, view, caption)
+    return image
+
+
+@lru_cache(maxsize=1)
+def _canvas() -> theme.PaletteCanvas:
+    return theme.PaletteCanvas(_background(), palette())
+
+
+# -- the fixed palette -----------------------------------------------------------------------------
+
+
+def base_colours() -> list[theme.RGB]:
+    """The flat colours of every space picture, kept exact by the palette (background first)."""
+    base: list[theme.RGB] = [
+        theme.BACKGROUND,
+        theme.BOARD,
+        theme.TRACK,
+        theme.SPACE,
+        theme.SPACE_EDGE,
+        TEXT,
+        MUTED,
+        theme.SHADOW,
+        HIGHLIGHT,
+        (255, 255, 255),
+        CARD,
+        CARD_INK,
+        *PLANET_COLOURS.values(),
+    ]
+    for seat in SEATS:
+        base += [seat.fill, seat.dark, seat.light, seat.text]
+    base += list(theme.die_colours(DieStyle.WHITE))
+    return list(dict.fromkeys(base))
+
+
+@lru_cache(maxsize=1)
+def palette() -> Image.Image:
+    """The fixed palette: ``render/space_palette.py``, written by ``write_palette`` after a change of
+    the look (building it from sample pictures takes seconds)."""
+    data = bytes.fromhex("".join(PALETTE_HEX.split()))
+    entries = [(data[i], data[i + 1], data[i + 2]) for i in range(0, len(data), 3)]
+    return theme.palette_image(entries, base_colours())
+
+
+def build_palette() -> list[theme.RGB]:
+    """``base_colours`` and the blends found in pictures of a few seeded random games."""
+    caption = Caption(names=("Alice", "Bob"))
+    views = [s.view(None) for seed in (1, 2, 3) for s in playout_states(seed)[::25]]
+    return theme.palette_entries(base_colours(), [draw(v, caption) for v in views])
+
+
+def write_palette() -> None:
+    """Write ``render/space_palette.py`` again: ``python -c "import render.space as s; s.write_palette()"``
+    (``python -m render palette`` knows the registered games only)."""
+    text = theme.palette_module("space", build_palette())
+    text = text.replace("``python -m render palette --game space``", "``render.space.write_palette()``")
+    Path(__file__).with_name("space_palette.py").write_text(text)
+
+
+# -- geometry --------------------------------------------------------------------------------------
+
+
+def angle(sector: int) -> float:
+    """Degrees clockwise from twelve o'clock: sector 1 at the bottom, numbers growing clockwise."""
+    return 180 + (sector - 1) * 360 / SECTORS
+
+
+def position(sector: int, radius: float = RING_R) -> Point:
+    a = math.radians(angle(sector))
+    return (CENTER[0] + radius * math.sin(a), CENTER[1] - radius * math.cos(a))
+
+
+# -- the static board ------------------------------------------------------------------------------
+
+EMPIRE_Y = CENTER[1] - 150
+TERRAN_Y = CENTER[1] + 150
+PANEL_Y = (EMPIRE_Y, TERRAN_Y)
+DECK_X = 64
+VORTEX_X = WIDTH - 64
+CARDS_Y = HEIGHT - 150
+"""The deck and the vortex sit in the bottom corners, outside the ring."""
+
+
+@lru_cache(maxsize=1)
+def _background() -> Image.Image:
+    """The board face, the track, the 28 sectors, the planets, their numbers and names, and the
+    static words of the panels."""
+    image = Image.new("RGB", (WIDTH, HEIGHT), theme.BACKGROUND)
+
+    def paint(draw: ImageDraw.ImageDraw, s: int) -> None:
+        cx, cy = CENTER[0] * s, CENTER[1] * s
+        face = FACE_R * s
+        draw.ellipse((cx - face, cy - face, cx + face, cy + face), fill=theme.BOARD)
+        outer, inner = (RING_R + 9) * s, (RING_R - 9) * s
+        draw.ellipse((cx - outer, cy - outer, cx + outer, cy + outer), fill=theme.TRACK)
+        draw.ellipse((cx - inner, cy - inner, cx + inner, cy + inner), fill=theme.BOARD)
+        for sector in range(1, SECTORS + 1):
+            x, y = position(sector)
+            planet = sector in PLANETS
+            r = (PLANET_R if planet else SECTOR_R) * s
+            draw.ellipse(
+                (x * s - r, y * s - r, x * s + r, y * s + r),
+                fill=PLANET_COLOURS[sector] if planet else theme.SPACE,
+                outline=theme.SPACE_EDGE,
+                width=3 * s,
+            )
+        for x in (DECK_X, VORTEX_X):
+            _card_shape(draw, s, (x, CARDS_Y), 48, 64, CARD if x == DECK_X else (70, 60, 90))
+
+    board = theme.supersampled((WIDTH, HEIGHT), paint)
+    image.paste(board, (0, 0), board)
+    for sector in range(1, SECTORS + 1):
+        planet = sector in PLANETS
+        radius = LABEL_R if planet else RING_R + SECTOR_R + 16
+        theme.label(
+            image,
+            position(sector, radius),
+            str(sector),
+            24 if planet else 22,
+            TEXT if planet else MUTED,
+            anchor="mm",
+            stroke=0,
+        )
+    for world, name in PLANET_NAMES.items():
+        theme.label(image, position(world, NAME_R[world]), name.upper(), 18, TEXT, anchor="mm", stroke=2)
+    for x, word in ((DECK_X, "deck"), (VORTEX_X, "vortex")):
+        theme.label(image, (x, CARDS_Y + 48), word, 18, MUTED, anchor="mm", stroke=0)
+    for seat in (0, 1):
+        style = SEATS[seat]
+        y = PANEL_Y[seat] - 22
+        theme.draw_stack(image, (CENTER[0] - 148, y), style, 1, 11)
+        theme.label(image, (CENTER[0] - 132, y), SHORT[seat].upper(), 20, style.text, anchor="lm")
+        theme.label(image, (CENTER[0] - 158, y + 38), "scrap", 16, MUTED, anchor="lm", stroke=0)
+    return image
+
+
+def _card_shape(
+    draw: ImageDraw.ImageDraw, s: int, center: Point, w: float, h: float, fill: theme.RGB
+) -> None:
+    x, y = center
+    draw.rounded_rectangle(
+        ((x - w / 2) * s, (y - h / 2) * s, (x + w / 2) * s, (y + h / 2) * s),
+        radius=6 * s,
+        fill=fill,
+        outline=theme.SHADOW,
+        width=2 * s,
+    )
+
+
+@lru_cache(maxsize=4)
+def _card_icon(w: int, h: int) -> Image.Image:
+    def paint(draw: ImageDraw.ImageDraw, s: int) -> None:
+        _card_shape(draw, s, (w / 2 + 2, h / 2 + 2), w, h, CARD)
+
+    return theme.supersampled((w + 4, h + 4), paint)
+
+
+# -- painting --------------------------------------------------------------------------------------
+
+
+def _paint(image: Image.Image, view: SpaceView, caption: Caption) -> None:
+    last = view.last or ""
+    _draw_panels(image, view)
+    _draw_planet_control(image, view)
+    _draw_last_move(image, view, last)
+    _draw_counters(image, view)
+    _draw_centre(image, view, caption.ending, last)
+    _draw_header(image, view, caption)
+    _draw_footer(image, last)
+
+
+def sector_forces(positions: tuple[int, ...]) -> dict[int, list[tuple[int, int]]]:
+    """Per occupied sector, [(units, force total) of the Empire, (units, force total) of the
+    Terrans], (0, 0) for a side that is absent."""
+    found: dict[int, list[tuple[int, int]]] = {}
+    for u, where in enumerate(positions):
+        if where == SCRAP:
+            continue
+        sides = found.setdefault(where, [(0, 0), (0, 0)])
+        n, f = sides[owner(u)]
+        sides[owner(u)] = (n + 1, f + FORCE[u])
+    return found
+
+
+def _draw_planet_control(image: Image.Image, view: SpaceView) -> None:
+    """A ring in the controller's colour round each controlled planet; gold round the fight."""
+    forces = sector_forces(view.positions)
+    for planet in PLANETS:
+        sides = forces.get(planet)
+        if sides is None:
+            continue
+        present = [seat for seat in (0, 1) if sides[seat][0]]
+        if len(present) == 1:
+            theme.paste(image, theme.ring_sprite(PLANET_R + 3, 5, SEATS[present[0]].fill), position(planet))
+    if view.fight_sector and view.phase in FIGHT_PHASES:
+        r = (PLANET_R if view.fight_sector in PLANETS else SECTOR_R) + 6
+        theme.paste(image, theme.ring_sprite(r, 5, HIGHLIGHT), position(view.fight_sector))
+
+
+@lru_cache(maxsize=512)
+def _counter(seat: int, layers: int, text: str, radius: int) -> Image.Image:
+    """A stack of ``layers`` counters of ``seat`` with ``text`` (the force total) on the top one."""
+    style = SEATS[seat]
+    size = 24 if radius >= COUNTER_R else 19
+    sprite = theme.stack_sprite(style, radius, layers)
+    counted = theme.numbered_stack_sprite(style, radius, layers, text, size, sprite.width // 2)
+    return counted if counted is not None else sprite
+
+
+def _draw_counters(image: Image.Image, view: SpaceView) -> None:
+    for sector, sides in sector_forces(view.positions).items():
+        present = [seat for seat in (0, 1) if sides[seat][0]]
+        x, y = position(sector)
+        radius = COUNTER_R if len(present) == 1 else PAIR_R
+        for i, seat in enumerate(present):
+            n, force = sides[seat]
+            # Both sides in one sector (before its fight): side by side, the count under each.
+            dx = (i - (len(present) - 1) / 2) * 2 * (PAIR_R + 2)
+            sprite = _counter(seat, min(n, 4), str(force), radius)
+            # The stack grows upwards: keep the top face where a single counter's would be.
+            top = y - radius - 4 + sprite.height / 2 - 2
+            theme.paste(image, sprite, (x + dx, top))
+            if n < 2:
+                continue
+            if len(present) == 1:
+                below = position(sector, RING_R - (PLANET_R if sector in PLANETS else SECTOR_R) - 9)
+            else:
+                below = (x + dx, y + radius + 14)
+            theme.label(image, below, f"x{n}", 18, SEATS[seat].text, anchor="mm")
+    for unit in view.jammed:
+        where = view.positions[unit]
+        if where != SCRAP:
+            x, y = position(where)
+            theme.paste(
+                image, theme.badge_sprite("jam", 13, HIGHLIGHT, theme.SHADOW), (x, y - COUNTER_R - 12)
+            )
+
+
+PANEL_BOX = (-172, -48, 178, 34)
+"""A side's panel round (centre x, ``PANEL_Y``): left, top, right, bottom offsets."""
+
+
+def _draw_panels(image: Image.Image, view: SpaceView) -> None:
+    """Per side: the hand size (a card with the count) and the scrap heap grouped by force, each
+    panel drawn once per content and pasted whole (a dozen small pastes fewer per picture)."""
+    for seat in (0, 1):
+        scrapped = Counter(FORCE[u] for u in units_of(seat) if view.positions[u] == SCRAP)
+        heap = tuple(sorted(scrapped.items(), reverse=True))
+        left, top = round(CENTER[0]) + PANEL_BOX[0], round(PANEL_Y[seat]) + PANEL_BOX[1]
+        image.paste(_panel(seat, view.hand_sizes[seat], heap), (left, top))
+
+
+@lru_cache(maxsize=512)
+def _panel(seat: int, hand: int, heap: tuple[tuple[int, int], ...]) -> Image.Image:
+    left, top = round(CENTER[0]) + PANEL_BOX[0], round(PANEL_Y[seat]) + PANEL_BOX[1]
+    strip = _background().crop(
+        (left, top, round(CENTER[0]) + PANEL_BOX[2], round(PANEL_Y[seat]) + PANEL_BOX[3])
+    )
+    y = PANEL_Y[seat] - 22 - top
+    x = CENTER[0] + 60 - left
+    theme.paste(strip, _card_icon(26, 34), (x, y))
+    theme.number(strip, (x, y), str(hand), 20, TEXT)
+    theme.label(strip, (x + 19, y), "in hand", 18, MUTED, anchor="lm", stroke=0)
+    sx = CENTER[0] - 100 - left
+    sy = y + 38
+    if not heap:
+        theme.label(strip, (sx, sy), "empty", 16, MUTED, anchor="lm", stroke=0)
+    for force, n in heap:
+        theme.paste(strip, _counter(seat, 1, str(force), 13), (sx + 13, sy + 1))
+        if n > 1:
+            theme.label(strip, (sx + 29, sy), f"x{n}", 16, TEXT, anchor="lm", stroke=0)
+            sx += 60
+        else:
+            sx += 36
+    return strip
+
+
+def _draw_centre(image: Image.Image, view: SpaceView, ending: Outcome | None, last: str) -> None:
+    cx, cy = CENTER
+    theme.number(image, (DECK_X, CARDS_Y), str(view.deck_size), 24, TEXT)
+    theme.number(image, (VORTEX_X, CARDS_Y), str(len(view.vortex)), 24, TEXT)
+    result = view.result or ending
+    if result is not None:
+        _draw_winner(image, result)
+        return
+    left, top = round(cx) + MIDDLE_BOX[0], round(cy) + MIDDLE_BOX[1]
+    image.paste(_middle(_STEP_OF.get(view.phase, -1), view.dice, _used(view), _roller(view)), (left, top))
+    line = fight_line(view, last)
+    if line:
+        title, text, colour = line
+        theme.label(image, (cx, cy + 56), title, 18, colour, anchor="mm", stroke=2)
+        theme.label(image, (cx, cy + 80), text, 19, colour, anchor="mm", stroke=2, cache=False)
+
+
+MIDDLE_BOX = (-182, -84, 182, 42)
+"""The phase strip and the dice round the centre: left, top, right, bottom offsets."""
+
+
+def _used(view: SpaceView) -> tuple[bool, ...]:
+    """Per die, whether it is used up (in the move phase: its value is no longer among those left)."""
+    left = list(view.dice_left)
+    used = []
+    for value in view.dice:
+        if view.phase is Phase.MOVE and value not in left:
+            used.append(True)
+        else:
+            if view.phase is Phase.MOVE:
+                left.remove(value)
+            used.append(False)
+    return tuple(used)
+
+
+def _roller(view: SpaceView) -> int | None:
+    return None if view.phase in (Phase.ROLL, Phase.DICE) else view.turn_seat
+
+
+@lru_cache(maxsize=512)
+def _middle(current: int, dice: tuple[int, ...], used: tuple[bool, ...], roller: int | None) -> Image.Image:
+    """The phase strip (the current step in gold) and the dice (used ones dimmed), drawn once per
+    content over the empty board and pasted whole."""
+    cx, cy = CENTER
+    left, top = round(cx) + MIDDLE_BOX[0], round(cy) + MIDDLE_BOX[1]
+    strip = _background().crop((left, top, round(cx) + MIDDLE_BOX[2], round(cy) + MIDDLE_BOX[3]))
+    cx, cy = cx - left, cy - top
+    for i, word in enumerate(PHASE_STEPS):
+        colour = HIGHLIGHT if i == current else MUTED
+        x = cx + (i - 2) * 70
+        theme.label(strip, (x, cy - 66), word, 17 if i != current else 20, colour, anchor="mm", stroke=0)
+    y = cy - 10
+    if not dice:
+        theme.label(strip, (cx, y), "no roll yet", 18, MUTED, anchor="mm", stroke=0)
+        return strip
+    gap = 12
+    x0 = cx - (len(dice) * DIE + (len(dice) - 1) * gap) / 2 + DIE / 2
+    for i, (value, spent) in enumerate(zip(dice, used, strict=True)):
+        x = x0 + i * (DIE + gap)
+        opacity = 0.3 if spent else 1.0
+        theme.draw_die(strip, (x, y), value if value <= 6 else 0, DIE, DieStyle.WHITE, opacity)
+        if value > 6:
+            # A die raised above 6 by a card: its number on a blank face.
+            theme.label(strip, (x, y), str(value), 30, CARD_INK, anchor="mm", stroke=0)
+    if len(dice) == 3:
+        # Only Hyper Jump gives a third die (the engine adds it after the two normal ones).
+        x = x0 + 2 * (DIE + gap)
+        theme.label(strip, (x + DIE / 2 + 6, y - DIE / 2 + 2), "hyper", 14, HIGHLIGHT, anchor="lm", stroke=0)
+    if roller is not None:
+        theme.label(strip, (cx, y + DIE / 2 + 14), ROLLED_BY[roller], 15, SEATS[roller].text, anchor="mm")
+    return strip
+
+
+_FIGHT = re.compile(
+    r"(Evil Empire|Terran Defense Force) (\d+) against (Evil Empire|Terran Defense Force) (\d+)"
+)
+
+
+def fight_line(view: SpaceView, last: str) -> tuple[str, str, theme.RGB] | None:
+    """The current fight's totals (units plus cards so far), or the last fight's result read from
+    the last action's words (the view keeps no structured record of it)."""
+    found = _FIGHT.search(last)
+    if found is not None:
+        a, b = SIDES.index(found[1]), SIDES.index(found[3])
+        fa, fb = int(found[2]), int(found[4])
+        winner = a if fa > fb else b
+        place = f" in sector {view.fight_sector}" if view.fight_sector else ""
+        return (
+            f"Fight{place}: {SHORT[winner]} win",
+            f"{SHORT[a]} {fa} against {SHORT[b]} {fb}",
+            SEATS[winner].text,
+        )
+    if view.fight_sector and view.phase in FIGHT_PHASES:
+        sector = view.fight_sector
+        attacker = view.turn_seat
+        totals = [0, 0]
+        for u, where in enumerate(view.positions):
+            if where == sector:
+                totals[owner(u)] += FORCE[u]
+        bonus = {attacker: view.attack_bonus, 1 - attacker: view.defense_bonus}
+        parts = []
+        for seat in (attacker, 1 - attacker):
+            extra = f"+{bonus[seat]}" if bonus[seat] else ""
+            parts.append(f"{SHORT[seat]} {totals[seat]}{extra}")
+        return f"Fight in sector {sector}", f"{parts[0]} against {parts[1]}", HIGHLIGHT
+    return None
+
+
+_MOVED = re.compile(r"from (\d+)(?: \([^)]*\))? to (\d+)")
+_STRATEGIC = re.compile(r"units moved from (\d+)(?: \([^)]*\))? by (\d+)")
+
+
+def last_moves(view: SpaceView, last: str) -> list[tuple[int, int, int]]:
+    """(from, to, direction) of the moves in the last action's words (a plain or a Strategic Move).
+    The view has no structured last move; the words are public, so reading them reveals nothing."""
+    seat = view.turn_seat
+    found = [(int(m[1]), int(m[2]), DIRECTION[seat]) for m in _MOVED.finditer(last)]
+    for m in _STRATEGIC.finditer(last):
+        source = int(m[1])
+        found.append((source, step(source, DIRECTION[seat] * int(m[2])), DIRECTION[seat]))
+    return found
+
+
+def _draw_last_move(image: Image.Image, view: SpaceView, last: str) -> None:
+    for source, target, direction in last_moves(view, last):
+        sprite, corner = _move_arrow(source, target, direction)
+        image.paste(sprite, corner, sprite)
+        theme.paste(image, theme.ring_sprite(_radius(source) + 4, 3, HIGHLIGHT, dashes=10), position(source))
+        theme.paste(image, theme.ring_sprite(_radius(target) + 4, 4, HIGHLIGHT), position(target))
+
+
+def _radius(sector: int) -> int:
+    """How far out a mark round ``sector`` sits (round a planet: outside its control ring)."""
+    return PLANET_R + 6 if sector in PLANETS else SECTOR_R
+
+
+@lru_cache(maxsize=256)
+def _move_arrow(source: int, target: int, direction: int) -> tuple[Image.Image, tuple[int, int]]:
+    steps = (target - source) * direction % SECTORS or SECTORS
+    start = angle(source)
+    end = start + direction * steps * 360 / SECTORS
+    return theme.arc_arrow_sprite(CENTER, ARROW_R, start, end, HIGHLIGHT, 6)
+
+
+def _draw_winner(image: Image.Image, result: Outcome) -> None:
+    cx, cy = CENTER
+    if result.winner is None:
+        theme.label(image, (cx, cy), "Draw", 44, TEXT, anchor="mm")
+        return
+    style = SEATS[result.winner]
+    theme.draw_stack(image, (cx, cy - 56), style, 1, 22)
+    theme.label(image, (cx, cy), f"{SHORT[result.winner]} win", 36, style.text, anchor="mm")
+    theme.label(image, (cx, cy + 44), result.reason.replace("-", " "), 22, HIGHLIGHT, anchor="mm")
+
+
+# -- text ------------------------------------------------------------------------------------------
+
+
+def _draw_header(image: Image.Image, view: SpaceView, caption: Caption) -> None:
+    seat = view.result.winner if view.result is not None else view.turn_seat
+    if view.result is None and view.phase is Phase.KEEP and view.deciding in (0, 1):
+        seat = view.deciding  # "<winner> won in sector N": the fight's winner chooses, in its colour
+    image.paste(_header(seat, view.phase_text, view.turn_number, caption), (0, 0))
+
+
+@lru_cache(maxsize=256)
+def _header(seat: int | None, phase_text: str, turn_number: int, caption: Caption) -> Image.Image:
+    strip = _background().crop((0, 0, WIDTH, HEADER))
+    theme.draw_header(strip, SEATS, seat, phase_text, turn_number, caption, WIDTH)
+    return strip
+
+
+def _draw_footer(image: Image.Image, text: str) -> None:
+    if not text:
+        return
+    face = theme.font(22, bold=False)
+    lines = theme.wrap(text, face, WIDTH - 40, max_lines=2)
+    y = HEIGHT - 50 if len(lines) > 1 else HEIGHT - 34
+    for i, line in enumerate(lines):
+        theme.label(
+            image, (WIDTH / 2, y + i * 28), line, 22, MUTED, anchor="mm", bold=False, stroke=0, cache=False
+        )
+
+
+# -- positions for samples, the benchmark and the tests --------------------------------------------
+
+
+def playout_states(seed: int) -> list[SpaceState]:
+    """Every state of the seeded random game ``engine.space.selfplay.random_playout`` plays."""
+    states: list[SpaceState] = []
+    random_playout(seed, check=states.append)
+    return states
+
+
+def samples(out_dir: str | Path, seed: int = 1) -> list[Path]:
+    """Write named situations of seeded random games as PNGs in ``out_dir``; their paths."""
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    wanted: dict[str, SpaceState] = {}
+    states = [s for g in range(seed, seed + 4) for s in playout_states(g)]
+    wanted["start"] = states[0]
+    for state in states:
+        last = state.last_text or ""
+        checks = {
+            "move": state.phase is Phase.MOVE and " moved " in last,
+            "fight": state.phase is Phase.DEFEND,
+            "fight-result": " against " in last,
+            "three-dice": len(state.dice) == 3,
+            "strategic-move": "units moved from" in last,
+            "late": state.turn_number >= 30 and state.phase is Phase.MOVE,
+            "over": state.result is not None,
+        }
+        for name, hit in checks.items():
+            if hit and name not in wanted:
+                wanted[name] = state
+    caption = Caption(names=("Alice Liddell", "bob"))
+    paths = []
+    for name, state in wanted.items():
+        path = out / f"space-{name}.png"
+        path.write_bytes(render(state.view(None), caption))
+        paths.append(path)
+    return paths

@@ -1,0 +1,152 @@
+"""The space board picture (render/space.py, not registered yet): valid, small, deterministic PNGs
+for every state of a few random games, the same public picture whatever the hands hold, and the
+planets, counters and cards where the layout puts them."""
+
+from __future__ import annotations
+
+import io
+import json
+import subprocess
+import sys
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+from PIL import Image
+
+from engine.space import cards as C
+from engine.space.board import CYGNUS, EARTH, NIMROD, PLANET_X, PLANETS
+from engine.space.game import Phase, SpaceState, SpaceView
+from render import RENDERERS, SEAT_STYLES, space, theme
+from render.theme import Caption
+from tests.engine.space_helpers import make_state
+
+MAX_BYTES = 150 * 1024
+CAPTION = Caption(names=("Alice", "Bob"))
+
+
+def picture(png: bytes) -> Image.Image:
+    image = Image.open(io.BytesIO(png))
+    image.load()
+    return image.convert("RGB")
+
+
+def view(state: SpaceState, seat: int | None = None) -> SpaceView:
+    return state.view(seat)
+
+
+@pytest.mark.parametrize("seed", [1, 4])
+def test_every_state_of_a_random_game_is_a_small_png_of_the_board_size(seed: int) -> None:
+    states = space.playout_states(seed)
+    assert states[-1].outcome() is not None
+    for state in states:
+        png = space.render(state.view(None), CAPTION)
+        assert png.startswith(b"\x89PNG\r\n\x1a\n")
+        assert len(png) <= MAX_BYTES
+        image = Image.open(io.BytesIO(png))
+        assert image.size == (space.WIDTH, space.HEIGHT)
+    # The last one decodes completely (a valid stream and checksum).
+    picture(png)
+
+
+def test_the_same_view_gives_the_same_bytes() -> None:
+    states = space.playout_states(2)[:120]
+    first = [space.render(s.view(None), CAPTION) for s in states]
+    again = [space.render(s.view(None), CAPTION) for s in reversed(states)]
+    assert first == list(reversed(again))
+    # ``draw`` gives the same picture before the palette: the board size, in RGB.
+    assert space.draw(states[-1].view(None), CAPTION).size == (space.WIDTH, space.HEIGHT)
+
+
+def test_hands_are_never_drawn_the_public_picture_ignores_the_cards() -> None:
+    where = {"E1": 10, "E2": 15, "T1": 1, "T5": 12}
+    a = make_state(where, hands=((C.NOVA_BOMB, C.ION_THRUSTERS), (C.AMBUSH, C.PLASTEEL_ARMOR)), dice=(3, 5))
+    b = make_state(where, hands=((C.NOVA_BOMB, C.ION_THRUSTERS), (C.ESPIONAGE, C.HYPER_JUMP)), dice=(3, 5))
+    assert a.hands != b.hands and a.hands[0] == b.hands[0]
+    public = space.render(a.view(None), CAPTION)
+    assert space.render(b.view(None), CAPTION) == public
+    # A player's own view shows the same board picture: the hand is for the private message.
+    assert space.render(a.view(0), CAPTION) == public
+    assert space.render(b.view(1), CAPTION) == public
+    assert space.render(a.view(1), CAPTION) == public
+
+
+def test_a_fight_and_hand_sizes_are_drawn_from_the_view() -> None:
+    state = make_state(
+        {"E1": 10, "T1": 10, "T2": 1}, hands=((C.NOVA_BOMB,), ()), phase=Phase.DEFEND, fight_sector=10
+    )
+    line = space.fight_line(state.view(None), "")
+    assert line is not None and line[0] == "Fight in sector 10"
+    assert line[1] == "Empire 5 against Terrans 5"
+    boosted = space.fight_line(space_view_with(state, attack_bonus=3), "")
+    assert boosted is not None and boosted[1] == "Empire 5+3 against Terrans 5"
+
+
+def space_view_with(state: SpaceState, **changes: int) -> SpaceView:
+    return replace(state, **changes).view(None)
+
+
+def test_the_last_fight_and_the_last_move_are_read_from_the_public_words() -> None:
+    state = make_state({"T1": 4}, turn=1)
+    text = "Terran Defense Force moved Sol-1 T1 (force 5) from 1 (Earth) to 4."
+    assert space.last_moves(state.view(None), text) == [(1, 4, 1)]
+    text = "Evil Empire played Strategic Move. 3 units moved from 15 (Planet X) by 6."
+    assert space.last_moves(make_state().view(None), text) == [(15, 9, -1)]
+    words = "Evil Empire 4 against Terran Defense Force 9: Terran Defense Force wins and 1 unit is destroyed."
+    line = space.fight_line(make_state(phase=Phase.KEEP, fight_sector=10).view(None), words)
+    assert line == ("Fight in sector 10: Terrans win", "Empire 4 against Terrans 9", space.TERRANS.text)
+
+
+def test_planets_are_marked_named_and_ringed_by_their_controller() -> None:
+    # Nimrod held by the Terrans, the other planets empty.
+    state = make_state({"T3": NIMROD, "E1": 20})
+    image = picture(space.render(state.view(None)))
+    for planet in (EARTH, PLANET_X, CYGNUS):
+        x, y = space.position(planet)
+        assert image.getpixel((round(x), round(y))) == space.PLANET_COLOURS[planet]
+        # Its name is written inside the ring: light text pixels around the spot.
+        nx, ny = space.position(planet, space.NAME_R[planet])
+        box = image.crop((round(nx) - 40, round(ny) - 10, round(nx) + 40, round(ny) + 10))
+        assert theme.TEXT in {c for _, c in box.getcolors(1 << 16) or ()}
+    # Nimrod: a Terran ring round the planet, a Terran counter on it.
+    x, y = space.position(NIMROD)
+    ring = space.position(NIMROD, space.RING_R + space.PLANET_R + 3)
+    assert image.getpixel((round(ring[0]), round(ring[1]))) == space.TERRANS.fill
+    assert image.getpixel((round(x), round(y) - 12)) != space.PLANET_COLOURS[NIMROD]
+    # An empty deep-space sector stays empty.
+    x, y = space.position(5)
+    assert image.getpixel((round(x), round(y))) == theme.SPACE
+    assert len(PLANETS) == 4
+
+
+def test_seats_are_two_distinct_looks_and_space_stays_out_of_the_registries() -> None:
+    empire, terrans = space.SEATS
+    assert empire.fill != terrans.fill and empire.shape != terrans.shape
+    assert "space" not in RENDERERS and "space" not in SEAT_STYLES
+
+
+def test_samples_are_written(tmp_path: Path) -> None:
+    paths = space.samples(tmp_path)
+    names = {p.name for p in paths}
+    assert {"space-start.png", "space-move.png", "space-fight.png", "space-over.png"} <= names
+    for path in paths:
+        assert len(path.read_bytes()) <= MAX_BYTES
+
+
+def test_other_views_are_refused() -> None:
+    with pytest.raises(TypeError):
+        space.render(object())  # type: ignore[arg-type]
+
+
+def test_the_benchmark_draws_space_positions_while_space_is_unregistered() -> None:
+    root = Path(__file__).resolve().parents[2]
+    out = subprocess.run(
+        [sys.executable, str(root / "bench" / "render.py"), "--game", "space", "--positions", "5"],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=root,
+    )
+    figures = json.loads(out.stdout)
+    assert figures["game"] == "space" and figures["positions"] == 5
+    assert figures["max_kb"] <= MAX_BYTES / 1024
