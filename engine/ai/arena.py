@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 import random
 import time
+from collections import Counter
 from dataclasses import dataclass, field
 
 from engine.ai.levels import ComputerPlayer, find_player
@@ -31,7 +32,9 @@ def wilson_interval(successes: int, trials: int, z: float = Z95) -> tuple[float,
     denominator = 1 + z * z / trials
     centre = (p + z * z / (2 * trials)) / denominator
     half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denominator
-    return max(0.0, centre - half), min(1.0, centre + half)
+    low = 0.0 if successes <= 0 else max(0.0, centre - half)
+    high = 1.0 if successes >= trials else min(1.0, centre + half)
+    return low, high
 
 
 def mean_interval(values: list[int] | list[float], z: float = Z95) -> tuple[float, float, float]:
@@ -68,12 +71,12 @@ class PlayerTally:
 
 @dataclass(frozen=True, slots=True)
 class GameRecord:
-    """One arena game: the seat of player A, the winning seat (``None``: a draw), points, actions."""
+    """One arena game: the winning seat (``None``: a draw), points, actions and how it ended."""
 
-    seat_of_a: int
     winner: int | None
     points: int
     actions: int
+    reason: str
 
 
 def play_game(
@@ -82,8 +85,8 @@ def play_game(
     chance_rng: random.Random,
     player_rngs: tuple[random.Random, random.Random],
     timings: tuple[list[float], list[float]],
-) -> tuple[int | None, int, int]:
-    """Play one game, ``seated[s]`` deciding for seat ``s``: (winning seat, points, actions).
+) -> GameRecord:
+    """Play one game, ``seated[s]`` deciding for seat ``s``.
 
     Each decision's wall time is appended to ``timings`` of the deciding seat.
     """
@@ -91,7 +94,7 @@ def play_game(
     for count in range(MAX_ACTIONS):
         outcome = state.outcome()
         if outcome is not None:
-            return outcome.winner, outcome.points, count
+            return GameRecord(outcome.winner, outcome.points, count, str(outcome.reason))
         spec = state.chance()
         if spec is not None:
             state = state.apply(state.chance_action(sample_outcome(spec, chance_rng)))
@@ -114,6 +117,7 @@ def arena(variant: Variant, names: tuple[str, str], games: int, seed: int) -> di
     tallies = (PlayerTally(names[0]), PlayerTally(names[1]))
     chance_rng = random.Random(seed)
     draws = 0
+    reasons: Counter[str] = Counter()
     total_actions = 0
     seats_of_a: list[int] = []
     start = time.perf_counter()
@@ -127,8 +131,10 @@ def arena(variant: Variant, names: tuple[str, str], games: int, seed: int) -> di
             random.Random(f"{seed}:{game}:{'AB'[order[1]]}"),
         )
         timings: tuple[list[float], list[float]] = ([], [])
-        winner, points, actions = play_game(variant, seated, chance_rng, rngs, timings)
-        total_actions += actions
+        record = play_game(variant, seated, chance_rng, rngs, timings)
+        winner, points = record.winner, record.points
+        total_actions += record.actions
+        reasons[record.reason] += 1
         for seat in (0, 1):
             tally = tallies[order[seat]]
             tally.seconds.extend(timings[seat])
@@ -148,6 +154,7 @@ def arena(variant: Variant, names: tuple[str, str], games: int, seed: int) -> di
         "seed": seed,
         "players": [_player_json(t, games, variant.key in GAMES_WITH_POINTS) for t in tallies],
         "draws": draws,
+        "wins_per_condition": dict(sorted(reasons.items())),
         "seats_of_first_player": "".join(str(s) for s in seats_of_a[:8]) + ("..." if games > 8 else ""),
         "mean_actions_per_game": round(total_actions / games, 2) if games else 0.0,
         "seconds": round(seconds, 3),

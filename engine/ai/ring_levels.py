@@ -128,13 +128,76 @@ ROLL_CLASSES = _roll_classes()
 ROLLS = 216
 
 
+THREAT_WEIGHT = 0.0
+MATERIAL_WEIGHT = 0.0
+LONE_STACK_PENALTY = 0.0
+STACKS_WEIGHT = 0.0
+RANK_BY_VALUE = 0
+KILL_WEIGHT = 0.0
+
+
+def kill_chance(board: Sequence[int], seat: int) -> float:
+    """Roughly the chance that ``seat``, about to roll, captures the opponent's last stack: a knock-out
+    (evens, 6 rolls in 216), or a white die (11 in 36) or the two dice together (about 1 in 6)
+    showing the distance from a stack of ``seat``'s at least as large."""
+    sign = 1 if seat == 0 else -1
+    enemy = [i for i, v in enumerate(board) if v * sign < 0]
+    if len(enemy) != 1:
+        return 0.0
+    target = enemy[0]
+    size = -board[target] * sign
+    chance = 6 / 216
+    single = double = False
+    for distance in range(1, 12):
+        if board[(target - distance) % len(board)] * sign >= size:
+            if distance <= 6:
+                single = True
+            else:
+                double = True
+    if single:
+        chance += 11 / 36
+    elif double:
+        chance += 1 / 6
+    return min(chance, 1.0)
+
+
+def threats(board: Sequence[int], seat: int) -> float:
+    """Roughly how many enemy tokens ``seat`` may capture with its next move: each enemy stack 1 to 6
+    spaces ahead of a stack of ``seat``'s at least as large, times the chance a white die shows that
+    distance (11/36), counted once per target."""
+    sign = 1 if seat == 0 else -1
+    total = 0.0
+    for target, value in enumerate(board):
+        enemy = -value * sign
+        if enemy <= 0:
+            continue
+        for distance in range(1, 7):
+            mine = board[(target - distance) % len(board)] * sign
+            if mine >= enemy:
+                total += enemy * 11 / 36
+                break
+    return total
+
+
 def _value(state: RingState, seat: int) -> float:
     outcome = state.outcome()
     if outcome is not None:
         if outcome.winner is None:
             return 0.0
         return WIN_VALUE if outcome.winner == seat else -WIN_VALUE
-    return ring_greedy.evaluate(state, seat)
+    score = ring_greedy.evaluate(state, seat)
+    if THREAT_WEIGHT:
+        score += THREAT_WEIGHT * threats(state.board, seat)
+    if MATERIAL_WEIGHT:
+        score += MATERIAL_WEIGHT * (state.on_board(seat) - state.on_board(1 - seat))
+    if KILL_WEIGHT:
+        score += KILL_WEIGHT * WIN_VALUE * kill_chance(state.board, seat)
+    if STACKS_WEIGHT:
+        score += STACKS_WEIGHT * (len(state.stacks_of(seat)) - len(state.stacks_of(1 - seat)))
+    if LONE_STACK_PENALTY:
+        score -= LONE_STACK_PENALTY * (len(state.stacks_of(seat)) == 1)
+        score += LONE_STACK_PENALTY * (len(state.stacks_of(1 - seat)) == 1)
+    return score
 
 
 def _greedy_turn(state: RingState, seat: int, counter: _Counter) -> RingState:
@@ -173,7 +236,13 @@ def hard(view: GameView, rng: random.Random) -> Action:
     state = _state(view)
     seat = state.to_move()
     counter = _Counter()
-    ranked = _ranked(turn_plans(state, counter), seat, rng)
+    plans = turn_plans(state, counter)
+    if RANK_BY_VALUE:
+        scored = [(_value(end, seat), rng.random(), action, end) for action, end in plans]
+        scored.sort(key=lambda item: (-item[0], item[1]))
+        ranked = [(score, action, end) for score, _, action, end in scored]
+    else:
+        ranked = _ranked(plans, seat, rng)
     if len(ranked) == 1:
         return ranked[0][1]
     best_action = ranked[0][1]
