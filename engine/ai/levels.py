@@ -2,7 +2,7 @@
 
 ``players.PLAYERS`` is what the bot plays with (one player per game); this table lists every player
 a game has, by the names the arena accepts: ``random``, ``greedy`` and, for ring, ``easy``,
-``medium`` and ``hard``.
+``medium`` and ``hard`` (and ``lookahead``, an experimental expectimax player weaker than ``hard``).
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ LEVEL_PLAYERS: dict[str, dict[str, ComputerPlayer]] = {
         "easy": ring_levels.easy,
         "medium": ring_levels.medium,
         "hard": ring_levels.hard,
+        "lookahead": ring_levels.lookahead,
     },
     "backgammon": {
         "random": random_choice,
