@@ -37,9 +37,9 @@ def test_each_level_plays_a_legal_action(level: str) -> None:
     positions = (
         POSITIONS
         if level != "lookahead"
-        else [s for i, s in enumerate(POSITIONS) if s.phase is not Phase.MOVE or i % 12 == 0]
+        else [s for i, s in enumerate(POSITIONS) if i % (30 if s.phase is Phase.MOVE else 3) == 0]
     )
-    assert len(positions) > 30
+    assert len(positions) > 10
     phases = set()
     for state in positions:
         action = player(state.view(state.to_move()), rng)
@@ -115,9 +115,8 @@ def test_levels_are_deterministic_for_a_seed() -> None:
             assert level(state, random.Random(5)) == level(state, random.Random(5))
 
 
-@pytest.mark.slow
 def test_hard_beats_random() -> None:
-    """A short arena, with a loose bound (hard wins about 87% of its games against random)."""
+    """A short arena (about a second), with a loose bound: hard wins about 87% against random."""
     report = arena(VARIANT, ("hard", "random"), 40, 2024)
     players = report["players"]
     assert isinstance(players, list)
