@@ -2,7 +2,7 @@
 
 ``players.PLAYERS`` is what the bot plays with (one player per game); this table lists every player
 a game has, by the names the arena accepts: ``random``, ``greedy`` and, for ring, ``easy``,
-``medium`` and ``hard`` (and ``lookahead``, an experimental expectimax player weaker than ``hard``).
+``medium`` and ``hard`` (and ``lookahead``, an experimental expectimax player, not stronger than ``hard`` so far).
 """
 
 from __future__ import annotations

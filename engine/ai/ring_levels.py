@@ -10,8 +10,8 @@
   tokens within capturing reach of the side that rolls next (a one-roll look-ahead in closed form).
 * ``lookahead`` (not one of the levels) is a true expectimax over the opponent's next roll: of the
   best turn plans it rolls every roll class for the opponent, lets it answer by ``evaluate`` and
-  keeps the plan with the best expected score. Measured in the arena it is weaker than ``hard`` and
-  far slower (see bench/README.md), so it is kept only as the starting point for a stronger one.
+  keeps the plan with the best expected score. Measured in the arena it is not stronger than
+  ``hard`` and far slower (see bench/README.md), so it is kept as the starting point for a stronger one.
 
 All of them read only the player's view (ring has no secrets: the view is the position) and use the
 engine's ``legal_actions`` and ``apply`` for every rule.
