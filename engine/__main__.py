@@ -2,6 +2,8 @@
 
 ``python -m engine selfplay --game ring --games N --seed S``: random self-play figures.
 ``python -m engine plays --game backgammon --position ID --dice 6-4`` (or ``--stdin``): legal plays.
+``python -m engine arena --game ring --players hard,greedy --games N --seed S``: two computer players
+play each other (seats alternating) and the figures come out as one JSON object.
 """
 
 from __future__ import annotations
@@ -10,6 +12,8 @@ import argparse
 import json
 import sys
 
+from engine.ai.arena import arena
+from engine.ai.levels import LEVEL_PLAYERS, UnknownPlayerError
 from engine.ai.selfplay import selfplay
 from engine.backgammon.board import RuleSet
 from engine.backgammon.cli import QueryError, check_game, parse_dice, parse_position, play_lines, serve
@@ -28,6 +32,30 @@ def _selfplay(args: argparse.Namespace) -> int:
         return 2
     report = selfplay(variant, args.games, args.seed)
     print(json.dumps(report.to_json()))
+    return 0
+
+
+def _arena(args: argparse.Namespace) -> int:
+    try:
+        variant = find_variant(args.game)
+    except GameError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    names = [n.strip() for n in str(args.players).split(",")]
+    if len(names) != 2 or not all(names):
+        print(
+            "error: --players takes two player names separated by a comma, like hard,greedy", file=sys.stderr
+        )
+        return 2
+    if args.games < 1:
+        print("error: --games must be at least 1", file=sys.stderr)
+        return 2
+    try:
+        report = arena(variant, (names[0], names[1]), args.games, args.seed)
+    except UnknownPlayerError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    print(json.dumps(report))
     return 0
 
 
@@ -71,7 +99,17 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="read 'POSITION_ID A-B' lines; each answer ends with an empty line",
     )
+    fight = commands.add_parser(
+        "arena", help="play games between two computer players (seats alternating) and print figures"
+    )
+    fight.add_argument("--game", default="ring", help=f"one of: {', '.join(sorted(VARIANTS))}")
+    players_help = "; ".join(f"{game}: {', '.join(table)}" for game, table in sorted(LEVEL_PLAYERS.items()))
+    fight.add_argument("--players", default="hard,greedy", help=f"two names, A,B ({players_help})")
+    fight.add_argument("--games", type=int, default=200)
+    fight.add_argument("--seed", type=int, default=1)
     args = parser.parse_args(argv)
+    if args.command == "arena":
+        return _arena(args)
     if args.command == "plays":
         return _plays(args, plays)
     return _selfplay(args)
