@@ -3,7 +3,7 @@
     python bench/render.py [--game ring|backgammon|space] [--positions 300] [--seed 1] [--pool WORKERS]
 
 Collects positions from seeded random games of ``--game`` (ring by default; backgammon: 5-point
-matches, so the cube and the score show; space: ``engine.space.selfplay.random_playout`` games, drawn
+matches, so the cube and the score show; space: ``engine.ai.space_selfplay.random_playout`` games, drawn
 by ``render.space.render`` while the game is not registered) (every state of each game, in order, until there are
 enough), renders each once (with two players' names, as the bot does) after one warm-up
 picture (which loads the fonts and the fixed palette and draws and compresses the cached empty
@@ -39,10 +39,10 @@ sys.path.insert(0, str(_HERE.parent))
 from bot.render_pool import RenderPool  # noqa: E402
 from engine import find_variant  # noqa: E402
 from engine.ai.random_player import random_action  # noqa: E402
+from engine.ai.space_selfplay import random_playout  # noqa: E402
 from engine.protocol import GameState  # noqa: E402
 from engine.registry import VARIANTS  # noqa: E402
 from engine.space import variant as space_variant  # noqa: E402
-from engine.space.selfplay import random_playout  # noqa: E402
 from render import Caption, render_board  # noqa: E402
 from render import space as space_render  # noqa: E402
 

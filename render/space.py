@@ -32,6 +32,7 @@ from pathlib import Path
 
 from PIL import Image, ImageDraw
 
+from engine.ai.space_selfplay import random_playout
 from engine.protocol import GameView, Outcome
 from engine.space.board import (
     DIRECTION,
@@ -47,7 +48,6 @@ from engine.space.board import (
     units_of,
 )
 from engine.space.game import Phase, SpaceState, SpaceView
-from engine.space.selfplay import random_playout
 from render import theme
 from render.space_palette import PALETTE_HEX
 from render.theme import HIGHLIGHT, MUTED, NO_CAPTION, TEXT, Caption, DieStyle, Point, SeatStyle
@@ -591,7 +591,7 @@ def _draw_footer(image: Image.Image, text: str) -> None:
 
 
 def playout_states(seed: int) -> list[SpaceState]:
-    """Every state of the seeded random game ``engine.space.selfplay.random_playout`` plays."""
+    """Every state of the seeded random game ``engine.ai.space_selfplay.random_playout`` plays."""
     states: list[SpaceState] = []
     random_playout(seed, check=states.append)
     return states

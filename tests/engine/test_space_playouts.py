@@ -8,11 +8,11 @@ from dataclasses import replace
 
 import pytest
 
+from engine.ai.space_selfplay import MAX_ACTIONS, random_playout, selfplay_space
 from engine.protocol import CHANCE
 from engine.space.board import SCRAP, SECTORS, contested, units_of
 from engine.space.cards import DECK_SIZE, card_of
 from engine.space.game import Phase, SpaceState
-from engine.space.selfplay import MAX_ACTIONS, random_playout, selfplay_space
 from engine.space.variant import VARIANT
 
 

@@ -6,6 +6,7 @@ from dataclasses import replace
 
 import pytest
 
+from engine.ai.space_selfplay import random_playout
 from engine.errors import IllegalActionError
 from engine.protocol import CHANCE, ChanceKind
 from engine.space import cards as C
@@ -23,7 +24,6 @@ from engine.space.board import (
     unit_name,
 )
 from engine.space.game import Phase, SpaceState, SpaceWin, hand_limit
-from engine.space.selfplay import random_playout
 from engine.space.variant import VARIANT
 from tests.engine.space_helpers import make_state, notations, play, units
 

@@ -1,4 +1,5 @@
-"""Random playouts of space without the registry: ``random_playout(seed)`` resolves every chance
+"""Random playouts of space without the registry (a driver: the rules in ``engine/space`` draw no random
+number, this module resolves their chance steps): ``random_playout(seed)`` resolves every chance
 step with a seeded RNG and picks uniformly among the legal actions; ``selfplay_space`` plays many."""
 
 from __future__ import annotations
