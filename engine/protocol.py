@@ -287,6 +287,17 @@ class GameState(ABC):
         """
         return False
 
+    def window_pass(self) -> Action | None:
+        """In a response window, the action that lets the window go by; ``None`` elsewhere.
+
+        A response window is a decision by the seat *not* on turn that the rules let it decline (a
+        defence card, Espionage, taking an unblocked strike). Windows are opened whether or not that
+        seat holds a card for them, so their opening tells nothing about the hand. The bot plays this
+        action for the seat when the window's time runs out (a per-server wait, not the turn clock's
+        forfeit) or at once when the player's standing answer is to pass.
+        """
+        return None
+
     @abstractmethod
     def describe(self, action: Action) -> str:
         """A short sentence for ``action`` played from this state ("move 2 of your 3 tokens ...")."""

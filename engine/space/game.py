@@ -105,6 +105,9 @@ SECRET_PHASES = frozenset(
 )
 """Phases whose decision depends on the deciding seat's hand (``secret_decision``)."""
 
+WINDOW_PHASES = frozenset({Phase.ESPIONAGE, Phase.JAM, Phase.DEFEND})
+"""Response windows: decisions of the player not on turn that ``pass`` declines (``window_pass``)."""
+
 OWN_TURN_PHASES = frozenset(
     {Phase.DISCARD, Phase.ROLL, Phase.ROLL_CARDS, Phase.BUILD, Phase.MOVE, Phase.ATTACK}
 )
@@ -245,7 +248,7 @@ class SpaceState(GameState):
     def to_move(self) -> int:
         if self.phase in (Phase.SHUFFLE, Phase.DICE, Phase.REROLL, Phase.FIGHT_DIE):
             return CHANCE
-        if self.phase in (Phase.ESPIONAGE, Phase.JAM, Phase.DEFEND):
+        if self.phase in WINDOW_PHASES:
             return 1 - self.turn_seat
         if self.phase is Phase.KEEP:
             return self.keep_seat
@@ -272,6 +275,11 @@ class SpaceState(GameState):
 
     def secret_decision(self) -> bool:
         return self.result is None and self.phase in SECRET_PHASES
+
+    def window_pass(self) -> Action | None:
+        if self.result is None and self.phase in WINDOW_PHASES:
+            return Pass()
+        return None
 
     def outcome(self) -> Outcome | None:
         return self.result
@@ -986,7 +994,7 @@ def _fight_card(table: _Table, card: C.Card, attacker: bool) -> None:
 def _decider(table: _Table) -> int:
     """The seat deciding in ``table``'s phase (the player on turn, or the other in a window)."""
     return (
-        1 - table.turn_seat if table.phase in (Phase.ESPIONAGE, Phase.JAM, Phase.DEFEND) else table.turn_seat
+        1 - table.turn_seat if table.phase in WINDOW_PHASES else table.turn_seat
     )
 
 

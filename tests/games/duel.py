@@ -135,6 +135,12 @@ class DuelState(GameState):
     def secret_decision(self) -> bool:
         return self.dealt and self.result is None
 
+    def window_pass(self) -> Action | None:
+        """Answering a Strike is a response window: letting it go by takes the strike."""
+        if self.result is None and self.dealt and self.strike:
+            return Play("take")
+        return None
+
     def outcome(self) -> Outcome | None:
         return self.result
 
