@@ -10,6 +10,7 @@ from bot.clock import Clock
 from bot.settings import ServerSettings
 from bot.store import ChallengeRecord, Store
 from engine import BadOptionsError, GameError, Variant, find_variant
+from engine.ai.levels import DEFAULT_LEVEL, levels_of
 from engine.protocol import OptionSpec
 
 
@@ -83,6 +84,31 @@ class Challenges:
             return variant.resolve_options(cleaned)
         except BadOptionsError as exc:
             raise ChallengeError(f"{str(exc)[0].upper()}{str(exc)[1:]}.") from exc
+
+    def check_level(self, variant: Variant, opponent_id: int, level: str | None) -> str | None:
+        """The computer's level for a match of ``variant`` against ``opponent_id``: ``level`` as given
+        (any case), else the default level; None against a person, or for a game whose computer has no
+        levels yet (it plays its one player). A level named against a person, or one the game does not
+        have, is a ``ChallengeError``."""
+        if not self.is_computer(opponent_id):
+            if level is not None:
+                raise ChallengeError(
+                    "A level is for games against the computer: challenge me with it, or leave it out."
+                )
+            return None
+        available = levels_of(variant.key)
+        if level is None:
+            return DEFAULT_LEVEL if DEFAULT_LEVEL in available else None
+        chosen = level.strip().lower()
+        if chosen not in available:
+            if not available:
+                raise ChallengeError(
+                    f"The computer has no levels in {variant.title} yet: leave the level out to play it."
+                )
+            raise ChallengeError(
+                f"The computer plays {variant.title} at these levels: {', '.join(available)}."
+            )
+        return chosen
 
     async def check_no_pending(self, challenger_id: int, opponent_id: int, opponent_mention: str) -> None:
         if await self.store.challenges.pending(challenger_id, opponent_id, self.clock.now()) is not None:

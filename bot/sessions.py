@@ -29,7 +29,7 @@ from engine import (
     Variant,
     find_variant,
 )
-from engine.ai.players import computer_action
+from engine.ai.levels import level_player
 from engine.ai.random_player import sample_outcome
 
 log = logging.getLogger(__name__)
@@ -343,19 +343,21 @@ class SessionManager:
         challenge_id: int | None = None,
         thread_name: str | None = None,
         thread_on: int | None = None,
+        computer_level: str | None = None,
     ) -> Played:
         """Create a match, resolve its opening chance steps and save it; its first board (in the new
-        thread ``thread_name``, opened on message ``thread_on`` if given) is for the publisher to show."""
+        thread ``thread_name``, opened on message ``thread_on`` if given) is for the publisher to show.
+        ``computer_level`` is the computer's level in a match against it (None: the game's default)."""
         variant = find_variant(game)
         state = variant.new_game(options)
         record_stub = MatchRecord(
             id=0, guild_id=guild_id, channel_id=channel_id, parent_id=parent_id, game=variant.key,
             options=dict(options), players=players, state="", version=0, status="active",
-            message_id=None, rated=rated, created_at=0.0, updated_at=0.0,
+            message_id=None, rated=rated, created_at=0.0, updated_at=0.0, computer_level=computer_level,
         )  # fmt: skip
         stub = Session(record=record_stub, variant=variant, state=state)
         steps: list[Step] = []
-        state = self._advance(stub, state, steps)
+        state = await self._advance(stub, state, steps)
         now = self.clock.now()
         try:
             record = await self.store.matches.create(
@@ -373,6 +375,7 @@ class SessionManager:
                 board_steps=[s.to_json() for s in steps],
                 thread_name=thread_name,
                 thread_on=thread_on,
+                computer_level=computer_level,
             )
         except ChallengeAnswered as exc:
             raise UserError("This challenge was answered a moment ago.") from exc
@@ -440,7 +443,7 @@ class SessionManager:
                 after = self._forced(session, after, seat, steps)
                 if not turn_complete(after, seat) or mode is TurnConfirmation.CONFIRM:
                     return await self._save_draft(session, after, steps)
-            after = self._advance(session, after, steps)
+            after = await self._advance(session, after, steps)
             return await self._commit(session, state, after, steps)
 
     async def undo(self, match_id: int, user_id: int, version: int | None) -> Played:
@@ -472,7 +475,7 @@ class SessionManager:
             if not session.awaiting_confirmation or session.working is None:
                 raise UserError("Your turn is not complete yet: play its remaining steps first.")
             steps = list(session.draft)
-            after = self._advance(session, session.working, steps)
+            after = await self._advance(session, session.working, steps)
             return await self._commit(session, state, after, steps)
 
     def _forced(self, session: Session, state: GameState, seat: int, steps: list[Step]) -> GameState:
@@ -514,12 +517,13 @@ class SessionManager:
             action = state.chance_action(sample_outcome(spec, self.rng))
             after = state.apply(action)
             steps = [step_of(None, action, state, after, automatic=False)]
-            after = self._advance(session, after, steps)
+            after = await self._advance(session, after, steps)
             return await self._commit(session, state, after, steps)
 
-    def _advance(self, session: Session, state: GameState, steps: list[Step]) -> GameState:
+    async def _advance(self, session: Session, state: GameState, steps: list[Step]) -> GameState:
         """Play what needs nobody's decision: chance steps without a prompt, forced actions and the
-        computer's turns."""
+        computer's turns. The computer thinks in a worker thread (``asyncio.to_thread``), so other
+        matches never wait for it (the session's lock keeps this match's clicks out meanwhile)."""
         for _ in range(MAX_AUTOMATIC_ACTIONS):
             if state.is_terminal():
                 return state
@@ -536,7 +540,8 @@ class SessionManager:
             seat = state.to_move()
             legal = state.legal_actions()
             if session.user_of(seat) in self.computer_ids:
-                action = computer_action(state.view(seat), self.rng)
+                player = level_player(session.variant.key, session.record.computer_level)
+                action = await asyncio.to_thread(player, state.view(seat), self.rng)
             elif len(legal) == 1 and not state.secret_decision():
                 # A forced action is played at once, unless answering at once would tell the
                 # opponent what a secret hand holds: then the player still answers.

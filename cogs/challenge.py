@@ -21,6 +21,7 @@ from cogs.board import in_brackets
 from cogs.components import ChallengeButton
 from cogs.replies import reply_privately
 from engine import VARIANTS, GameError, find_variant
+from engine.ai.levels import LEVELS
 from engine.protocol import OptionSpec
 
 if TYPE_CHECKING:
@@ -54,6 +55,11 @@ def challenge_view(challenge_id: int, *, disabled: bool = False) -> discord.ui.V
     return view
 
 
+def level_words(level: str | None) -> str:
+    """ " (level hard)" for a headline; nothing when the computer has no level in this game."""
+    return f" (level {level})" if level else ""
+
+
 class Challenge(commands.Cog):
     def __init__(self, bot: RingsideBot) -> None:
         self.bot = bot
@@ -68,7 +74,9 @@ class Challenge(commands.Cog):
         rated="Whether the result counts for the leaderboard (default: yes)",
         length="Match length in points, for games played as matches (backgammon: 1 to 25, default 1)",
         rules="Rule set, for games that have several (pick one from the list)",
+        level="How well the computer plays, when you challenge me (default: medium)",
     )
+    @app_commands.choices(level=[app_commands.Choice(name=level, value=level) for level in LEVELS])
     async def challenge(
         self,
         interaction: discord.Interaction[Any],
@@ -77,6 +85,7 @@ class Challenge(commands.Cog):
         rated: bool = True,
         length: int | None = None,
         rules: str | None = None,
+        level: str | None = None,
     ) -> None:
         challenges = self.bot.challenges
         given = {name: value for name, value in (("length", length), ("rules", rules)) if value is not None}
@@ -89,6 +98,7 @@ class Challenge(commands.Cog):
                 game=game,
             )
             options = challenges.check_options(variant, given)
+            computer_level = challenges.check_level(variant, opponent.id, level)
             await challenges.check_no_pending(interaction.user.id, opponent.id, opponent.mention)
         except ChallengeError as exc:
             await reply_privately(interaction, str(exc))
@@ -102,8 +112,9 @@ class Challenge(commands.Cog):
                 game=variant.key,
                 options=options,
                 players=(interaction.user.id, opponent.id),
+                computer_level=computer_level,
                 headline=f"{variant.title}{in_brackets(variant.describe_options(options))} against the "
-                "computer: good luck!",
+                f"computer{level_words(computer_level)}: good luck!",
             )
             return
         new = await challenges.create(
@@ -202,6 +213,7 @@ class Challenge(commands.Cog):
         options: dict[str, Any],
         players: tuple[int, int],
         headline: str,
+        computer_level: str | None = None,
     ) -> None:
         """Start an unrated match with the computer at once, in its own thread when threads are
         allowed (else here). One such match per player and place: while one waits for them in this
@@ -237,6 +249,7 @@ class Challenge(commands.Cog):
                 parent_id=plan.parent_id,
                 rated=False,
                 thread_name=plan.thread_name,
+                computer_level=computer_level,
             )
         match_id = played.session.id
         await self._publisher().show(match_id, headline=headline)
@@ -421,7 +434,9 @@ class Challenge(commands.Cog):
                 game=record.game,
                 options=options,
                 players=(record.players[1], record.players[0]),
-                headline=f"Rematch: {variant.title}{in_brackets(described)} again!",
+                computer_level=record.computer_level,
+                headline=f"Rematch: {variant.title}{in_brackets(described)} again"
+                f"{level_words(record.computer_level)}!",
             )
             return
         try:

@@ -327,7 +327,8 @@ class Help(commands.Cog):
         embed.add_field(
             name="How to play",
             value=(
-                "1. `/challenge` someone (or me, to play the computer); they click **Accept**. Games played "
+                "1. `/challenge` someone (or me, to play the computer; `level` easy, medium or hard); they "
+                "click **Accept**. Games played "
                 "as matches take `length` (points to win), games with several rule sets take `rules`.\n"
                 "2. Play with the buttons under the board, or type a move with `/move`; `/board` shows it "
                 "again, `/position` gives its codes for other programs, `/resign` gives up."

@@ -105,6 +105,7 @@ class MatchStore:
         board_steps: Sequence[dict[str, Any]] = (),
         thread_name: str | None = None,
         thread_on: int | None = None,
+        computer_level: str | None = None,
     ) -> MatchRecord:
         """Create a match with its first actions (the opening roll) in one transaction; its first
         board is still to show (a new message, in the thread ``thread_name`` when given).
@@ -116,7 +117,8 @@ class MatchStore:
             cur = await db.execute(
                 "INSERT INTO matches (guild_id, channel_id, parent_id, game, options, player0, player1, state,"
                 " version, status, rated, created_at, updated_at, board_version, new_board, board_steps,"
-                " thread_name, thread_on) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'active', ?, ?, ?, ?, 1, ?, ?, ?)",
+                " thread_name, thread_on, computer_level)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'active', ?, ?, ?, ?, 1, ?, ?, ?, ?)",
                 (
                     guild_id,
                     channel_id,
@@ -134,6 +136,7 @@ class MatchStore:
                     encode("board_steps", board_steps),
                     thread_name,
                     thread_on,
+                    computer_level,
                 ),
             )
             match_id = cur.lastrowid

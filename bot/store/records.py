@@ -62,6 +62,8 @@ class MatchRecord:
     """The thread this match is to be played in, not opened yet."""
     thread_on: int | None = None
     """The message that thread opens on (the challenge), if any."""
+    computer_level: str | None = None
+    """The computer's level in a match against it ("easy", "medium", "hard"); None: its default."""
 
     @property
     def behind(self) -> bool:

@@ -8,10 +8,24 @@ a game has, by the names the arena accepts: ``random``, ``greedy`` and, for ring
 from __future__ import annotations
 
 from engine.ai import backgammon_greedy, ring_greedy, ring_levels
-from engine.ai.players import ComputerPlayer
+from engine.ai.players import PLAYERS, ComputerPlayer
 from engine.ai.random_player import random_choice
 
-__all__ = ["LEVEL_PLAYERS", "ComputerPlayer", "UnknownPlayerError", "find_player"]
+__all__ = [
+    "DEFAULT_LEVEL",
+    "LEVELS",
+    "LEVEL_PLAYERS",
+    "ComputerPlayer",
+    "UnknownPlayerError",
+    "find_player",
+    "level_player",
+    "levels_of",
+]
+
+LEVELS = ("easy", "medium", "hard")
+"""The levels players choose from (``/challenge level:``), weakest first."""
+DEFAULT_LEVEL = "medium"
+"""The level of a computer match when the player names none (if the game has it)."""
 
 LEVEL_PLAYERS: dict[str, dict[str, ComputerPlayer]] = {
     "ring": {
@@ -47,3 +61,22 @@ def find_player(game: str, name: str) -> ComputerPlayer:
     except KeyError:
         known = ", ".join(table)
         raise UnknownPlayerError(f"{game} has no player called {name!r} (players: {known})") from None
+
+
+def levels_of(game: str) -> tuple[str, ...]:
+    """Which of ``LEVELS`` the game's computer plays at (all three once its players are in)."""
+    table = LEVEL_PLAYERS.get(game, {})
+    return tuple(level for level in LEVELS if level in table)
+
+
+def level_player(game: str, level: str | None) -> ComputerPlayer:
+    """The computer player of ``game`` at ``level``; ``None`` (a match saved before levels, or a game
+    without levels yet) is the game's one registered player, ``players.PLAYERS``."""
+    if level is None:
+        if game not in PLAYERS:
+            raise UnknownPlayerError(f"no computer player for game {game!r}")
+        return PLAYERS[game]
+    if level not in levels_of(game):
+        known = ", ".join(levels_of(game)) or "none yet"
+        raise UnknownPlayerError(f"{game} has no computer level {level!r} (levels: {known})")
+    return LEVEL_PLAYERS[game][level]
