@@ -25,7 +25,7 @@ from cogs.replies import reply_privately
 
 log = logging.getLogger(__name__)
 
-EXTENSIONS = ("cogs.challenge", "cogs.play", "cogs.help", "cogs.settings", "cogs.stats")
+EXTENSIONS = ("cogs.challenge", "cogs.play", "cogs.help", "cogs.settings", "cogs.stats", "cogs.replay")
 SCHEDULER_MAX_SLEEP = 30.0
 DOWNTIME_SLACK = 2 * SCHEDULER_MAX_SLEEP
 """A gap since the last heartbeat up to this long is the scheduler's normal rhythm, not downtime."""

@@ -48,9 +48,11 @@ import logging
 import multiprocessing
 import os
 import threading
+from collections.abc import Sequence
 from concurrent.futures.process import BrokenProcessPool
 
 from engine.protocol import GameView
+from render.replay import Frame, ReplayGif, replay_gif
 from render.theme import NO_CAPTION, Caption
 
 _log = logging.getLogger(__name__)
@@ -61,6 +63,9 @@ START_METHOD = "fork"
 #: Seconds a picture may take in a worker before the pool counts as broken (a picture takes ~10 ms;
 #: a worker stuck for this long is treated like a dead one: the picture is drawn inline).
 PICTURE_TIMEOUT = 10.0
+
+#: Seconds a whole replay (an animated GIF of a match: hundreds of pictures) may take in a worker.
+REPLAY_TIMEOUT = 120.0
 
 #: Seconds a closing pool gives pictures in flight before killing the worker still drawing them.
 STOP_GRACE = 5.0
@@ -89,6 +94,11 @@ def _render(view: GameView, caption: Caption) -> bytes:
     from render import render_board
 
     return render_board(view, caption)
+
+
+def _replay(frames: Sequence[Frame]) -> ReplayGif:
+    """A worker's job: the animated GIF of a finished match (``render.replay``)."""
+    return replay_gif(frames)
 
 
 def _ping() -> int:
@@ -205,6 +215,21 @@ class RenderPool:
             # forking and warming the new workers takes a moment: not on the event loop
             await loop.run_in_executor(None, self._replace, executor)
             return picture
+
+    async def replay(self, frames: Sequence[Frame]) -> ReplayGif:
+        """``render.replay.replay_gif(frames)`` in a worker process (a few seconds of drawing), or in a
+        thread when the pool draws inline or cannot draw this game; a broken or stuck pool is replaced
+        as for a picture and the replay is made in a thread instead."""
+        executor = self._executor
+        if executor is None or any(f.view.variant_key not in self._keys for f in frames[:1]):
+            return await asyncio.to_thread(_replay, frames)
+        loop = asyncio.get_running_loop()
+        try:
+            return await asyncio.wait_for(loop.run_in_executor(executor, _replay, frames), REPLAY_TIMEOUT)
+        except (BrokenProcessPool, TimeoutError):
+            _log.warning("a render worker died or hung during a replay; making it in a thread")
+            await loop.run_in_executor(None, self._replace, executor)
+            return await asyncio.to_thread(_replay, frames)
 
     def _replace(self, broken: concurrent.futures.ProcessPoolExecutor) -> None:
         """Replace ``broken`` by a new pool, unless another picture already did (or the pool closed)."""

@@ -26,6 +26,7 @@ from engine.protocol import (
     TurnConfirmation,
     Variant,
     replay,
+    replay_states,
 )
 from engine.registry import VARIANTS, find_variant
 
@@ -53,4 +54,5 @@ __all__ = [
     "Variant",
     "find_variant",
     "replay",
+    "replay_states",
 ]

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 from abc import ABC, abstractmethod
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from enum import Enum, StrEnum
 from typing import Any, ClassVar
@@ -450,6 +450,17 @@ class Variant(ABC):
             template = spec.summary or "{name} {label}"
             phrases.append(template.format(name=spec.name, value=value, label=spec.short_label(value)))
         return ", ".join(phrases)
+
+
+def replay_states(
+    variant: Variant, options: Mapping[str, Any] | None, log: Sequence[str]
+) -> Iterator[GameState]:
+    """The new game, then the state after each action of ``log`` in turn (a replay's frames)."""
+    state = variant.new_game(options)
+    yield state
+    for text in log:
+        state = state.apply(variant.parse_action(state, text))
+        yield state
 
 
 def replay(variant: Variant, options: Mapping[str, Any] | None, log: Sequence[str]) -> GameState:
