@@ -383,11 +383,11 @@ def test_always_pass_closes_the_window_the_same_way_whatever_the_defender_holds(
         session = session_of(dealt(order), always_pass=(False, True))
         state = dealt(order)
         steps: list[Step] = []
-        after = state.apply(duel.Play("S1"))
-        steps.append(step_of(0, duel.Play("S1"), state, after, automatic=False))
-        after = manager._advance(session, after, steps)
-        assert after.window_pass() is None and after.to_move() == 1, "the window closed at once"
-        session.state = after
+        opened = state.apply(duel.Play("S1"))
+        steps.append(step_of(0, duel.Play("S1"), state, opened, automatic=False))
+        closed = manager._advance(session, opened, steps)
+        assert closed.window_pass() is None and closed.to_move() == 1, "the window closed at once"
+        session.state = closed
         results.append(public_parts(session, tuple(steps)))
     assert results[0] == results[1]
     assert "(standing answer: always pass)" in results[0][1]
