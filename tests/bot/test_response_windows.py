@@ -391,3 +391,16 @@ def test_always_pass_closes_the_window_the_same_way_whatever_the_defender_holds(
         results.append(public_parts(session, tuple(steps)))
     assert results[0] == results[1]
     assert "(standing answer: always pass)" in results[0][1]
+
+
+@pytest.mark.asyncio
+async def test_help_explains_response_windows_while_a_game_has_hands(
+    fake: FakeDiscord, tmp_path: Path
+) -> None:
+    bot = await start_bot(fake, tmp_path / "db.sqlite3")
+    shown = await fake.slash(fake.add_user("alice"), "help")
+    assert shown.message is not None
+    fields = {f["name"]: f["value"] for f in shown.message.embeds[0].get("fields", [])}
+    text = fields["Secret hands and response windows"]
+    assert ALWAYS in text and ASK in text and "My hand" in text
+    await stop_bot(bot)
