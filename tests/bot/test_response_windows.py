@@ -404,3 +404,27 @@ async def test_help_explains_response_windows_while_a_game_has_hands(
     text = fields["Secret hands and response windows"]
     assert ALWAYS in text and ASK in text and "My hand" in text
     await stop_bot(bot)
+
+
+@pytest.mark.asyncio
+async def test_the_computer_answers_its_windows_at_once_and_opens_them_for_a_person(
+    fake: FakeDiscord, tmp_path: Path
+) -> None:
+    clock = ManualClock()
+    bot = await start_bot(fake, tmp_path / "db.sqlite3", clock, seed=SEED)
+    alice = fake.add_user("alice")
+    await fake.slash(alice, "challenge", {"opponent": fake.bot_user, "game": "duel"}, idle=True)
+    mid = (await bot.sessions.matches_of(alice.id))[0].id
+    session = await bot.sessions.get(mid)
+    channel = session.record.channel_id
+    assert session.record.players[0] == alice.id  # Red: Strike 1, Strike 1, Strike 2
+    await play(fake, alice, "Play Strike 1", channel)
+    board = newest(fake, channel)
+    # The computer (Blue: a Guard, two Strike 3) blocked at once and struck back in the same go; the
+    # window it opened for alice waits for her.
+    assert "Blue blocks the strike with a Guard." in text_of(board)
+    assert "Blue strikes with Strike 3." in text_of(board)
+    assert board.content.startswith(f"{alice.mention}: open **My hand** to answer")
+    assert (await record_of(bot, mid)).window_at == clock.now() + 120
+    fake.assert_clean()
+    await stop_bot(bot)
