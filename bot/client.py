@@ -106,7 +106,7 @@ class RingsideBot(commands.Bot):
 
     async def run_due_tasks(self) -> None:
         """Do whatever has come due: expire challenges, remind players on turn, end matches by timeout,
-        grey out Rematch buttons whose time ran out, and housekeeping (``bot.housekeeping``).
+        pass response windows whose wait ran out, grey out Rematch buttons whose time ran out, and housekeeping (``bot.housekeeping``).
 
         The bot layer decides what came due; each item goes to the registered publisher (a cog). One
         item that cannot be shown is logged and does not hold up the others.
@@ -129,6 +129,10 @@ class RingsideBot(commands.Bot):
             for played in await self.sessions.timeout_due():
                 with _logged(f"showing timed-out match {played.session.id}"):
                     await matches.match_ended(played)
+            for played in await self.sessions.windows_due():
+                # A response window whose time ran out passed by itself: the turn goes on.
+                with _logged(f"showing the passed window of match {played.session.id}"):
+                    await matches.show(played.session.id)
             for finished in await self.sessions.rematches_due():
                 with _logged(f"greying out the Rematch of match {finished.id}"):
                     await matches.rematch_expired(finished)

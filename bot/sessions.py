@@ -39,6 +39,10 @@ log = logging.getLogger(__name__)
 MAX_AUTOMATIC_ACTIONS = 500
 REMATCH_SECONDS = 600.0
 """How long a finished match's Rematch button may be used; the scheduler then greys it out."""
+NO_ANSWER = "no answer in time"
+"""Said after a response window's pass that the bot played because the window's time ran out."""
+STANDING_PASS = "standing answer: always pass"
+"""Said after a response window's pass played at once by the player's standing answer."""
 
 
 class UserError(Exception):
@@ -223,7 +227,7 @@ class Played:
         state = self.session.state
         if state is None or self.before is None:
             return True
-        return state.is_terminal() or deciding_seat(state) != deciding_seat(self.before)
+        return state.is_terminal() or asked(state) != asked(self.before)
 
     @property
     def finished(self) -> bool:
@@ -520,10 +524,19 @@ class SessionManager:
             after = await self._advance(session, after, steps)
             return await self._commit(session, state, after, steps)
 
-    async def _advance(self, session: Session, state: GameState, steps: list[Step]) -> GameState:
-        """Play what needs nobody's decision: chance steps without a prompt, forced actions and the
-        computer's turns. The computer thinks in a worker thread (``asyncio.to_thread``), so other
-        matches never wait for it (the session's lock keeps this match's clicks out meanwhile)."""
+    async def _advance(
+        self,
+        session: Session,
+        state: GameState,
+        steps: list[Step],
+        always_pass: tuple[bool, bool] | None = None,
+    ) -> GameState:
+        """Play what needs nobody's decision: chance steps without a prompt, forced actions, the
+        computer's turns, and the response windows of a player whose standing answer is to pass
+        (``always_pass``: the standing answers, when they change with this request). The computer
+        thinks in a worker thread (``asyncio.to_thread``), so other matches never wait for it (the
+        session's lock keeps this match's clicks out meanwhile)."""
+        standing = always_pass or session.record.always_pass
         for _ in range(MAX_AUTOMATIC_ACTIONS):
             if state.is_terminal():
                 return state
@@ -539,9 +552,22 @@ class SessionManager:
                 continue
             seat = state.to_move()
             legal = state.legal_actions()
+            window = state.window_pass()
             if session.user_of(seat) in self.computer_ids:
                 player = level_player(session.variant.key, session.record.computer_level)
                 action = await asyncio.to_thread(player, state.view(seat), self.rng)
+            elif window is not None and standing[seat]:
+                # The standing answer, whatever the hand holds: the window closes at once.
+                after = state.apply(window)
+                steps.append(
+                    noted(
+                        step_of(seat, window, state, after, automatic=True),
+                        STANDING_PASS,
+                        session.variant.seat_names[seat],
+                    )
+                )
+                state = after
+                continue
             elif len(legal) == 1 and not state.secret_decision():
                 # A forced action is played at once, unless answering at once would tell the
                 # opponent what a secret hand holds: then the player still answers.
@@ -554,16 +580,23 @@ class SessionManager:
         raise RuntimeError(f"match {session.id}: more than {MAX_AUTOMATIC_ACTIONS} automatic actions")
 
     async def _commit(
-        self, session: Session, before: GameState, after: GameState, steps: list[Step]
+        self,
+        session: Session,
+        before: GameState,
+        after: GameState,
+        steps: list[Step],
+        always_pass: tuple[bool, bool] | None = None,
     ) -> Played:
         """Save ``steps`` (the draft's among them) and the position after them; note what the public
         board must show next: the steps of the turn so far, as a new message when someone else is
-        asked to decide now (the whole turn that just ended, every step in order)."""
+        asked to decide now, or asked in another way (a response window opens or closes): the whole
+        turn that just ended, every step in order. ``always_pass``: the players' standing answers to
+        response windows, saved with it when they change."""
         now = self.clock.now()
         outcome = after.outcome()
         result = result_record(session.id, outcome, now) if outcome is not None else None
         deadlines = self._deadlines(session, before, after)
-        hand_over = after.is_terminal() or deciding_seat(after) != deciding_seat(before)
+        hand_over = after.is_terminal() or asked(after) != asked(before)
         record = session.record
         turn = [*record.turn_steps, *(s.to_json() for s in steps)]
         new_board = hand_over or (record.new_board and record.behind)
@@ -578,12 +611,13 @@ class SessionManager:
             board_steps=turn,
             turn_steps=[] if hand_over else turn,
             new_board=new_board,
+            always_pass=always_pass,
         )
         if not saved:
             # Another process moved this match on: drop our copy and let the user retry.
             self._sessions.pop(session.id, None)
             raise StaleControl("This match changed in the meantime; use the latest board message.")
-        clock = deadlines or Deadlines(record.reminder_at, record.timeout_at)
+        clock = deadlines or Deadlines(record.reminder_at, record.timeout_at, record.window_at)
         if result is not None:
             clock = Deadlines(None, None)
         version = session.version + len(steps)
@@ -600,6 +634,8 @@ class SessionManager:
             updated_at=now,
             reminder_at=clock.reminder_at,
             timeout_at=clock.timeout_at,
+            window_at=clock.window_at,
+            always_pass=always_pass or record.always_pass,
         )
         session.state = after
         session.draft, session.working = (), None
@@ -608,22 +644,27 @@ class SessionManager:
         return Played(session=session, before=before, steps=tuple(steps))
 
     def _deadlines(self, session: Session, before: GameState, after: GameState) -> Deadlines | None:
-        """The clock after a change: unchanged (None) while the same human player decides; otherwise
-        none until the board that asks the next player is shown (``mark_shown`` starts it)."""
+        """The clock after a change: unchanged (None) while the same human player decides in the same
+        way (on turn, or in a response window); otherwise none until the board that asks the next
+        player is shown (``mark_shown`` starts it)."""
         waiting = deciding_seat(after)
         human = waiting is not None and session.user_of(waiting) not in self.computer_ids
-        if human and deciding_seat(before) == waiting:
+        if human and asked(before) == asked(after):
             return None
         return Deadlines(None, None)
 
     async def turn_clock(self, session: Session, now: float) -> Deadlines | None:
-        """The clock of the player asked to decide from ``now`` on (None: nobody human is asked)."""
+        """The clock of the player asked to decide from ``now`` on (None: nobody human is asked): the
+        turn clock, or in a response window the server's window wait (the window then passes by
+        itself; nobody loses on time)."""
         if session.record.status != "active" or session.state is None:
             return None
         waiting = deciding_seat(session.state)
         if waiting is None or session.user_of(waiting) in self.computer_ids:
             return None
         settings = await self.settings.get(session.record.guild_id)
+        if in_window(session.state):
+            return Deadlines(None, None, now + settings.window_seconds)
         return Deadlines(now + settings.reminder_seconds, now + settings.timeout_seconds)
 
     async def mark_shown(
@@ -642,8 +683,16 @@ class SessionManager:
         changes: dict[str, object] = {"shown_version": version, "message_id": message_id}
         if latest:
             changes["new_board"] = False
-            if deadlines is not None and session.record.timeout_at is None:
-                changes.update(reminder_at=deadlines.reminder_at, timeout_at=deadlines.timeout_at)
+            if (
+                deadlines is not None
+                and session.record.timeout_at is None
+                and session.record.window_at is None
+            ):
+                changes.update(
+                    reminder_at=deadlines.reminder_at,
+                    timeout_at=deadlines.timeout_at,
+                    window_at=deadlines.window_at,
+                )
         session.record = _replace_record(session.record, **changes)
         return True
 
@@ -678,6 +727,92 @@ class SessionManager:
                 return None
             self._ended(session, "finished", now, (step,))
             return Played(session, session.state, (step,))
+
+    # -- response windows ----------------------------------------------------------------------------
+
+    async def window_ran_out(self, match_id: int) -> Played | None:
+        """Let the match's response window go by for its player, whose time ran out: the window's
+        pass (``GameState.window_pass``) is played, saved and shown like any action, saying that no
+        answer came in time; the turn then goes on with its normal clock. None if it is not (or no
+        longer) due."""
+        session = await self.get(match_id)
+        async with session.lock:
+            record, state = session.record, session.state
+            if record.status != "active" or state is None:
+                return None
+            if record.window_at is None or record.window_at > self.clock.now():
+                return None
+            seat = deciding_seat(state)
+            if seat is None or not in_window(state):
+                log.warning("match %s: a window clock runs with no window open", match_id)
+                return None
+            return await self._pass_window(session, state, seat, NO_ANSWER)
+
+    async def windows_due(self) -> list[Played]:
+        """Pass every response window whose time has run out; the matches so moved on."""
+        passed: list[Played] = []
+        for record in await self.store.deadlines.due_windows(self.clock.now()):
+            try:
+                played = await self.window_ran_out(record.id)
+            except UserError as exc:
+                log.info("match %s: its run-out window was not passed: %s", record.id, exc)
+                continue
+            if played is not None:
+                passed.append(played)
+        return passed
+
+    async def always_pass(self, match_id: int, user_id: int, version: int | None) -> Played:
+        """The user's standing answer becomes "always pass" for this match: the response window open
+        for them now passes at once, and every later one passes as it opens, whatever the hand."""
+        session = await self.get(match_id)
+        async with session.lock:
+            seat, state = self._check(session, user_id, version)
+            if deciding_seat(state) != seat or not in_window(state):
+                raise UserError("No response window of yours is open now; nothing was changed.")
+            standing = _with_seat(session.record.always_pass, seat, True)
+            return await self._pass_window(session, state, seat, STANDING_PASS, standing)
+
+    async def ask_in_windows(self, match_id: int, user_id: int) -> Session:
+        """The user's standing answer goes back to "ask me": their response windows wait for them."""
+        session = await self.get(match_id)
+        async with session.lock:
+            if session.record.status != "active":
+                raise MatchOver("This match is over.")
+            seat = session.seat_of(user_id)
+            if seat is None:
+                raise NotInMatch("You are not playing in this match.")
+            if not session.record.always_pass[seat]:
+                raise UserError(
+                    "You are already asked in every response window of this match; nothing was changed."
+                )
+            standing = _with_seat(session.record.always_pass, seat, False)
+            if not await self.store.matches.set_always_pass(match_id, standing):
+                raise MatchOver("This match is over.")
+            session.record = _replace_record(session.record, always_pass=standing)
+            return session
+
+    async def _pass_window(
+        self,
+        session: Session,
+        state: GameState,
+        seat: int,
+        note: str,
+        always_pass: tuple[bool, bool] | None = None,
+    ) -> Played:
+        """Play the window's pass for ``seat`` (the steps of a turn in progress made final before
+        it), saying ``note`` after it."""
+        steps = list(session.draft)
+        position = session.position
+        assert position is not None
+        action = position.window_pass()
+        if action is not None and deciding_seat(position) == seat:
+            after = position.apply(action)
+            step = step_of(seat, action, position, after, automatic=True)
+            steps.append(noted(step, note, session.variant.seat_names[seat]))
+        else:
+            after = position
+        after = await self._advance(session, after, steps, always_pass)
+        return await self._commit(session, state, after, steps, always_pass)
 
     async def resign(self, match_id: int, user_id: int) -> Played:
         """End the match: a loss for ``user_id``; a damaged match is abandoned, unrated."""
@@ -722,6 +857,7 @@ class SessionManager:
             updated_at=now,
             reminder_at=None,
             timeout_at=None,
+            window_at=None,
         )
         session.draft, session.working = (), None
         self._forget(session)
@@ -829,6 +965,35 @@ def _own_step(state: GameState, seat: int) -> bool:
     """Whether the next action in ``state`` is ``seat``'s own decision (not chance), which may be
     taken back before the opponent sees it."""
     return not state.is_terminal() and state.chance() is None and state.to_move() == seat
+
+
+def in_window(state: GameState) -> bool:
+    """Whether ``state`` asks its deciding seat to answer in a response window (``window_pass``)."""
+    return not state.is_terminal() and state.chance() is None and state.window_pass() is not None
+
+
+def asked(state: GameState) -> tuple[int | None, bool]:
+    """Who is asked to decide in ``state`` and whether in a response window: when this changes, the
+    board is a new message and the clock starts afresh (a window's wait, or the turn clock)."""
+    return deciding_seat(state), in_window(state)
+
+
+def noted(step: Step, note: str, name: str) -> Step:
+    """``step`` with ``note`` said after it, in every seat's text ("... (no answer in time)"); a step
+    the game tells nothing of says that ``name`` (the seat's name) let the window pass."""
+
+    def with_note(text: str | None) -> str | None:
+        return None if text is None else f"{text} ({note})"
+
+    return replace(
+        step,
+        text=with_note(step.text or f"{name} let the window pass") or "",
+        private=(with_note(step.private[0]), with_note(step.private[1])),
+    )
+
+
+def _with_seat(standing: tuple[bool, bool], seat: int, value: bool) -> tuple[bool, bool]:
+    return (value, standing[1]) if seat == 0 else (standing[0], value)
 
 
 def deciding_seat(state: GameState) -> int | None:

@@ -10,8 +10,15 @@ from dataclasses import dataclass
 
 import discord
 
-from bot.sessions import Session, Step, deciding_seat, told
-from cogs.components import GameButton, GameSelect, HandButton, RematchButton, ResignAskButton
+from bot.sessions import Session, Step, deciding_seat, in_window, told
+from cogs.components import (
+    GameButton,
+    GameSelect,
+    HandButton,
+    RematchButton,
+    ResignAskButton,
+    StandingAnswerButton,
+)
 from cogs.help import OpenRulesButton, add_rules_button
 from cogs.panels import PANELS
 from cogs.panels.base import CONFIRM, UNDO, ButtonSpec, HandPanel, PanelSpec, SelectSpec, Style
@@ -50,7 +57,7 @@ def options_text(session: Session) -> str:
 
 
 def build_view(session: Session, spec: PanelSpec, *, public: bool = False) -> discord.ui.View | None:
-    """The controls of ``spec``; on the public board, private controls give way to "Your hand"."""
+    """The controls of ``spec``; on the public board, private controls give way to "My hand"."""
     hand = public and isinstance(PANELS[session.variant.key], HandPanel)
     rows = () if public and spec.private else spec.rows
     # Every live public board carries the match's own Resign (confirmed privately).
@@ -148,6 +155,12 @@ def private_reply(
     if isinstance(panel, HandPanel):
         lines.append(panel.hand_text(view))
     controls = None
+    standing: str | None = None
+    if session.record.status == "active" and session.record.always_pass[seat]:
+        lines.append(
+            "Your standing answer in this match: **always pass** (your response windows pass as they open)."
+        )
+        standing = "ask"
     if session.record.status == "active" and deciding_seat(state) == seat:
         spec = panel_for(session, selection, draft=draft)
         if draft:
@@ -158,11 +171,16 @@ def private_reply(
             controls = build_view(session, _with_draft_row(session, spec))
         elif spec.private:
             lines.append(f"**Your decision:** {view.phase_text}.")
+            if in_window(state):
+                lines.append(window_line(session.record.window_at))
+                standing = standing or "pass"
             controls = build_view(session, spec)
         else:
             lines.append("It is your turn: use the controls on the board.")
     elif session.record.status == "active":
         lines.append(f"Now: {view.phase_text}.")
+    if standing is not None:
+        controls = with_standing_answer(controls, session, standing)
     embed = file = None
     if picture is not None:
         embed = discord.Embed(
@@ -174,6 +192,24 @@ def private_reply(
         embed.set_image(url="attachment://turn.png")
         file = discord.File(io.BytesIO(picture), filename="turn.png")
     return PrivateMessage("\n".join(lines)[:2000], controls, embed, file)
+
+
+def window_line(window_at: float | None) -> str:
+    """The private reply's line on an open response window's wait."""
+    if window_at is None:
+        return "If you do not answer, the window passes by itself."
+    return f"If you do not answer, the window passes by itself <t:{int(window_at)}:R>."
+
+
+def with_standing_answer(view: discord.ui.View | None, session: Session, op: str) -> discord.ui.View:
+    """``view`` with the player's standing-answer button (``op``: "pass" for "Always pass in this
+    match", "ask" for "Ask me in windows") on a row of its own below the controls."""
+    view = view or discord.ui.View(timeout=None)
+    button = StandingAnswerButton(session.id, session.version, op)
+    below = max((item.row for item in view.children if item.row is not None), default=-1) + 1
+    button.item.row = below if below < MAX_ROWS else None
+    view.add_item(button)
+    return view
 
 
 def _with_draft_row(session: Session, spec: PanelSpec) -> PanelSpec:
@@ -284,13 +320,15 @@ def board_message(
     names: tuple[str, str] = ("", ""),
     picture: bytes | None = None,
     timeout_at: float | None = None,
+    window_at: float | None = None,
 ) -> BoardMessage:
     """The whole message for the match's current position (with rating changes once it is over).
 
     ``names`` are the players' display names (``player_names``) for the picture. An ``outcome`` that
     is not on the board (a resignation, a timeout) is drawn on the picture too. ``picture``: the board
     picture already drawn (``board_picture`` says what to draw), else it is drawn here. ``timeout_at``:
-    the deadline of the turn this board starts, when its clock starts as it is shown.
+    the deadline of the turn this board starts, when its clock starts as it is shown; ``window_at``
+    likewise for a response window this board opens.
     """
     state = session.state
     assert state is not None
@@ -323,6 +361,18 @@ def board_message(
             else f"The match{options} is drawn: {sentence(outcome.description)}"
         )
         colour = seat_colour(session, winner) if winner is not None else NEUTRAL_COLOUR
+    elif seat is not None and in_window(state):
+        # A response window: the same words whatever the hand holds, and a wait, not a forfeit.
+        lines.append(f"**{public.phase_text}**")
+        deadline = session.record.window_at or window_at
+        when = ""
+        if deadline is not None:
+            due = int(deadline)
+            when = f" <t:{due}:R>"
+            lines.append(f"⏳ Answer by <t:{due}:f> (<t:{due}:R>), or the window passes by itself.")
+        how = "open **My hand** to answer" if spec.private else "answer with the buttons below"
+        content = f"<@{session.user_of(seat)}>: {how}, or it passes by itself{when}."
+        colour = seat_colour(session, seat)
     elif seat is not None:
         lines.append(f"**{public.phase_text}**")
         deadline = session.record.timeout_at or timeout_at
@@ -330,7 +380,7 @@ def board_message(
             # Discord shows a timestamp in each reader's own time zone, and counts down the relative one.
             due = int(deadline)
             lines.append(f"⏳ Play by <t:{due}:f> (<t:{due}:R>), or the match is lost on time.")
-        where = " Open **Your hand** to decide." if spec.private else ""
+        where = " Open **My hand** to decide." if spec.private else ""
         content = f"<@{session.user_of(seat)}>, your turn ({session.variant.seat_names[seat]}).{where}"
         colour = seat_colour(session, seat)
     else:

@@ -194,14 +194,14 @@ class ResignButton(
 
 
 class HandButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=rf"hand:(?P<mid>{ID})"):
-    """ "Your hand" on a public board: a fresh private reply with the clicker's own view and, when it is
+    """ "My hand" on a public board: a fresh private reply with the clicker's own view and, when it is
     their decision, its private controls. It carries no version: it always shows the present."""
 
     def __init__(self, match_id: int, button: discord.ui.Button[Any] | None = None) -> None:
         super().__init__(
             button
             or discord.ui.Button(
-                label="Your hand", emoji="🂠", style=discord.ButtonStyle.primary, custom_id=f"hand:{match_id}"
+                label="My hand", emoji="🂠", style=discord.ButtonStyle.primary, custom_id=f"hand:{match_id}"
             )
         )
         self.match_id = match_id
@@ -218,6 +218,55 @@ class HandButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=rf"han
         cog = interaction.client.get_cog("Play")
         assert cog is not None
         await cog.on_hand(interaction, self.match_id)
+
+
+class StandingAnswerHandler(Protocol):
+    async def on_standing_answer(
+        self, interaction: discord.Interaction[Any], match_id: int, version: int, op: str
+    ) -> None: ...
+
+
+class StandingAnswerButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=rf"sa:(?P<mid>{ID}):(?P<ver>{ID}):(?P<op>pass|ask)",
+):
+    """A player's standing answer to response windows in one match, in their private reply: "Always
+    pass in this match" (``pass``: the window open now passes, and every later one as it opens) or
+    "Ask me in windows" (``ask``: back to being asked). It carries the match version its reply was
+    drawn for, so a stale "Always pass" passes nothing."""
+
+    LABELS: ClassVar[dict[str, str]] = {"pass": "Always pass in this match", "ask": "Ask me in windows"}
+
+    def __init__(
+        self, match_id: int, version: int, op: str, button: discord.ui.Button[Any] | None = None
+    ) -> None:
+        super().__init__(
+            button
+            or discord.ui.Button(
+                label=self.LABELS[op],
+                emoji="⏩" if op == "pass" else "✋",
+                style=discord.ButtonStyle.secondary,
+                custom_id=f"sa:{match_id}:{version}:{op}",
+            )
+        )
+        self.match_id = match_id
+        self.version = version
+        self.op = op
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> StandingAnswerButton:
+        assert isinstance(item, discord.ui.Button)
+        return cls(int(match["mid"]), int(match["ver"]), match["op"], item)
+
+    @answers_write_failures
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        cog = interaction.client.get_cog("Play")
+        assert cog is not None, "the Play cog handles standing answers"
+        await cast(StandingAnswerHandler, cog).on_standing_answer(
+            interaction, self.match_id, self.version, self.op
+        )
 
 
 class RematchButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=rf"rm:(?P<mid>{ID})"):
@@ -324,6 +373,7 @@ _KNOWN = (
     HandButton,
     ResignAskButton,
     MatchPicker,
+    StandingAnswerButton,
 )
 
 
@@ -334,7 +384,7 @@ def _anonymous(template: str) -> str:
 #: A custom id of one of the bot's kinds that none of them accepts (an id too long or beyond 64 bits,
 #: an unknown operation, a page out of range): matched by nothing else, so it gets its own answer.
 _MALFORMED = (
-    r"(?=(?:g|ch|rs|rsk|hand|rm|rules|pick):)(?!(?:"
+    r"(?=(?:g|ch|rs|rsk|hand|rm|rules|pick|sa):)(?!(?:"
     + "|".join(_anonymous(item.__discord_ui_compiled_template__.pattern) for item in _KNOWN)
     + "|"
     + _anonymous(RULES_TEMPLATE)

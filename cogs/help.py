@@ -24,6 +24,8 @@ from discord import app_commands
 from discord.ext import commands
 
 from cogs.components import OPEN_RULES_TEMPLATE, RULES_TEMPLATE
+from cogs.panels import PANELS
+from cogs.panels.base import HandPanel
 from cogs.replies import reply_privately
 from engine import VARIANTS, UnknownVariantError, find_variant
 from engine.protocol import Variant
@@ -33,6 +35,15 @@ if TYPE_CHECKING:
     from bot.client import RingsideBot
 
 log = logging.getLogger(__name__)
+
+HANDS_HELP = (
+    "In games with secret hands, **My hand** on the board shows you your cards, privately. When your "
+    "opponent's move lets you answer (a response window) you are mentioned: answer from **My hand**, or "
+    "the window passes by itself after this server's wait (`/settings`). **Always pass in this match** "
+    "there passes this window and every later one at once, whatever you hold; **Ask me in windows** "
+    "(in **My hand**) goes back. Nothing of this tells your opponent what you hold."
+)
+"""The /help field on hands and response windows, shown while a registered game has hands."""
 
 RULES_DIR: Traversable = resources.files("cogs") / "rules"
 PAGE_LIMIT = 3500  # characters of one rules page (an embed description holds 4096)
@@ -335,6 +346,9 @@ class Help(commands.Cog):
             ),
             inline=False,
         )
+        hands = [v.title for k, v in sorted(VARIANTS.items()) if isinstance(PANELS.get(k), HandPanel)]
+        if hands:
+            embed.add_field(name="Secret hands and response windows", value=HANDS_HELP, inline=False)
         written = [
             f"**{v.title}**: {v.notation_help}" for _, v in sorted(VARIANTS.items()) if v.notation_help
         ]

@@ -136,7 +136,7 @@ class Play(commands.Cog):
         return private_reply(session, seat, steps, selection, picture, turn=True)
 
     async def on_hand(self, interaction: discord.Interaction[Any], match_id: int) -> None:
-        """ "Your hand": a fresh private reply each time, so it works after restarts and after Discord's
+        """ "My hand": a fresh private reply each time, so it works after restarts and after Discord's
         15 minutes for private messages."""
         try:
             session = await self.bot.sessions.get(match_id)
@@ -152,6 +152,53 @@ class Play(commands.Cog):
         await interaction.response.send_message(
             reply.content, view=reply.view or discord.utils.MISSING, ephemeral=True
         )
+
+    async def on_standing_answer(
+        self, interaction: discord.Interaction[Any], match_id: int, version: int, op: str
+    ) -> None:
+        """A player's standing answer to response windows, from their private reply: "Always pass in
+        this match" passes the window open now (answered like a click on the panel's pass) and every
+        later one as it opens; "Ask me in windows" goes back to being asked. Refused privately, with
+        nothing changed, for anyone not playing, a stale control or a match that is over."""
+        sessions = self.bot.sessions
+        user_id = interaction.user.id
+        try:
+            session = await sessions.get(match_id)
+            check_origin(interaction, session)
+            if session.seat_of(user_id) is None:
+                raise UserError("You are not playing in this match; nothing was changed.")
+            if op == "pass":
+                sessions.check_turn(session, user_id, version)
+        except StaleControl as exc:
+            await self.on_stale(interaction, match_id, str(exc))
+            return
+        except UserError as exc:
+            await reply_privately(interaction, str(exc))
+            return
+        if op == "ask":
+            try:
+                session = await sessions.ask_in_windows(match_id, user_id)
+            except UserError as exc:
+                await reply_privately(interaction, str(exc))
+                return
+            seat = session.seat_of(user_id)
+            assert seat is not None
+            reply = private_reply(session, seat)
+            text = f"From now on you are asked in every response window of this match.\n{reply.content}"
+            if _is_private(interaction):
+                await interaction.response.edit_message(content=text[:2000], view=reply.view)
+            else:
+                await interaction.response.send_message(
+                    text[:2000], view=reply.view or discord.utils.MISSING, ephemeral=True
+                )
+            return
+        await interaction.response.defer()
+        try:
+            played = await sessions.always_pass(match_id, user_id, version)
+        except UserError as exc:
+            await interaction.followup.send(str(exc), ephemeral=True)
+            return
+        await self.publish(interaction, played)
 
     async def publish(self, interaction: discord.Interaction[Any], played: Played) -> None:
         """Show the result of a deferred click. A step of a turn in progress goes to its player's
@@ -551,8 +598,8 @@ class Play(commands.Cog):
         await self.publisher.show(match_id)
 
 
-#: The custom ids that name a match: game controls, Your hand, Resign, Rematch.
-_MATCH_ID = re.compile(r"(?:g|hand|rs|rm):(\d+)")
+#: The custom ids that name a match: game controls, My hand, Resign, Rematch, standing answers.
+_MATCH_ID = re.compile(r"(?:g|hand|rs|rm|sa):(\d+)")
 
 
 def check_origin(interaction: discord.Interaction[Any], session: Session) -> None:

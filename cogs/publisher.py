@@ -152,9 +152,8 @@ class BoardPublisher:
         outcome = await sessions.result_of(session.id) if finished else None
         changes = await self.bot.store.ratings.changes(session.id) if finished else []
         names = await player_names(self.bot, session)
-        clock = (
-            await sessions.turn_clock(session, self.bot.clock.now()) if record.timeout_at is None else None
-        )
+        running = record.timeout_at is not None or record.window_at is not None
+        clock = None if running else await sessions.turn_clock(session, self.bot.clock.now())
         first = record.shown_version is None
         if first and headline is None:
             a, b = record.players
@@ -168,6 +167,7 @@ class BoardPublisher:
             headline=headline if first else None,
             picture=await self.picture(*board_picture(session, outcome, names)),
             timeout_at=clock.timeout_at if clock is not None else None,
+            window_at=clock.window_at if clock is not None else None,
         )
         if record.new_board or record.message_id is None:
             content = message.content

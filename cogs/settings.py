@@ -1,4 +1,5 @@
-"""``/settings``: a server's turn clock, challenge expiry, games, threads and results channel."""
+"""``/settings``: a server's turn clock, response window wait, challenge expiry, games, threads and
+results channel."""
 
 from __future__ import annotations
 
@@ -18,6 +19,30 @@ if TYPE_CHECKING:
     from bot.client import RingsideBot
 
 
+WINDOW_WAITS: tuple[tuple[str, int], ...] = (
+    ("30 seconds", 30),
+    ("1 minute", 60),
+    ("2 minutes (default)", 120),
+    ("5 minutes", 300),
+    ("15 minutes", 900),
+    ("1 hour", 3600),
+    ("1 day", 86400),
+)
+"""The choices of ``/settings window_wait``: how long a response window waits for its player."""
+
+
+def wait_text(seconds: float) -> str:
+    """A response window's wait in words: "30 s", "2 min", "1 h", "1 day"."""
+    if seconds >= 86400 and seconds % 86400 == 0:
+        days = seconds / 86400
+        return f"{days:g} day{'s' if days != 1 else ''}"
+    if seconds >= 3600:
+        return f"{seconds / 3600:g} h"
+    if seconds >= 60:
+        return f"{seconds / 60:g} min"
+    return f"{seconds:g} s"
+
+
 def describe(settings: GuildSettings) -> str:
     games = ", ".join(settings.allowed_games) if settings.allowed_games is not None else "all"
     results = f"<#{settings.results_channel}>" if settings.results_channel else "only in the match"
@@ -25,6 +50,7 @@ def describe(settings: GuildSettings) -> str:
         [
             f"**Reminder** after {settings.reminder_seconds / 3600:g} h without a move",
             f"**Timeout** (the match is lost) after {settings.timeout_seconds / 3600:g} h",
+            f"**Response windows** pass by themselves after {wait_text(settings.window_seconds)} without an answer",
             f"**Challenges** expire after {settings.challenge_seconds / 60:g} min",
             f"**Games** allowed: {games}",
             f"**Threads**: {'each match gets its own thread' if settings.use_threads else 'matches stay in the channel'}",
@@ -49,6 +75,10 @@ class Settings(commands.Cog):
         threads="Give every match its own thread",
         results_channel="Where results are announced (leave out to keep; pick none with clear_results)",
         clear_results="Stop announcing results in a separate channel",
+        window_wait="How long a response window waits for its player before it passes (default 2 minutes)",
+    )
+    @app_commands.choices(
+        window_wait=[app_commands.Choice(name=name, value=seconds) for name, seconds in WINDOW_WAITS]
     )
     async def settings(
         self,
@@ -60,6 +90,7 @@ class Settings(commands.Cog):
         threads: bool | None = None,
         results_channel: discord.TextChannel | None = None,
         clear_results: bool = False,
+        window_wait: app_commands.Choice[int] | None = None,
     ) -> None:
         if interaction.guild_id is None:
             await reply_privately(interaction, "Settings belong to a server; use this command in one.")
@@ -75,6 +106,7 @@ class Settings(commands.Cog):
                     games,
                     threads,
                     results_channel,
+                    window_wait,
                 )
             )
             or clear_results
@@ -92,6 +124,8 @@ class Settings(commands.Cog):
             changes["reminder_seconds"] = reminder_hours * 3600
         if timeout_hours is not None:
             changes["timeout_seconds"] = timeout_hours * 3600
+        if window_wait is not None:
+            changes["window_seconds"] = float(window_wait.value)
         if challenge_minutes is not None:
             changes["challenge_seconds"] = challenge_minutes * 60
         if games is not None:

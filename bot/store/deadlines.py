@@ -40,6 +40,15 @@ class DeadlineStore:
         )
         return [match_record(r) for r in rows]
 
+    async def due_windows(self, now: float) -> list[MatchRecord]:
+        """Active matches whose open response window has run out (its board is shown)."""
+        rows = await self._c.all(
+            "SELECT * FROM matches WHERE status = 'active' AND window_at <= ? AND shown_version >= board_version"
+            " ORDER BY window_at",
+            (now,),
+        )
+        return [match_record(r) for r in rows]
+
     async def due_rematches(self, now: float) -> list[MatchRecord]:
         """Finished matches whose Rematch button has run out and is still shown enabled."""
         rows = await self._c.all(
@@ -66,9 +75,9 @@ class DeadlineStore:
             )
 
     async def forgive_downtime(self, now: float, *, slack: float) -> tuple[float, int]:
-        """Give back the time the bot was down: every turn clock still running when it was last seen
-        alive moves on by the time since then, so each player keeps the time (and the reminder) they
-        had left. Returns (seconds given back, matches whose clocks moved); nothing for a gap of at
+        """Give back the time the bot was down: every turn clock (and response window clock) still
+        running when it was last seen alive moves on by the time since then, so each player keeps the
+        time (and the reminder) they had left. Returns (seconds given back, matches whose clocks moved); nothing for a gap of at
         most ``slack`` seconds (the scheduler's usual round)."""
         async with self._c.transaction() as db:
             async with db.execute("SELECT alive_at FROM heartbeat WHERE id = 1") as cur:
@@ -84,15 +93,23 @@ class DeadlineStore:
                 (down, down, alive_at),
             )
             moved = cur.rowcount
+            cur = await db.execute(
+                "UPDATE matches SET window_at = window_at + ?"
+                " WHERE status = 'active' AND window_at IS NOT NULL AND window_at > ?",
+                (down, alive_at),
+            )
+            moved += cur.rowcount
             await db.execute("UPDATE heartbeat SET alive_at = ? WHERE id = 1", (now,))
             return down, moved
 
     async def earliest(self) -> float | None:
-        """The earliest pending deadline of any kind: challenge expiry, reminder, timeout, rematch expiry."""
+        """The earliest pending deadline of any kind: challenge expiry, reminder, timeout, response
+        window, rematch expiry."""
         row = await self._c.one(
             "SELECT MIN(t) FROM (SELECT MIN(expires_at) AS t FROM challenges WHERE status = 'pending'"
             " UNION ALL SELECT MIN(reminder_at) FROM matches WHERE status = 'active'"
             " UNION ALL SELECT MIN(timeout_at) FROM matches WHERE status = 'active'"
+            " UNION ALL SELECT MIN(window_at) FROM matches WHERE status = 'active'"
             " UNION ALL SELECT MIN(rematch_until) FROM matches)"
         )
         return float(row[0]) if row and row[0] is not None else None

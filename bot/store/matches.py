@@ -33,10 +33,11 @@ def match_record(row: aiosqlite.Row) -> MatchRecord:
 
 
 async def set_deadlines(db: aiosqlite.Connection, match_id: int, deadlines: Deadlines) -> None:
-    """Set the turn clock, inside the transaction (``db``) that handed the decision over."""
+    """Set the turn clock (or a response window's), inside the transaction (``db``) that handed the
+    decision over."""
     await db.execute(
-        "UPDATE matches SET reminder_at = ?, timeout_at = ? WHERE id = ?",
-        (deadlines.reminder_at, deadlines.timeout_at, match_id),
+        "UPDATE matches SET reminder_at = ?, timeout_at = ?, window_at = ? WHERE id = ?",
+        (deadlines.reminder_at, deadlines.timeout_at, deadlines.window_at, match_id),
     )
 
 
@@ -204,9 +205,15 @@ class MatchStore:
                 return False
             if deadlines is not None:
                 await db.execute(
-                    "UPDATE matches SET reminder_at = ?, timeout_at = ? WHERE id = ? AND status = 'active'"
-                    " AND timeout_at IS NULL AND board_version = ?",
-                    (deadlines.reminder_at, deadlines.timeout_at, match_id, board_version),
+                    "UPDATE matches SET reminder_at = ?, timeout_at = ?, window_at = ? WHERE id = ?"
+                    " AND status = 'active' AND timeout_at IS NULL AND window_at IS NULL AND board_version = ?",
+                    (
+                        deadlines.reminder_at,
+                        deadlines.timeout_at,
+                        deadlines.window_at,
+                        match_id,
+                        board_version,
+                    ),
                 )
         return True
 
@@ -227,6 +234,15 @@ class MatchStore:
                 " WHERE id = ?",
                 (channel_id, parent_id, match_id),
             )
+
+    async def set_always_pass(self, match_id: int, always_pass: tuple[bool, bool]) -> bool:
+        """Save the players' standing answers to response windows; False if the match is not active."""
+        async with self._c.transaction() as db:
+            cur = await db.execute(
+                "UPDATE matches SET always_pass = ? WHERE id = ? AND status = 'active'",
+                (encode("always_pass", always_pass), match_id),
+            )
+            return cur.rowcount == 1
 
     async def set_message(self, match_id: int, message_id: int | None) -> None:
         async with self._c.transaction() as db:
@@ -253,12 +269,14 @@ class MatchStore:
         board_steps: Sequence[dict[str, Any]] = (),
         turn_steps: Sequence[dict[str, Any]] = (),
         new_board: bool = False,
+        always_pass: tuple[bool, bool] | None = None,
     ) -> bool:
         """Save actions, the new state, the turn clock and (if it ended) the result in one transaction,
         with what the public board must show next (``board_steps``; ``new_board``: as a new message).
         The turn's draft, if any, is final now: it is among ``actions`` and is cleared.
 
         ``deadlines`` None leaves the clock as it is (the same player still decides).
+        ``always_pass``: the players' standing answers to response windows, when they change with it.
 
         Returns False and changes nothing if the match is no longer at ``expected_version``.
         """
@@ -286,6 +304,11 @@ class MatchStore:
             if cur.rowcount != 1:
                 return False
             await _insert_actions(db, match_id, expected_version, actions, now)
+            if always_pass is not None:
+                await db.execute(
+                    "UPDATE matches SET always_pass = ? WHERE id = ?",
+                    (encode("always_pass", always_pass), match_id),
+                )
             if result is not None:
                 deadlines = Deadlines(None, None)
             if deadlines is not None:
@@ -309,7 +332,8 @@ class MatchStore:
         async with self._c.transaction() as db:
             cur = await db.execute(
                 "UPDATE matches SET status = ?, version = version + 1, board_version = version + 1,"
-                " updated_at = ?, finished_at = ?, reminder_at = NULL, timeout_at = NULL, new_board = 1,"
+                " updated_at = ?, finished_at = ?, reminder_at = NULL, timeout_at = NULL, window_at = NULL,"
+                " new_board = 1,"
                 " board_steps = ?, draft = NULL WHERE id = ? AND status = 'active'",
                 (status, now, now, encode("board_steps", board_steps), match_id),
             )

@@ -64,6 +64,10 @@ class MatchRecord:
     """The message that thread opens on (the challenge), if any."""
     computer_level: str | None = None
     """The computer's level in a match against it ("easy", "medium", "hard"); None: its default."""
+    window_at: float | None = None
+    """When the open response window passes by itself (None: no window clock is running)."""
+    always_pass: tuple[bool, bool] = (False, False)
+    """Each seat's standing answer to response windows: True "always pass", False "ask me"."""
 
     @property
     def behind(self) -> bool:
@@ -94,14 +98,18 @@ class GuildSettings:
     allowed_games: tuple[str, ...] | None = None
     use_threads: bool = True
     results_channel: int | None = None
+    window_seconds: float = 120.0
+    """How long a response window waits for its player before it passes by itself."""
 
 
 @dataclass(frozen=True, slots=True)
 class Deadlines:
-    """When to remind the player on turn and when they lose by timeout (both ``None``: no clock)."""
+    """When to remind the player on turn and when they lose by timeout (both ``None``: no clock);
+    in a response window instead, when the window passes by itself (``window_at``; no forfeit)."""
 
     reminder_at: float | None
     timeout_at: float | None
+    window_at: float | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -42,6 +42,9 @@ CODECS: dict[str, Codec] = {
     "new_board": Codec(bool, int),
     "board_steps": Codec(lambda text: tuple(json.loads(text)), lambda steps: canonical(list(steps))),
     "turn_steps": Codec(lambda text: tuple(json.loads(text)), lambda steps: canonical(list(steps))),
+    "always_pass": Codec(
+        lambda bits: (bool(bits & 1), bool(bits & 2)), lambda seats: int(seats[0]) | int(seats[1]) << 1
+    ),
     "draft": Codec(lambda text: tuple(json.loads(text)), lambda draft: canonical(list(draft))),
 }
 

@@ -21,11 +21,11 @@ class SettingsStore:
         async with self._c.transaction() as db:
             await db.execute(
                 "INSERT INTO guild_settings (guild_id, reminder_seconds, timeout_seconds, challenge_seconds,"
-                " allowed_games, use_threads, results_channel) VALUES (?, ?, ?, ?, ?, ?, ?)"
+                " allowed_games, use_threads, results_channel, window_seconds) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
                 " ON CONFLICT (guild_id) DO UPDATE SET reminder_seconds = excluded.reminder_seconds,"
                 " timeout_seconds = excluded.timeout_seconds, challenge_seconds = excluded.challenge_seconds,"
                 " allowed_games = excluded.allowed_games, use_threads = excluded.use_threads,"
-                " results_channel = excluded.results_channel",
+                " results_channel = excluded.results_channel, window_seconds = excluded.window_seconds",
                 (
                     settings.guild_id,
                     settings.reminder_seconds,
@@ -34,5 +34,6 @@ class SettingsStore:
                     encode("allowed_games", settings.allowed_games),
                     encode("use_threads", settings.use_threads),
                     settings.results_channel,
+                    settings.window_seconds,
                 ),
             )

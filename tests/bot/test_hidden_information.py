@@ -1,5 +1,5 @@
 """Hidden information end to end, with the test-only game Duel (a secret hand, answers by the player
-not on turn): views per seat, private controls behind "Your hand", secret forced answers, publishing
+not on turn): views per seat, private controls behind "My hand", secret forced answers, publishing
 by who decides next."""
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from fakediscord import FakeDiscord, FakeMessage, FakeUser
 from tests.games import duel
 from tests.support import start_bot, stop_bot
 
-TURN = re.compile(r"^<@(\d+)>, your turn")
+TURN = re.compile(r"^<@(\d+)>(?:, your turn|: open \*\*My hand\*\* to answer)")
 SECRET_WORDS = ("Your hand:", "You drew", "Guard,", "Strike 1,", "Strike 2,", "Strike 3,")
 
 
@@ -98,7 +98,8 @@ def test_the_engine_says_an_answer_from_the_hand_is_secret() -> None:
 
 
 def whose_turn(message: FakeMessage) -> str | None:
-    """The mention a board message asks to decide ("<@id>, your turn ...")."""
+    """The mention a board message asks to decide ("<@id>, your turn ...", or in a response window
+    "<@id>: open **My hand** to answer ...")."""
     found = TURN.match(message.content.split(" — ")[-1])
     return f"<@{found[1]}>" if found else None
 
@@ -115,7 +116,7 @@ def live_public_board(fake: FakeDiscord, channel_id: int) -> FakeMessage:
 
 
 async def open_hand(fake: FakeDiscord, user: FakeUser, board: FakeMessage) -> FakeMessage:
-    hand = next(b.custom_id for b in board.buttons if b.label == "Your hand" and b.custom_id)
+    hand = next(b.custom_id for b in board.buttons if b.label == "My hand" and b.custom_id)
     result = await fake.click(user, board, hand, idle=True)
     assert result.ephemeral and result.message is not None
     return result.message
@@ -139,9 +140,9 @@ async def test_a_duel_played_through_private_hands(fake: FakeDiscord, tmp_path: 
     users = {alice.id: alice, bob.id: bob}
     board = await start_duel(fake, alice, bob)
     channel = board.channel_id
-    # The public board names whose decision it is and offers only "Your hand": no card on it.
-    assert whose_turn(board) == alice.mention and "Your hand" in board.content
-    assert [b.label for b in board.buttons] == ["Your hand", "Resign", "Rules"]
+    # The public board names whose decision it is and offers only "My hand": no card on it.
+    assert whose_turn(board) == alice.mention and "My hand" in board.content
+    assert [b.label for b in board.buttons] == ["My hand", "Resign", "Rules"]
     stranger = await fake.click(carol, board, board.buttons[0].custom_id or "")
     assert stranger.ephemeral and "not playing in this match" in (
         stranger.message.content if stranger.message else ""
@@ -162,13 +163,15 @@ async def test_a_duel_played_through_private_hands(fake: FakeDiscord, tmp_path: 
         assert mention, board.content
         user = users[int(mention[2:-1])]
         private = await open_hand(fake, user, board)
-        labels = [b.label for b in private.buttons]
+        # The game's own choices (the standing answer of a response window aside).
+        choices = [b for b in private.buttons if b.label != "Always pass in this match"]
+        labels = [b.label for b in choices]
         assert labels, private.content
         if labels == ["Take the strike"]:
             # Forced, yet not played by itself: answering at once would tell that no Guard is held.
             secret_takes += 1
         before = len(public_messages(fake, channel))
-        button = rng.choice(private.buttons)
+        button = rng.choice(choices)
         await fake.click(user, private, button.custom_id or "", idle=True)
         answered = fake.message(private)
         assert answered.ephemeral and "only you see this" in answered.content
@@ -233,13 +236,13 @@ def test_public_controls_of_a_game_with_hands_come_with_your_hand_on_the_next_ro
     assert public is not None
     assert [(label(i), i.row) for i in public.children] == [
         ("Roll", 0),
-        ("Your hand", 1),
+        ("My hand", 1),
         ("Resign", 1),
         ("Rules", 1),
     ]
     secret = PanelSpec(rows=((ButtonSpec("Play Strike 1", act("S1")),),), private=True)
     board = build_view(session, secret, public=True)
-    assert board is not None and [label(i) for i in board.children] == ["Your hand", "Resign", "Rules"]
+    assert board is not None and [label(i) for i in board.children] == ["My hand", "Resign", "Rules"]
     private = build_view(session, secret)
     assert private is not None and [label(i) for i in private.children] == ["Play Strike 1"]
 

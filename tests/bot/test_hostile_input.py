@@ -97,7 +97,7 @@ async def test_a_control_of_another_match_on_a_board_is_refused(fake: FakeDiscor
     assert "does not belong to this message" in answer.message.content
     assert (await bot.sessions.get(a)).version == va and (await bot.sessions.get(b)).version == vb
     assert len(fake.message(board_a).history) == edits_a
-    # Your hand of B on A's board is refused the same way.
+    # My hand of B on A's board is refused the same way.
     forge(board_a, b_roll, f"hand:{b}")
     hand = await fake.click(carol, board_a, f"hand:{b}", idle=True)
     assert hand.ephemeral and "does not belong" in hand.message.content  # type: ignore[union-attr]

@@ -105,3 +105,66 @@ async def test_every_kind_of_control_answers_after_a_restart(fake: FakeDiscord, 
     assert fake.messages_in(live.channel_id)[-1].content.startswith("🏆")
     fake.assert_clean()
     await stop_bot(bot)
+
+
+@pytest.mark.asyncio
+async def test_the_standing_answer_buttons_answer_after_a_restart(
+    fake: FakeDiscord, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """ "Always pass in this match" and "Ask me in windows" (``sa:<match>:<version>:<op>``), clicked on
+    private replies sent before a restart."""
+    import engine.ai.players
+    import render
+    from cogs import panels
+    from engine import registry
+    from fakediscord import FakeMessage, FakeUser
+    from tests.games import duel
+
+    monkeypatch.setitem(registry.VARIANTS, "duel", duel.VARIANT)
+    monkeypatch.setitem(render.RENDERERS, "duel", duel.render)
+    monkeypatch.setitem(render.SEAT_STYLES, "duel", duel.SEATS)
+    monkeypatch.setitem(panels.PANELS, "duel", duel.PANEL)
+    monkeypatch.setitem(engine.ai.players.PLAYERS, "duel", duel.choose)
+    db = tmp_path / "db.sqlite3"
+    bot = await start_bot(fake, db, seed=12)  # Red holds Strike 1, Strike 1, Strike 2
+    alice, bob = fake.add_user("alice"), fake.add_user("bob")
+    challenge = await fake.slash(alice, "challenge", {"opponent": bob, "game": "duel"})
+    assert challenge.message is not None
+    accept = next(c for c in challenge.message.custom_ids if c.endswith(":accept"))
+    await fake.click(bob, challenge.message, accept, idle=True)
+    thread = fake.thread_of(challenge.message)
+    assert thread is not None
+
+    def board() -> FakeMessage:
+        return [m for m in fake.messages_in(thread.id) if not m.ephemeral][-1]
+
+    async def reply(user: FakeUser) -> FakeMessage:
+        hand = next(b.custom_id for b in board().buttons if b.label == "My hand")
+        result = await fake.click(user, board(), hand or "", idle=True)
+        assert result.message is not None
+        return result.message
+
+    def button(message: FakeMessage, label: str) -> str:
+        found = next(b.custom_id for b in fake.message(message).buttons if b.label == label)
+        assert found is not None
+        return found
+
+    strike = await reply(alice)
+    await fake.click(alice, strike, button(strike, "Play Strike 1"), idle=True)
+    window = await reply(bob)
+    await stop_bot(bot)
+
+    bot = await start_bot(fake, db, seed=7)
+    always = await fake.click(bob, window, button(window, "Always pass in this match"), idle=True)
+    assert always.answered and "(standing answer: always pass)" in fake.message(window).content
+    hand = await reply(bob)
+    await stop_bot(bot)
+
+    bot = await start_bot(fake, db, seed=8)
+    mid = (await bot.sessions.matches_of(bob.id))[0].id
+    ask = await fake.click(bob, hand, button(hand, "Ask me in windows"), idle=True)
+    assert ask.answered and "asked in every response window" in fake.message(hand).content
+    record = await bot.store.matches.get(mid)
+    assert record is not None and record.always_pass == (False, False)
+    fake.assert_clean()
+    await stop_bot(bot)
