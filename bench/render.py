@@ -36,10 +36,11 @@ _HERE = Path(__file__).resolve().parent
 sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != _HERE]
 sys.path.insert(0, str(_HERE.parent))
 
+from engine.ai.space_selfplay import random_playout  # noqa: E402
+
 from bot.render_pool import RenderPool  # noqa: E402
 from engine import find_variant  # noqa: E402
 from engine.ai.random_player import random_action  # noqa: E402
-from engine.ai.space_selfplay import random_playout  # noqa: E402
 from engine.protocol import GameState  # noqa: E402
 from engine.registry import VARIANTS  # noqa: E402
 from engine.space import variant as space_variant  # noqa: E402

@@ -30,9 +30,9 @@ from collections import Counter
 from functools import lru_cache
 from pathlib import Path
 
+from engine.ai.space_selfplay import random_playout
 from PIL import Image, ImageDraw
 
-from engine.ai.space_selfplay import random_playout
 from engine.protocol import GameView, Outcome
 from engine.space.board import (
     DIRECTION,

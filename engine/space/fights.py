@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from functools import lru_cache
 from itertools import product
 
 from engine.space.board import FORCE
@@ -29,6 +30,11 @@ def may_keep(units: Sequence[int], kept: Sequence[int], difference: int) -> bool
 def keep_choices(units: Sequence[int], difference: int) -> list[tuple[int, ...]]:
     """Every distinct choice of units to keep, up to units of equal force (the lowest-numbered units
     of each force stand for their kind): the choices ``legal_actions`` lists."""
+    return list(_keep_choices(tuple(sorted(units)), difference))
+
+
+@lru_cache(maxsize=4096)
+def _keep_choices(units: tuple[int, ...], difference: int) -> tuple[tuple[int, ...], ...]:
     by_force: dict[int, list[int]] = {}
     for u in sorted(units):
         by_force.setdefault(FORCE[u], []).append(u)
@@ -41,4 +47,4 @@ def keep_choices(units: Sequence[int], difference: int) -> list[tuple[int, ...]]
             continue
         kept = tuple(sorted(u for f, n in zip(forces, counts, strict=True) for u in by_force[f][:n]))
         choices.add(kept)
-    return sorted(choices, key=lambda k: (-force_total(k), k))
+    return tuple(sorted(choices, key=lambda k: (-force_total(k), k)))

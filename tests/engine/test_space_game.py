@@ -1,5 +1,3 @@
-
-
 def test_response_windows_are_declined_by_pass_and_own_phases_have_no_window_pass() -> None:
     """``window_pass`` (the bot's answer when a window's time runs out) is ``pass`` in the three
     response windows of the player not on turn, and nothing in the player's own phases."""
