@@ -25,14 +25,16 @@ The game is not registered yet, so this module is not in ``render.RENDERERS``: `
 from __future__ import annotations
 
 import math
+import random
 import re
 from collections import Counter
 from functools import lru_cache
 from pathlib import Path
+from typing import cast
 
-from engine.ai.space_selfplay import random_playout
 from PIL import Image, ImageDraw
 
+from engine.ai.selfplay import random_states
 from engine.protocol import GameView, Outcome
 from engine.space.board import (
     DIRECTION,
@@ -48,6 +50,7 @@ from engine.space.board import (
     units_of,
 )
 from engine.space.game import Phase, SpaceState, SpaceView
+from engine.space.variant import VARIANT
 from render import theme
 from render.space_palette import PALETTE_HEX
 from render.theme import HIGHLIGHT, MUTED, NO_CAPTION, TEXT, Caption, DieStyle, Point, SeatStyle
@@ -591,10 +594,10 @@ def _draw_footer(image: Image.Image, text: str) -> None:
 
 
 def playout_states(seed: int) -> list[SpaceState]:
-    """Every state of the seeded random game ``engine.ai.space_selfplay.random_playout`` plays."""
-    states: list[SpaceState] = []
-    random_playout(seed, check=states.append)
-    return states
+    """Every state of a random game (``engine.ai.selfplay.random_states`` seeded with ``seed``)."""
+    states = list(random_states(VARIANT, random.Random(seed)))
+    assert all(isinstance(s, SpaceState) for s in states)
+    return cast(list[SpaceState], states)
 
 
 def samples(out_dir: str | Path, seed: int = 1) -> list[Path]:
