@@ -777,16 +777,23 @@ def _say(table: _Table, text: str, seat: int | None = None, private: tuple[int, 
     """Add ``text`` to the words of this action; ``private`` (seat, words) replaces it for that seat."""
     last = table.last
     if last is None:
-        head, own, who = "", ("", ""), seat
+        head, own, who = "", _NO_OWN, seat
     else:
         head, own, who = last.text + " ", last.own, last.seat
+    if private is None and own is _NO_OWN:
+        table.last = LastEvent(who, head + text, _NO_OWN)
+        return
     mine = [own[0], own[1]]
     for s in (0, 1):
         secret = private is not None and private[0] == s
         if mine[s] or secret:
             before = mine[s] + " " if mine[s] else head
             mine[s] = before + (private[1] if private is not None and secret else text)
-    table.last = LastEvent(who, head + text, (mine[0], mine[1]))
+    table.last = LastEvent(who, head + text, _NO_OWN if mine == ["", ""] else (mine[0], mine[1]))
+
+
+_NO_OWN = ("", "")
+"""The same words for every viewer."""
 
 
 def _card_names(cards: Sequence[int]) -> str:
