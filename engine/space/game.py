@@ -1372,6 +1372,9 @@ class SpaceView(GameView):
     """The moves since the last roll, in order (``MoveRecord``: number, unit, from, to, die, how)."""
     last_fight: FightRecord | None = None
     """The latest fight's result (sector, attacker, totals, winner, destroyed, kept), until the next roll."""
+    public_last: str | None = None
+    """The last action's words as everyone reads them (``last`` is this viewer's; the picture, the
+    same for every viewer, writes these)."""
 
     variant_key: ClassVar[str] = "space"
 
@@ -1408,6 +1411,7 @@ class SpaceView(GameView):
             dice_used=_dice_used(state),
             turn_moves=state.turn_moves,
             last_fight=state.last_fight,
+            public_last=state.last_text,
         )
 
     @property
@@ -1465,6 +1469,7 @@ class SpaceView(GameView):
             "dice_used": list(self.dice_used),
             "turn_moves": [m.to_json() for m in self.turn_moves],
             "last_fight": self.last_fight.to_json() if self.last_fight is not None else None,
+            "public_last": self.public_last,
         }
 
 
