@@ -5,9 +5,9 @@
 Plays ``--games`` games between two uniformly random players with ``engine.ai.selfplay.selfplay``
 (what ``python -m engine selfplay`` runs: chance sampled from ``random.Random(seed)``, every legal
 action equally likely, each game played to its end) and prints one JSON line: the game, games,
-seed, ``games_per_second``, seconds, the mean and largest number of turns, wins per seat and per
-way of winning, and the load average of the machine when it ended (the figure is for one core; other
-work on the machine lowers it). The game is taken from the registry, or from its own module while it
+seed, ``games_per_second`` (wall clock) and ``games_per_cpu_second`` (the process's own CPU time:
+one core's figure even while other work shares the machine), the mean and largest number of turns,
+wins per seat and per way of winning, and the load average when it ended. The game is taken from the registry, or from its own module while it
 is not registered (space). It asserts nothing.
 """
 
@@ -17,6 +17,7 @@ import argparse
 import json
 import os
 import sys
+import time
 from pathlib import Path
 
 # Run as a script, this file's folder comes first on sys.path: put the project root there instead.
@@ -44,7 +45,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--games", type=int, default=10000)
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args(argv)
+    cpu = time.process_time()
     report = selfplay(variant_of(args.game), args.games, args.seed).to_json()
+    cpu = time.process_time() - cpu
+    report["cpu_seconds"] = round(cpu, 3)
+    report["games_per_cpu_second"] = round(args.games / cpu, 1) if cpu else None
     report["load_average"] = [round(x, 2) for x in os.getloadavg()]
     print(json.dumps(report, sort_keys=False))
     return 0

@@ -240,8 +240,7 @@ class MoveRecord(NamedTuple):
         return list(self)
 
 
-@dataclass(frozen=True, slots=True)
-class FightRecord:
+class FightRecord(NamedTuple):
     """A fight's result: where, the attacker (the player on turn), both totals (units and cards),
     the winner, the units destroyed (the loser's all, then the winner's beyond those kept) and the
     units the winner kept (empty until it has chosen: ``settled``)."""
@@ -374,17 +373,16 @@ class _Table:
         own = range(first, first + UNITS_PER_SIDE)
         if not self.moved and not self.jammed:
             return [(u, (positions[u], 0)) for u in own if positions[u] != SCRAP]
-        used = self._used()
-        jammed = self.jammed
-        found = []
-        for u in own:
-            where = positions[u]
-            if where == SCRAP or u in jammed:
-                continue
-            n, stopped = used.get(u, (0, False))
-            if n < 2 and not stopped:
-                found.append((u, (where, n)))
-        return found
+        blocked = set(self.jammed)
+        used: dict[int, int] = {}
+        for u, n, stopped in self.moved:
+            if n >= 2 or stopped:
+                blocked.add(u)
+            else:
+                used[u] = n
+        return [
+            (u, (positions[u], used.get(u, 0))) for u in own if positions[u] != SCRAP and u not in blocked
+        ]
 
     def _enemy_sectors(self) -> frozenset[int]:
         first = (1 - self.turn_seat) * UNITS_PER_SIDE
@@ -520,26 +518,30 @@ class SpaceState(_Table, GameState):
             values = sorted({self.die_value(i) for i in range(len(self.dice))})
             if C.BATTLE_COMPUTERS.kind in kinds:
                 normal = sorted({self.die_value(i) for i in range(2)})
-                acts += [_card_play(C.BATTLE_COMPUTERS.kind, die=v) for v in normal]
+                by_die = _BY_DIE[C.BATTLE_COMPUTERS.kind]
+                acts += [by_die[v] for v in normal]
             for kind in _DIE_BONUS_KINDS:
                 if kind in kinds:
-                    acts += [_card_play(kind, die=v) for v in values]
+                    by_die = _BY_DIE[kind]
+                    acts += [by_die[v] for v in values]
         elif phase is Phase.BUILD:
             acts.append(_PASS)
             if self.builds > 0:
                 acts += [_BUILDS[u] for u in self.scrapped(seat)]
             if C.REINFORCEMENTS.kind in kinds:
-                acts += [_card_play(C.REINFORCEMENTS.kind, unit=u) for u in self.scrapped(seat)]
+                by_unit = _BY_UNIT[C.REINFORCEMENTS.kind]
+                acts += [by_unit[u] for u in self.scrapped(seat)]
         elif phase is Phase.JAM:
             acts.append(_PASS)
             if C.JAM_TRANSMISSION.kind in kinds:
                 targets = [
                     u for u in units_of(self.turn_seat) if self.positions[u] != SCRAP and u not in self.jammed
                 ]
-                acts += [_card_play(C.JAM_TRANSMISSION.kind, unit=u) for u in targets]
+                by_unit = _BY_UNIT[C.JAM_TRANSMISSION.kind]
+                acts += [by_unit[u] for u in targets]
         elif phase is Phase.KEEP:
             units = self.units_at(self.fight_sector, self.keep_seat)
-            acts += [Keep(k) for k in keep_choices(units, self.keep_difference)]
+            acts += _keeps(tuple(units), self.keep_difference)
         if C.MAJOR_OFFENSIVE.kind in kinds and phase in OWN_TURN_PHASES and seat == self.turn_seat:
             acts += self._major_offensives(seat)
         return tuple(acts)
@@ -559,7 +561,7 @@ class SpaceState(_Table, GameState):
         seat = self.turn_seat
         dice = self.dice_values_left()
         values = sorted(set(dice))
-        entries = self._movers()
+        entries = self._movers() if dice else []
         if len(entries) >= len(dice):
             # A unit for every die: any unit may take any die (the must-use rule keeps nothing out).
             if not dice:
@@ -584,20 +586,20 @@ class SpaceState(_Table, GameState):
             return acts
         if C.STRATEGIC_MOVE.kind in kinds:
             sectors = sorted({m[0] for _, m in entries})
-            acts += [_card_play(C.STRATEGIC_MOVE.kind, sector=s, die=v) for s in sectors for v in values]
+            acts += [_STRATEGIC_ROWS[s][v] for s in sectors for v in values]
         if C.SPACE_COMBAT_TACTICS.kind in kinds:
-            acts += [
-                _card_play(C.SPACE_COMBAT_TACTICS.kind, unit=u, die=v) for u, _ in entries for v in values
-            ]
+            acts += [_SCT_ROWS[u][v] for u, _ in entries for v in values]
         if C.DEFEND_THE_HOMEWORLD.kind in kinds:
             home = HOMEWORLD[seat]
+            by_unit = _BY_UNIT[C.DEFEND_THE_HOMEWORLD.kind]
             acts += [
-                _card_play(C.DEFEND_THE_HOMEWORLD.kind, unit=u)
+                by_unit[u]
                 for u in units_of(seat)
                 if self.positions[u] not in (SCRAP, home) and u not in self.jammed
             ]
         if C.HOLD_POSITION.kind in kinds:
-            acts += [_card_play(C.HOLD_POSITION.kind, die=v) for v in values]
+            by_die = _BY_DIE[C.HOLD_POSITION.kind]
+            acts += [by_die[v] for v in values]
         return acts
 
     def _keeps_dice_in_use(
@@ -730,11 +732,30 @@ _PASS = Pass()
 _ROLL = RollDice()
 _DISCARDS = tuple(Discard(k) for k in range(len(CARDS)))
 _BUILDS = tuple(Build(u) for u in range(2 * UNITS_PER_SIDE))
-_MOST = 6 + 3 * (C.MAXIMUM_BURN.die_bonus + C.WARP_OVERDRIVE.die_bonus + C.ION_THRUSTERS.die_bonus)
-"""No die can show more: a 6 with both copies of each die addition (three dice share four)."""
-_MOVE_ROWS = tuple(tuple(Move(u, v) for v in range(_MOST + 1)) for u in range(2 * UNITS_PER_SIDE))
-"""``_MOVE_ROWS[unit][value]``: the plain moves a list holds, made once (the lists share them)."""
+_MOST = 6 + C.COPIES * sum(C.CARDS[k].die_bonus for k in _DIE_BONUS_KINDS)
+"""No die can show more: a 6 with every die addition of the deck on it."""
+_UNITS = range(2 * UNITS_PER_SIDE)
+_VALUES = range(_MOST + 1)
+_MOVE_ROWS = tuple(tuple(Move(u, v) for v in _VALUES) for u in _UNITS)
+"""``_MOVE_ROWS[unit][value]``: the plain moves a list holds, made once (the lists share them);
+likewise the card plays by what they name:"""
+_BY_DIE = {c.kind: tuple(Play(c.kind, die=v) for v in _VALUES) for c in CARDS if c.target is Target.DIE}
+_BY_UNIT = {
+    c.kind: tuple(Play(c.kind, unit=u) for u in _UNITS)
+    for c in CARDS
+    if c.target in (Target.OWN_UNIT, Target.ENEMY_UNIT, Target.SCRAPPED_UNIT)
+}
+_SCT_ROWS = tuple(tuple(Play(C.SPACE_COMBAT_TACTICS.kind, unit=u, die=v) for v in _VALUES) for u in _UNITS)
+_STRATEGIC_ROWS = tuple(
+    tuple(Play(C.STRATEGIC_MOVE.kind, sector=s, die=v) for v in _VALUES) for s in range(SECTORS + 1)
+)
 _PLAYS: dict[tuple[int, int | None, int | None, int | None, tuple[int, ...]], Play] = {}
+
+
+@lru_cache(maxsize=4096)
+def _keeps(units: tuple[int, ...], difference: int) -> tuple[Keep, ...]:
+    """The listed choices of units to keep (``fights.keep_choices``), made once per fight situation."""
+    return tuple(Keep(k) for k in keep_choices(units, difference))
 
 
 def _move(unit: int, value: int) -> Move:
@@ -851,6 +872,32 @@ def _step_units(table: _Table, units: Sequence[int], value: int, forwards: bool,
     table.turn_moves = (*table.turn_moves, *records)
 
 
+def _step_one(table: _Table, unit: int, value: int, direction: int, how: str) -> tuple[int, int]:
+    """``_step_units`` for one unit (the plain move, made hundreds of times a game): (from, to)."""
+    positions = table.positions
+    source = positions[unit]
+    target = (source - 1 + direction * value) % SECTORS + 1
+    table.positions = (*positions[:unit], target, *positions[unit + 1 :])
+    first = (1 - table.turn_seat) * UNITS_PER_SIDE
+    stopped = target in positions[first : first + UNITS_PER_SIDE]
+    used = 1
+    others = []
+    for entry in table.moved:
+        if entry[0] == unit:
+            used = entry[1] + 1
+        else:
+            others.append(entry)
+    others.append((unit, used, stopped))
+    table.moved = tuple(sorted(others))
+    number = table.turn_moves[-1].number + 1 if table.turn_moves else 1
+    table.turn_moves = (*table.turn_moves, MoveRecord(number, unit, source, target, value, how))
+    return source, target
+
+
+_UNIT_NAMES = tuple(unit_name(u) for u in range(2 * UNITS_PER_SIDE))
+_SECTOR_NAMES = tuple(sector_name(s) for s in range(SECTORS + 1))
+
+
 def _next_move_number(table: _Table) -> int:
     return table.turn_moves[-1].number + 1 if table.turn_moves else 1
 
@@ -859,26 +906,22 @@ def _continue_drawing(table: _Table) -> None:
     """Draw what is still to be drawn (the initial hands, or the turn's two cards), stopping at a
     shuffle when the deck runs out; then go on to the discards."""
     for seat in (0, 1):
-        drawn: list[int] = []
-        while table.to_draw[seat] > 0:
-            if not table.deck:
-                if table.vortex:
-                    _say_drawn(table, seat, drawn)
-                    table.phase = Phase.SHUFFLE
-                    return
-                _say(table, f"{SIDES[seat]} could not draw: the deck and the vortex are empty.")
-                table.to_draw = (0, table.to_draw[1]) if seat == 0 else (table.to_draw[0], 0)
-                break
-            card = table.deck[0]
-            _set_hand(table, seat, (*table.hands[seat], card))
-            table.deck = table.deck[1:]
-            drawn.append(card)
-            table.to_draw = (
-                (table.to_draw[0] - 1, table.to_draw[1])
-                if seat == 0
-                else (table.to_draw[0], table.to_draw[1] - 1)
-            )
-        _say_drawn(table, seat, drawn)
+        wanted = table.to_draw[seat]
+        if not wanted:
+            continue
+        drawn = table.deck[:wanted]
+        if drawn:
+            table.deck = table.deck[len(drawn) :]
+            _set_hand(table, seat, (*table.hands[seat], *drawn))
+            _say_drawn(table, seat, drawn)
+        left = wanted - len(drawn)
+        table.to_draw = (left, table.to_draw[1]) if seat == 0 else (table.to_draw[0], left)
+        if left:
+            if table.vortex:
+                table.phase = Phase.SHUFFLE
+                return
+            _say(table, f"{SIDES[seat]} could not draw: the deck and the vortex are empty.")
+            table.to_draw = (0, table.to_draw[1]) if seat == 0 else (table.to_draw[0], 0)
     if table.turn_number == 0:
         _start_turn(table, 0)
         return
@@ -1022,12 +1065,10 @@ def _apply(table: _Table, action: Action) -> None:
     elif kind is Move:
         move = cast(Move, action)
         _take_die(table, move.die)
-        _step_units(table, [move.unit], move.die, forwards=True)
-        record = table.turn_moves[-1]
+        source, target = _step_one(table, move.unit, move.die, DIRECTION[seat], "die")
         _say(
             table,
-            f"{name} moved {unit_name(move.unit)} from {sector_name(record.source)} to "
-            f"{sector_name(record.target)}.",
+            f"{name} moved {_UNIT_NAMES[move.unit]} from {_SECTOR_NAMES[source]} to {_SECTOR_NAMES[target]}.",
             seat,
         )
     elif kind is Play:
