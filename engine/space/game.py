@@ -366,30 +366,33 @@ class _Table:
         n, stopped = (self._used() if used is None else used).get(unit, (0, False))
         return n < 2 and not stopped
 
-    def _movers(self) -> list[tuple[int, tuple[int, int]]]:
-        """(unit, (sector, dice used)) of each unit of the player on turn free to take a die."""
+    def _free_units(self) -> list[int]:
+        """The units of the player on turn that may still take a die: on the board, not jammed,
+        not stopped on an enemy sector, fewer than two dice taken."""
         positions = self.positions
         first = self.turn_seat * UNITS_PER_SIDE
         own = range(first, first + UNITS_PER_SIDE)
         if not self.moved and not self.jammed:
-            return [(u, (positions[u], 0)) for u in own if positions[u] != SCRAP]
+            return [u for u in own if positions[u] != SCRAP]
         blocked = set(self.jammed)
-        used: dict[int, int] = {}
-        for u, n, stopped in self.moved:
-            if n >= 2 or stopped:
-                blocked.add(u)
-            else:
-                used[u] = n
-        return [
-            (u, (positions[u], used.get(u, 0))) for u in own if positions[u] != SCRAP and u not in blocked
-        ]
+        blocked.update(u for u, n, stopped in self.moved if n >= 2 or stopped)
+        return [u for u in own if positions[u] != SCRAP and u not in blocked]
+
+    def _movers(self) -> list[tuple[int, tuple[int, int]]]:
+        """(unit, (sector, dice used)) of each unit of the player on turn free to take a die."""
+        used = {u: n for u, n, _ in self.moved}
+        positions = self.positions
+        return [(u, (positions[u], used.get(u, 0))) for u in self._free_units()]
 
     def _enemy_sectors(self) -> frozenset[int]:
         first = (1 - self.turn_seat) * UNITS_PER_SIDE
         return frozenset(self.positions[first : first + UNITS_PER_SIDE]) - {SCRAP}
 
     def dice_values_left(self) -> tuple[int, ...]:
-        return tuple(sorted(self.dice[i] + self.bonus[i] for i in self.dice_left))
+        dice, bonus = self.dice, self.bonus
+        if not any(bonus):
+            return tuple(sorted([dice[i] for i in self.dice_left]))
+        return tuple(sorted([dice[i] + bonus[i] for i in self.dice_left]))
 
     def dice_usable(self) -> int:
         """How many of the dice left can still be used by plain moves (the must-use rule)."""
@@ -566,14 +569,15 @@ class SpaceState(_Table, GameState):
         seat = self.turn_seat
         dice = self.dice_values_left()
         values = sorted(set(dice))
-        entries = self._movers() if dice else []
-        if len(entries) >= len(dice):
+        free = self._free_units() if dice else []
+        if len(free) >= len(dice):
             # A unit for every die: any unit may take any die (the must-use rule keeps nothing out).
             if not dice:
                 acts.append(_PASS)
             rows = _MOVE_ROWS
-            acts += [rows[u][v] for u, _ in entries for v in values]
+            acts += [rows[u][v] for u in free for v in values]
         else:
+            entries = self._movers()
             movers = tuple(sorted(m for _, m in entries))
             usable = max_dice(movers, dice, self._enemy_sectors(), DIRECTION[seat])
             if usable == 0:
@@ -590,10 +594,10 @@ class SpaceState(_Table, GameState):
         if not kinds:
             return acts
         if C.STRATEGIC_MOVE.kind in kinds:
-            sectors = sorted({m[0] for _, m in entries})
+            sectors = sorted({self.positions[u] for u in free})
             acts += [_STRATEGIC_ROWS[s][v] for s in sectors for v in values]
         if C.SPACE_COMBAT_TACTICS.kind in kinds:
-            acts += [_SCT_ROWS[u][v] for u, _ in entries for v in values]
+            acts += [_SCT_ROWS[u][v] for u in free for v in values]
         if C.DEFEND_THE_HOMEWORLD.kind in kinds:
             home = HOMEWORLD[seat]
             by_unit = _BY_UNIT[C.DEFEND_THE_HOMEWORLD.kind]
