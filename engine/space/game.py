@@ -37,7 +37,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import FrozenInstanceError, dataclass, field, fields
 from enum import Enum
 from functools import lru_cache
-from itertools import combinations_with_replacement
+from itertools import combinations_with_replacement, product
 from operator import attrgetter
 from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple, cast
 
@@ -464,18 +464,19 @@ class SpaceState(_Table, GameState):
         if phase is Phase.SHUFFLE:
             return ChanceSpec(ChanceKind.SHUFFLE, count=len(self.vortex), label="Shuffle")
         if phase is Phase.DICE:
-            return ChanceSpec(ChanceKind.DICE, count=3 if self.hyper else 2, sides=6, label="Roll")
+            return _ROLL_SPECS[self.hyper]
         if phase is Phase.REROLL:
-            return ChanceSpec(ChanceKind.DICE, count=1, sides=6, label="Battle Computers")
-        label = "Surprise Attack" if self.die_for == self.turn_seat else "Ambush"
-        return ChanceSpec(ChanceKind.DICE, count=1, sides=6, label=label)
+            return _REROLL_SPEC
+        return _FIGHT_DIE_SPECS[self.die_for == self.turn_seat]
 
     def chance_action(self, outcome: Sequence[int]) -> Action:
         spec = self.chance()
         if spec is None:
             raise IllegalActionError("nothing is to be rolled or shuffled now")
         values = spec.check(outcome)
-        return Shuffle(values) if spec.kind is ChanceKind.SHUFFLE else Dice(values)
+        if spec.kind is ChanceKind.SHUFFLE:
+            return Shuffle(values)
+        return _DICE.get(values) or Dice(values)
 
     def secret_decision(self) -> bool:
         return self.result is None and self.phase in SECRET_PHASES
@@ -504,69 +505,83 @@ class SpaceState(_Table, GameState):
     def _list_actions(self) -> tuple[Action, ...]:
         if self.result is not None:
             return ()
-        seat = self.to_move()
-        if seat == CHANCE:
-            return ()
         phase = self.phase
-        acts: list[Action] = []
+        lister = _LISTERS.get(phase)
+        if lister is None:  # a chance step
+            return ()
+        seat = (
+            1 - self.turn_seat
+            if phase in WINDOW_PHASES
+            else self.keep_seat
+            if phase is Phase.KEEP
+            else self.turn_seat
+        )
         kinds = {c // C.COPIES for c in self.hands[seat]}
-        if phase is Phase.MOVE:
-            acts = self._move_actions(kinds)
-        elif phase is Phase.DEFEND:
-            acts.append(_PASS)
-            acts += [_PLAY_PLAIN[k] for k in sorted(kinds & _DEFENSE_KINDS)]
-        elif phase is Phase.ATTACK:
-            acts.append(_PASS)
-            acts += [_PLAY_PLAIN[k] for k in sorted(kinds & _ATTACK_KINDS)]
-        elif phase is Phase.DISCARD:
-            acts += [_DISCARDS[k] for k in sorted(kinds)]
-        elif phase is Phase.ESPIONAGE:
-            acts.append(_PASS)
-            if C.ESPIONAGE.kind in kinds:
-                acts.append(_PLAY_PLAIN[C.ESPIONAGE.kind])
-        elif phase is Phase.ROLL:
-            acts.append(_ROLL)
-            if not self.hyper and C.HYPER_JUMP.kind in kinds:
-                acts.append(_PLAY_PLAIN[C.HYPER_JUMP.kind])
-        elif phase is Phase.ROLL_CARDS:
-            acts.append(_PASS)
-            values = sorted({self.die_value(i) for i in range(len(self.dice))})
-            if C.BATTLE_COMPUTERS.kind in kinds:
-                normal = sorted({self.die_value(i) for i in range(2)})
-                by_die = _BY_DIE[C.BATTLE_COMPUTERS.kind]
-                acts += [by_die[v] for v in normal]
-            for kind in _DIE_BONUS_KINDS:
-                if kind in kinds:
-                    by_die = _BY_DIE[kind]
-                    acts += [by_die[v] for v in values]
-        elif phase is Phase.BUILD:
-            acts.append(_PASS)
-            if self.builds > 0:
-                acts += [_BUILDS[u] for u in self.scrapped(seat)]
-            if C.REINFORCEMENTS.kind in kinds:
-                by_unit = _BY_UNIT[C.REINFORCEMENTS.kind]
-                acts += [by_unit[u] for u in self.scrapped(seat)]
-        elif phase is Phase.JAM:
-            acts.append(_PASS)
-            if C.JAM_TRANSMISSION.kind in kinds:
-                targets = [
-                    u for u in units_of(self.turn_seat) if self.positions[u] != SCRAP and u not in self.jammed
-                ]
-                by_unit = _BY_UNIT[C.JAM_TRANSMISSION.kind]
-                acts += [by_unit[u] for u in targets]
-        elif phase is Phase.KEEP:
-            units = self.units_at(self.fight_sector, self.keep_seat)
-            acts += _keeps(tuple(units), self.keep_difference)
-        if C.MAJOR_OFFENSIVE.kind in kinds and phase in OWN_TURN_PHASES and seat == self.turn_seat:
+        acts = lister(self, seat, kinds)
+        if _MAJOR_OFFENSIVE in kinds and phase in OWN_TURN_PHASES and seat == self.turn_seat:
             acts += self._major_offensives(seat)
         return tuple(acts)
+
+    def _defend_actions(self, seat: int, kinds: set[int]) -> list[Action]:
+        return [_PASS, *(_PLAY_PLAIN[k] for k in sorted(kinds & _DEFENSE_KINDS))] if kinds else [_PASS]
+
+    def _attack_actions(self, seat: int, kinds: set[int]) -> list[Action]:
+        return [_PASS, *(_PLAY_PLAIN[k] for k in sorted(kinds & _ATTACK_KINDS))] if kinds else [_PASS]
+
+    def _discard_actions(self, seat: int, kinds: set[int]) -> list[Action]:
+        return [_DISCARDS[k] for k in sorted(kinds)]
+
+    def _espionage_actions(self, seat: int, kinds: set[int]) -> list[Action]:
+        return [_PASS, _PLAY_PLAIN[_ESPIONAGE]] if _ESPIONAGE in kinds else [_PASS]
+
+    def _roll_actions(self, seat: int, kinds: set[int]) -> list[Action]:
+        if not self.hyper and _HYPER_JUMP in kinds:
+            return [_ROLL, _PLAY_PLAIN[_HYPER_JUMP]]
+        return [_ROLL]
+
+    def _roll_card_actions(self, seat: int, kinds: set[int]) -> list[Action]:
+        acts: list[Action] = [_PASS]
+        if not kinds:
+            return acts
+        values = sorted({self.die_value(i) for i in range(len(self.dice))})
+        if _BATTLE_COMPUTERS in kinds:
+            normal = sorted({self.die_value(i) for i in range(2)})
+            by_die = _BY_DIE[_BATTLE_COMPUTERS]
+            acts += [by_die[v] for v in normal]
+        for kind in _DIE_BONUS_KINDS:
+            if kind in kinds:
+                by_die = _BY_DIE[kind]
+                acts += [by_die[v] for v in values]
+        return acts
+
+    def _build_actions(self, seat: int, kinds: set[int]) -> list[Action]:
+        acts: list[Action] = [_PASS]
+        if self.builds > 0:
+            acts += [_BUILDS[u] for u in self.scrapped(seat)]
+        if _REINFORCEMENTS in kinds:
+            by_unit = _BY_UNIT[_REINFORCEMENTS]
+            acts += [by_unit[u] for u in self.scrapped(seat)]
+        return acts
+
+    def _jam_actions(self, seat: int, kinds: set[int]) -> list[Action]:
+        if _JAM_TRANSMISSION not in kinds:
+            return [_PASS]
+        by_unit = _BY_UNIT[_JAM_TRANSMISSION]
+        jammed = self.jammed
+        positions = self.positions
+        return [
+            _PASS,
+            *(by_unit[u] for u in units_of(self.turn_seat) if positions[u] != SCRAP and u not in jammed),
+        ]
+
+    def _keep_actions(self, seat: int, kinds: set[int]) -> list[Action]:
+        return list(_keeps(tuple(self.units_at(self.fight_sector, self.keep_seat)), self.keep_difference))
 
     def _major_offensives(self, seat: int) -> tuple[Play, ...]:
         return _major_offensives(tuple(self.hand_kinds(seat)))
 
-    def _move_actions(self, kinds: set[int]) -> list[Action]:
+    def _move_actions(self, seat: int, kinds: set[int]) -> list[Action]:
         acts: list[Action] = []
-        seat = self.turn_seat
         dice = self.dice_values_left()
         values = sorted(set(dice))
         free = self._free_units() if dice else []
@@ -739,6 +754,36 @@ class SpaceState(_Table, GameState):
 
 _PASS = Pass()
 _ROLL = RollDice()
+_ESPIONAGE, _HYPER_JUMP, _BATTLE_COMPUTERS = C.ESPIONAGE.kind, C.HYPER_JUMP.kind, C.BATTLE_COMPUTERS.kind
+_REINFORCEMENTS, _JAM_TRANSMISSION, _MAJOR_OFFENSIVE = (
+    C.REINFORCEMENTS.kind,
+    C.JAM_TRANSMISSION.kind,
+    C.MAJOR_OFFENSIVE.kind,
+)
+_LISTERS: dict[Phase, Callable[[SpaceState, int, set[int]], list[Action]]] = {
+    Phase.DISCARD: SpaceState._discard_actions,
+    Phase.ESPIONAGE: SpaceState._espionage_actions,
+    Phase.ROLL: SpaceState._roll_actions,
+    Phase.ROLL_CARDS: SpaceState._roll_card_actions,
+    Phase.BUILD: SpaceState._build_actions,
+    Phase.JAM: SpaceState._jam_actions,
+    Phase.MOVE: SpaceState._move_actions,
+    Phase.ATTACK: SpaceState._attack_actions,
+    Phase.DEFEND: SpaceState._defend_actions,
+    Phase.KEEP: SpaceState._keep_actions,
+}
+"""The deciding seat's actions in each phase where a seat decides (the chance steps have none)."""
+_ROLL_SPECS = {
+    hyper: ChanceSpec(ChanceKind.DICE, count=3 if hyper else 2, sides=6, label="Roll")
+    for hyper in (False, True)
+}
+_REROLL_SPEC = ChanceSpec(ChanceKind.DICE, count=1, sides=6, label="Battle Computers")
+_FIGHT_DIE_SPECS = {
+    attacker: ChanceSpec(ChanceKind.DICE, count=1, sides=6, label="Surprise Attack" if attacker else "Ambush")
+    for attacker in (False, True)
+}
+_DICE = {values: Dice(values) for n in (1, 2, 3) for values in product(range(1, 7), repeat=n)}
+"""Every roll's action, made once."""
 _DISCARDS = tuple(Discard(k) for k in range(len(CARDS)))
 _BUILDS = tuple(Build(u) for u in range(2 * UNITS_PER_SIDE))
 _MOST = 6 + C.COPIES * sum(C.CARDS[k].die_bonus for k in _DIE_BONUS_KINDS)
