@@ -649,6 +649,21 @@ class SpaceState(_Table, GameState):
     # -- applying ----------------------------------------------------------------------------------
 
     def apply(self, action: Action) -> SpaceState:
+        # The very object of the list already made (a driver's pick) is legal; anything else is
+        # checked in full (an action read from its notation, a chance outcome, a stale action).
+        for candidate in self.listed or ():
+            if candidate is action:
+                break
+        else:
+            self._check(action)
+        table = _copy(self)
+        table.last = None
+        _apply(table, action)
+        object.__setattr__(table, "__class__", SpaceState)
+        return cast(SpaceState, table)
+
+    def _check(self, action: Action) -> None:
+        """Raise a ``GameError`` if ``action`` may not be played now."""
         if self.result is not None:
             raise GameOverError("the game is over: no more actions can be played")
         if self.phase in CHANCE_PHASES:
@@ -666,13 +681,8 @@ class SpaceState(_Table, GameState):
                     f"keep one unit, or units of total force {self.keep_difference} or less, "
                     f"from your units in sector {self.fight_sector}"
                 )
-        elif not _listed(action, self.legal_actions()):
+        elif action not in self.legal_actions():
             raise IllegalActionError(self._why_illegal(action))
-        table = _copy(self)
-        table.last = None
-        _apply(table, action)
-        object.__setattr__(table, "__class__", SpaceState)
-        return cast(SpaceState, table)
 
     def _fits_chance(self, action: Action) -> bool:
         """The dice of a roll checked directly (the common chance step); anything else is left to
@@ -846,15 +856,6 @@ def _card_play(
 
 _PLAY_PLAIN = {c.kind: Play(c.kind) for c in CARDS if c.target is Target.NONE}
 """The actions that name nothing, made once (the lists share them)."""
-
-
-def _listed(action: Action, legal: tuple[Action, ...]) -> bool:
-    """Whether ``action`` is one of ``legal``: by identity first (a driver that picked it from the
-    list), by equality otherwise (an action read from its notation)."""
-    for candidate in legal:
-        if candidate is action:
-            return True
-    return action in legal
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -1221,11 +1222,19 @@ _PASS_TEXT = {
 }
 
 
+_PASS_WORDS = {
+    (phase, seat): text.format(name=SIDES[seat], other=SIDES[1 - seat])
+    for phase, text in _PASS_TEXT.items()
+    for seat in (0, 1)
+}
+
+
 def _pass(table: _Table) -> None:
     seat = table.turn_seat
     phase = table.phase
-    if phase in _PASS_TEXT:
-        _say(table, _PASS_TEXT[phase].format(name=SIDES[seat], other=SIDES[1 - seat]), _decider(table))
+    words = _PASS_WORDS.get((phase, seat))
+    if words is not None:
+        _say(table, words, _decider(table))
     if phase is Phase.ESPIONAGE:
         table.phase = Phase.ROLL
     elif phase is Phase.ROLL_CARDS:
