@@ -1125,51 +1125,54 @@ def _finish(table: _Table, winner: int, reason: SpaceWin, text: str) -> None:
 
 
 def _apply(table: _Table, action: Action) -> None:
-    seat = table.turn_seat
-    name = SIDES[seat]
-    kind = type(action)
-    if kind is Pass:
-        _pass(table)
-    elif kind is Move:
-        move = cast(Move, action)
-        _take_die(table, move.die)
-        source, target = _step_one(table, move.unit, move.die, DIRECTION[seat], "die")
-        _say(
-            table,
-            f"{name} moved {_UNIT_NAMES[move.unit]} from {_SECTOR_NAMES[source]} to {_SECTOR_NAMES[target]}.",
-            seat,
-        )
-    elif kind is Play:
-        _play(table, cast(Play, action))
-    elif kind is Dice:
-        _dice(table, cast(Dice, action).values)
-    elif kind is Shuffle:
-        pool = sorted(table.vortex)
-        table.deck = (*table.deck, *(pool[i] for i in cast(Shuffle, action).order))
-        table.vortex = ()
-        if table.turn_number == 0:
-            _say(table, f"The {len(pool)} cards were shuffled into the deck.")
-        else:
-            _say(table, f"The vortex ({_cards(len(pool))}) was shuffled into a new deck.")
-        _continue_drawing(table)
-    elif kind is RollDice:
-        table.phase = Phase.DICE
-        _say(table, f"{name} rolls.", seat)
-    elif kind is Discard:
-        card = _remove_card(table, seat, cast(Discard, action).kind)
-        _say(table, f"{name} discarded {card_of(card).name}.", seat)
-        if len(table.hands[seat]) <= hand_limit(table.positions, seat):
-            table.phase = Phase.ESPIONAGE
-    elif kind is Build:
-        unit = cast(Build, action).unit
-        _rebuild(table, unit)
-        table.builds -= 1
-        _say(table, f"{name} rebuilt {unit_name(unit)} on its homeworld.", seat)
-        _after_build(table)
-    elif kind is Keep:
-        _keep(table, cast(Keep, action).units)
-    else:
+    step = _STEPS.get(type(action))
+    if step is None:
         raise IllegalActionError(f"{action} is not an action of space")
+    step(table, action)
+
+
+def _apply_move(table: _Table, action: Action) -> None:
+    move = cast(Move, action)
+    seat = table.turn_seat
+    _take_die(table, move.die)
+    source, target = _step_one(table, move.unit, move.die, DIRECTION[seat], "die")
+    _say(
+        table,
+        f"{SIDES[seat]} moved {_UNIT_NAMES[move.unit]} from {_SECTOR_NAMES[source]} to {_SECTOR_NAMES[target]}.",
+        seat,
+    )
+
+
+def _apply_shuffle(table: _Table, action: Action) -> None:
+    pool = sorted(table.vortex)
+    table.deck = (*table.deck, *(pool[i] for i in cast(Shuffle, action).order))
+    table.vortex = ()
+    if table.turn_number == 0:
+        _say(table, f"The {len(pool)} cards were shuffled into the deck.")
+    else:
+        _say(table, f"The vortex ({_cards(len(pool))}) was shuffled into a new deck.")
+    _continue_drawing(table)
+
+
+def _apply_roll(table: _Table, action: Action) -> None:
+    table.phase = Phase.DICE
+    _say(table, f"{SIDES[table.turn_seat]} rolls.", table.turn_seat)
+
+
+def _apply_discard(table: _Table, action: Action) -> None:
+    seat = table.turn_seat
+    card = _remove_card(table, seat, cast(Discard, action).kind)
+    _say(table, f"{SIDES[seat]} discarded {card_of(card).name}.", seat)
+    if len(table.hands[seat]) <= hand_limit(table.positions, seat):
+        table.phase = Phase.ESPIONAGE
+
+
+def _apply_build(table: _Table, action: Action) -> None:
+    unit = cast(Build, action).unit
+    _rebuild(table, unit)
+    table.builds -= 1
+    _say(table, f"{SIDES[table.turn_seat]} rebuilt {unit_name(unit)} on its homeworld.", table.turn_seat)
+    _after_build(table)
 
 
 def _dice(table: _Table, values: tuple[int, ...]) -> None:
@@ -1365,6 +1368,20 @@ def _play(table: _Table, action: Play) -> None:
         _fight_card(table, card, attacker=True)
     elif card.timing is Timing.DEFENSE:
         _fight_card(table, card, attacker=False)
+
+
+_STEPS: dict[type[Action], Callable[[_Table, Action], None]] = {
+    Pass: lambda table, action: _pass(table),
+    Move: _apply_move,
+    Play: lambda table, action: _play(table, cast(Play, action)),
+    Dice: lambda table, action: _dice(table, cast(Dice, action).values),
+    Shuffle: _apply_shuffle,
+    RollDice: _apply_roll,
+    Discard: _apply_discard,
+    Build: _apply_build,
+    Keep: lambda table, action: _keep(table, cast(Keep, action).units),
+}
+"""What each kind of action does to the working copy."""
 
 
 def _fight_card(table: _Table, card: C.Card, attacker: bool) -> None:
