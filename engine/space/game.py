@@ -26,8 +26,11 @@ state into a ``_Table`` (one copy), lets the turn's flow change it, and hands it
 is copied twice.
 
 Speed (``bench/selfplay.py``): the legal actions are listed once per state and kept with it
-(``legal_actions``; ``apply`` checks an action against that list, by identity first); the must-use
-rule is decided without a search while the units free to move are at least as many as the dice.
+(``SpaceState.listed``), each made once for the whole game (``_MOVE_ROWS``, ``_BY_DIE``, ...), so
+``apply`` recognises the very object of the list (a driver's pick) and checks anything else in full
+against the list; the must-use rule is decided without a search while the units free to move are at
+least as many as the dice; the working copy is made by one generated function (``_copy``) from the
+field names; what an action does and what a phase lists are found in tables, not chains of tests.
 """
 
 from __future__ import annotations
@@ -151,6 +154,16 @@ def planet_controllers(positions: Sequence[int]) -> dict[int, int | None]:
 
 def hand_limit(positions: Sequence[int], seat: int) -> int:
     """6, +1 per controlled Nimrod / Cygnus-7, -2 without control of the own homeworld."""
+    return _hand_limits(tuple(positions))[seat]
+
+
+@lru_cache(maxsize=2048)
+def _hand_limits(positions: tuple[int, ...]) -> tuple[int, int]:
+    """Both seats' hand limits (asked at every draw and discard; positions repeat between turns)."""
+    return (_hand_limit(positions, 0), _hand_limit(positions, 1))
+
+
+def _hand_limit(positions: Sequence[int], seat: int) -> int:
     limit = BASE_HAND_LIMIT
     for planet, holder in planet_controllers(positions).items():
         if planet == HOMEWORLD[seat]:
@@ -891,7 +904,7 @@ def _card_names(cards: Sequence[int]) -> str:
 
 
 def _units_words(units: Sequence[int]) -> str:
-    return ", ".join(unit_name(u) for u in units)
+    return ", ".join([_UNIT_NAMES[u] for u in units])
 
 
 def _set_hand(table: _Table, seat: int, hand: Sequence[int]) -> None:
