@@ -322,7 +322,7 @@ def test_apply_refuses_exactly_what_legal_actions_does_not_list() -> None:
 
     def check(state: SpaceState) -> None:
         nonlocal checked
-        if state.outcome() is not None or (state.turn_number % 4 and state.phase in seen):
+        if state.outcome() is not None or (state.turn_number % 10 and state.phase in seen):
             return
         seen.add(state.phase)
         legal = state.legal_actions()
@@ -350,5 +350,5 @@ def test_apply_refuses_exactly_what_legal_actions_does_not_list() -> None:
 
     for seed in (11, 12):
         random_playout(seed, check=check)
-    assert checked > 40
+    assert checked > 30
     assert {Phase.MOVE, Phase.KEEP, Phase.ROLL_CARDS, Phase.DEFEND, Phase.DICE} <= seen
