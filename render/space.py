@@ -10,10 +10,9 @@ coloured circle with its name inside the ring, ringed in the colour of the side 
 Inside the ring: the Empire's panel at the top (near Planet X), the Terrans' at the bottom (near
 Earth), each with the hand size (never the cards: the picture is the same for every viewer) and
 the scrap heap as small counters grouped by force; in the middle the phase strip (draw, roll,
-build, move, fight), the dice (used ones dimmed; a die raised above 6 by a card shows its number),
-the deck and vortex counts, and the current fight or the last fight's result (sector, winner, both
-totals, the units each side lost). A die raised by a card shows its rolled face with the addition
-("+2") on a gold badge. Every move since the last roll (``SpaceView.turn_moves``: the turn being
+build, move, fight), the dice as rolled (used ones dimmed; a card's addition is a gold "+2" badge on
+its die), the deck and vortex counts, and the current fight or the last fight's result (sector,
+winner, both totals, the units each side lost; its sector ringed, dashed, in the winner's colour). Every move since the last roll (``SpaceView.turn_moves``: the turn being
 played, or the whole turn just ended until the next player rolls) is a gold arrow along the inside
 of the ring numbered in the order played (the units of one Strategic Move share one; Space Combat
 Tactics runs backwards; Defend the Homeworld is dashed, the short way home), in lanes where arrows
