@@ -3,8 +3,8 @@
     python bench/render.py [--game ring|backgammon|space] [--positions 300] [--seed 1] [--pool WORKERS]
 
 Collects positions from seeded random games of ``--game`` (ring by default; backgammon: 5-point
-matches, so the cube and the score show; space: ``engine.ai.space_selfplay.random_playout`` games, drawn
-by ``render.space.render`` while the game is not registered) (every state of each game, in order, until there are
+matches, so the cube and the score show; space: drawn by ``render.space.render`` while the game is
+not registered) (every state of each game, in order, until there are
 enough), renders each once (with two players' names, as the bot does) after one warm-up
 picture (which loads the fonts and the fixed palette and draws and compresses the cached empty
 board, about 0.4 s once per process), and prints one JSON object: the median and 95th percentile render
@@ -36,10 +36,10 @@ _HERE = Path(__file__).resolve().parent
 sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != _HERE]
 sys.path.insert(0, str(_HERE.parent))
 
+
 from bot.render_pool import RenderPool  # noqa: E402
 from engine import find_variant  # noqa: E402
 from engine.ai.random_player import random_action  # noqa: E402
-from engine.ai.space_selfplay import random_playout  # noqa: E402
 from engine.protocol import GameState  # noqa: E402
 from engine.registry import VARIANTS  # noqa: E402
 from engine.space import variant as space_variant  # noqa: E402
@@ -64,11 +64,6 @@ def positions(count: int, seed: int, game_key: str = "ring") -> list[GameState]:
     )
     found: list[GameState] = []
     game = seed
-    if variant.key == "space" and "space" not in VARIANTS:
-        while len(found) < count:
-            random_playout(game, check=found.append)
-            game += 1
-        return found[:count]
     while len(found) < count:
         rng = random.Random(game)
         state = variant.new_game(OPTIONS.get(game_key))

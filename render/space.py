@@ -10,11 +10,14 @@ coloured circle with its name inside the ring, ringed in the colour of the side 
 Inside the ring: the Empire's panel at the top (near Planet X), the Terrans' at the bottom (near
 Earth), each with the hand size (never the cards: the picture is the same for every viewer) and
 the scrap heap as small counters grouped by force; in the middle the phase strip (draw, roll,
-build, move, fight), the dice (used ones dimmed; a die raised above 6 by a card shows its number),
-the deck and vortex counts, and the current fight or the last fight's result. The last move is a
-gold arrow along the inside of the ring; the footer holds the last action in words. The view keeps
-no structured last move or fight: both are read from its last action's public words
-(``last_moves``, ``fight_line``), so a fight's result shows only on the picture right after it.
+build, move, fight), the dice as rolled (used ones dimmed; a card's addition is a gold "+2" badge on
+its die), the deck and vortex counts, and the current fight or the last fight's result (sector,
+winner, both totals, the units each side lost; its sector ringed, dashed, in the winner's colour). Every move since the last roll (``SpaceView.turn_moves``: the turn being
+played, or the whole turn just ended until the next player rolls) is a gold arrow along the inside
+of the ring numbered in the order played (the units of one Strategic Move share one; Space Combat
+Tactics runs backwards; Defend the Homeworld is dashed, the short way home), in lanes where arrows
+would lie on each other. The footer holds the last action in everyone's words
+(``SpaceView.public_last``), so every viewer's picture of a position is the same.
 
 The fixed palette (``render/space_palette.py``) is written by ``write_palette()``.
 
@@ -25,14 +28,15 @@ The game is not registered yet, so this module is not in ``render.RENDERERS``: `
 from __future__ import annotations
 
 import math
-import re
+import random
 from collections import Counter
 from functools import lru_cache
 from pathlib import Path
+from typing import NamedTuple, cast
 
 from PIL import Image, ImageDraw
 
-from engine.ai.space_selfplay import random_playout
+from engine.ai.selfplay import random_states
 from engine.protocol import GameView, Outcome
 from engine.space.board import (
     DIRECTION,
@@ -42,12 +46,13 @@ from engine.space.board import (
     SCRAP,
     SECTORS,
     SHORT,
-    SIDES,
     owner,
-    step,
+    sector_name,
+    unit_label,
     units_of,
 )
 from engine.space.game import Phase, SpaceState, SpaceView
+from engine.space.variant import VARIANT
 from render import theme
 from render.space_palette import PALETTE_HEX
 from render.theme import HIGHLIGHT, MUTED, NO_CAPTION, TEXT, Caption, DieStyle, Point, SeatStyle
@@ -287,14 +292,13 @@ def _card_icon(w: int, h: int) -> Image.Image:
 
 
 def _paint(image: Image.Image, view: SpaceView, caption: Caption) -> None:
-    last = view.last or ""
     _draw_panels(image, view)
     _draw_planet_control(image, view)
-    _draw_last_move(image, view, last)
+    _draw_moves(image, view)
     _draw_counters(image, view)
-    _draw_centre(image, view, caption.ending, last)
+    _draw_centre(image, view, caption.ending)
     _draw_header(image, view, caption)
-    _draw_footer(image, last)
+    _draw_footer(image, view.public_last or "")
 
 
 def sector_forces(positions: tuple[int, ...]) -> dict[int, list[tuple[int, int]]]:
@@ -323,6 +327,13 @@ def _draw_planet_control(image: Image.Image, view: SpaceView) -> None:
     if view.fight_sector and view.phase in FIGHT_PHASES:
         r = (PLANET_R if view.fight_sector in PLANETS else SECTOR_R) + 6
         theme.paste(image, theme.ring_sprite(r, 5, HIGHLIGHT), position(view.fight_sector))
+    elif view.last_fight is not None:
+        # Where the last fight was, dashed in the winner's colour.
+        fight = view.last_fight
+        r = (PLANET_R if fight.sector in PLANETS else SECTOR_R) + 6
+        theme.paste(
+            image, theme.ring_sprite(r, 4, SEATS[fight.winner].fill, dashes=12), position(fight.sector)
+        )
 
 
 @lru_cache(maxsize=512)
@@ -403,7 +414,7 @@ def _panel(seat: int, hand: int, heap: tuple[tuple[int, int], ...]) -> Image.Ima
     return strip
 
 
-def _draw_centre(image: Image.Image, view: SpaceView, ending: Outcome | None, last: str) -> None:
+def _draw_centre(image: Image.Image, view: SpaceView, ending: Outcome | None) -> None:
     cx, cy = CENTER
     theme.number(image, (DECK_X, CARDS_Y), str(view.deck_size), 24, TEXT)
     theme.number(image, (VORTEX_X, CARDS_Y), str(len(view.vortex)), 24, TEXT)
@@ -412,12 +423,15 @@ def _draw_centre(image: Image.Image, view: SpaceView, ending: Outcome | None, la
         _draw_winner(image, result)
         return
     left, top = round(cx) + MIDDLE_BOX[0], round(cy) + MIDDLE_BOX[1]
-    image.paste(_middle(_STEP_OF.get(view.phase, -1), view.dice, _used(view), _roller(view)), (left, top))
-    line = fight_line(view, last)
+    rolled = view.rolled or view.dice
+    bonus = view.die_bonus or (0,) * len(rolled)
+    strip = _middle(_STEP_OF.get(view.phase, -1), rolled, bonus, _used(view), _roller(view))
+    image.paste(strip, (left, top))
+    line = fight_line(view)
     if line:
         title, text, colour = line
-        theme.label(image, (cx, cy + 56), title, 18, colour, anchor="mm", stroke=2)
-        theme.label(image, (cx, cy + 80), text, 19, colour, anchor="mm", stroke=2, cache=False)
+        theme.label(image, (cx, cy + 56), title, 19, colour, anchor="mm", stroke=2, cache=False)
+        theme.label(image, (cx, cy + 81), text, 18, colour, anchor="mm", stroke=2, cache=False)
 
 
 MIDDLE_BOX = (-182, -84, 182, 42)
@@ -425,17 +439,8 @@ MIDDLE_BOX = (-182, -84, 182, 42)
 
 
 def _used(view: SpaceView) -> tuple[bool, ...]:
-    """Per die, whether it is used up (in the move phase: its value is no longer among those left)."""
-    left = list(view.dice_left)
-    used = []
-    for value in view.dice:
-        if view.phase is Phase.MOVE and value not in left:
-            used.append(True)
-        else:
-            if view.phase is Phase.MOVE:
-                left.remove(value)
-            used.append(False)
-    return tuple(used)
+    """Per die, whether it is used up in this move phase."""
+    return view.dice_used or (False,) * len(view.dice)
 
 
 def _roller(view: SpaceView) -> int | None:
@@ -443,9 +448,12 @@ def _roller(view: SpaceView) -> int | None:
 
 
 @lru_cache(maxsize=512)
-def _middle(current: int, dice: tuple[int, ...], used: tuple[bool, ...], roller: int | None) -> Image.Image:
-    """The phase strip (the current step in gold) and the dice (used ones dimmed), drawn once per
-    content over the empty board and pasted whole."""
+def _middle(
+    current: int, dice: tuple[int, ...], bonus: tuple[int, ...], used: tuple[bool, ...], roller: int | None
+) -> Image.Image:
+    """The phase strip (the current step in gold) and the dice as rolled (used ones dimmed), each
+    card addition a gold "+N" badge on its die; drawn once per content over the empty board and
+    pasted whole."""
     cx, cy = CENTER
     left, top = round(cx) + MIDDLE_BOX[0], round(cy) + MIDDLE_BOX[1]
     strip = _background().crop((left, top, round(cx) + MIDDLE_BOX[2], round(cy) + MIDDLE_BOX[3]))
@@ -460,13 +468,14 @@ def _middle(current: int, dice: tuple[int, ...], used: tuple[bool, ...], roller:
         return strip
     gap = 12
     x0 = cx - (len(dice) * DIE + (len(dice) - 1) * gap) / 2 + DIE / 2
-    for i, (value, spent) in enumerate(zip(dice, used, strict=True)):
+    for i, (value, extra, spent) in enumerate(zip(dice, bonus, used, strict=True)):
         x = x0 + i * (DIE + gap)
         opacity = 0.3 if spent else 1.0
-        theme.draw_die(strip, (x, y), value if value <= 6 else 0, DIE, DieStyle.WHITE, opacity)
-        if value > 6:
-            # A die raised above 6 by a card: its number on a blank face.
-            theme.label(strip, (x, y), str(value), 30, CARD_INK, anchor="mm", stroke=0)
+        theme.draw_die(strip, (x, y), value, DIE, DieStyle.WHITE, opacity)
+        if extra:
+            # The card addition: "+2" on the die's top right corner ("4+2": a 6 to move by).
+            badge = _bonus_badge(extra) if not spent else theme.faded(_bonus_badge(extra), 0.45)
+            theme.paste(strip, badge, (x + DIE / 2 - 4, y - DIE / 2 + 2))
     if len(dice) == 3:
         # Only Hyper Jump gives a third die (the engine adds it after the two normal ones).
         x = x0 + 2 * (DIE + gap)
@@ -476,25 +485,27 @@ def _middle(current: int, dice: tuple[int, ...], used: tuple[bool, ...], roller:
     return strip
 
 
-_FIGHT = re.compile(
-    r"(Evil Empire|Terran Defense Force) (\d+) against (Evil Empire|Terran Defense Force) (\d+)"
-)
+@lru_cache(maxsize=16)
+def _bonus_badge(extra: int) -> Image.Image:
+    return theme.badge_sprite(f"+{extra}", 17, HIGHLIGHT, theme.SHADOW)
 
 
-def fight_line(view: SpaceView, last: str) -> tuple[str, str, theme.RGB] | None:
-    """The current fight's totals (units plus cards so far), or the last fight's result read from
-    the last action's words (the view keeps no structured record of it)."""
-    found = _FIGHT.search(last)
-    if found is not None:
-        a, b = SIDES.index(found[1]), SIDES.index(found[3])
-        fa, fb = int(found[2]), int(found[4])
-        winner = a if fa > fb else b
-        place = f" in sector {view.fight_sector}" if view.fight_sector else ""
-        return (
-            f"Fight{place}: {SHORT[winner]} win",
-            f"{SHORT[a]} {fa} against {SHORT[b]} {fb}",
-            SEATS[winner].text,
+def fight_line(view: SpaceView) -> tuple[str, str, theme.RGB] | None:
+    """The current fight's totals (units plus cards so far) while it is fought, otherwise the last
+    fight's result: where, who won with both totals, and the units each side lost."""
+    fight = view.last_fight
+    if fight is not None and not (view.phase in FIGHT_PHASES and view.fight_sector != fight.sector):
+        a, d = fight.attacker, 1 - fight.attacker
+        title = (
+            f"Fight in {sector_name(fight.sector)}: {SHORT[fight.winner]} win "
+            f"{max(fight.attack, fight.defense)}-{min(fight.attack, fight.defense)}"
         )
+        losses = [
+            f"{SHORT[seat]} lost {_losses(fight.destroyed_of(seat))}"
+            for seat in (a, d)
+            if fight.destroyed_of(seat)
+        ]
+        return title, " · ".join(losses) or "nothing lost", SEATS[fight.winner].text
     if view.fight_sector and view.phase in FIGHT_PHASES:
         sector = view.fight_sector
         attacker = view.turn_seat
@@ -511,27 +522,103 @@ def fight_line(view: SpaceView, last: str) -> tuple[str, str, theme.RGB] | None:
     return None
 
 
-_MOVED = re.compile(r"from (\d+)(?: \([^)]*\))? to (\d+)")
-_STRATEGIC = re.compile(r"units moved from (\d+)(?: \([^)]*\))? by (\d+)")
+def _losses(units: tuple[int, ...]) -> str:
+    """ "T2, T12 (force 5)": the units lost and their force together."""
+    return f"{', '.join(unit_label(u) for u in units)} (force {sum(FORCE[u] for u in units)})"
 
 
-def last_moves(view: SpaceView, last: str) -> list[tuple[int, int, int]]:
-    """(from, to, direction) of the moves in the last action's words (a plain or a Strategic Move).
-    The view has no structured last move; the words are public, so reading them reveals nothing."""
-    seat = view.turn_seat
-    found = [(int(m[1]), int(m[2]), DIRECTION[seat]) for m in _MOVED.finditer(last)]
-    for m in _STRATEGIC.finditer(last):
-        source = int(m[1])
-        found.append((source, step(source, DIRECTION[seat] * int(m[2])), DIRECTION[seat]))
-    return found
+class Arrow(NamedTuple):
+    """One numbered arrow of the turn: a move (the units of a Strategic Move together)."""
+
+    number: int
+    source: int
+    target: int
+    direction: int
+    """+1 clockwise, -1 counterclockwise (along the ring the way the units went)."""
+    jump: bool
+    """Defend the Homeworld: straight home, drawn dashed the short way."""
 
 
-def _draw_last_move(image: Image.Image, view: SpaceView, last: str) -> None:
-    for source, target, direction in last_moves(view, last):
-        sprite, corner = _move_arrow(source, target, direction)
+def turn_arrows(view: SpaceView) -> list[Arrow]:
+    """The arrows of the moves since the last roll, in the order played (one per move number)."""
+    arrows: dict[int, Arrow] = {}
+    for move in view.turn_moves:
+        if move.number in arrows:
+            continue
+        forwards = DIRECTION[owner(move.unit)]
+        if move.how == "defend-the-homeworld":
+            clockwise = (move.target - move.source) % SECTORS <= SECTORS // 2
+            arrows[move.number] = Arrow(move.number, move.source, move.target, 1 if clockwise else -1, True)
+        else:
+            direction = -forwards if move.how == "space-combat-tactics" else forwards
+            arrows[move.number] = Arrow(move.number, move.source, move.target, direction, False)
+    return [a for _, a in sorted(arrows.items())]
+
+
+def _span(arrow: Arrow) -> tuple[float, float]:
+    """The angles (degrees clockwise from twelve o'clock) an arrow covers, low to high."""
+    steps = (arrow.target - arrow.source) * arrow.direction % SECTORS or SECTORS
+    start = angle(arrow.source)
+    end = start + arrow.direction * steps * 360 / SECTORS
+    return (min(start, end), max(start, end))
+
+
+def arrow_lanes(arrows: list[Arrow]) -> list[int]:
+    """A lane per arrow (0 along the ring, 1 and 2 further in) so that arrows covering the same part
+    of the ring lie side by side rather than on each other."""
+    lanes: list[int] = []
+    placed: list[tuple[float, float, int]] = []
+    for arrow in arrows:
+        lo, hi = _span(arrow)
+        taken = set()
+        for plo, phi, lane in placed:
+            for shift in (-360.0, 0.0, 360.0):
+                if lo < phi + shift - 1 and plo + shift + 1 < hi:
+                    taken.add(lane)
+        lane = next(n for n in range(len(arrows) + 1) if n not in taken)
+        lane = min(lane, MAX_LANE)
+        lanes.append(lane)
+        placed.append((lo, hi, lane))
+    return lanes
+
+
+MAX_LANE = 2
+ARROW_LANE = 16
+
+
+def _draw_moves(image: Image.Image, view: SpaceView) -> None:
+    """Every move since the last roll: a ring round each sector left (dashed) and reached (solid),
+    an arrow per move, and the move's number on it."""
+    arrows = turn_arrows(view)
+    if not arrows:
+        return
+    for arrow in arrows:
+        theme.paste(
+            image,
+            theme.ring_sprite(_radius(arrow.source) + 4, 3, HIGHLIGHT, dashes=10),
+            position(arrow.source),
+        )
+    for arrow in arrows:
+        theme.paste(image, theme.ring_sprite(_radius(arrow.target) + 4, 4, HIGHLIGHT), position(arrow.target))
+    lanes = arrow_lanes(arrows)
+    for arrow, lane in zip(arrows, lanes, strict=True):
+        sprite, corner = _move_arrow(arrow.source, arrow.target, arrow.direction, lane, arrow.jump)
         image.paste(sprite, corner, sprite)
-        theme.paste(image, theme.ring_sprite(_radius(source) + 4, 3, HIGHLIGHT, dashes=10), position(source))
-        theme.paste(image, theme.ring_sprite(_radius(target) + 4, 4, HIGHLIGHT), position(target))
+    for arrow, lane in zip(arrows, lanes, strict=True):
+        lo, hi = _span(arrow)
+        a = math.radians((lo + hi) / 2)
+        radius = ARROW_R - lane * ARROW_LANE
+        theme.paste(
+            image,
+            _step_badge(arrow.number),
+            (CENTER[0] + radius * math.sin(a), CENTER[1] - radius * math.cos(a)),
+        )
+
+
+@lru_cache(maxsize=32)
+def _step_badge(n: int) -> Image.Image:
+    """The number of a move in its turn: dark on gold, like the arrow it sits on."""
+    return theme.badge_sprite(str(n), 20, HIGHLIGHT, theme.SHADOW)
 
 
 def _radius(sector: int) -> int:
@@ -539,12 +626,15 @@ def _radius(sector: int) -> int:
     return PLANET_R + 6 if sector in PLANETS else SECTOR_R
 
 
-@lru_cache(maxsize=256)
-def _move_arrow(source: int, target: int, direction: int) -> tuple[Image.Image, tuple[int, int]]:
+@lru_cache(maxsize=512)
+def _move_arrow(
+    source: int, target: int, direction: int, lane: int = 0, dashed: bool = False
+) -> tuple[Image.Image, tuple[int, int]]:
     steps = (target - source) * direction % SECTORS or SECTORS
     start = angle(source)
     end = start + direction * steps * 360 / SECTORS
-    return theme.arc_arrow_sprite(CENTER, ARROW_R, start, end, HIGHLIGHT, 6)
+    radius = ARROW_R - lane * ARROW_LANE
+    return theme.arc_arrow_sprite(CENTER, radius, start, end, HIGHLIGHT, 6, dashed=dashed)
 
 
 def _draw_winner(image: Image.Image, result: Outcome) -> None:
@@ -591,10 +681,10 @@ def _draw_footer(image: Image.Image, text: str) -> None:
 
 
 def playout_states(seed: int) -> list[SpaceState]:
-    """Every state of the seeded random game ``engine.ai.space_selfplay.random_playout`` plays."""
-    states: list[SpaceState] = []
-    random_playout(seed, check=states.append)
-    return states
+    """Every state of a random game (``engine.ai.selfplay.random_states`` seeded with ``seed``)."""
+    states = list(random_states(VARIANT, random.Random(seed)))
+    assert all(isinstance(s, SpaceState) for s in states)
+    return cast(list[SpaceState], states)
 
 
 def samples(out_dir: str | Path, seed: int = 1) -> list[Path]:
@@ -606,12 +696,15 @@ def samples(out_dir: str | Path, seed: int = 1) -> list[Path]:
     wanted["start"] = states[0]
     for state in states:
         last = state.last_text or ""
+        arrows = len({m.number for m in state.turn_moves})
         checks = {
             "move": state.phase is Phase.MOVE and " moved " in last,
+            "moves": arrows >= 3,
             "fight": state.phase is Phase.DEFEND,
-            "fight-result": " against " in last,
+            "fight-result": state.last_fight is not None and state.last_fight.settled,
+            "dice-modifiers": any(state.bonus) and state.phase is Phase.MOVE,
             "three-dice": len(state.dice) == 3,
-            "strategic-move": "units moved from" in last,
+            "strategic-move": any(m.how == "strategic-move" for m in state.turn_moves),
             "late": state.turn_number >= 30 and state.phase is Phase.MOVE,
             "over": state.result is not None,
         }

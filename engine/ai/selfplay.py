@@ -5,10 +5,11 @@ from __future__ import annotations
 import random
 import time
 from collections import Counter
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from engine.ai.random_player import random_action
-from engine.protocol import Variant
+from engine.protocol import GameState, Variant
 
 MAX_ACTIONS = 100_000
 
@@ -38,6 +39,21 @@ class SelfplayReport:
             "seconds": round(self.seconds, 3),
             "games_per_second": round(self.games / self.seconds, 1) if self.seconds else None,
         }
+
+
+def random_states(
+    variant: Variant, rng: random.Random, max_actions: int = MAX_ACTIONS
+) -> Iterator[GameState]:
+    """Every state of one game between random players (chance sampled from ``rng`` too), from the
+    new game to the end; ``RuntimeError`` if it has not ended after ``max_actions`` actions."""
+    state = variant.new_game()
+    yield state
+    for _ in range(max_actions):
+        if state.outcome() is not None:
+            return
+        state = state.apply(random_action(state, rng))
+        yield state
+    raise RuntimeError(f"a random game of {variant.key} did not end within {max_actions} actions")
 
 
 def play_random_game(variant: Variant, rng: random.Random) -> tuple[str, int | None, int]:

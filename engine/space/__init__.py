@@ -2,8 +2,9 @@
 
 Modules: ``board`` (sectors, planets, units), ``cards`` (the 25 cards, timing, targets), ``fights``
 (force totals, keeping units), ``actions`` (actions and their notation), ``game`` (the state, its
-phases, the views), ``variant`` (the ``Variant``, saved states), random playouts live with the other drivers in ``engine/ai/space_selfplay.py``.
-The game is not registered yet (``engine/registry.py``): pictures and Discord come later.
+phases, the views), ``variant`` (the ``Variant``, saved states). Random games are played by the
+generic drivers (``engine.ai.selfplay``: ``selfplay``, ``random_states``; ``bench/selfplay.py``).
+The game is not registered yet (``engine/registry.py``): the registration and Discord come in parallel.
 
 Decisions beyond RULINGS.md "space" (for the players' rules page):
 

@@ -117,8 +117,6 @@ def on_board(positions: Sequence[int], seat: int) -> list[int]:
 
 def contested(positions: Sequence[int]) -> list[int]:
     """The sectors holding units of both sides, in increasing number."""
-    seen: list[set[int]] = [set(), set()]
-    for u, where in enumerate(positions):
-        if where != SCRAP:
-            seen[owner(u)].add(where)
-    return sorted(seen[0] & seen[1])
+    both = set(positions[:UNITS_PER_SIDE]) & set(positions[UNITS_PER_SIDE:])
+    both.discard(SCRAP)
+    return sorted(both)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from itertools import product
+from functools import lru_cache
 
 from engine.space.board import FORCE
 
@@ -29,16 +29,30 @@ def may_keep(units: Sequence[int], kept: Sequence[int], difference: int) -> bool
 def keep_choices(units: Sequence[int], difference: int) -> list[tuple[int, ...]]:
     """Every distinct choice of units to keep, up to units of equal force (the lowest-numbered units
     of each force stand for their kind): the choices ``legal_actions`` lists."""
+    return list(_keep_choices(tuple(sorted(units)), difference))
+
+
+@lru_cache(maxsize=4096)
+def _keep_choices(units: tuple[int, ...], difference: int) -> tuple[tuple[int, ...], ...]:
     by_force: dict[int, list[int]] = {}
-    for u in sorted(units):
+    for u in units:
         by_force.setdefault(FORCE[u], []).append(u)
     forces = sorted(by_force, reverse=True)
-    choices: set[tuple[int, ...]] = set()
-    for counts in product(*(range(len(by_force[f]) + 1) for f in forces)):
-        total = sum(f * n for f, n in zip(forces, counts, strict=True))
-        n_units = sum(counts)
-        if n_units == 0 or (total > difference and n_units != 1):
-            continue
-        kept = tuple(sorted(u for f, n in zip(forces, counts, strict=True) for u in by_force[f][:n]))
-        choices.add(kept)
-    return sorted(choices, key=lambda k: (-force_total(k), k))
+    choices: set[tuple[int, ...]] = {(by_force[f][0],) for f in forces}  # any single unit
+    counts = [0] * len(forces)
+
+    def extend(i: int, budget: int) -> None:
+        """Every count of each force from ``forces[i]`` on that keeps the total within ``budget``."""
+        if i == len(forces):
+            kept = tuple(sorted(u for f, n in zip(forces, counts, strict=True) for u in by_force[f][:n]))
+            if kept:
+                choices.add(kept)
+            return
+        force = forces[i]
+        for n in range(min(len(by_force[force]), budget // force) + 1):
+            counts[i] = n
+            extend(i + 1, budget - n * force)
+        counts[i] = 0
+
+    extend(0, difference)
+    return tuple(sorted(choices, key=lambda k: (-force_total(k), k)))

@@ -14,17 +14,35 @@ could be played waits for the player's ``pass`` even with no such card in hand.
 
 Hidden information: the hands and the deck order live in the state (its JSON is complete) but a
 seat reads the game only through ``view(seat)``, a ``SpaceView`` with that seat's own hand, the size
-of the opponent's hand and never the order of the deck.
+of the opponent's hand and never the order of the deck. The words of the last action are per viewer
+(``LastEvent.for_viewer``): "You drew Hyper Jump and Espionage" for the drawer, "Evil Empire drew 2
+cards" for everyone else.
+
+One declaration of the fields. ``_Table`` declares every field of a position once, as a mutable
+slotted dataclass: it is the working copy while one action is applied. ``SpaceState`` is the same
+class frozen: a subclass with the same slots that refuses assignment. Applying an action copies the
+state into a ``_Table`` (one copy), lets the turn's flow change it, and hands it back as a
+``SpaceState`` by switching its class (same memory layout), so no field is listed twice and nothing
+is copied twice.
+
+Speed (``bench/selfplay.py``): the legal actions are listed once per state and kept with it
+(``SpaceState.listed``), each made once for the whole game (``_MOVE_ROWS``, ``_BY_DIE``, ...), so
+``apply`` recognises the very object of the list (a driver's pick) and checks anything else in full
+against the list; the must-use rule is decided without a search while the units free to move are at
+least as many as the dice; the working copy is made by one generated function (``_copy``) from the
+field names; what an action does and what a phase lists are found in tables, not chains of tests.
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
-from dataclasses import dataclass, fields
+from collections.abc import Callable, Sequence
+from dataclasses import FrozenInstanceError, dataclass, field, fields
 from enum import Enum
-from itertools import combinations_with_replacement
-from typing import ClassVar
+from functools import lru_cache
+from itertools import combinations_with_replacement, product
+from operator import attrgetter
+from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple, cast
 
 from engine.errors import GameOverError, IllegalActionError, NotYourTurnError
 from engine.protocol import (
@@ -45,9 +63,10 @@ from engine.space.board import (
     HOMEWORLD,
     PLANETS,
     SCRAP,
+    SECTORS,
     SIDES,
+    UNITS_PER_SIDE,
     contested,
-    controller,
     initial_positions,
     owner,
     sector_name,
@@ -82,6 +101,10 @@ class Phase(Enum):
     KEEP = "keep"  # the fight's winner chooses the units to keep
     OVER = "over"
 
+    # Members are singletons: hash them by identity in C (``Enum.__hash__`` is a Python call, and
+    # the phase sets below are asked on every action).
+    __hash__ = object.__hash__
+
 
 class SpaceWin(EndReason):
     """The ways a game of space is won."""
@@ -108,47 +131,67 @@ SECRET_PHASES = frozenset(
 WINDOW_PHASES = frozenset({Phase.ESPIONAGE, Phase.JAM, Phase.DEFEND})
 """Response windows: decisions of the player not on turn that ``pass`` declines (``window_pass``)."""
 
+CHANCE_PHASES = frozenset({Phase.SHUFFLE, Phase.DICE, Phase.REROLL, Phase.FIGHT_DIE})
+
 OWN_TURN_PHASES = frozenset(
     {Phase.DISCARD, Phase.ROLL, Phase.ROLL_CARDS, Phase.BUILD, Phase.MOVE, Phase.ATTACK}
 )
 """Phases of the player on turn in which Major Offensive may be played."""
 
+_ATTACK_KINDS = frozenset(c.kind for c in CARDS if c.timing is Timing.ATTACK)
+_DEFENSE_KINDS = frozenset(c.kind for c in CARDS if c.timing is Timing.DEFENSE)
+_DIE_BONUS_KINDS = (C.ION_THRUSTERS.kind, C.WARP_OVERDRIVE.kind, C.MAXIMUM_BURN.kind)
+
+
+def planet_controllers(positions: Sequence[int]) -> dict[int, int | None]:
+    """The seat that controls each planet (``board.controller``), from the sets of sectors each side holds."""
+    empire, terrans = set(positions[:UNITS_PER_SIDE]), set(positions[UNITS_PER_SIDE:])
+    return {
+        p: (0 if p not in terrans else None) if p in empire else (1 if p in terrans else None)
+        for p in PLANETS
+    }
+
 
 def hand_limit(positions: Sequence[int], seat: int) -> int:
     """6, +1 per controlled Nimrod / Cygnus-7, -2 without control of the own homeworld."""
+    return _hand_limits(tuple(positions))[seat]
+
+
+@lru_cache(maxsize=2048)
+def _hand_limits(positions: tuple[int, ...]) -> tuple[int, int]:
+    """Both seats' hand limits (asked at every draw and discard; positions repeat between turns)."""
+    return (_hand_limit(positions, 0), _hand_limit(positions, 1))
+
+
+def _hand_limit(positions: Sequence[int], seat: int) -> int:
     limit = BASE_HAND_LIMIT
-    for planet in PLANETS:
+    for planet, holder in planet_controllers(positions).items():
         if planet == HOMEWORLD[seat]:
-            if controller(positions, planet) != seat:
+            if holder != seat:
                 limit -= 2
-        elif planet != HOMEWORLD[1 - seat] and controller(positions, planet) == seat:
+        elif planet != HOMEWORLD[1 - seat] and holder == seat:
             limit += 1
     return limit
 
 
-def _die_values(dice: Sequence[int], bonus: Sequence[int], indices: Sequence[int]) -> list[int]:
-    return [dice[i] + bonus[i] for i in indices]
-
-
+@lru_cache(maxsize=8192)
 def max_dice(
-    movers: Sequence[tuple[int, int]], dice: Sequence[int], enemy: frozenset[int], direction: int
+    movers: tuple[tuple[int, int], ...], dice: tuple[int, ...], enemy: frozenset[int], direction: int
 ) -> int:
     """How many of ``dice`` can be used by plain moves of ``movers`` ((sector, dice used) of each unit
-    free to move): a unit takes at most two dice and stops when a step ends on an enemy sector."""
-    if not dice or not movers:
+    free to move, sorted): a unit takes at most two dice and stops when a step ends on an enemy
+    sector. Any unit can move by any die, so as many units as dice use them all; otherwise (two or
+    three dice, fewer units) the few ways are tried."""
+    if len(movers) >= len(dice):
+        return len(dice)
+    if not movers:
         return 0
     best = 0
     for d in sorted(set(dice)):
         rest = list(dice)
         rest.remove(d)
         for mover in sorted(set(movers)):
-            sector, used = mover
-            target = step(sector, direction * d)
-            others = list(movers)
-            others.remove(mover)
-            if used == 0 and target not in enemy:
-                others.append((target, 1))
-            got = 1 + max_dice(others, rest, enemy, direction)
+            got = 1 + max_dice(_after_step(movers, mover, d, enemy, direction), tuple(rest), enemy, direction)
             if got > best:
                 best = got
                 if best == len(dice):
@@ -156,58 +199,104 @@ def max_dice(
     return best
 
 
-@dataclass(frozen=True, slots=True)
-class LastEvent:
-    """What the last action did, in public words (never a secret)."""
+def _after_step(
+    movers: tuple[tuple[int, int], ...],
+    mover: tuple[int, int],
+    value: int,
+    enemy: frozenset[int],
+    direction: int,
+) -> tuple[tuple[int, int], ...]:
+    """``movers`` after ``mover`` took the die ``value``: it may take a second die unless it stopped
+    on an enemy sector or has now taken two."""
+    others = list(movers)
+    others.remove(mover)
+    sector, used = mover
+    target = step(sector, direction * value)
+    if used == 0 and target not in enemy:
+        others.append((target, 1))
+    return tuple(sorted(others))
+
+
+class LastEvent(NamedTuple):
+    """What the last action did, in words: ``text`` for everyone, ``own`` per seat where that seat
+    reads more ("You drew Hyper Jump and Espionage"; "" where it reads ``text``). A named tuple:
+    made several times in every action, so made cheaply."""
 
     seat: int | None
     text: str
+    own: tuple[str, str] = ("", "")
+
+    def for_viewer(self, viewer: int | None) -> str:
+        if viewer is not None and self.own[viewer]:
+            return self.own[viewer]
+        return self.text
 
     def to_json(self) -> JSONDict:
-        return {"seat": self.seat, "text": self.text}
+        return {"seat": self.seat, "text": self.text, "own": list(self.own)}
 
 
-@dataclass(slots=True)
+class MoveRecord(NamedTuple):
+    """One unit's move in the turn: ``number`` is the move's place in the turn (1, 2, ...; the
+    units of one Strategic Move share it), ``how`` is ``"die"`` for a plain move or the key of the
+    card that moved it (``strategic-move``, ``space-combat-tactics`` backwards,
+    ``defend-the-homeworld`` straight home), ``die`` the value used (0 for Defend the Homeworld).
+    A named tuple: made on every move, so made cheaply."""
+
+    number: int
+    unit: int
+    source: int
+    target: int
+    die: int
+    how: str = "die"
+
+    def to_json(self) -> list[Any]:
+        return list(self)
+
+
+class FightRecord(NamedTuple):
+    """A fight's result: where, the attacker (the player on turn), both totals (units and cards),
+    the winner, the units destroyed (the loser's all, then the winner's beyond those kept) and the
+    units the winner kept (empty until it has chosen: ``settled``)."""
+
+    turn: int
+    sector: int
+    attacker: int
+    attack: int
+    defense: int
+    winner: int
+    destroyed: tuple[int, ...]
+    kept: tuple[int, ...] = ()
+    settled: bool = False
+
+    def destroyed_of(self, seat: int) -> tuple[int, ...]:
+        return tuple(u for u in self.destroyed if owner(u) == seat)
+
+    def to_json(self) -> JSONDict:
+        return {
+            "turn": self.turn,
+            "sector": self.sector,
+            "attacker": self.attacker,
+            "attack": self.attack,
+            "defense": self.defense,
+            "winner": self.winner,
+            "destroyed": list(self.destroyed),
+            "kept": list(self.kept),
+            "settled": self.settled,
+        }
+
+
+@dataclass(slots=True, unsafe_hash=True)
 class _Table:
-    """The mutable working copy of a state while one action is applied (same fields as the state)."""
-
-    positions: tuple[int, ...]
-    deck: tuple[int, ...]
-    hands: tuple[tuple[int, ...], tuple[int, ...]]
-    vortex: tuple[int, ...]
-    phase: Phase
-    turn_seat: int
-    turn_number: int = 0
-    to_draw: tuple[int, int] = (0, 0)
-    dice: tuple[int, ...] = ()
-    bonus: tuple[int, ...] = ()
-    dice_left: tuple[int, ...] = ()
-    hyper: bool = False
-    builds: int = 0
-    reroll: int = -1
-    moved: tuple[tuple[int, int, bool], ...] = ()
-    jammed: tuple[int, ...] = ()
-    fight_sector: int = 0
-    attack_bonus: int = 0
-    defense_bonus: int = 0
-    die_for: int = -1
-    keep_seat: int = -1
-    keep_difference: int = 0
-    extra_turns: int = 0
-    spy: tuple[int, tuple[int, ...]] | None = None
-    last: LastEvent | None = None
-    result: Outcome | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class SpaceState(GameState):
-    """A position of space. Seat 0 is the Evil Empire (moves first), seat 1 the Terrans.
+    """Every field of a space position, declared once. Mutable: the working copy while one action
+    is applied. ``SpaceState`` is the same fields frozen (see the module docstring).
 
     ``positions``: the sector (1..28) of each unit id, 0 for the scrap heap. ``deck``: card ids in
     draw order (secret). ``hands``: each seat's card ids, sorted (secret). ``vortex``: the discard
     pile in the order played. ``dice``/``bonus``: the roll (2 or 3 dice) and the cards' additions;
     ``dice_left``: indices of dice not used yet. ``moved``: (unit, dice used, stopped on an enemy)
     for the units moved this turn. ``spy``: (spying seat, the hand it saw) after Espionage.
+    ``turn_moves``: the moves since the last roll, in order (the whole turn until the next player
+    rolls). ``last_fight``: the latest fight's record, until the next roll.
     """
 
     positions: tuple[int, ...]
@@ -234,10 +323,136 @@ class SpaceState(GameState):
     keep_difference: int = 0
     extra_turns: int = 0
     spy: tuple[int, tuple[int, ...]] | None = None
+    turn_moves: tuple[MoveRecord, ...] = ()
+    last_fight: FightRecord | None = None
     last: LastEvent | None = None
     result: Outcome | None = None
+    listed: tuple[Action, ...] | None = field(default=None, init=False, compare=False, repr=False)
+    """The legal actions once listed (a cache of the frozen state, not part of the position)."""
+
+    # -- reading the position (the working copy reads itself too) -------------------------------------
+
+    def hand_kinds(self, seat: int) -> list[int]:
+        return [c // C.COPIES for c in self.hands[seat]]
+
+    def holds(self, seat: int, kind: int) -> bool:
+        return any(c // C.COPIES == kind for c in self.hands[seat])
+
+    def die_value(self, index: int) -> int:
+        return self.dice[index] + self.bonus[index]
+
+    def doubles(self) -> bool:
+        return len(self.dice) >= 2 and self.dice[0] == self.dice[1]
+
+    def units_at(self, sector: int, seat: int | None = None) -> list[int]:
+        if seat is None:
+            return [u for u, where in enumerate(self.positions) if where == sector]
+        first = seat * UNITS_PER_SIDE
+        return [u for u in range(first, first + UNITS_PER_SIDE) if self.positions[u] == sector]
+
+    def scrapped(self, seat: int) -> list[int]:
+        first = seat * UNITS_PER_SIDE
+        return [u for u in range(first, first + UNITS_PER_SIDE) if self.positions[u] == SCRAP]
+
+    def controls_homeworld(self, seat: int) -> bool:
+        home = HOMEWORLD[seat]
+        first = seat * UNITS_PER_SIDE
+        other = (1 - seat) * UNITS_PER_SIDE
+        positions = self.positions
+        return (
+            home in positions[first : first + UNITS_PER_SIDE]
+            and home not in positions[other : other + UNITS_PER_SIDE]
+        )
+
+    def on_board(self, seat: int) -> bool:
+        """Whether ``seat`` has a unit on the board."""
+        first = seat * UNITS_PER_SIDE
+        return self.positions[first : first + UNITS_PER_SIDE].count(SCRAP) < UNITS_PER_SIDE
+
+    def _used(self) -> dict[int, tuple[int, bool]]:
+        return {u: (n, stopped) for u, n, stopped in self.moved}
+
+    def movable(self, unit: int, used: dict[int, tuple[int, bool]] | None = None) -> bool:
+        """Whether ``unit`` of the player on turn may still take a die this turn."""
+        if owner(unit) != self.turn_seat or self.positions[unit] == SCRAP or unit in self.jammed:
+            return False
+        n, stopped = (self._used() if used is None else used).get(unit, (0, False))
+        return n < 2 and not stopped
+
+    def _free_units(self) -> list[int]:
+        """The units of the player on turn that may still take a die: on the board, not jammed,
+        not stopped on an enemy sector, fewer than two dice taken."""
+        positions = self.positions
+        first = self.turn_seat * UNITS_PER_SIDE
+        own = range(first, first + UNITS_PER_SIDE)
+        if not self.moved and not self.jammed:
+            return [u for u in own if positions[u] != SCRAP]
+        blocked = set(self.jammed)
+        blocked.update(u for u, n, stopped in self.moved if n >= 2 or stopped)
+        return [u for u in own if positions[u] != SCRAP and u not in blocked]
+
+    def _movers(self) -> list[tuple[int, tuple[int, int]]]:
+        """(unit, (sector, dice used)) of each unit of the player on turn free to take a die."""
+        used = {u: n for u, n, _ in self.moved}
+        positions = self.positions
+        return [(u, (positions[u], used.get(u, 0))) for u in self._free_units()]
+
+    def _enemy_sectors(self) -> frozenset[int]:
+        first = (1 - self.turn_seat) * UNITS_PER_SIDE
+        return frozenset(self.positions[first : first + UNITS_PER_SIDE]) - {SCRAP}
+
+    def dice_values_left(self) -> tuple[int, ...]:
+        dice, bonus = self.dice, self.bonus
+        if not any(bonus):
+            return tuple(sorted([dice[i] for i in self.dice_left]))
+        return tuple(sorted([dice[i] + bonus[i] for i in self.dice_left]))
+
+    def dice_usable(self) -> int:
+        """How many of the dice left can still be used by plain moves (the must-use rule)."""
+        movers = tuple(sorted(m for _, m in self._movers()))
+        return max_dice(movers, self.dice_values_left(), self._enemy_sectors(), DIRECTION[self.turn_seat])
+
+
+_FIELDS = tuple(f.name for f in fields(_Table) if f.init)
+_values = attrgetter(*_FIELDS)
+
+
+def _copier() -> Callable[[_Table], _Table]:
+    """``copy(state) -> _Table``: the working copy of a state, written out field by field from
+    ``_FIELDS`` (plain attribute reads run about twice as fast as ``_values``; an action makes one)."""
+    source = f"def copy(s):\n    return _Table({', '.join(f's.{name}' for name in _FIELDS)})\n"
+    namespace: dict[str, Any] = {"_Table": _Table}
+    exec(source, namespace)  # built from the dataclass's own field names, nothing else
+    return cast(Callable[[_Table], _Table], namespace["copy"])
+
+
+_copy = _copier()
+
+
+class SpaceState(_Table, GameState):
+    """A position of space, immutable: the fields of ``_Table`` (documented there), frozen. Seat 0
+    is the Evil Empire (moves first), seat 1 the Terrans."""
+
+    __slots__ = ()
 
     variant_key: ClassVar[str] = "space"
+
+    if not TYPE_CHECKING:
+
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            # The dataclass's own initialiser assigns the fields: run it on the mutable class.
+            object.__setattr__(self, "__class__", _Table)
+            _Table.__init__(self, *args, **kwargs)
+            object.__setattr__(self, "__class__", SpaceState)
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise FrozenInstanceError(f"cannot assign to field {name!r}: a SpaceState is immutable")
+
+    def __delattr__(self, name: str) -> None:
+        raise FrozenInstanceError(f"cannot delete field {name!r}: a SpaceState is immutable")
+
+    def __reduce__(self) -> tuple[type[SpaceState], tuple[Any, ...]]:
+        return (SpaceState, _values(self))
 
     # -- protocol ---------------------------------------------------------------------------------
 
@@ -246,32 +461,35 @@ class SpaceState(GameState):
         return self.turn_seat if self.turn_number > 0 else None
 
     def to_move(self) -> int:
-        if self.phase in (Phase.SHUFFLE, Phase.DICE, Phase.REROLL, Phase.FIGHT_DIE):
+        phase = self.phase
+        if phase in CHANCE_PHASES:
             return CHANCE
-        if self.phase in WINDOW_PHASES:
+        if phase in WINDOW_PHASES:
             return 1 - self.turn_seat
-        if self.phase is Phase.KEEP:
+        if phase is Phase.KEEP:
             return self.keep_seat
         return self.turn_seat
 
     def chance(self) -> ChanceSpec | None:
-        if self.phase is Phase.SHUFFLE:
+        phase = self.phase
+        if phase not in CHANCE_PHASES:
+            return None
+        if phase is Phase.SHUFFLE:
             return ChanceSpec(ChanceKind.SHUFFLE, count=len(self.vortex), label="Shuffle")
-        if self.phase is Phase.DICE:
-            return ChanceSpec(ChanceKind.DICE, count=3 if self.hyper else 2, sides=6, label="Roll")
-        if self.phase is Phase.REROLL:
-            return ChanceSpec(ChanceKind.DICE, count=1, sides=6, label="Battle Computers")
-        if self.phase is Phase.FIGHT_DIE:
-            label = "Surprise Attack" if self.die_for == self.turn_seat else "Ambush"
-            return ChanceSpec(ChanceKind.DICE, count=1, sides=6, label=label)
-        return None
+        if phase is Phase.DICE:
+            return _ROLL_SPECS[self.hyper]
+        if phase is Phase.REROLL:
+            return _REROLL_SPEC
+        return _FIGHT_DIE_SPECS[self.die_for == self.turn_seat]
 
     def chance_action(self, outcome: Sequence[int]) -> Action:
         spec = self.chance()
         if spec is None:
             raise IllegalActionError("nothing is to be rolled or shuffled now")
         values = spec.check(outcome)
-        return Shuffle(values) if spec.kind is ChanceKind.SHUFFLE else Dice(values)
+        if spec.kind is ChanceKind.SHUFFLE:
+            return Shuffle(values)
+        return _DICE.get(values) or Dice(values)
 
     def secret_decision(self) -> bool:
         return self.result is None and self.phase in SECRET_PHASES
@@ -287,232 +505,210 @@ class SpaceState(GameState):
     def view(self, viewer: int | None) -> SpaceView:
         return SpaceView.of(self, viewer)
 
-    # -- reading the position -----------------------------------------------------------------------
-
-    def hand_kinds(self, seat: int) -> list[int]:
-        return [card_of(c).kind for c in self.hands[seat]]
-
-    def holds(self, seat: int, kind: int) -> bool:
-        return any(c // C.COPIES == kind for c in self.hands[seat])
-
-    def die_value(self, index: int) -> int:
-        return self.dice[index] + self.bonus[index]
-
-    def doubles(self) -> bool:
-        return len(self.dice) >= 2 and self.dice[0] == self.dice[1]
-
-    def units_at(self, sector: int, seat: int | None = None) -> list[int]:
-        return [
-            u
-            for u, where in enumerate(self.positions)
-            if where == sector and (seat is None or owner(u) == seat)
-        ]
-
-    def scrapped(self, seat: int) -> list[int]:
-        return [u for u in units_of(seat) if self.positions[u] == SCRAP]
-
-    def controls_homeworld(self, seat: int) -> bool:
-        return controller(self.positions, HOMEWORLD[seat]) == seat
-
-    def _used(self) -> dict[int, tuple[int, bool]]:
-        return {u: (n, stopped) for u, n, stopped in self.moved}
-
-    def movable(self, unit: int, used: dict[int, tuple[int, bool]] | None = None) -> bool:
-        """Whether ``unit`` of the player on turn may still take a die this turn."""
-        if owner(unit) != self.turn_seat or self.positions[unit] == SCRAP or unit in self.jammed:
-            return False
-        n, stopped = (self._used() if used is None else used).get(unit, (0, False))
-        return n < 2 and not stopped
-
-    def _movers(self) -> list[tuple[int, tuple[int, int]]]:
-        """(unit, (sector, dice used)) of each unit of the player on turn free to take a die."""
-        used = self._used()
-        return [
-            (u, (self.positions[u], used.get(u, (0, False))[0]))
-            for u in units_of(self.turn_seat)
-            if self.movable(u, used)
-        ]
-
-    def _enemy_sectors(self) -> frozenset[int]:
-        return frozenset(
-            self.positions[u] for u in units_of(1 - self.turn_seat) if self.positions[u] != SCRAP
-        )
-
-    def dice_usable(self) -> int:
-        """How many of the dice left can still be used by plain moves (the must-use rule)."""
-        values = _die_values(self.dice, self.bonus, self.dice_left)
-        movers = [m for _, m in self._movers()]
-        return max_dice(movers, values, self._enemy_sectors(), DIRECTION[self.turn_seat])
-
     # -- legal actions --------------------------------------------------------------------------------
 
     def legal_actions(self) -> tuple[Action, ...]:
-        if self.result is not None or self.to_move() == CHANCE:
+        """Every action of the deciding seat; listed once per state and kept with it."""
+        listed = self.listed
+        if listed is None:
+            listed = self._list_actions()
+            object.__setattr__(self, "listed", listed)
+        return listed
+
+    def _list_actions(self) -> tuple[Action, ...]:
+        if self.result is not None:
             return ()
-        seat = self.to_move()
         phase = self.phase
-        acts: list[Action] = []
-        kinds = sorted(set(self.hand_kinds(seat)))
-        if phase is Phase.DISCARD:
-            acts += [Discard(k) for k in kinds]
-        elif phase is Phase.ESPIONAGE:
-            acts.append(Pass())
-            if C.ESPIONAGE.kind in kinds:
-                acts.append(Play(C.ESPIONAGE.kind))
-        elif phase is Phase.ROLL:
-            acts.append(RollDice())
-            if not self.hyper and C.HYPER_JUMP.kind in kinds:
-                acts.append(Play(C.HYPER_JUMP.kind))
-        elif phase is Phase.ROLL_CARDS:
-            acts.append(Pass())
-            values = sorted({self.die_value(i) for i in range(len(self.dice))})
-            if C.BATTLE_COMPUTERS.kind in kinds:
-                normal = sorted({self.die_value(i) for i in range(2)})
-                acts += [Play(C.BATTLE_COMPUTERS.kind, die=v) for v in normal]
-            for card in (C.ION_THRUSTERS, C.WARP_OVERDRIVE, C.MAXIMUM_BURN):
-                if card.kind in kinds:
-                    acts += [Play(card.kind, die=v) for v in values]
-        elif phase is Phase.BUILD:
-            acts.append(Pass())
-            if self.builds > 0:
-                acts += [Build(u) for u in self.scrapped(seat)]
-            if C.REINFORCEMENTS.kind in kinds:
-                acts += [Play(C.REINFORCEMENTS.kind, unit=u) for u in self.scrapped(seat)]
-        elif phase is Phase.JAM:
-            acts.append(Pass())
-            if C.JAM_TRANSMISSION.kind in kinds:
-                targets = [
-                    u for u in units_of(self.turn_seat) if self.positions[u] != SCRAP and u not in self.jammed
-                ]
-                acts += [Play(C.JAM_TRANSMISSION.kind, unit=u) for u in targets]
-        elif phase is Phase.MOVE:
-            acts += self._move_actions(kinds)
-        elif phase is Phase.ATTACK:
-            acts.append(Pass())
-            acts += [Play(k) for k in kinds if CARDS[k].timing is Timing.ATTACK]
-        elif phase is Phase.DEFEND:
-            acts.append(Pass())
-            acts += [Play(k) for k in kinds if CARDS[k].timing is Timing.DEFENSE]
-        elif phase is Phase.KEEP:
-            units = self.units_at(self.fight_sector, self.keep_seat)
-            acts += [Keep(k) for k in keep_choices(units, self.keep_difference)]
-        if phase in OWN_TURN_PHASES and seat == self.turn_seat:
+        lister = _LISTERS.get(phase)
+        if lister is None:  # a chance step
+            return ()
+        seat = (
+            1 - self.turn_seat
+            if phase in WINDOW_PHASES
+            else self.keep_seat
+            if phase is Phase.KEEP
+            else self.turn_seat
+        )
+        kinds = {c // C.COPIES for c in self.hands[seat]}
+        acts = lister(self, seat, kinds)
+        if _MAJOR_OFFENSIVE in kinds and phase in OWN_TURN_PHASES and seat == self.turn_seat:
             acts += self._major_offensives(seat)
         return tuple(acts)
 
-    def _major_offensives(self, seat: int) -> list[Action]:
-        hand = self.hand_kinds(seat)
-        if C.MAJOR_OFFENSIVE.kind not in hand:
-            return []
-        hand.remove(C.MAJOR_OFFENSIVE.kind)
-        have = Counter(hand)
-        plays: list[Action] = []
-        for pair in combinations_with_replacement(sorted(have), 2):
-            if all(have[k] >= n for k, n in Counter(pair).items()):
-                plays.append(Play(C.MAJOR_OFFENSIVE.kind, discards=pair))
-        return plays
+    def _defend_actions(self, seat: int, kinds: set[int]) -> list[Action]:
+        return [_PASS, *(_PLAY_PLAIN[k] for k in sorted(kinds & _DEFENSE_KINDS))] if kinds else [_PASS]
 
-    def _keeps_dice_in_use(
-        self,
-        movers: Sequence[tuple[int, int]],
-        mover: tuple[int, int],
-        value: int,
-        dice: Sequence[int],
-        usable: int,
-    ) -> bool:
-        """Whether moving one unit ``mover`` by ``value`` still lets the dice be used as fully as
-        ``usable`` says (the must-use rule, RULINGS 11)."""
-        enemy = self._enemy_sectors()
-        direction = DIRECTION[self.turn_seat]
-        sector, used = mover
-        target = step(sector, direction * value)
-        others = list(movers)
-        others.remove(mover)
-        if used == 0 and target not in enemy:
-            others.append((target, 1))
-        rest = list(dice)
-        rest.remove(value)
-        return 1 + max_dice(others, rest, enemy, direction) == usable
+    def _attack_actions(self, seat: int, kinds: set[int]) -> list[Action]:
+        return [_PASS, *(_PLAY_PLAIN[k] for k in sorted(kinds & _ATTACK_KINDS))] if kinds else [_PASS]
 
-    def move_allowed(self, move: Move) -> bool:
-        """Whether ``move`` is legal now (the same answer as ``legal_actions``, found faster)."""
-        if self.phase is not Phase.MOVE or self.result is not None:
-            return False
-        dice = _die_values(self.dice, self.bonus, self.dice_left)
-        entries = self._movers()
-        mine = [m for u, m in entries if u == move.unit]
-        if move.die not in dice or not mine:
-            return False
-        movers = [m for _, m in entries]
-        usable = max_dice(movers, dice, self._enemy_sectors(), DIRECTION[self.turn_seat])
-        return self._keeps_dice_in_use(movers, mine[0], move.die, dice, usable)
+    def _discard_actions(self, seat: int, kinds: set[int]) -> list[Action]:
+        return [_DISCARDS[k] for k in sorted(kinds)]
 
-    def _move_actions(self, kinds: Sequence[int]) -> list[Action]:
+    def _espionage_actions(self, seat: int, kinds: set[int]) -> list[Action]:
+        return [_PASS, _PLAY_PLAIN[_ESPIONAGE]] if _ESPIONAGE in kinds else [_PASS]
+
+    def _roll_actions(self, seat: int, kinds: set[int]) -> list[Action]:
+        if not self.hyper and _HYPER_JUMP in kinds:
+            return [_ROLL, _PLAY_PLAIN[_HYPER_JUMP]]
+        return [_ROLL]
+
+    def _roll_card_actions(self, seat: int, kinds: set[int]) -> list[Action]:
+        acts: list[Action] = [_PASS]
+        if not kinds:
+            return acts
+        values = sorted({self.die_value(i) for i in range(len(self.dice))})
+        if _BATTLE_COMPUTERS in kinds:
+            normal = sorted({self.die_value(i) for i in range(2)})
+            by_die = _BY_DIE[_BATTLE_COMPUTERS]
+            acts += [by_die[v] for v in normal]
+        for kind in _DIE_BONUS_KINDS:
+            if kind in kinds:
+                by_die = _BY_DIE[kind]
+                acts += [by_die[v] for v in values]
+        return acts
+
+    def _build_actions(self, seat: int, kinds: set[int]) -> list[Action]:
+        acts: list[Action] = [_PASS]
+        if self.builds > 0:
+            acts += [_BUILDS[u] for u in self.scrapped(seat)]
+        if _REINFORCEMENTS in kinds:
+            by_unit = _BY_UNIT[_REINFORCEMENTS]
+            acts += [by_unit[u] for u in self.scrapped(seat)]
+        return acts
+
+    def _jam_actions(self, seat: int, kinds: set[int]) -> list[Action]:
+        if _JAM_TRANSMISSION not in kinds:
+            return [_PASS]
+        by_unit = _BY_UNIT[_JAM_TRANSMISSION]
+        jammed = self.jammed
+        positions = self.positions
+        return [
+            _PASS,
+            *(by_unit[u] for u in units_of(self.turn_seat) if positions[u] != SCRAP and u not in jammed),
+        ]
+
+    def _keep_actions(self, seat: int, kinds: set[int]) -> list[Action]:
+        return list(_keeps(tuple(self.units_at(self.fight_sector, self.keep_seat)), self.keep_difference))
+
+    def _major_offensives(self, seat: int) -> tuple[Play, ...]:
+        return _major_offensives(tuple(self.hand_kinds(seat)))
+
+    def _move_actions(self, seat: int, kinds: set[int]) -> list[Action]:
         acts: list[Action] = []
-        seat = self.turn_seat
-        dice = _die_values(self.dice, self.bonus, self.dice_left)
+        dice = self.dice_values_left()
         values = sorted(set(dice))
-        entries = self._movers()
-        movers = [m for _, m in entries]
-        usable = max_dice(movers, dice, self._enemy_sectors(), DIRECTION[seat])
-        if usable == 0:
-            acts.append(Pass())
-        movable = [u for u, _ in entries]
-        allowed: dict[tuple[tuple[int, int], int], bool] = {}
-        for u, mover in entries:
-            for v in values:
-                key = (mover, v)
-                if key not in allowed:
-                    allowed[key] = self._keeps_dice_in_use(movers, mover, v, dice, usable)
-                if allowed[key]:
-                    acts.append(Move(u, v))
+        free = self._free_units() if dice else []
+        if len(free) >= len(dice):
+            # A unit for every die: any unit may take any die (the must-use rule keeps nothing out).
+            if not dice:
+                acts.append(_PASS)
+            rows = _MOVE_ROWS
+            acts += [rows[u][v] for u in free for v in values]
+        else:
+            entries = self._movers()
+            movers = tuple(sorted(m for _, m in entries))
+            usable = max_dice(movers, dice, self._enemy_sectors(), DIRECTION[seat])
+            if usable == 0:
+                acts.append(_PASS)
+            allowed: dict[tuple[tuple[int, int], int], bool] = {}
+            for u, mover in entries:
+                for v in values:
+                    key = (mover, v)
+                    ok = allowed.get(key)
+                    if ok is None:
+                        ok = allowed[key] = self._keeps_dice_in_use(movers, mover, v, dice, usable)
+                    if ok:
+                        acts.append(_move(u, v))
+        if not kinds:
+            return acts
         if C.STRATEGIC_MOVE.kind in kinds:
-            sectors = sorted({self.positions[u] for u in movable})
-            acts += [Play(C.STRATEGIC_MOVE.kind, sector=s, die=v) for s in sectors for v in values]
+            sectors = sorted({self.positions[u] for u in free})
+            acts += [_STRATEGIC_ROWS[s][v] for s in sectors for v in values]
         if C.SPACE_COMBAT_TACTICS.kind in kinds:
-            acts += [Play(C.SPACE_COMBAT_TACTICS.kind, unit=u, die=v) for u in movable for v in values]
+            acts += [_SCT_ROWS[u][v] for u in free for v in values]
         if C.DEFEND_THE_HOMEWORLD.kind in kinds:
             home = HOMEWORLD[seat]
+            by_unit = _BY_UNIT[C.DEFEND_THE_HOMEWORLD.kind]
             acts += [
-                Play(C.DEFEND_THE_HOMEWORLD.kind, unit=u)
+                by_unit[u]
                 for u in units_of(seat)
                 if self.positions[u] not in (SCRAP, home) and u not in self.jammed
             ]
         if C.HOLD_POSITION.kind in kinds:
-            acts += [Play(C.HOLD_POSITION.kind, die=v) for v in values]
+            by_die = _BY_DIE[C.HOLD_POSITION.kind]
+            acts += [by_die[v] for v in values]
         return acts
+
+    def _keeps_dice_in_use(
+        self,
+        movers: tuple[tuple[int, int], ...],
+        mover: tuple[int, int],
+        value: int,
+        dice: tuple[int, ...],
+        usable: int,
+    ) -> bool:
+        """Whether moving one unit ``mover`` by ``value`` still lets the dice be used as fully as
+        ``usable`` says (the must-use rule, RULINGS 11)."""
+        if len(movers) - 1 >= len(dice) - 1:
+            # Every other die still has a unit of its own: nothing is lost.
+            return usable == len(dice)
+        enemy = self._enemy_sectors()
+        direction = DIRECTION[self.turn_seat]
+        rest = list(dice)
+        rest.remove(value)
+        after = _after_step(movers, mover, value, enemy, direction)
+        return 1 + max_dice(after, tuple(rest), enemy, direction) == usable
 
     # -- applying ----------------------------------------------------------------------------------
 
     def apply(self, action: Action) -> SpaceState:
+        # The very object of the list already made (a driver's pick) is legal; anything else is
+        # checked in full (an action read from its notation, a chance outcome, a stale action).
+        for candidate in self.listed or ():
+            if candidate is action:
+                break
+        else:
+            self._check(action)
+        table = _copy(self)
+        table.last = None
+        _apply(table, action)
+        object.__setattr__(table, "__class__", SpaceState)
+        return cast(SpaceState, table)
+
+    def _check(self, action: Action) -> None:
+        """Raise a ``GameError`` if ``action`` may not be played now."""
         if self.result is not None:
             raise GameOverError("the game is over: no more actions can be played")
-        if self.to_move() == CHANCE:
-            if not isinstance(action, Shuffle | Dice):
+        if self.phase in CHANCE_PHASES:
+            if type(action) is not Shuffle and type(action) is not Dice:
                 raise NotYourTurnError(f"the next step is chance: {self.phase_text}")
-            values = action.order if isinstance(action, Shuffle) else action.values
-            if self.chance_action(values) != action:
-                raise IllegalActionError(f"{action.notation} does not fit this chance step")
-        elif isinstance(action, Shuffle | Dice):
-            raise IllegalActionError("no dice are rolled and no deck is shuffled now")
-        elif isinstance(action, Keep) and self.phase is Phase.KEEP:
+            if not self._fits_chance(action):
+                values = action.order if isinstance(action, Shuffle) else action.values
+                if self.chance_action(values) != action:
+                    raise IllegalActionError(f"{action.notation} does not fit this chance step")
+        elif type(action) is Keep and self.phase is Phase.KEEP:
+            # Any equivalent choice is accepted, not only the one listed per kind of unit.
             units = self.units_at(self.fight_sector, self.keep_seat)
             if not may_keep(units, action.units, self.keep_difference):
                 raise IllegalActionError(
                     f"keep one unit, or units of total force {self.keep_difference} or less, "
                     f"from your units in sector {self.fight_sector}"
                 )
-        elif isinstance(action, Move):
-            if not self.move_allowed(action):
-                raise IllegalActionError(self._why_illegal(action))
         elif action not in self.legal_actions():
             raise IllegalActionError(self._why_illegal(action))
-        table = self._thaw()
-        table.last = None
-        _apply(table, action)
-        return _freeze(table)
+
+    def _fits_chance(self, action: Action) -> bool:
+        """The dice of a roll checked directly (the common chance step); anything else is left to
+        ``chance_action``'s full check."""
+        if type(action) is not Dice or self.phase is Phase.SHUFFLE:
+            return False
+        values = action.values
+        count = (3 if self.hyper else 2) if self.phase is Phase.DICE else 1
+        return len(values) == count and all(1 <= v <= 6 for v in values)
 
     def _why_illegal(self, action: Action) -> str:
+        if isinstance(action, Shuffle | Dice):
+            return "no dice are rolled and no deck is shuffled now"
         who = SIDES[self.to_move()]
         if isinstance(action, Play):
             card = action.card
@@ -522,15 +718,12 @@ class SpaceState(GameState):
         if isinstance(action, Move) and self.phase is Phase.MOVE:
             if not self.movable(action.unit):
                 return f"{unit_label(action.unit)} cannot move now"
-            if action.die not in _die_values(self.dice, self.bonus, self.dice_left):
+            if action.die not in self.dice_values_left():
                 return f"there is no die {action.die} left to play"
             return "that move would leave a die unused although both can be played (use the dice)"
         if isinstance(action, Pass) and self.phase is Phase.MOVE:
             return "the dice must be used while a unit can move with them"
         return f"{action.notation!r} is not allowed now: {self.phase_text}"
-
-    def _thaw(self) -> _Table:
-        return _Table(**{name: getattr(self, name) for name in _FIELDS})
 
     # -- JSON ----------------------------------------------------------------------------------------
 
@@ -562,6 +755,8 @@ class SpaceState(GameState):
             "keep_difference": self.keep_difference,
             "extra_turns": self.extra_turns,
             "spy": [self.spy[0], list(self.spy[1])] if self.spy is not None else None,
+            "turn_moves": [m.to_json() for m in self.turn_moves],
+            "last_fight": self.last_fight.to_json() if self.last_fight is not None else None,
             "last": self.last.to_json() if self.last is not None else None,
             "outcome": self.result.to_json() if self.result is not None else None,
         }
@@ -580,22 +775,136 @@ class SpaceState(GameState):
         return phase_text(self)
 
 
-_FIELDS = tuple(f.name for f in fields(_Table))
+_PASS = Pass()
+_ROLL = RollDice()
+_ESPIONAGE, _HYPER_JUMP, _BATTLE_COMPUTERS = C.ESPIONAGE.kind, C.HYPER_JUMP.kind, C.BATTLE_COMPUTERS.kind
+_REINFORCEMENTS, _JAM_TRANSMISSION, _MAJOR_OFFENSIVE = (
+    C.REINFORCEMENTS.kind,
+    C.JAM_TRANSMISSION.kind,
+    C.MAJOR_OFFENSIVE.kind,
+)
+_LISTERS: dict[Phase, Callable[[SpaceState, int, set[int]], list[Action]]] = {
+    Phase.DISCARD: SpaceState._discard_actions,
+    Phase.ESPIONAGE: SpaceState._espionage_actions,
+    Phase.ROLL: SpaceState._roll_actions,
+    Phase.ROLL_CARDS: SpaceState._roll_card_actions,
+    Phase.BUILD: SpaceState._build_actions,
+    Phase.JAM: SpaceState._jam_actions,
+    Phase.MOVE: SpaceState._move_actions,
+    Phase.ATTACK: SpaceState._attack_actions,
+    Phase.DEFEND: SpaceState._defend_actions,
+    Phase.KEEP: SpaceState._keep_actions,
+}
+"""The deciding seat's actions in each phase where a seat decides (the chance steps have none)."""
+_ROLL_SPECS = {
+    hyper: ChanceSpec(ChanceKind.DICE, count=3 if hyper else 2, sides=6, label="Roll")
+    for hyper in (False, True)
+}
+_REROLL_SPEC = ChanceSpec(ChanceKind.DICE, count=1, sides=6, label="Battle Computers")
+_FIGHT_DIE_SPECS = {
+    attacker: ChanceSpec(ChanceKind.DICE, count=1, sides=6, label="Surprise Attack" if attacker else "Ambush")
+    for attacker in (False, True)
+}
+_DICE = {values: Dice(values) for n in (1, 2, 3) for values in product(range(1, 7), repeat=n)}
+"""Every roll's action, made once."""
+_DISCARDS = tuple(Discard(k) for k in range(len(CARDS)))
+_BUILDS = tuple(Build(u) for u in range(2 * UNITS_PER_SIDE))
+_MOST = 6 + C.COPIES * sum(C.CARDS[k].die_bonus for k in _DIE_BONUS_KINDS)
+"""No die can show more: a 6 with every die addition of the deck on it."""
+_UNITS = range(2 * UNITS_PER_SIDE)
+_VALUES = range(_MOST + 1)
+_MOVE_ROWS = tuple(tuple(Move(u, v) for v in _VALUES) for u in _UNITS)
+"""``_MOVE_ROWS[unit][value]``: the plain moves a list holds, made once (the lists share them);
+likewise the card plays by what they name:"""
+_BY_DIE = {c.kind: tuple(Play(c.kind, die=v) for v in _VALUES) for c in CARDS if c.target is Target.DIE}
+_BY_UNIT = {
+    c.kind: tuple(Play(c.kind, unit=u) for u in _UNITS)
+    for c in CARDS
+    if c.target in (Target.OWN_UNIT, Target.ENEMY_UNIT, Target.SCRAPPED_UNIT)
+}
+_SCT_ROWS = tuple(tuple(Play(C.SPACE_COMBAT_TACTICS.kind, unit=u, die=v) for v in _VALUES) for u in _UNITS)
+_STRATEGIC_ROWS = tuple(
+    tuple(Play(C.STRATEGIC_MOVE.kind, sector=s, die=v) for v in _VALUES) for s in range(SECTORS + 1)
+)
+_PLAYS: dict[tuple[int, int | None, int | None, int | None, tuple[int, ...]], Play] = {}
 
 
-def _freeze(table: _Table) -> SpaceState:
-    return SpaceState(**{name: getattr(table, name) for name in _FIELDS})
+@lru_cache(maxsize=4096)
+def _major_offensives(hand: tuple[int, ...]) -> tuple[Play, ...]:
+    """Major Offensive with each pair of other cards of ``hand`` (card kinds, sorted) to discard."""
+    rest = list(hand)
+    rest.remove(C.MAJOR_OFFENSIVE.kind)
+    have = Counter(rest)
+    return tuple(
+        _card_play(C.MAJOR_OFFENSIVE.kind, discards=pair)
+        for pair in combinations_with_replacement(sorted(have), 2)
+        if all(have[k] >= n for k, n in Counter(pair).items())
+    )
+
+
+@lru_cache(maxsize=4096)
+def _keeps(units: tuple[int, ...], difference: int) -> tuple[Keep, ...]:
+    """The listed choices of units to keep (``fights.keep_choices``), made once per fight situation."""
+    return tuple(Keep(k) for k in keep_choices(units, difference))
+
+
+def _move(unit: int, value: int) -> Move:
+    return _MOVE_ROWS[unit][value]
+
+
+def _card_play(
+    kind: int,
+    unit: int | None = None,
+    sector: int | None = None,
+    die: int | None = None,
+    discards: tuple[int, ...] = (),
+) -> Play:
+    """The card play, made once and shared by every list that holds it."""
+    key = (kind, unit, sector, die, discards)
+    found = _PLAYS.get(key)
+    if found is None:
+        found = _PLAYS[key] = Play(kind, unit, sector, die, discards)
+    return found
+
+
+_PLAY_PLAIN = {c.kind: Play(c.kind) for c in CARDS if c.target is Target.NONE}
+"""The actions that name nothing, made once (the lists share them)."""
 
 
 # ---------------------------------------------------------------------------------------------------
 # The flow of a turn, on the mutable working copy
 
 
-def _say(table: _Table, text: str, seat: int | None = None) -> None:
-    if table.last is None:
-        table.last = LastEvent(seat, text)
+def _say(table: _Table, text: str, seat: int | None = None, private: tuple[int, str] | None = None) -> None:
+    """Add ``text`` to the words of this action; ``private`` (seat, words) replaces it for that seat."""
+    last = table.last
+    if last is None:
+        head, own, who = "", _NO_OWN, seat
     else:
-        table.last = LastEvent(table.last.seat, f"{table.last.text} {text}")
+        head, own, who = last.text + " ", last.own, last.seat
+    if private is None and own is _NO_OWN:
+        table.last = LastEvent(who, head + text, _NO_OWN)
+        return
+    mine = [own[0], own[1]]
+    for s in (0, 1):
+        secret = private is not None and private[0] == s
+        if mine[s] or secret:
+            before = mine[s] + " " if mine[s] else head
+            mine[s] = before + (private[1] if private is not None and secret else text)
+    table.last = LastEvent(who, head + text, _NO_OWN if mine == ["", ""] else (mine[0], mine[1]))
+
+
+_NO_OWN = ("", "")
+"""The same words for every viewer."""
+
+
+def _card_names(cards: Sequence[int]) -> str:
+    names = [card_of(c).name for c in cards]
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def _units_words(units: Sequence[int]) -> str:
+    return ", ".join([_UNIT_NAMES[u] for u in units])
 
 
 def _set_hand(table: _Table, seat: int, hand: Sequence[int]) -> None:
@@ -622,49 +931,92 @@ def _take_die(table: _Table, value: int) -> None:
     raise AssertionError("no such die")
 
 
-def _step_units(table: _Table, units: Sequence[int], value: int, forwards: bool) -> None:
+def _step_units(table: _Table, units: Sequence[int], value: int, forwards: bool, how: str = "die") -> None:
+    """Move ``units`` (of the player on turn) ``value`` sectors, forwards or back, as one move of the
+    turn: each takes one more die of its two and stops if it ends on an enemy sector."""
     seat = table.turn_seat
     direction = DIRECTION[seat] if forwards else -DIRECTION[seat]
     positions = list(table.positions)
-    enemy = {positions[u] for u in units_of(1 - seat) if positions[u] != SCRAP}
-    moved = {u: (n, s) for u, n, s in table.moved}
+    first = (1 - seat) * UNITS_PER_SIDE
+    enemy = positions[first : first + UNITS_PER_SIDE]
+    moved = {u: (n, s) for u, n, s in table.moved} if table.moved else {}
+    number = table.turn_moves[-1].number + 1 if table.turn_moves else 1
+    records = []
     for u in units:
-        positions[u] = step(positions[u], direction * value)
-        n, _ = moved.get(u, (0, False))
-        moved[u] = (n + 1, positions[u] in enemy)
+        source = positions[u]
+        target = (source - 1 + direction * value) % SECTORS + 1
+        positions[u] = target
+        moved[u] = (moved[u][0] + 1 if u in moved else 1, target in enemy)
+        records.append(MoveRecord(number, u, source, target, value, how))
     table.positions = tuple(positions)
     table.moved = tuple(sorted((u, n, s) for u, (n, s) in moved.items()))
+    table.turn_moves = (*table.turn_moves, *records)
+
+
+def _step_one(table: _Table, unit: int, value: int, direction: int, how: str) -> tuple[int, int]:
+    """``_step_units`` for one unit (the plain move, made hundreds of times a game): (from, to)."""
+    positions = table.positions
+    source = positions[unit]
+    target = (source - 1 + direction * value) % SECTORS + 1
+    table.positions = (*positions[:unit], target, *positions[unit + 1 :])
+    first = (1 - table.turn_seat) * UNITS_PER_SIDE
+    stopped = target in positions[first : first + UNITS_PER_SIDE]
+    used = 1
+    others = []
+    for entry in table.moved:
+        if entry[0] == unit:
+            used = entry[1] + 1
+        else:
+            others.append(entry)
+    others.append((unit, used, stopped))
+    table.moved = tuple(sorted(others))
+    number = table.turn_moves[-1].number + 1 if table.turn_moves else 1
+    table.turn_moves = (*table.turn_moves, MoveRecord(number, unit, source, target, value, how))
+    return source, target
+
+
+_UNIT_NAMES = tuple(unit_name(u) for u in range(2 * UNITS_PER_SIDE))
+_SECTOR_NAMES = tuple(sector_name(s) for s in range(SECTORS + 1))
+
+
+def _next_move_number(table: _Table) -> int:
+    return table.turn_moves[-1].number + 1 if table.turn_moves else 1
 
 
 def _continue_drawing(table: _Table) -> None:
     """Draw what is still to be drawn (the initial hands, or the turn's two cards), stopping at a
     shuffle when the deck runs out; then go on to the discards."""
     for seat in (0, 1):
-        drawn = 0
-        while table.to_draw[seat] > 0:
-            if not table.deck:
-                if table.vortex:
-                    if drawn:
-                        _say(table, f"{SIDES[seat]} drew {_cards(drawn)}.")
-                    table.phase = Phase.SHUFFLE
-                    return
-                _say(table, f"{SIDES[seat]} could not draw: the deck and the vortex are empty.")
-                table.to_draw = (0, table.to_draw[1]) if seat == 0 else (table.to_draw[0], 0)
-                break
-            _set_hand(table, seat, (*table.hands[seat], table.deck[0]))
-            table.deck = table.deck[1:]
-            drawn += 1
-            table.to_draw = (
-                (table.to_draw[0] - 1, table.to_draw[1])
-                if seat == 0
-                else (table.to_draw[0], table.to_draw[1] - 1)
-            )
+        wanted = table.to_draw[seat]
+        if not wanted:
+            continue
+        drawn = table.deck[:wanted]
         if drawn:
-            _say(table, f"{SIDES[seat]} drew {_cards(drawn)}.")
+            table.deck = table.deck[len(drawn) :]
+            _set_hand(table, seat, (*table.hands[seat], *drawn))
+            _say_drawn(table, seat, drawn)
+        left = wanted - len(drawn)
+        table.to_draw = (left, table.to_draw[1]) if seat == 0 else (table.to_draw[0], left)
+        if left:
+            if table.vortex:
+                table.phase = Phase.SHUFFLE
+                return
+            _say(table, f"{SIDES[seat]} could not draw: the deck and the vortex are empty.")
+            table.to_draw = (0, table.to_draw[1]) if seat == 0 else (table.to_draw[0], 0)
     if table.turn_number == 0:
         _start_turn(table, 0)
         return
     _after_draw(table)
+
+
+def _say_drawn(table: _Table, seat: int, drawn: Sequence[int]) -> None:
+    """ "Evil Empire drew 2 cards." for everyone, "You drew Hyper Jump and Espionage." for the drawer."""
+    if drawn:
+        _say(
+            table,
+            f"{SIDES[seat]} drew {_cards(len(drawn))}.",
+            private=(seat, f"You drew {_card_names(drawn)}."),
+        )
 
 
 def _cards(n: int) -> str:
@@ -701,16 +1053,14 @@ def _after_draw(table: _Table) -> None:
 def _to_build(table: _Table) -> None:
     seat = table.turn_seat
     table.builds = 1 if table.dice[0] == table.dice[1] else 0
-    state = _freeze(table)
-    if state.controls_homeworld(seat) and state.scrapped(seat):
+    if table.controls_homeworld(seat) and table.scrapped(seat):
         table.phase = Phase.BUILD
     else:
         _to_jam(table)
 
 
 def _to_jam(table: _Table) -> None:
-    seat = table.turn_seat
-    if any(table.positions[u] != SCRAP for u in units_of(seat)):
+    if table.on_board(table.turn_seat):
         table.phase = Phase.JAM
     else:
         _to_move(table)
@@ -737,9 +1087,8 @@ def _next_fight(table: _Table, after: int) -> None:
 def _resolve_fight(table: _Table) -> None:
     seat = table.turn_seat
     sector = table.fight_sector
-    state = _freeze(table)
-    mine = state.units_at(sector, seat)
-    theirs = state.units_at(sector, 1 - seat)
+    mine = table.units_at(sector, seat)
+    theirs = table.units_at(sector, 1 - seat)
     attack = force_total(mine, table.attack_bonus)
     defense = force_total(theirs, table.defense_bonus)
     winner = seat if winner_is_attacker(attack, defense) else 1 - seat
@@ -751,10 +1100,11 @@ def _resolve_fight(table: _Table) -> None:
     table.keep_seat = winner
     table.keep_difference = abs(attack - defense)
     table.phase = Phase.KEEP
+    table.last_fight = FightRecord(table.turn_number, sector, seat, attack, defense, winner, tuple(losers))
     _say(
         table,
-        f"{SIDES[seat]} {attack} against {SIDES[1 - seat]} {defense}: {SIDES[winner]} wins "
-        f"and {len(losers)} {'unit is' if len(losers) == 1 else 'units are'} destroyed.",
+        f"{SIDES[seat]} {attack} against {SIDES[1 - seat]} {defense}: {SIDES[winner]} wins; "
+        f"destroyed: {_units_words(losers)}.",
     )
 
 
@@ -762,12 +1112,13 @@ def _end_turn(table: _Table) -> None:
     table.phase = Phase.OVER
     table.fight_sector = table.keep_difference = 0
     table.keep_seat = -1
+    holders = set(planet_controllers(table.positions).values())
     for seat in (table.turn_seat, 1 - table.turn_seat):
-        if all(controller(table.positions, p) == seat for p in PLANETS):
+        if holders == {seat}:
             _finish(table, seat, SpaceWin.ALL_PLANETS, f"{SIDES[seat]} controls all four planets and wins.")
             return
     for seat in (0, 1):
-        if all(table.positions[u] == SCRAP for u in units_of(seat)):
+        if not table.on_board(seat):
             _finish(
                 table, 1 - seat, SpaceWin.NO_UNITS, f"{SIDES[seat]} has no unit left: {SIDES[1 - seat]} wins."
             )
@@ -787,71 +1138,83 @@ def _finish(table: _Table, winner: int, reason: SpaceWin, text: str) -> None:
 
 
 def _apply(table: _Table, action: Action) -> None:
-    seat = table.turn_seat
-    name = SIDES[seat]
-    if isinstance(action, Shuffle):
-        pool = sorted(table.vortex)
-        table.deck = (*table.deck, *(pool[i] for i in action.order))
-        table.vortex = ()
-        if table.turn_number == 0:
-            _say(table, f"The {len(pool)} cards were shuffled into the deck.")
-        else:
-            _say(table, f"The vortex ({_cards(len(pool))}) was shuffled into a new deck.")
-        _continue_drawing(table)
-    elif isinstance(action, Dice):
-        if table.phase is Phase.DICE:
-            table.dice = action.values
-            table.bonus = (0,) * len(action.values)
-            table.phase = Phase.ROLL_CARDS
-            double = " (doubles)" if action.values[0] == action.values[1] else ""
-            _say(table, f"{name} rolled {'-'.join(map(str, action.values))}{double}.", seat)
-        elif table.phase is Phase.REROLL:
-            dice = list(table.dice)
-            dice[table.reroll] = action.values[0]
-            table.dice = tuple(dice)
-            table.reroll = -1
-            table.phase = Phase.ROLL_CARDS
-            _say(table, f"The rerolled die shows {action.values[0]}.", seat)
-        else:
-            if table.die_for == seat:
-                table.attack_bonus += action.values[0]
-                table.phase = Phase.ATTACK
-            else:
-                table.defense_bonus += action.values[0]
-                table.phase = Phase.DEFEND
-            table.die_for = -1
-            _say(table, f"The die adds {action.values[0]} to the force.")
-    elif isinstance(action, RollDice):
-        table.phase = Phase.DICE
-        _say(table, f"{name} rolls.", seat)
-    elif isinstance(action, Discard):
-        card = _remove_card(table, seat, action.kind)
-        _say(table, f"{name} discarded {card_of(card).name}.", seat)
-        if len(table.hands[seat]) <= hand_limit(table.positions, seat):
-            table.phase = Phase.ESPIONAGE
-    elif isinstance(action, Pass):
-        _pass(table)
-    elif isinstance(action, Build):
-        _rebuild(table, action.unit)
-        table.builds -= 1
-        _say(table, f"{name} rebuilt {unit_name(action.unit)} on its homeworld.", seat)
-        _after_build(table)
-    elif isinstance(action, Move):
-        before = table.positions[action.unit]
-        _take_die(table, action.die)
-        _step_units(table, [action.unit], action.die, forwards=True)
-        _say(
-            table,
-            f"{name} moved {unit_name(action.unit)} from {sector_name(before)} to "
-            f"{sector_name(table.positions[action.unit])}.",
-            seat,
-        )
-    elif isinstance(action, Keep):
-        _keep(table, action.units)
-    elif isinstance(action, Play):
-        _play(table, action)
-    else:
+    step = _STEPS.get(type(action))
+    if step is None:
         raise IllegalActionError(f"{action} is not an action of space")
+    step(table, action)
+
+
+def _apply_move(table: _Table, action: Action) -> None:
+    move = cast(Move, action)
+    seat = table.turn_seat
+    _take_die(table, move.die)
+    source, target = _step_one(table, move.unit, move.die, DIRECTION[seat], "die")
+    _say(
+        table,
+        f"{SIDES[seat]} moved {_UNIT_NAMES[move.unit]} from {_SECTOR_NAMES[source]} to {_SECTOR_NAMES[target]}.",
+        seat,
+    )
+
+
+def _apply_shuffle(table: _Table, action: Action) -> None:
+    pool = sorted(table.vortex)
+    table.deck = (*table.deck, *(pool[i] for i in cast(Shuffle, action).order))
+    table.vortex = ()
+    if table.turn_number == 0:
+        _say(table, f"The {len(pool)} cards were shuffled into the deck.")
+    else:
+        _say(table, f"The vortex ({_cards(len(pool))}) was shuffled into a new deck.")
+    _continue_drawing(table)
+
+
+def _apply_roll(table: _Table, action: Action) -> None:
+    table.phase = Phase.DICE
+    _say(table, f"{SIDES[table.turn_seat]} rolls.", table.turn_seat)
+
+
+def _apply_discard(table: _Table, action: Action) -> None:
+    seat = table.turn_seat
+    card = _remove_card(table, seat, cast(Discard, action).kind)
+    _say(table, f"{SIDES[seat]} discarded {card_of(card).name}.", seat)
+    if len(table.hands[seat]) <= hand_limit(table.positions, seat):
+        table.phase = Phase.ESPIONAGE
+
+
+def _apply_build(table: _Table, action: Action) -> None:
+    unit = cast(Build, action).unit
+    _rebuild(table, unit)
+    table.builds -= 1
+    _say(table, f"{SIDES[table.turn_seat]} rebuilt {unit_name(unit)} on its homeworld.", table.turn_seat)
+    _after_build(table)
+
+
+def _dice(table: _Table, values: tuple[int, ...]) -> None:
+    seat = table.turn_seat
+    if table.phase is Phase.DICE:
+        table.dice = values
+        table.bonus = (0,) * len(values)
+        table.phase = Phase.ROLL_CARDS
+        # A new roll: the moves and the fight shown from the turn before are done with.
+        table.turn_moves = ()
+        table.last_fight = None
+        double = " (doubles)" if values[0] == values[1] else ""
+        _say(table, f"{SIDES[seat]} rolled {'-'.join(map(str, values))}{double}.", seat)
+    elif table.phase is Phase.REROLL:
+        dice = list(table.dice)
+        dice[table.reroll] = values[0]
+        table.dice = tuple(dice)
+        table.reroll = -1
+        table.phase = Phase.ROLL_CARDS
+        _say(table, f"The rerolled die shows {values[0]}.", seat)
+    else:
+        if table.die_for == seat:
+            table.attack_bonus += values[0]
+            table.phase = Phase.ATTACK
+        else:
+            table.defense_bonus += values[0]
+            table.phase = Phase.DEFEND
+        table.die_for = -1
+        _say(table, f"The die adds {values[0]} to the force.")
 
 
 def _rebuild(table: _Table, unit: int) -> None:
@@ -861,7 +1224,7 @@ def _rebuild(table: _Table, unit: int) -> None:
 
 
 def _after_build(table: _Table) -> None:
-    if not _freeze(table).scrapped(table.turn_seat):
+    if not table.scrapped(table.turn_seat):
         _to_jam(table)
 
 
@@ -875,11 +1238,19 @@ _PASS_TEXT = {
 }
 
 
+_PASS_WORDS = {
+    (phase, seat): text.format(name=SIDES[seat], other=SIDES[1 - seat])
+    for phase, text in _PASS_TEXT.items()
+    for seat in (0, 1)
+}
+
+
 def _pass(table: _Table) -> None:
     seat = table.turn_seat
     phase = table.phase
-    if phase in _PASS_TEXT:
-        _say(table, _PASS_TEXT[phase].format(name=SIDES[seat], other=SIDES[1 - seat]), _decider(table))
+    words = _PASS_WORDS.get((phase, seat))
+    if words is not None:
+        _say(table, words, _decider(table))
     if phase is Phase.ESPIONAGE:
         table.phase = Phase.ROLL
     elif phase is Phase.ROLL_CARDS:
@@ -900,18 +1271,26 @@ def _pass(table: _Table) -> None:
 def _keep(table: _Table, kept: Sequence[int]) -> None:
     sector = table.fight_sector
     positions = list(table.positions)
-    lost = [
-        u
-        for u, where in enumerate(positions)
-        if where == sector and owner(u) == table.keep_seat and u not in kept
-    ]
+    lost = [u for u in table.units_at(sector, table.keep_seat) if u not in kept]
     for u in lost:
         positions[u] = SCRAP
     table.positions = tuple(positions)
+    fight = table.last_fight
+    if fight is not None and fight.sector == sector:
+        table.last_fight = FightRecord(
+            fight.turn,
+            fight.sector,
+            fight.attacker,
+            fight.attack,
+            fight.defense,
+            fight.winner,
+            (*fight.destroyed, *lost),
+            tuple(kept),
+            True,
+        )
     words = ", ".join(unit_label(u) for u in kept)
-    _say(
-        table, f"{SIDES[table.keep_seat]} keeps {words}" + (f"; {len(lost)} more destroyed." if lost else ".")
-    )
+    more = f"; destroyed: {_units_words(lost)}." if lost else "; no more units destroyed."
+    _say(table, f"{SIDES[table.keep_seat]} keeps {words}{more}")
     _next_fight(table, sector)
 
 
@@ -920,6 +1299,15 @@ def _play(table: _Table, action: Play) -> None:
     card = action.card
     _remove_card(table, seat, card.kind)
     name = SIDES[seat]
+    if card is C.ESPIONAGE:
+        seen = table.hands[1 - seat]
+        table.spy = (seat, seen)
+        table.phase = Phase.ROLL
+        held = (
+            f"{SIDES[1 - seat]} holds {_card_names(seen)}." if seen else f"{SIDES[1 - seat]} holds no card."
+        )
+        _say(table, f"{name} played {card.name}.", seat, private=(seat, f"You played {card.name}: {held}"))
+        return
     _say(table, f"{name} played {card.name}.", seat)
     if card is C.MAJOR_OFFENSIVE:
         for kind in action.discards:
@@ -928,9 +1316,6 @@ def _play(table: _Table, action: Play) -> None:
         _say(table, f"It discarded {CARDS[action.discards[0]].name} and {CARDS[action.discards[1]].name}.")
         if table.phase is Phase.DISCARD and len(table.hands[seat]) <= hand_limit(table.positions, seat):
             table.phase = Phase.ESPIONAGE
-    elif card is C.ESPIONAGE:
-        table.spy = (seat, table.hands[1 - seat])
-        table.phase = Phase.ROLL
     elif card is C.HYPER_JUMP:
         table.hyper = True
     elif card is C.BATTLE_COMPUTERS:
@@ -943,6 +1328,7 @@ def _play(table: _Table, action: Play) -> None:
         bonus = list(table.bonus)
         bonus[i] += card.die_bonus
         table.bonus = tuple(bonus)
+        _say(table, f"The {action.die} becomes {action.die + card.die_bonus}.")
     elif card is C.REINFORCEMENTS:
         assert action.unit is not None
         _rebuild(table, action.unit)
@@ -954,23 +1340,39 @@ def _play(table: _Table, action: Play) -> None:
         _say(table, f"{unit_name(action.unit)} cannot move this turn.")
     elif card is C.STRATEGIC_MOVE:
         assert action.sector is not None and action.die is not None
-        state = _freeze(table)
-        units = [u for u in state.units_at(action.sector, seat) if state.movable(u)]
+        used = table._used()
+        units = [u for u in table.units_at(action.sector, seat) if table.movable(u, used)]
         _take_die(table, action.die)
-        _step_units(table, units, action.die, forwards=True)
-        _say(table, f"{len(units)} units moved from {sector_name(action.sector)} by {action.die}.")
+        _step_units(table, units, action.die, forwards=True, how=card.key)
+        target = step(action.sector, DIRECTION[seat] * action.die)
+        _say(
+            table,
+            f"{len(units)} units moved from {sector_name(action.sector)} to {sector_name(target)} "
+            f"by {action.die}.",
+        )
     elif card is C.SPACE_COMBAT_TACTICS:
         assert action.unit is not None and action.die is not None
         _take_die(table, action.die)
-        _step_units(table, [action.unit], action.die, forwards=False)
-        _say(table, f"{unit_name(action.unit)} moved back to {sector_name(table.positions[action.unit])}.")
+        _step_units(table, [action.unit], action.die, forwards=False, how=card.key)
+        record = table.turn_moves[-1]
+        _say(
+            table,
+            f"{unit_name(action.unit)} moved back from {sector_name(record.source)} to "
+            f"{sector_name(record.target)}.",
+        )
     elif card is C.DEFEND_THE_HOMEWORLD:
         assert action.unit is not None
+        source = table.positions[action.unit]
         _rebuild(table, action.unit)
         moved = {u: (n, s) for u, n, s in table.moved}
         moved[action.unit] = (2, True)
         table.moved = tuple(sorted((u, n, s) for u, (n, s) in moved.items()))
-        _say(table, f"{unit_name(action.unit)} jumped to its homeworld.")
+        home = HOMEWORLD[seat]
+        table.turn_moves = (
+            *table.turn_moves,
+            MoveRecord(_next_move_number(table), action.unit, source, home, 0, card.key),
+        )
+        _say(table, f"{unit_name(action.unit)} jumped from {sector_name(source)} to its homeworld.")
     elif card is C.HOLD_POSITION:
         assert action.die is not None
         _take_die(table, action.die)
@@ -979,6 +1381,20 @@ def _play(table: _Table, action: Play) -> None:
         _fight_card(table, card, attacker=True)
     elif card.timing is Timing.DEFENSE:
         _fight_card(table, card, attacker=False)
+
+
+_STEPS: dict[type[Action], Callable[[_Table, Action], None]] = {
+    Pass: lambda table, action: _pass(table),
+    Move: _apply_move,
+    Play: lambda table, action: _play(table, cast(Play, action)),
+    Dice: lambda table, action: _dice(table, cast(Dice, action).values),
+    Shuffle: _apply_shuffle,
+    RollDice: _apply_roll,
+    Discard: _apply_discard,
+    Build: _apply_build,
+    Keep: lambda table, action: _keep(table, cast(Keep, action).units),
+}
+"""What each kind of action does to the working copy."""
 
 
 def _fight_card(table: _Table, card: C.Card, attacker: bool) -> None:
@@ -993,9 +1409,7 @@ def _fight_card(table: _Table, card: C.Card, attacker: bool) -> None:
 
 def _decider(table: _Table) -> int:
     """The seat deciding in ``table``'s phase (the player on turn, or the other in a window)."""
-    return (
-        1 - table.turn_seat if table.phase in WINDOW_PHASES else table.turn_seat
-    )
+    return 1 - table.turn_seat if table.phase in WINDOW_PHASES else table.turn_seat
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -1082,6 +1496,7 @@ class SpaceView(GameView):
     deck_size: int
     vortex: tuple[str, ...]
     dice: tuple[int, ...]
+    """Each die's value with the cards' additions (what moves use)."""
     dice_left: tuple[int, ...]
     jammed: tuple[int, ...]
     fight_sector: int
@@ -1094,6 +1509,19 @@ class SpaceView(GameView):
     result: Outcome | None
     last: str | None
     phase_words: str
+    rolled: tuple[int, ...] = ()
+    """Each die as rolled, before the cards' additions."""
+    die_bonus: tuple[int, ...] = ()
+    """Each die's additions by Ion Thrusters, Warp Overdrive and Maximum Burn (``dice`` = rolled + bonus)."""
+    dice_used: tuple[bool, ...] = ()
+    """Per die, whether it has been used in this move phase (moved by, or held by Hold Position)."""
+    turn_moves: tuple[MoveRecord, ...] = ()
+    """The moves since the last roll, in order (``MoveRecord``: number, unit, from, to, die, how)."""
+    last_fight: FightRecord | None = None
+    """The latest fight's result (sector, attacker, totals, winner, destroyed, kept), until the next roll."""
+    public_last: str | None = None
+    """The last action's words as everyone reads them (``last`` is this viewer's; the picture, the
+    same for every viewer, writes these)."""
 
     variant_key: ClassVar[str] = "space"
 
@@ -1123,8 +1551,14 @@ class SpaceView(GameView):
             deciding=state.to_move() if state.result is None else CHANCE,
             actions=state.legal_actions() if viewer is not None and state.to_move() == viewer else (),
             result=state.result,
-            last=state.last_text,
+            last=state.last.for_viewer(viewer) if state.last is not None else None,
             phase_words=state.phase_text,
+            rolled=state.dice,
+            die_bonus=state.bonus,
+            dice_used=_dice_used(state),
+            turn_moves=state.turn_moves,
+            last_fight=state.last_fight,
+            public_last=state.last_text,
         )
 
     @property
@@ -1177,7 +1611,20 @@ class SpaceView(GameView):
             "outcome": self.result.to_json() if self.result is not None else None,
             "last_text": self.last,
             "phase_text": self.phase_words,
+            "rolled": list(self.rolled),
+            "die_bonus": list(self.die_bonus),
+            "dice_used": list(self.dice_used),
+            "turn_moves": [m.to_json() for m in self.turn_moves],
+            "last_fight": self.last_fight.to_json() if self.last_fight is not None else None,
+            "public_last": self.public_last,
         }
+
+
+def _dice_used(state: SpaceState) -> tuple[bool, ...]:
+    """Per die, whether it is used up: in the move phase, not among the dice left."""
+    if state.phase is not Phase.MOVE:
+        return (False,) * len(state.dice)
+    return tuple(i not in state.dice_left for i in range(len(state.dice)))
 
 
 def new_state() -> SpaceState:

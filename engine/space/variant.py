@@ -9,8 +9,17 @@ from engine.errors import CorruptStateError
 from engine.protocol import Action, EndReason, GameState, Outcome, TurnConfirmation, Variant
 from engine.space.actions import parse
 from engine.space.board import SECTORS, SIDES, UNITS_PER_SIDE, contested, owner
-from engine.space.cards import DECK_SIZE
-from engine.space.game import SCHEMA, LastEvent, Phase, SpaceState, SpaceWin, new_state
+from engine.space.cards import CARDS, DECK_SIZE
+from engine.space.game import (
+    SCHEMA,
+    FightRecord,
+    LastEvent,
+    MoveRecord,
+    Phase,
+    SpaceState,
+    SpaceWin,
+    new_state,
+)
 
 
 class SpaceVariant(Variant):
@@ -40,9 +49,23 @@ class SpaceVariant(Variant):
             raise CorruptStateError(
                 f"the saved space game cannot be read ({exc.__class__.__name__}: {exc})"
             ) from exc
-        if state.to_json() != dict(data):
+        if state.to_json() != _with_defaults(data):
             raise CorruptStateError("the saved space game has fields that do not belong to a space state")
         return state
+
+
+_ADDED_KEYS: dict[str, Any] = {"turn_moves": [], "last_fight": None}
+"""Keys added to the saved form after schema 1 was first written, with the value an older save means
+(no moves recorded, no fight recorded; its last words are the same for every viewer)."""
+
+
+def _with_defaults(data: Mapping[str, Any]) -> dict[str, Any]:
+    """``data`` with the keys an older save of the same schema lacks filled in as it means them."""
+    full = {**_ADDED_KEYS, **data}
+    last = full.get("last")
+    if isinstance(last, dict) and "own" not in last:
+        full["last"] = {**last, "own": ["", ""]}
+    return full
 
 
 _BEFORE_MOVE = frozenset(
@@ -77,7 +100,8 @@ def _bool(value: Any, what: str) -> bool:
     return value
 
 
-def _read(data: Mapping[str, Any]) -> SpaceState:
+def _read(saved: Mapping[str, Any]) -> SpaceState:
+    data = _with_defaults(saved)
     if data.get("game") != "space":
         raise CorruptStateError(f"the saved state is not a space game (game: {data.get('game')!r})")
     if data.get("schema") != SCHEMA:
@@ -115,7 +139,10 @@ def _read(data: Mapping[str, Any]) -> SpaceState:
     last = None
     if last_raw is not None:
         seat = None if last_raw["seat"] is None else _int(last_raw["seat"], 0, 1, "seat")
-        last = LastEvent(seat, str(last_raw["text"]))
+        own = last_raw["own"]
+        if not isinstance(own, list) or len(own) != 2 or not all(isinstance(t, str) for t in own):
+            raise CorruptStateError("the saved space game's last words per seat are not two texts")
+        last = LastEvent(seat, str(last_raw["text"]), (own[0], own[1]))
     result = None if data["outcome"] is None else Outcome.from_json(data["outcome"], VARIANT)
     if (result is not None) != (phase is Phase.OVER):
         raise CorruptStateError("the saved space game's result does not match its phase")
@@ -149,6 +176,8 @@ def _read(data: Mapping[str, Any]) -> SpaceState:
         raise CorruptStateError("the saved space game has the player on turn spying on itself")
     if phase in _BEFORE_MOVE and contested(positions):
         raise CorruptStateError("the saved space game has both sides in one sector before the move")
+    turn_moves = tuple(_move_record(raw) for raw in data["turn_moves"])
+    last_fight = None if data["last_fight"] is None else _fight_record(data["last_fight"])
     return SpaceState(
         positions=positions,
         deck=deck,
@@ -174,8 +203,41 @@ def _read(data: Mapping[str, Any]) -> SpaceState:
         keep_difference=_int(data["keep_difference"], 0, 999, "difference"),
         extra_turns=_int(data["extra_turns"], 0, 99, "extra turns"),
         spy=spy,
+        turn_moves=turn_moves,
+        last_fight=last_fight,
         last=last,
         result=result,
+    )
+
+
+_HOW = frozenset({"die", *(c.key for c in CARDS)})
+
+
+def _move_record(raw: Any) -> MoveRecord:
+    number, unit, source, target, die, how = raw
+    if how not in _HOW:
+        raise CorruptStateError(f"the saved space game has a move by an unknown means: {how!r}")
+    return MoveRecord(
+        _int(number, 1, 10**6, "move number"),
+        _int(unit, 0, 2 * UNITS_PER_SIDE - 1, "unit"),
+        _int(source, 1, SECTORS, "sector"),
+        _int(target, 1, SECTORS, "sector"),
+        _int(die, 0, 99, "die"),
+        how,
+    )
+
+
+def _fight_record(raw: Mapping[str, Any]) -> FightRecord:
+    return FightRecord(
+        turn=_int(raw["turn"], 1, 10**9, "turn number"),
+        sector=_int(raw["sector"], 1, SECTORS, "fight sector"),
+        attacker=_int(raw["attacker"], 0, 1, "seat"),
+        attack=_int(raw["attack"], 0, 999, "attack total"),
+        defense=_int(raw["defense"], 0, 999, "defense total"),
+        winner=_int(raw["winner"], 0, 1, "seat"),
+        destroyed=_ints(raw["destroyed"], 0, 2 * UNITS_PER_SIDE - 1, "unit"),
+        kept=_ints(raw["kept"], 0, 2 * UNITS_PER_SIDE - 1, "unit"),
+        settled=_bool(raw["settled"], "fight settled"),
     )
 
 

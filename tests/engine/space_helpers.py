@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+import random
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
+from engine.ai.selfplay import random_states
 from engine.protocol import Action
 from engine.space.board import HOMEWORLD, SCRAP, owner, parse_unit
 from engine.space.cards import COPIES, DECK_SIZE, Card
@@ -80,3 +82,24 @@ def notations(actions: Iterable[Action]) -> set[str]:
 
 def with_fields(state: SpaceState, **changes: Any) -> SpaceState:
     return replace(state, **changes)
+
+
+MAX_ACTIONS = 20000
+"""A bound no random game has come near; a game still going after it is a bug."""
+
+
+def random_playout(
+    seed: int, check: Callable[[SpaceState], None] | None = None, max_actions: int = MAX_ACTIONS
+) -> tuple[SpaceState, int]:
+    """One game between random players (``engine.ai.selfplay.random_states`` seeded with ``seed``),
+    ``check`` called on every state; the final state and the number of actions taken."""
+    actions = -1
+    state: SpaceState | None = None
+    for found in random_states(VARIANT, random.Random(seed), max_actions):
+        assert isinstance(found, SpaceState)
+        state = found
+        actions += 1
+        if check is not None:
+            check(state)
+    assert state is not None
+    return state, actions

@@ -12,12 +12,17 @@ from engine import VARIANTS, GameState
 from engine.ai.random_player import random_action
 from engine.backgammon.board import CHECKERS, POINTS, check_board
 from engine.backgammon.game import BackgammonState, Phase
+from engine.protocol import Variant
 from engine.ring import TOKENS, RingState
+from engine.space.board import PLANETS, SCRAP, SECTORS, UNITS_PER_SIDE, controller, units_of
+from engine.space.cards import DECK_SIZE
+from engine.space.game import SpaceState, SpaceWin
+from engine.space.variant import VARIANT as SPACE
 
 GAMES_PER_VARIANT = 2000  # marked slow: about a minute for ring
 QUICK_GAMES_PER_VARIANT = 30  # the everyday run
-QUICK_GAMES = {"backgammon": 12}  # whole matches, each step checked: about 6 s
-SLOW_GAMES = {"backgammon": 60}  # about 30 s
+QUICK_GAMES = {"backgammon": 12, "space": 8}  # whole matches or long games, each step checked: 6 s, 3 s
+SLOW_GAMES = {"backgammon": 60, "space": 100}  # about 30 s, about a minute
 
 
 def ring_invariants(state: GameState) -> None:
@@ -44,10 +49,30 @@ def backgammon_invariants(state: GameState) -> None:
         assert state.legal_actions(), "a play in progress can always be finished"
 
 
+def space_invariants(state: GameState) -> None:
+    assert isinstance(state, SpaceState)
+    positions = state.positions
+    assert len(positions) == 2 * UNITS_PER_SIDE and all(0 <= p <= SECTORS for p in positions)
+    for seat in (0, 1):
+        on_board = sum(1 for u in units_of(seat) if positions[u] != SCRAP)
+        scrapped = sum(1 for u in units_of(seat) if positions[u] == SCRAP)
+        assert on_board + scrapped == 15, "units are conserved between the board and the scrap heap"
+    cards = sorted((*state.deck, *state.hands[0], *state.hands[1], *state.vortex))
+    assert cards == list(range(DECK_SIZE)) == list(range(50)), "cards are conserved: deck, hands, vortex"
+    outcome = state.outcome()
+    if outcome is not None and outcome.winner is not None:
+        if outcome.reason == SpaceWin.ALL_PLANETS:
+            assert all(controller(positions, p) == outcome.winner for p in PLANETS)
+        else:
+            assert all(positions[u] == SCRAP for u in units_of(1 - outcome.winner)), "the loser has no unit"
+
+
 INVARIANTS: dict[str, Callable[[GameState], None]] = {
     "ring": ring_invariants,
     "backgammon": backgammon_invariants,
+    "space": space_invariants,
 }
+"""Keyed by game: a game's invariants run as soon as it is in the registry (space is not yet)."""
 
 PLAYOUT_OPTIONS: dict[str, list[dict[str, object]]] = {
     "backgammon": [
@@ -61,12 +86,12 @@ PLAYOUT_OPTIONS: dict[str, list[dict[str, object]]] = {
 
 
 def test_every_registered_game_has_invariants() -> None:
-    assert set(INVARIANTS) == set(VARIANTS)
+    assert set(VARIANTS) <= set(INVARIANTS)
 
 
-def play_random_games(key: str, games: int, seed: int) -> None:
+def play_random_games(key: str, games: int, seed: int, variant: Variant | None = None) -> None:
     """``games`` random games of ``key``, checking invariants, JSON round-trips and notation at every step."""
-    variant = VARIANTS[key]
+    variant = variant or VARIANTS[key]
     check = INVARIANTS[key]
     rng = random.Random(seed)
     for game in range(games):
@@ -97,3 +122,8 @@ def test_a_few_random_playouts(key: str) -> None:
 @pytest.mark.parametrize("key", sorted(VARIANTS))
 def test_random_playouts(key: str) -> None:
     play_random_games(key, SLOW_GAMES.get(key, GAMES_PER_VARIANT), seed=20261122)
+
+
+@pytest.mark.skipif("space" in VARIANTS, reason="registered: test_a_few_random_playouts covers it")
+def test_space_invariants_hold_before_it_is_registered() -> None:
+    play_random_games("space", 2, seed=1, variant=SPACE)

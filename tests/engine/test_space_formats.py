@@ -8,14 +8,13 @@ from typing import Any
 
 import pytest
 
-from engine.ai.space_selfplay import random_playout
 from engine.errors import CorruptStateError, IllegalActionError, NotationError
 from engine.protocol import CHANCE, Action, ChanceKind, replay
 from engine.space import cards as C
 from engine.space.actions import Build, Dice, Discard, Keep, Move, Pass, Play, RollDice, Shuffle
 from engine.space.game import Phase
 from engine.space.variant import VARIANT
-from tests.engine.space_helpers import make_state, play, units
+from tests.engine.space_helpers import make_state, play, random_playout, units
 
 E5, T3 = units("E5", "T3")
 

@@ -8,12 +8,13 @@ from dataclasses import replace
 
 import pytest
 
-from engine.ai.space_selfplay import MAX_ACTIONS, random_playout, selfplay_space
+from engine.ai.selfplay import selfplay
 from engine.protocol import CHANCE
 from engine.space.board import SCRAP, SECTORS, contested, units_of
 from engine.space.cards import DECK_SIZE, card_of
 from engine.space.game import Phase, SpaceState
 from engine.space.variant import VARIANT
+from tests.engine.space_helpers import MAX_ACTIONS, random_playout
 
 
 def check_state(state: SpaceState) -> None:
@@ -78,8 +79,10 @@ def test_random_playouts_conserve_units_and_cards_and_end(seed: int) -> None:
 
 
 def test_random_playouts_without_checks_all_end() -> None:
-    total, per_second = selfplay_space(40, seed=1000)
-    assert total > 0 and per_second > 0
+    """The generic self-play (``python -m engine selfplay``, ``bench/selfplay.py``) plays space."""
+    report = selfplay(VARIANT, 40, seed=1000)
+    assert report.wins[0] + report.wins[1] + report.draws == 40
+    assert sum(report.wins_by_condition.values()) == 40 and report.max_turns > 0
 
 
 def test_every_notation_of_a_random_game_reads_back() -> None:

@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 from dataclasses import replace
+from itertools import combinations
 
 import pytest
 
-from engine.ai.space_selfplay import random_playout
-from engine.errors import IllegalActionError
-from engine.protocol import CHANCE, ChanceKind
+from engine.errors import GameError, IllegalActionError
+from engine.protocol import CHANCE, Action, ChanceKind
 from engine.space import cards as C
-from engine.space.actions import Move
+from engine.space.actions import Build, Dice, Discard, Keep, Move, Pass, Play, RollDice, Shuffle
 from engine.space.board import (
     CYGNUS,
     DIRECTION,
@@ -23,9 +23,11 @@ from engine.space.board import (
     step,
     unit_name,
 )
+from engine.space.cards import CARDS, Target
+from engine.space.fights import may_keep
 from engine.space.game import Phase, SpaceState, SpaceWin, hand_limit
 from engine.space.variant import VARIANT
-from tests.engine.space_helpers import make_state, notations, play, units
+from tests.engine.space_helpers import make_state, notations, play, random_playout, units
 
 
 def test_board_has_28_sectors_four_planets_and_directions() -> None:
@@ -283,19 +285,70 @@ def test_windows_and_phases_do_not_depend_on_the_hands() -> None:
     assert (Phase.DEFEND, 1, True) in traces[0]
 
 
-def test_move_allowed_agrees_with_legal_actions() -> None:
-    seen = 0
+def candidate_actions(state: SpaceState) -> list[Action]:
+    """Every action a player could try in ``state`` (nearly all of them illegal): each kind of
+    action with every unit, sector, die value up to 14 and card named."""
+    dice = range(1, 15)
+    found: list[Action] = [Pass(), RollDice(), Dice((3, 4)), Shuffle(tuple(range(len(state.vortex))))]
+    found += [Discard(k) for k in range(len(CARDS))]
+    found += [Build(u) for u in range(30)]
+    found += [Move(u, d) for u in range(30) for d in dice]
+    for card in CARDS:
+        t = card.target
+        if t is Target.NONE:
+            found.append(Play(card.kind))
+        elif t is Target.DIE:
+            found += [Play(card.kind, die=d) for d in dice]
+        elif t is Target.UNIT_DIE:
+            found += [Play(card.kind, unit=u, die=d) for u in range(30) for d in dice]
+        elif t is Target.SECTOR_DIE:
+            found += [Play(card.kind, sector=s, die=d) for s in range(1, 29) for d in dice]
+        elif t is Target.TWO_CARDS:
+            kinds = range(len(CARDS))
+            found += [Play(card.kind, discards=(a, b)) for a in kinds for b in kinds if a <= b]
+        else:
+            found += [Play(card.kind, unit=u) for u in range(30)]
+    return found
+
+
+def test_apply_refuses_exactly_what_legal_actions_does_not_list() -> None:
+    """``apply`` checks an action against the listed legal actions (by identity first, then by
+    equality): on states of random games, every candidate action is accepted if and only if it is
+    listed, whether it is the listed object itself or an equal one read from its notation. A
+    choice of units to keep is accepted whenever it keeps what the rules allow (``may_keep``), as
+    the list holds only one choice per kind of unit."""
+    seen: set[Phase] = set()
+    checked = 0
 
     def check(state: SpaceState) -> None:
-        nonlocal seen
-        if state.phase is not Phase.MOVE or state.outcome() is not None:
+        nonlocal checked
+        if state.outcome() is not None or (state.turn_number % 10 and state.phase in seen):
             return
-        legal = set(state.legal_actions())
-        for u in range(30):
-            for die in range(1, 10):
-                move = Move(u, die)
-                assert state.move_allowed(move) == (move in legal)
-        seen += 1
+        seen.add(state.phase)
+        legal = state.legal_actions()
+        for action in legal:
+            state.apply(action)  # the listed object itself
+            state.apply(VARIANT.parse_action(state, action.notation))  # an equal one
+        listed = set(legal)
+        candidates = candidate_actions(state)
+        if state.phase is Phase.KEEP:
+            mine = state.units_at(state.fight_sector, state.keep_seat)
+            candidates += [Keep(tuple(sorted(k))) for n in (1, 2) for k in combinations(range(30), n)]
+        for action in candidates:
+            try:
+                state.apply(action)
+                accepted = True
+            except GameError:
+                accepted = False
+            if isinstance(action, Keep) and state.phase is Phase.KEEP:
+                assert accepted == may_keep(mine, action.units, state.keep_difference), action
+            elif state.to_move() == CHANCE:
+                assert not accepted or isinstance(action, Dice | Shuffle)
+            else:
+                assert accepted == (action in listed), (state.phase, action)
+        checked += 1
 
-    random_playout(11, check=check)
-    assert seen > 10
+    for seed in (11, 12):
+        random_playout(seed, check=check)
+    assert checked > 30
+    assert {Phase.MOVE, Phase.KEEP, Phase.ROLL_CARDS, Phase.DEFEND, Phase.DICE} <= seen

@@ -19,7 +19,7 @@ from engine.space.board import CYGNUS, EARTH, NIMROD, PLANET_X, PLANETS
 from engine.space.game import Phase, SpaceState, SpaceView
 from render import RENDERERS, SEAT_STYLES, space, theme
 from render.theme import Caption
-from tests.engine.space_helpers import make_state
+from tests.engine.space_helpers import make_state, play
 
 MAX_BYTES = 150 * 1024
 CAPTION = Caption(names=("Alice", "Bob"))
@@ -75,10 +75,10 @@ def test_a_fight_and_hand_sizes_are_drawn_from_the_view() -> None:
     state = make_state(
         {"E1": 10, "T1": 10, "T2": 1}, hands=((C.NOVA_BOMB,), ()), phase=Phase.DEFEND, fight_sector=10
     )
-    line = space.fight_line(state.view(None), "")
+    line = space.fight_line(state.view(None))
     assert line is not None and line[0] == "Fight in sector 10"
     assert line[1] == "Empire 5 against Terrans 5"
-    boosted = space.fight_line(space_view_with(state, attack_bonus=3), "")
+    boosted = space.fight_line(space_view_with(state, attack_bonus=3))
     assert boosted is not None and boosted[1] == "Empire 5+3 against Terrans 5"
 
 
@@ -86,15 +86,65 @@ def space_view_with(state: SpaceState, **changes: int) -> SpaceView:
     return replace(state, **changes).view(None)
 
 
-def test_the_last_fight_and_the_last_move_are_read_from_the_public_words() -> None:
-    state = make_state({"T1": 4}, turn=1)
-    text = "Terran Defense Force moved Sol-1 T1 (force 5) from 1 (Earth) to 4."
-    assert space.last_moves(state.view(None), text) == [(1, 4, 1)]
-    text = "Evil Empire played Strategic Move. 3 units moved from 15 (Planet X) by 6."
-    assert space.last_moves(make_state().view(None), text) == [(15, 9, -1)]
-    words = "Evil Empire 4 against Terran Defense Force 9: Terran Defense Force wins and 1 unit is destroyed."
-    line = space.fight_line(make_state(phase=Phase.KEEP, fight_sector=10).view(None), words)
-    assert line == ("Fight in sector 10: Terrans win", "Empire 4 against Terrans 9", space.TERRANS.text)
+def test_every_move_of_the_turn_is_a_numbered_arrow_the_way_the_units_went() -> None:
+    state = make_state(
+        {"E2": 20, "E3": 20, "E5": 10, "E6": 6},
+        home=["T1"],
+        hands=((C.STRATEGIC_MOVE, C.SPACE_COMBAT_TACTICS, C.DEFEND_THE_HOMEWORLD), ()),
+        dice=(3, 4, 2),
+    )
+    state = play(
+        state,
+        "play strategic-move from 20 by 3",
+        "play space-combat-tactics E5 by 4",
+        "move E6 by 2",
+        "play defend-the-homeworld E6",
+    )
+    arrows = space.turn_arrows(state.view(None))
+    assert arrows == [
+        space.Arrow(1, 20, 17, -1, False),  # the Empire moves counterclockwise; two units, one arrow
+        space.Arrow(2, 10, 14, 1, False),  # Space Combat Tactics: backwards
+        space.Arrow(3, 6, 4, -1, False),
+        space.Arrow(4, 4, PLANET_X, 1, True),  # Defend the Homeworld: the short way home, dashed
+    ]
+    # Arrows over the same part of the ring lie in different lanes.
+    lanes = space.arrow_lanes(arrows)
+    assert lanes[2] != lanes[3]
+    # Drawn: gold on the ring where the first arrow runs, absent before the moves.
+    before = picture(space.render(make_state({"E2": 20}, home=["T1"], dice=(3, 4)).view(None)))
+    after = picture(space.render(state.view(None)))
+    x, y = space.position(19.3, space.ARROW_R)  # type: ignore[arg-type]
+    assert after.getpixel((round(x), round(y))) == theme.HIGHLIGHT != before.getpixel((round(x), round(y)))
+
+
+def test_the_last_fight_shows_its_sector_winner_totals_and_losses() -> None:
+    state = make_state(
+        {"E1": 10, "E7": 10, "T2": 10, "T12": 10, "T3": 1}, phase=Phase.ATTACK, dice=(3, 4), fight_sector=10
+    )
+    state = play(state, "pass", "pass")
+    line = space.fight_line(state.view(None))
+    assert line == (
+        "Fight in 10: Empire win 7-5",
+        "Terrans lost T2, T12 (force 5)",
+        space.EMPIRE.text,
+    )
+    state = play(state, "keep E7")
+    line = space.fight_line(state.view(None))
+    assert line is not None and line[1] == "Empire lost E1 (force 5) · Terrans lost T2, T12 (force 5)"
+
+
+def test_a_die_raised_by_a_card_shows_the_roll_and_the_addition() -> None:
+    base = make_state(home=["E1", "T1"], hands=((C.WARP_OVERDRIVE,), ()), phase=Phase.ROLL_CARDS, dice=(4, 1))
+    raised = play(base, "play warp-overdrive on 4")
+    assert raised.view(None).dice == (6, 1)
+    a, b = picture(space.render(base.view(None))), picture(space.render(raised.view(None)))
+    # The die keeps its rolled face (4 pips); a gold "+2" badge sits on its corner.
+    x0 = space.CENTER[0] - (2 * space.DIE + 12) / 2 + space.DIE / 2
+    corner = (round(x0 + space.DIE / 2 - 4), round(space.CENTER[1] - 10 - space.DIE / 2 + 2))
+    assert b.getpixel(corner) == theme.HIGHLIGHT != a.getpixel(corner)
+    assert a.getpixel((round(x0), round(space.CENTER[1] - 10))) == b.getpixel(
+        (round(x0), round(space.CENTER[1] - 10))
+    )
 
 
 def test_planets_are_marked_named_and_ringed_by_their_controller() -> None:
