@@ -4,12 +4,14 @@ from __future__ import annotations
 
 from engine import ring
 from engine.backgammon import variant as backgammon
+from engine.space import variant as space
 from engine.errors import UnknownVariantError
 from engine.protocol import Variant
 
 VARIANTS: dict[str, Variant] = {
     ring.VARIANT.key: ring.VARIANT,
     backgammon.VARIANT.key: backgammon.VARIANT,
+    space.VARIANT.key: space.VARIANT,
 }
 
 

@@ -26,6 +26,9 @@ LEVEL_PLAYERS: dict[str, dict[str, ComputerPlayer]] = {
         "random": random_choice,
         "greedy": backgammon_greedy.choose,
     },
+    "space": {
+        "random": random_choice,
+    },
 }
 
 

@@ -10,6 +10,7 @@ import random
 from collections.abc import Callable
 
 from engine.ai import backgammon_greedy, ring_greedy
+from engine.ai.random_player import random_choice
 from engine.protocol import Action, GameView
 
 ComputerPlayer = Callable[[GameView, random.Random], Action]
@@ -18,6 +19,7 @@ ComputerPlayer = Callable[[GameView, random.Random], Action]
 PLAYERS: dict[str, ComputerPlayer] = {
     "ring": ring_greedy.choose,
     "backgammon": backgammon_greedy.choose,
+    "space": random_choice,  # until issue 12 brings real space players
 }
 
 

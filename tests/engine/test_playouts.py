@@ -13,11 +13,13 @@ from engine.ai.random_player import random_action
 from engine.backgammon.board import CHECKERS, POINTS, check_board
 from engine.backgammon.game import BackgammonState, Phase
 from engine.ring import TOKENS, RingState
+from engine.space.game import SpaceState
+from tests.engine.test_space_playouts import check_state as space_check_state
 
 GAMES_PER_VARIANT = 2000  # marked slow: about a minute for ring
 QUICK_GAMES_PER_VARIANT = 30  # the everyday run
-QUICK_GAMES = {"backgammon": 12}  # whole matches, each step checked: about 6 s
-SLOW_GAMES = {"backgammon": 60}  # about 30 s
+QUICK_GAMES = {"backgammon": 12, "space": 2}  # whole matches, each step checked: about 6 s
+SLOW_GAMES = {"backgammon": 60, "space": 20}  # about 30 s
 
 
 def ring_invariants(state: GameState) -> None:
@@ -44,9 +46,15 @@ def backgammon_invariants(state: GameState) -> None:
         assert state.legal_actions(), "a play in progress can always be finished"
 
 
+def space_invariants(state: GameState) -> None:
+    assert isinstance(state, SpaceState)
+    space_check_state(state)  # units and cards conserved, views hide the secrets
+
+
 INVARIANTS: dict[str, Callable[[GameState], None]] = {
     "ring": ring_invariants,
     "backgammon": backgammon_invariants,
+    "space": space_invariants,
 }
 
 PLAYOUT_OPTIONS: dict[str, list[dict[str, object]]] = {
