@@ -35,7 +35,7 @@ from engine.ring import WIN_KEYS, MarkKind, Phase, RingState
 from engine.space.game import Phase as SpacePhase
 from engine.space.game import SpaceState, SpaceWin
 from render import RENDERERS, backgammon, render_board, ring
-from render.rules_pictures import RING_SHEETS, Sheet, rules_pictures
+from render.rules_pictures import RING_SHEETS, SPACE_SHEETS, Sheet, rules_pictures
 
 MAX_GAMES = 3000
 """How many seeded games the search plays at most before it gives up on what it has not found."""
@@ -248,7 +248,7 @@ def _sample(game: str, out: Path, only: list[str] | None, seed: int) -> list[Pat
     return written
 
 
-RULES_SHEETS: dict[str, tuple[Sheet, ...]] = {"ring": RING_SHEETS}
+RULES_SHEETS: dict[str, tuple[Sheet, ...]] = {"ring": RING_SHEETS, "space": SPACE_SHEETS}
 
 
 def _rules(game: str, out: Path, seed: int) -> list[Path]:
