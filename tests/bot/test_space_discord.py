@@ -68,6 +68,7 @@ async def play_game(
     raise AssertionError("the game did not end")
 
 
+@pytest.mark.slow  # about 45 s: a random game between two people is long
 @pytest.mark.asyncio
 async def test_a_whole_game_by_clicks_with_a_restart_ends_with_a_result_and_ratings(
     fake: FakeDiscord, tmp_path: Path
