@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from engine import ring
 from engine.backgammon import variant as backgammon
-from engine.space import variant as space
 from engine.errors import UnknownVariantError
 from engine.protocol import Variant
+from engine.space import variant as space
 
 VARIANTS: dict[str, Variant] = {
     ring.VARIANT.key: ring.VARIANT,

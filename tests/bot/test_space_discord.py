@@ -152,7 +152,9 @@ async def test_a_wrong_player_or_an_old_control_changes_nothing(fake: FakeDiscor
     bobs = await fake.click(bob, board, hand_button(board), idle=True)
     assert bobs.message is not None and not bobs.message.buttons
     stored = fake.message(bobs.message)
-    stored.components.append({"type": 1, "components": [{"type": 2, "style": 1, "label": "x", "custom_id": first}]})
+    stored.components.append(
+        {"type": 1, "components": [{"type": 2, "style": 1, "label": "x", "custom_id": first}]}
+    )
     wrong = await fake.click(bob, stored, first, idle=True)
     assert wrong.ephemeral and (await bot.sessions.get(match_id)).version == version
     # Alice plays it; the same control clicked again is stale and changes nothing more.
@@ -161,7 +163,9 @@ async def test_a_wrong_player_or_an_old_control_changes_nothing(fake: FakeDiscor
     assert after > version
     # (a client that still shows the old control, as after a lost edit)
     edited = fake.message(private)
-    edited.components.append({"type": 1, "components": [{"type": 2, "style": 1, "label": "x", "custom_id": first}]})
+    edited.components.append(
+        {"type": 1, "components": [{"type": 2, "style": 1, "label": "x", "custom_id": first}]}
+    )
     again = await fake.click(alice, edited, first, idle=True)
     assert again.ephemeral and (await bot.sessions.get(match_id)).version == after
     fake.assert_clean()
@@ -181,7 +185,12 @@ def public_parts(state: SpaceState) -> tuple[str, str, bytes, str]:
     message = board_message(session_of(state))
     view = message.view
     components = json.dumps([item.to_component_dict() for item in view.children] if view else [])
-    return message.content, json.dumps(message.embed.to_dict(), sort_keys=True), message.file.fp.read(), components
+    return (
+        message.content,
+        json.dumps(message.embed.to_dict(), sort_keys=True),
+        message.file.fp.read(),
+        components,
+    )
 
 
 def other_hands(state: SpaceState) -> SpaceState:

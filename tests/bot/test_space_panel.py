@@ -3,13 +3,12 @@ distinct legal action (directly or through its navigation), and stays within Dis
 
 from __future__ import annotations
 
-import random
 from collections.abc import Iterator
 
 import pytest
 
 from cogs.panels.base import ButtonSpec, PanelSpec, SelectSpec
-from cogs.panels.space import PANEL, PRIVATE_ROWS, PUBLIC_ROWS, hand_lines, layout, Group, Choice
+from cogs.panels.space import PANEL, PRIVATE_ROWS, PUBLIC_ROWS, Choice, Group, hand_lines, layout
 from engine.ai.space_selfplay import random_playout
 from engine.protocol import CHANCE
 from engine.space import cards as C
@@ -127,7 +126,9 @@ def test_the_opening_move_is_a_button_per_kind_of_unit_and_die() -> None:
     else:
         pytest.skip("no opening move")
     spec = PANEL.controls(state.view(0), "")
-    moves = [b for row in spec.rows if not isinstance(row, SelectSpec) for b in row if b.value.startswith("a:move")]
+    moves = [
+        b for row in spec.rows if not isinstance(row, SelectSpec) for b in row if b.value.startswith("a:move")
+    ]
     # Five kinds of unit on Planet X, two dice: ten buttons, not thirty.
     assert len(moves) == 10
 
@@ -146,7 +147,9 @@ def test_hand_text_lists_each_card_with_its_text_and_the_spied_hand() -> None:
 
 
 def test_a_long_list_opens_by_group_and_by_page() -> None:
-    many = Group("Keep which units…", tuple(Choice(f"Keep {i}", f"a:keep {i}") for i in range(90)), buttons=False)
+    many = Group(
+        "Keep which units…", tuple(Choice(f"Keep {i}", f"a:keep {i}") for i in range(90)), buttons=False
+    )
     other = Group("Play Nova Bomb…", (Choice("Play Nova Bomb (+5)", "a:play nova-bomb"),))
     rows = layout([], [many], 4)
     assert len(rows) == 4 and all(isinstance(r, SelectSpec) for r in rows)  # 90 options in four selects
@@ -170,4 +173,6 @@ def test_a_scrapped_unit_is_built_once_per_force() -> None:
     spec = PANEL.controls(state.view(state.turn_seat), "")
     builds = [v for v in values(spec) if v.startswith("a:build")]
     forces = {FORCE[u] for u in state.scrapped(state.turn_seat)}
-    assert len(builds) == len(forces) and all(state.positions[u] == SCRAP for u in state.scrapped(state.turn_seat))
+    assert len(builds) == len(forces) and all(
+        state.positions[u] == SCRAP for u in state.scrapped(state.turn_seat)
+    )
