@@ -105,7 +105,23 @@ async def test_the_computer_plays_space(fake: FakeDiscord, tmp_path: Path) -> No
     await fake.slash(alice, "challenge", {"opponent": fake.bot_user, "game": "space"}, idle=True)
     (thread,) = fake.threads(fake.channel)
     result, _ = await play_game(fake, thread.id, {alice.id: alice}, random.Random(2))
-    assert result.content.startswith("🏆")
+    assert result.content.startswith("🏆")  # (a match against the computer is not rated)
+    # The text under the pictures tells the story: the dice, the moves, the cards played, each fight
+    # with both totals and who keeps what; and never a card still in a hand.
+    told = "\n".join(
+        str(embed.get("description") or "")
+        for message in fake.messages_in(thread.id)
+        if message.visible_to is None
+        for embed in message.embeds
+    )
+    for words in (" rolled ", " moved ", " played ", " against ", " keeps "):
+        assert words in told, words
+    assert re.search(
+        r"Evil Empire \d+ against Terran Defense Force \d+: .* wins and \d+ units? (is|are) destroyed", told
+    )
+    for message in fake.messages_in(thread.id):
+        if message.visible_to is None:
+            assert not names_a_card_in_a_hand(public_text(message))
     fake.assert_clean()
     await stop_bot(bot)
 
