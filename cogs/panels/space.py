@@ -67,6 +67,8 @@ class Choice:
     label: str
     value: str
     description: str | None = None
+    emoji: str | None = None
+    """On a button: the die it uses, as a keycap digit (a select says the die in its placeholder)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,8 +101,8 @@ def _at(sector: int) -> str:
 
 
 def _unit_short(unit: int) -> str:
-    """``E2 (4)``: a unit's label and force."""
-    return f"{unit_label(unit)} ({FORCE[unit]})"
+    """``E2 force 4``: a unit's label and force (the picture shows counters by force)."""
+    return f"{unit_label(unit)} force {FORCE[unit]}"
 
 
 class SpacePanel:
@@ -199,18 +201,19 @@ class SpacePanel:
         src = view.positions[move.unit]
         dst = self._target(view, move.unit, move.die)
         return Choice(
-            f"{_unit_short(move.unit)} {src}→{dst}",
+            f"{_unit_short(move.unit)}: {src}→{dst}",
             act(move.notation),
             f"{unit_name(move.unit)} from {_at(src)} to {_at(dst)} with the {move.die}",
+            die_emoji(move.die),
         )
 
     def _keep_choice(self, view: SpaceView, keep: Keep) -> Choice:
-        units = " ".join(_unit_short(u) for u in keep.units)
+        units = " ".join(unit_label(u) for u in keep.units)
         total = sum(FORCE[u] for u in keep.units)
         return Choice(
-            f"Keep {units}"[:OPTION_LABEL_LIMIT],
+            f"Keep {units} (force {total})"[:OPTION_LABEL_LIMIT],
             act(keep.notation),
-            f"force {total}; the other units there are destroyed",
+            "the other units there are destroyed",
         )
 
     def _play_choice(self, view: SpaceView, play: Play) -> Choice:
@@ -231,7 +234,10 @@ class SpacePanel:
             assert play.sector is not None and play.die is not None
             dst = step(play.sector, DIRECTION[view.turn_seat] * play.die)
             return Choice(
-                f"Strategic Move: all from {play.sector} → {dst}", value, f"with the {play.die}. {words}"
+                f"Strategic Move: all from {play.sector} → {dst}",
+                value,
+                f"with the {play.die}. {words}",
+                die_emoji(play.die),
             )
         if card is C.SPACE_COMBAT_TACTICS:
             assert play.unit is not None and play.die is not None
@@ -241,6 +247,7 @@ class SpacePanel:
                 f"Combat Tactics: {_unit_short(play.unit)} back {src}→{dst}",
                 value,
                 f"with the {play.die}. {words}",
+                die_emoji(play.die),
             )
         if card is C.DEFEND_THE_HOMEWORLD:
             assert play.unit is not None
@@ -298,7 +305,12 @@ def hand_lines(hand: Sequence[str]) -> list[str]:
 
 
 def _button(choice: Choice) -> ButtonSpec:
-    return ButtonSpec(choice.label[:LABEL_LIMIT], choice.value, Style.PRIMARY)
+    return ButtonSpec(choice.label[:LABEL_LIMIT], choice.value, Style.PRIMARY, emoji=choice.emoji)
+
+
+def die_emoji(die: int) -> str | None:
+    """The keycap digit of a die value (1️⃣ to 9️⃣), none above 9 (cards may raise a die that far)."""
+    return f"{die}\ufe0f\u20e3" if 0 <= die <= 9 else None
 
 
 def _selects(group: Group, choices: Sequence[Choice] | None = None) -> list[Row]:
