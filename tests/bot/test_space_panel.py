@@ -8,7 +8,7 @@ from collections.abc import Iterator
 import pytest
 
 from cogs.panels.base import ButtonSpec, PanelSpec, SelectSpec
-from cogs.panels.space import PANEL, PRIVATE_ROWS, PUBLIC_ROWS, Choice, Group, hand_lines, layout
+from cogs.panels.space import PANEL, PRIVATE_ROWS, PUBLIC_ROWS, Choice, Group, die_emoji, hand_lines, layout
 from engine.ai.space_selfplay import random_playout
 from engine.protocol import CHANCE
 from engine.space import cards as C
@@ -129,8 +129,10 @@ def test_the_opening_move_is_a_button_per_kind_of_unit_and_die() -> None:
     moves = [
         b for row in spec.rows if not isinstance(row, SelectSpec) for b in row if b.value.startswith("a:move")
     ]
-    # Five kinds of unit on Planet X, two dice: ten buttons, not thirty.
+    # Five kinds of unit on Planet X, two dice: ten buttons, not thirty, each showing its die.
     assert len(moves) == 10
+    assert {b.emoji for b in moves} == {die_emoji(d) for d in state.view(0).dice}
+    assert all(b.label.startswith("E") and " force " in b.label for b in moves)
 
 
 def test_hand_text_lists_each_card_with_its_text_and_the_spied_hand() -> None:
