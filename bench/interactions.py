@@ -1,6 +1,6 @@
 """How fast the bot answers a click on a live board while many matches are active.
 
-    python bench/interactions.py [--matches 100,1000] [--samples 500] [--seed 1]
+    python bench/interactions.py [--game ring|space] [--matches 100,1000] [--samples 500] [--seed 1]
                                  [--challenges 5] [--openapi] [--profile]
     python bench/interactions.py --burst K [--bursts 1] [--seed 1] [--openapi] [--profile]
 
@@ -18,6 +18,12 @@ turn that ended is posted after the reply and is not counted (the bench waits fo
 before the next sample). ``click_*`` fields give the wall time around ``await fake.click(...)``
 itself: it also covers the fake building the interaction payload and, when a turn ended, the bot's
 work after the reply up to its next real suspension (posting the new board to the fake).
+
+``--game space``: the matches are space matches. A space decision is almost always secret (it depends on
+the hand), so the board offers "Your hand": a sample then clicks it (kind ``hand``, a private reply
+with the hand and the controls, timed like the others) and picks one control of that reply (timed as
+a sample of its own: ``move`` or ``pick``). The window decisions of the player not on turn are
+sampled the same way, since the board names whoever decides.
 
 Matches that end are replaced by new ones, so N stay active. Discord's documented limits are checked
 on every request; the fake's OpenAPI validation is off unless ``--openapi``: validating the callback
@@ -163,6 +169,7 @@ class Bench:
     users: dict[int, FakeUser] = field(default_factory=dict)
     active: list[int] = field(default_factory=list)
     made_users: int = 0
+    game: str = "ring"
 
     def new_pair(self) -> tuple[FakeUser, FakeUser]:
         pair = []
@@ -175,7 +182,7 @@ class Bench:
 
     async def challenge_match(self) -> int:
         alice, bob = self.new_pair()
-        board = await challenge_and_accept(self.fake, alice, bob)
+        board = await challenge_and_accept(self.fake, alice, bob, self.game)
         return match_id_of(board)
 
     async def direct_match(
@@ -190,7 +197,7 @@ class Bench:
             players = (a.id, b.id)
         channel = channel or self.fake.channel
         played: Played = await self.bot.sessions.start_match(
-            game="ring",
+            game=self.game,
             options={},
             players=players,
             guild_id=channel.guild_id,
@@ -236,19 +243,30 @@ async def measure(
         board = bench.live_board(session)
         user = user_on_turn(board, bench.users)
         assert user is not None, f"no player on turn in {board.content!r}"
-        how, custom_id, value = pick_control(board, rng)
+        target = board
+        if "Open **Your hand**" in board.content:
+            hand = next(b.custom_id or "" for b in board.buttons if b.label == "Your hand")
+            start = time.perf_counter()
+            opened = await fake.click(user, board, hand, idle=True)
+            click_ms = (time.perf_counter() - start) * 1000
+            inter = opened.interaction
+            assert inter.callback_at is not None and opened.callback_type == 4 and opened.message is not None
+            out.append(Sample("hand", (inter.callback_at - inter.created_at) * 1000, click_ms, False, None))
+            target = opened.message
+        how, custom_id, value = pick_control(target, rng)
         version = session.version
         if profiler is not None:
             profiler.enable()
         start = time.perf_counter()
         result: InteractionResult
         if how == "select":
-            result = await fake.select(user, board, custom_id, [value], idle=False)
+            result = await fake.select(user, target, custom_id, [value], idle=False)
         else:
-            result = await fake.click(user, board, custom_id, idle=False)
+            result = await fake.click(user, target, custom_id, idle=False)
         click_ms = (time.perf_counter() - start) * 1000
         inter = result.interaction
-        assert inter.callback_at is not None and result.callback_type in (7,), (
+        # 7: the board edited in the answer; 6: a private reply's control, acknowledged, then edited.
+        assert inter.callback_at is not None and result.callback_type in (6, 7), (
             f"unexpected answer {result!r} to {custom_id} {value}: {result.message and result.message.content}"
         )
         await result.wait_idle()  # the next board of a new turn is posted after the reply: not timed
@@ -279,7 +297,14 @@ async def measure(
 
 
 async def run_size(
-    matches: int, samples: int, seed: int, *, challenges: int, openapi: bool, profile: bool
+    matches: int,
+    samples: int,
+    seed: int,
+    *,
+    challenges: int,
+    openapi: bool,
+    profile: bool,
+    game: str = "ring",
 ) -> dict[str, Any]:
     rng = random.Random(seed)
     with tempfile.TemporaryDirectory(prefix="ringside-bench-") as tmp:
@@ -288,7 +313,7 @@ async def run_size(
             bot = RingsideBot(store, clock=SystemClock(), rng=random.Random(seed), run_scheduler=False)
             try:
                 await fake.connect(bot)
-                bench = Bench(fake, bot)
+                bench = Bench(fake, bot, game=game)
 
                 start = time.perf_counter()
                 via_challenge = min(challenges, matches)
@@ -315,13 +340,14 @@ async def run_size(
     render_ms = [s.render_ms for s in done if s.render_ms is not None]
     replies = [s.reply_ms for s in done]
     kinds: dict[str, Any] = {}
-    for kind in ("roll", "pick", "move"):
+    for kind in ("roll", "pick", "move", "hand"):
         chosen = [s.reply_ms for s in done if s.kind == kind]
         kinds[kind] = {"samples": len(chosen), **summary(chosen)}
     turn_end = [s.reply_ms for s in done if s.turn_ended]
     kinds["turn_ended"] = {"samples": len(turn_end), **summary(turn_end)}
     clicks = [s.click_ms for s in done]
     result: dict[str, Any] = {
+        "game": game,
         "matches": matches,
         "samples": len(done),
         "median_ms": round(statistics.median(replies), 2),
@@ -580,6 +606,7 @@ def main() -> None:
     parser.add_argument(
         "--matches", default="100,1000", help="comma-separated numbers of active matches (100,1000)"
     )
+    parser.add_argument("--game", default="ring", choices=("ring", "space"), help="the matches' game (ring)")
     parser.add_argument("--samples", type=int, default=500, help="measured interactions per size (500)")
     parser.add_argument("--seed", type=int, default=1, help="seed of the dice and the picks (1)")
     parser.add_argument(
@@ -629,6 +656,7 @@ def main() -> None:
                 challenges=args.challenges,
                 openapi=args.openapi,
                 profile=args.profile and index == len(sizes) - 1,
+                game=args.game,
             )
         )
         print(json.dumps(result), flush=True)

@@ -3,8 +3,7 @@
     python bench/render.py [--game ring|backgammon|space] [--positions 300] [--seed 1] [--pool WORKERS]
 
 Collects positions from seeded random games of ``--game`` (ring by default; backgammon: 5-point
-matches, so the cube and the score show; space: drawn by ``render.space.render`` while the game is
-not registered) (every state of each game, in order, until there are
+matches, so the cube and the score show) (every state of each game, in order, until there are
 enough), renders each once (with two players' names, as the bot does) after one warm-up
 picture (which loads the fonts and the fixed palette and draws and compresses the cached empty
 board, about 0.4 s once per process), and prints one JSON object: the median and 95th percentile render
@@ -27,7 +26,6 @@ import random
 import statistics
 import sys
 import time
-from collections.abc import Callable
 from pathlib import Path
 
 # Run as a script, this file's folder comes first on sys.path and its own name would shadow the
@@ -36,15 +34,11 @@ _HERE = Path(__file__).resolve().parent
 sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != _HERE]
 sys.path.insert(0, str(_HERE.parent))
 
-
 from bot.render_pool import RenderPool  # noqa: E402
 from engine import find_variant  # noqa: E402
 from engine.ai.random_player import random_action  # noqa: E402
 from engine.protocol import GameState  # noqa: E402
-from engine.registry import VARIANTS  # noqa: E402
-from engine.space import variant as space_variant  # noqa: E402
 from render import Caption, render_board  # noqa: E402
-from render import space as space_render  # noqa: E402
 
 CAPTION = Caption(names=("Alice Liddell", "bob"))
 """Players' names as the bot draws them on every board."""
@@ -57,11 +51,7 @@ OPTIONS: dict[str, dict[str, object]] = {"backgammon": {"length": 5}}
 
 def positions(count: int, seed: int, game_key: str = "ring") -> list[GameState]:
     """``count`` positions: every state of seeded random games of ``game_key``, game after game."""
-    # Backgammon is not in the registry yet: its variant is taken from its module.
-    # Temporary until space is registered: its variant comes from its module.
-    variant = VARIANTS.get(game_key) or (
-        space_variant.VARIANT if game_key == "space" else find_variant(game_key)
-    )
+    variant = find_variant(game_key)
     found: list[GameState] = []
     game = seed
     while len(found) < count:
@@ -73,11 +63,6 @@ def positions(count: int, seed: int, game_key: str = "ring") -> list[GameState]:
             found.append(state)
         game += 1
     return found
-
-
-def drawer(game_key: str) -> Callable[..., bytes]:
-    """``render_board``, or the module's own ``render`` for a game not registered yet (space)."""
-    return render_board if game_key in VARIANTS else space_render.render
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -111,10 +96,8 @@ def main() -> None:
     args = parser.parse_args()
     if args.positions < 1:
         parser.error("--positions must be at least 1")
-    if args.pool is not None and args.game not in VARIANTS:
-        parser.error(f"--pool draws registered games only, and {args.game} is not registered yet")
     states = positions(args.positions, args.seed, args.game)
-    draw = drawer(args.game)
+    draw = render_board
     draw(states[0].view(None))  # fonts, palette and the cached board, once
     times: list[float] = []
     sizes: list[int] = []

@@ -7,8 +7,7 @@ Plays ``--games`` games between two uniformly random players with ``engine.ai.se
 action equally likely, each game played to its end) and prints one JSON line: the game, games,
 seed, ``games_per_second`` (wall clock) and ``games_per_cpu_second`` (the process's own CPU time:
 one core's figure even while other work shares the machine), the mean and largest number of turns,
-wins per seat and per way of winning, and the load average when it ended. The game is taken from the registry, or from its own module while it
-is not registered (space). It asserts nothing.
+wins per seat and per way of winning, and the load average when it ended. It asserts nothing.
 """
 
 from __future__ import annotations
@@ -28,15 +27,12 @@ sys.path.insert(0, str(_HERE.parent))
 from engine.ai.selfplay import selfplay  # noqa: E402
 from engine.protocol import Variant  # noqa: E402
 from engine.registry import VARIANTS  # noqa: E402
-from engine.space.variant import VARIANT as SPACE  # noqa: E402
 
 
 def variant_of(key: str) -> Variant:
     if key in VARIANTS:
         return VARIANTS[key]
-    if key == SPACE.key:  # until space is registered
-        return SPACE
-    raise SystemExit(f"unknown game {key!r}: one of {', '.join(sorted({*VARIANTS, SPACE.key}))}")
+    raise SystemExit(f"unknown game {key!r}: one of {', '.join(sorted(VARIANTS))}")
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -1,6 +1,6 @@
 """How many clicks and selects a turn takes, played by two humans through the fake Discord.
 
-    python bench/taps.py [--game ring|backgammon] [--length N] [--matches 20] [--seed 1] [--max-interactions 3000]
+    python bench/taps.py [--game ring|backgammon|space] [--length N] [--matches 20] [--seed 1] [--max-interactions 3000]
 
 A fresh temporary SQLite file and a fresh bot (``RingsideBot``) on the in-process fake Discord. Each
 of ``--matches`` matches of ``--game`` (ring; backgammon matches to ``--length`` points, default 1)
@@ -20,6 +20,12 @@ is made on that message, as a player would.
 panel's layout decides. For backgammon ``move_turns_doubles`` and ``move_turns_other`` split them
 by the dice rolled (a double is four moves).
 
+Space: a decision often passes to the other player inside one turn (Espionage, Jam and defense
+windows, the units a fight's defender keeps), so each hand-over starts a "turn" above; ``game_turns``
+groups the interactions by the game's own turn (the board's "Turn N") and player: ``mover`` the
+player whose turn it is (draw, roll, build, move, attack), ``responder`` the other one (windows).
+Opening "Your hand" counts as an interaction, as it is a tap.
+
 Prints one JSON object. It asserts nothing about the figures, only that the fake recorded no limit
 violation or bot error and that every match ended.
 """
@@ -34,7 +40,7 @@ import statistics
 import sys
 import tempfile
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -55,6 +61,9 @@ from fakediscord.matches import challenge_and_accept, pick_control, user_on_turn
 class Turn:
     player: int
     interactions: int = 0
+    #: the game's turn number the board showed ("Turn N"), 0 before the first
+    number: int = 0
+    match: int = 0
     #: the action values picked (``a:...``), in order
     actions: list[str] = field(default_factory=list)
 
@@ -92,6 +101,15 @@ def private_controls(result: InteractionResult, user: FakeUser) -> FakeMessage |
     return None
 
 
+def turn_number(board: FakeMessage) -> int:
+    """The game's turn number of a board message (its footer "Turn N"), 0 if none."""
+    for embed in board.embeds:
+        text = str((embed.get("footer") or {}).get("text") or "")
+        if text.startswith("Turn ") and text[5:].isdigit():
+            return int(text[5:])
+    return 0
+
+
 def picked_value(custom_id: str, value: str | None) -> str:
     """The control value of a pick: a select's option, else the tail of the button's custom id."""
     if value is not None:
@@ -122,7 +140,7 @@ async def play_match(
             # A hand-over: a new board message names the player on turn.
             player = user_on_turn(board, users)
             assert player is not None, f"no player on turn in {board.content!r}"
-            turns.append(Turn(player.id))
+            turns.append(Turn(player.id, number=turn_number(board)))
             board_id = board.id
             target = None
         turn = turns[-1]
@@ -167,6 +185,21 @@ def figures(turns: list[Turn]) -> dict[str, Any]:
     }
 
 
+def game_turns(turns: list[Turn]) -> dict[str, Any]:
+    """Space: interactions per game turn, of the player whose turn it is and of the other player."""
+    by_turn: dict[tuple[int, int], dict[int, int]] = {}
+    mover: dict[tuple[int, int], int] = {}
+    for t in turns:
+        key = (t.match, t.number)
+        if key not in mover:
+            mover[key] = t.player  # the turn's first board asks the player whose turn it is
+        by_turn.setdefault(key, {}).setdefault(t.player, 0)
+        by_turn[key][t.player] += t.interactions
+    movers = [Turn(mover[k], sum(v for p, v in taps.items() if p == mover[k])) for k, taps in by_turn.items()]
+    others = [Turn(0, sum(v for p, v in taps.items() if p != mover[k])) for k, taps in by_turn.items()]
+    return {"mover": figures([t for t in movers if t.interactions]), "responder": figures(others)}
+
+
 async def run(
     matches: int,
     seed: int,
@@ -187,13 +220,22 @@ async def run(
                 for index in range(matches):
                     alice = fake.add_user(f"alice{index}")
                     bob = fake.add_user(f"bob{index}")
-                    turns += await play_match(fake, alice, bob, rng, max_interactions, game, options)
+                    played = await play_match(fake, alice, bob, rng, max_interactions, game, options)
+                    turns += [replace(t, match=index) for t in played]
                 fake.assert_clean()
             finally:
                 # aiosqlite's thread would keep the process alive after an error
                 await bot.close()
                 await store.close()
     moved = [t for t in turns if t.moved]
+    if game == "space":
+        return {
+            "game": game,
+            "matches": matches,
+            "seed": seed,
+            "hand_overs": figures(turns),
+            "game_turns": game_turns(turns),
+        }
     report: dict[str, Any] = {
         "game": game,
         "options": options or {},
@@ -211,7 +253,9 @@ async def run(
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
-    parser.add_argument("--game", default="ring", choices=("ring", "backgammon"), help="the game (ring)")
+    parser.add_argument(
+        "--game", default="ring", choices=("ring", "backgammon", "space"), help="the game (ring)"
+    )
     parser.add_argument("--length", type=int, default=None, help="match length, for backgammon")
     parser.add_argument("--matches", type=int, default=20, help="matches to play (20)")
     parser.add_argument("--seed", type=int, default=1, help="seed of the dice and the picks (1)")

@@ -206,10 +206,25 @@ def with_standing_answer(view: discord.ui.View | None, session: Session, op: str
     match", "ask" for "Ask me in windows") on a row of its own below the controls."""
     view = view or discord.ui.View(timeout=None)
     button = StandingAnswerButton(session.id, session.version, op)
-    below = max((item.row for item in view.children if item.row is not None), default=-1) + 1
+    below = _last_row_in_use(view) + 1
     button.item.row = below if below < MAX_ROWS else None
     view.add_item(button)
     return view
+
+
+def _last_row_in_use(view: discord.ui.View) -> int:
+    """The last row ``view``'s controls fill (-1 if none), placing the ones without a row where
+    Discord does: explicit rows first, then each free item on the first row with room."""
+    widths = [0] * MAX_ROWS
+    for item in view.children:
+        if item.row is not None:
+            widths[item.row] += item.width
+    for item in view.children:
+        if item.row is None:
+            free = next((row for row, width in enumerate(widths) if width + item.width <= 5), None)
+            if free is not None:
+                widths[free] += item.width
+    return max((row for row, width in enumerate(widths) if width), default=-1)
 
 
 def _with_draft_row(session: Session, spec: PanelSpec) -> PanelSpec:

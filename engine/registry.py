@@ -6,10 +6,12 @@ from engine import ring
 from engine.backgammon import variant as backgammon
 from engine.errors import UnknownVariantError
 from engine.protocol import Variant
+from engine.space import variant as space
 
 VARIANTS: dict[str, Variant] = {
     ring.VARIANT.key: ring.VARIANT,
     backgammon.VARIANT.key: backgammon.VARIANT,
+    space.VARIANT.key: space.VARIANT,
 }
 
 

@@ -10,6 +10,7 @@ from .results import InteractionResult
 from .world import FakeMessage, FakeUser
 
 TURN = re.compile(r"^<@(\d+)>, your turn")
+WINDOW = re.compile(r"<@(\d+)>: open \*\*My hand\*\* to answer")
 
 
 async def challenge_and_accept(
@@ -29,8 +30,10 @@ async def challenge_and_accept(
 
 
 def user_on_turn(message: FakeMessage, users: dict[int, FakeUser]) -> FakeUser | None:
-    """The player a board message says is on turn ("<@id>, your turn ..."), if any."""
-    found = TURN.search(message.content.split(" — ")[-1])
+    """The player a board message asks to decide ("<@id>, your turn ...", or a response window's
+    "<@id>: open **My hand** to answer ..."), if any."""
+    text = message.content.split(" — ")[-1]
+    found = TURN.search(text) or WINDOW.search(text)
     return users[int(found[1])] if found else None
 
 

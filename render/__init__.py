@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from engine.protocol import GameView
-from render import backgammon, ring
+from render import backgammon, ring, space
 from render.theme import NO_CAPTION, Caption, SeatStyle
 
 
@@ -24,11 +24,13 @@ class NoRendererError(LookupError):
 RENDERERS: dict[str, Callable[[GameView, Caption], bytes]] = {
     "ring": ring.render,
     "backgammon": backgammon.render,
+    "space": space.render,
 }
 
 SEAT_STYLES: dict[str, tuple[SeatStyle, SeatStyle]] = {
     "ring": ring.SEATS,
     "backgammon": backgammon.SEATS,
+    "space": space.SEATS,
 }
 
 

@@ -9,7 +9,8 @@ small sample boards with captions, see ``render/rules_pictures.py``), redrawn th
 
 ``python -m render palette --game ring``: rebuild the ring pictures' fixed palette from sample
 pictures and write it to ``render/ring_palette.py`` (after a change of colours or shapes); the same
-with ``--game backgammon`` writes ``render/backgammon_palette.py``.
+with ``--game backgammon`` writes ``render/backgammon_palette.py``, ``--game space``
+``render/space_palette.py``.
 
 Backgammon (``--game backgammon``) is not in the engine's registry yet: its samples come from seeded
 random 5-point matches of its own variant (``render.backgammon.random_match``).
@@ -32,8 +33,10 @@ from engine.backgammon.game import BackgammonState, OfferResignation
 from engine.backgammon.game import Phase as BgPhase
 from engine.protocol import GameState
 from engine.ring import WIN_KEYS, MarkKind, Phase, RingState
-from render import RENDERERS, backgammon, render_board, ring
-from render.rules_pictures import RING_SHEETS, Sheet, rules_pictures
+from engine.space.game import Phase as SpacePhase
+from engine.space.game import SpaceState, SpaceWin
+from render import RENDERERS, backgammon, render_board, ring, space
+from render.rules_pictures import RING_SHEETS, SPACE_SHEETS, Sheet, rules_pictures
 
 MAX_GAMES = 3000
 """How many seeded games the search plays at most before it gives up on what it has not found."""
@@ -176,6 +179,37 @@ def backgammon_samples(seed: int, wanted: frozenset[str] = frozenset()) -> list[
     return [(name, found[name]) for name in names if name in found]
 
 
+SPACE_SITUATIONS: dict[str, Callable[[SpaceState], bool]] = {
+    "first-roll": lambda s: s.phase is SpacePhase.ROLL_CARDS and s.turn_number == 1,
+    "move": lambda s: s.phase is SpacePhase.MOVE and " moved " in (s.last_text or ""),
+    "three-dice": lambda s: s.phase is SpacePhase.MOVE and len(s.dice) == 3,
+    "fight": lambda s: s.phase is SpacePhase.DEFEND and s.turn_number > 4,
+    "fight-result": lambda s: s.phase is SpacePhase.KEEP and " against " in (s.last_text or ""),
+    "mid-game": lambda s: s.phase is SpacePhase.MOVE and s.turn_number >= 30,
+}
+"""Situations of seeded random space games, each the first state that fits."""
+
+
+def space_samples(seed: int, wanted: frozenset[str] = frozenset()) -> list[tuple[str, GameState]]:
+    """The space situations worth a picture, in a fixed order, and one finished game per way of winning."""
+    found: dict[str, GameState] = {"start": find_variant("space").new_game()}
+    wins: dict[str, GameState] = {}
+    for states in _games("space", seed):
+        for state in states:
+            assert isinstance(state, SpaceState)
+            for name, test in SPACE_SITUATIONS.items():
+                if name not in found and test(state):
+                    found[name] = state
+            if state.result is not None and f"won-{state.result.reason}" not in wins:
+                wins[f"won-{state.result.reason}"] = state
+        if wanted and wanted <= set(found) | set(wins):
+            break
+        if len(found) == len(SPACE_SITUATIONS) + 1 and len(wins) == len(SpaceWin):
+            break
+    ordered = [(name, found[name]) for name in ("start", *SPACE_SITUATIONS) if name in found]
+    return ordered + sorted(wins.items())
+
+
 @dataclass(frozen=True, slots=True)
 class SampleSet:
     """The sample pictures of one game: every name it may write, and the search that finds them."""
@@ -187,6 +221,7 @@ class SampleSet:
 SAMPLES: dict[str, SampleSet] = {
     "ring": SampleSet(("start", *RING_SITUATIONS, *(f"won-{key}" for key in WIN_KEYS)), ring_samples),
     "backgammon": SampleSet(("start", "nackgammon-start", *BACKGAMMON_SITUATIONS), backgammon_samples),
+    "space": SampleSet(("start", *SPACE_SITUATIONS, *(f"won-{r}" for r in SpaceWin)), space_samples),
 }
 
 
@@ -214,7 +249,7 @@ def _sample(game: str, out: Path, only: list[str] | None, seed: int) -> list[Pat
     return written
 
 
-RULES_SHEETS: dict[str, tuple[Sheet, ...]] = {"ring": RING_SHEETS}
+RULES_SHEETS: dict[str, tuple[Sheet, ...]] = {"ring": RING_SHEETS, "space": SPACE_SHEETS}
 
 
 def _rules(game: str, out: Path, seed: int) -> list[Path]:
@@ -242,7 +277,9 @@ def _palette(game: str) -> Path:
         path = Path(backgammon.__file__).with_name("backgammon_palette.py")
         path.write_text(backgammon.palette_module(backgammon.build_palette()))
         return path
-    raise ValueError(f"no fixed palette for the game {game!r} (games: backgammon, ring)")
+    if key == "space":
+        return space.write_palette()
+    raise ValueError(f"no fixed palette for the game {game!r} (games: backgammon, ring, space)")
 
 
 def main(argv: list[str] | None = None) -> int:

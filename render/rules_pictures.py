@@ -41,6 +41,8 @@ class Sheet:
     panels: tuple[Panel, ...]
     dice: bool = False
     """Whether each caption has a second line with the roll shown ("rolled 5-5-5")."""
+    crop: tuple[int, int, int, int] = CROP
+    """The part of each board picture shown (the game's ring, without its header and footer)."""
 
 
 RING_SHEETS: tuple[Sheet, ...] = (
@@ -68,8 +70,22 @@ RING_SHEETS: tuple[Sheet, ...] = (
 )
 
 
-def _panel(board: bytes, caption: str, detail: str, width: int) -> Image.Image:
-    picture = Image.open(io.BytesIO(board)).convert("RGB").crop(CROP)
+SPACE_SHEETS: tuple[Sheet, ...] = (
+    Sheet(
+        "start",
+        (
+            Panel("start", "The start"),
+            Panel("fight-result", "A fight won: keep units"),
+        ),
+        crop=(0, 95, 800, 835),
+    ),
+)
+
+
+def _panel(
+    board: bytes, caption: str, detail: str, width: int, crop: tuple[int, int, int, int] = CROP
+) -> Image.Image:
+    picture = Image.open(io.BytesIO(board)).convert("RGB").crop(crop)
     height = round(picture.height * width / picture.width)
     picture = picture.resize((width, height), Image.Resampling.LANCZOS)
     top = CAPTION + (DETAIL if detail else 0)
@@ -94,10 +110,10 @@ def dice_text(state: GameState) -> str:
     return f"rolled {'-'.join(str(d) for d in dice)}" if dice else ""
 
 
-def draw_sheet(boards: Sequence[tuple[bytes, str, str]]) -> bytes:
+def draw_sheet(boards: Sequence[tuple[bytes, str, str]], crop: tuple[int, int, int, int] = CROP) -> bytes:
     """Small pictures of ``boards`` (PNG bytes, caption, second line or ""), two per row, as one PNG."""
     width = (SHEET_WIDTH - 3 * GAP) // 2
-    panels = [_panel(board, caption, detail, width) for board, caption, detail in boards]
+    panels = [_panel(board, caption, detail, width, crop) for board, caption, detail in boards]
     height = panels[0].height
     rows = (len(panels) + 1) // 2
     sheet = Image.new("RGB", (SHEET_WIDTH, GAP + rows * (height + GAP)), theme.BACKGROUND)
@@ -125,7 +141,8 @@ def rules_pictures(
                     dice_text(states[p.sample]) if sheet.dice else "",
                 )
                 for p in sheet.panels
-            ]
+            ],
+            sheet.crop,
         )
         for sheet in sheets
     }

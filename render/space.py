@@ -21,8 +21,7 @@ would lie on each other. The footer holds the last action in everyone's words
 
 The fixed palette (``render/space_palette.py``) is written by ``write_palette()``.
 
-The game is not registered yet, so this module is not in ``render.RENDERERS``: ``render``,
-``draw``, ``SEATS`` and ``samples`` are used directly (bench/render.py, the tests).
+Registered in ``render.RENDERERS`` like every game.
 """
 
 from __future__ import annotations
@@ -182,12 +181,11 @@ def build_palette() -> list[theme.RGB]:
     return theme.palette_entries(base_colours(), [draw(v, caption) for v in views])
 
 
-def write_palette() -> None:
-    """Write ``render/space_palette.py`` again: ``python -c "import render.space as s; s.write_palette()"``
-    (``python -m render palette`` knows the registered games only)."""
-    text = theme.palette_module("space", build_palette())
-    text = text.replace("``python -m render palette --game space``", "``render.space.write_palette()``")
-    Path(__file__).with_name("space_palette.py").write_text(text)
+def write_palette() -> Path:
+    """Write ``render/space_palette.py`` again (``python -m render palette --game space``)."""
+    path = Path(__file__).with_name("space_palette.py")
+    path.write_text(theme.palette_module("space", build_palette()))
+    return path
 
 
 # -- geometry --------------------------------------------------------------------------------------

@@ -1,4 +1,4 @@
-"""The fixed palette of the space pictures, written by ``render.space.write_palette()``
+"""The fixed palette of the space pictures, written by ``python -m render palette --game space``
 from ``render.space.build_palette()``: do not edit by hand."""
 
 PALETTE_HEX = (

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from cogs.panels import backgammon, ring
+from cogs.panels import backgammon, ring, space
 from cogs.panels.base import Panel
 
 PANELS: dict[str, Panel] = {
     "ring": ring.PANEL,
     "backgammon": backgammon.PANEL,
+    "space": space.PANEL,
 }

@@ -7,7 +7,7 @@ a game has, by the names the arena accepts: ``random``, ``greedy`` and, for ring
 
 from __future__ import annotations
 
-from engine.ai import backgammon_greedy, ring_greedy, ring_levels
+from engine.ai import backgammon_greedy, ring_greedy, ring_levels, space_greedy, space_levels
 from engine.ai.players import PLAYERS, ComputerPlayer
 from engine.ai.random_player import random_choice
 
@@ -39,6 +39,13 @@ LEVEL_PLAYERS: dict[str, dict[str, ComputerPlayer]] = {
     "backgammon": {
         "random": random_choice,
         "greedy": backgammon_greedy.choose,
+    },
+    "space": {
+        "random": random_choice,
+        "greedy": space_greedy.choose,
+        "easy": space_levels.easy,
+        "medium": space_greedy.choose,
+        "hard": space_levels.hard,
     },
 }
 

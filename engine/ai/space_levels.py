@@ -2,7 +2,8 @@
 
 * ``easy`` plays the greedy choice (``space_greedy``) most of the time and a random legal action
   otherwise, so a beginner can beat it.
-* ``medium`` is the greedy player: each decision by ``space_greedy``'s scores, one move at a time.
+* ``medium`` is the greedy player itself (``space_greedy.choose``): each decision by its scores, one
+  move at a time.
 * ``hard`` plans the whole move phase: it tries every order of its units and dice left (as the rules
   let a unit take one or two dice, stopping on an enemy sector) and plays the first move of the plan
   whose final board scores best, counting the fight cards it holds as force it can add to the
@@ -35,10 +36,6 @@ def easy(view: GameView, rng: random.Random) -> Action:
     actions = view.legal_actions()
     if rng.random() < EASY_RANDOM_SHARE:
         return actions[rng.randrange(len(actions))]
-    return space_greedy.choose(view, rng)
-
-
-def medium(view: GameView, rng: random.Random) -> Action:
     return space_greedy.choose(view, rng)
 
 

@@ -1,10 +1,10 @@
-"""``space``: a backgammon variant on a 28-sector ring with cards (issue 11, engine only).
+"""``space``: a backgammon variant on a 28-sector ring with cards (issue 11).
 
 Modules: ``board`` (sectors, planets, units), ``cards`` (the 25 cards, timing, targets), ``fights``
 (force totals, keeping units), ``actions`` (actions and their notation), ``game`` (the state, its
 phases, the views), ``variant`` (the ``Variant``, saved states). Random games are played by the
 generic drivers (``engine.ai.selfplay``: ``selfplay``, ``random_states``; ``bench/selfplay.py``).
-The game is not registered yet (``engine/registry.py``): the registration and Discord come in parallel.
+Registered in ``engine/registry.py``; its picture is ``render/space.py``, its controls ``cogs/panels/space.py``.
 
 Decisions beyond RULINGS.md "space" (for the players' rules page):
 

@@ -1,4 +1,4 @@
-"""``space`` as a ``Variant`` (not registered yet: the pictures and the Discord side come later)."""
+"""``space`` as a ``Variant``: its key, rule sets and saved states."""
 
 from __future__ import annotations
 

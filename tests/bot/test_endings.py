@@ -158,7 +158,9 @@ async def test_an_unknown_game_gets_the_same_sentence_from_every_command(
     ]
     texts = {r.message.content for r in replies if r.message is not None}
     assert all(r.ephemeral for r in replies)
-    assert texts == {"There is no game called “chess”. The games are: Backgammon (backgammon), Ring (ring)."}
+    assert texts == {
+        "There is no game called “chess”. The games are: Backgammon (backgammon), Ring (ring), Space (space)."
+    }
     fake.assert_clean()
     await stop_bot(bot)
 

@@ -261,7 +261,7 @@ async def test_where_in_show_users_and_the_computer_after_a_restart(tmp_path: Pa
         lines.clear()
         assert await sandbox.execute("as dave /challenge opponent:@ringside game:ring")
         assert lines[:2] == ["(new user: dave)", "[#general] ringside:"]
-        assert contains(lines, "Ring against the computer: good luck!")
+        assert contains(lines, "Ring against the computer (level medium): good luck!")
         # The computer match opens its own thread, its board there with the match's Resign.
         assert contains(lines, "The match is on in #general › Ring: Dave vs the computer")
         assert contains(lines, "[🏳️ Resign]") and (contains(lines, "[🎲 Roll]") or contains(lines, "▾ "))

@@ -17,7 +17,7 @@ from engine.ring import TOKENS, RingState
 from engine.space.board import PLANETS, SCRAP, SECTORS, UNITS_PER_SIDE, controller, units_of
 from engine.space.cards import DECK_SIZE
 from engine.space.game import SpaceState, SpaceWin
-from engine.space.variant import VARIANT as SPACE
+from tests.engine.test_space_playouts import check_state as space_check_state
 
 GAMES_PER_VARIANT = 2000  # marked slow: about a minute for ring
 QUICK_GAMES_PER_VARIANT = 30  # the everyday run
@@ -65,6 +65,7 @@ def space_invariants(state: GameState) -> None:
             assert all(controller(positions, p) == outcome.winner for p in PLANETS)
         else:
             assert all(positions[u] == SCRAP for u in units_of(1 - outcome.winner)), "the loser has no unit"
+    space_check_state(state)  # and the views hide the secrets
 
 
 INVARIANTS: dict[str, Callable[[GameState], None]] = {
@@ -72,7 +73,7 @@ INVARIANTS: dict[str, Callable[[GameState], None]] = {
     "backgammon": backgammon_invariants,
     "space": space_invariants,
 }
-"""Keyed by game: a game's invariants run as soon as it is in the registry (space is not yet)."""
+"""Keyed by game: a game's invariants run as soon as it is in the registry."""
 
 PLAYOUT_OPTIONS: dict[str, list[dict[str, object]]] = {
     "backgammon": [
@@ -122,8 +123,3 @@ def test_a_few_random_playouts(key: str) -> None:
 @pytest.mark.parametrize("key", sorted(VARIANTS))
 def test_random_playouts(key: str) -> None:
     play_random_games(key, SLOW_GAMES.get(key, GAMES_PER_VARIANT), seed=20261122)
-
-
-@pytest.mark.skipif("space" in VARIANTS, reason="registered: test_a_few_random_playouts covers it")
-def test_space_invariants_hold_before_it_is_registered() -> None:
-    play_random_games("space", 2, seed=1, variant=SPACE)

@@ -18,7 +18,6 @@ Player = Callable[[GameView, random.Random], Action]
 PLAYERS: dict[str, Player] = {
     "greedy": space_greedy.choose,
     "easy": space_levels.easy,
-    "medium": space_levels.medium,
     "hard": space_levels.hard,
 }
 

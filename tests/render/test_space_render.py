@@ -169,10 +169,10 @@ def test_planets_are_marked_named_and_ringed_by_their_controller() -> None:
     assert len(PLANETS) == 4
 
 
-def test_seats_are_two_distinct_looks_and_space_stays_out_of_the_registries() -> None:
+def test_seats_are_two_distinct_looks_and_space_is_registered() -> None:
     empire, terrans = space.SEATS
     assert empire.fill != terrans.fill and empire.shape != terrans.shape
-    assert "space" not in RENDERERS and "space" not in SEAT_STYLES
+    assert RENDERERS["space"] is space.render and SEAT_STYLES["space"] is space.SEATS
 
 
 def test_samples_are_written(tmp_path: Path) -> None:
