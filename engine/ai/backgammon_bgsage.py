@@ -270,7 +270,7 @@ class SagePlayer:
         return worth >= expected
 
 
-EASY = SagePlayer("easy", "1ply", "1ply", noise=0.15)
+EASY = SagePlayer("easy", "1ply", "1ply", noise=0.1)
 MEDIUM = SagePlayer("medium", "1ply", "1ply")
 HARD = SagePlayer("hard", "3ply", "2ply")
 LEVELS = {player.name: player for player in (EASY, MEDIUM, HARD)}

@@ -17,6 +17,7 @@ from engine.backgammon.board import Board, side_from, starting_board
 from engine.backgammon.formats import board_from_position_id, position_id
 from engine.backgammon.game import BackgammonState, Checkers, Phase, RollOn, Take
 from engine.backgammon.plays import legal_plays
+from engine.backgammon.turn import roll_dice
 
 
 def test_weights_are_the_published_vectors() -> None:
@@ -89,7 +90,7 @@ REFERENCE_CHOICES = [
 def _state(board: Board, dice: tuple[int, int]) -> BackgammonState:
     opp, me = board
     return BackgammonState(
-        sides=(me, opp), phase=Phase.PLAY, turn_seat=0, dice=dice, start=(me, opp), dice_left=dice
+        sides=(me, opp), phase=Phase.PLAY, turn_seat=0, dice=dice, start=(me, opp), dice_left=roll_dice(*dice)
     )
 
 
