@@ -32,8 +32,9 @@ from typing import Any
 
 from bgsage import BgBotAnalyzer
 
-from engine.backgammon.board import BAR, Board, RuleSet
+from engine.backgammon.board import BAR, CHECKERS, Board, RuleSet, borne_off
 from engine.backgammon.game import (
+    POINTS,
     AcceptResignation,
     BackgammonState,
     Checkers,
@@ -43,6 +44,7 @@ from engine.backgammon.game import (
     Phase,
     RollOn,
     Take,
+    score,
 )
 from engine.backgammon.plays import Play
 from engine.protocol import Action, GameView
@@ -162,12 +164,20 @@ def ranked_plays(
     mapped back to ours (``EngineMismatchError`` if one is not ours); Old English: bgsage's
     evaluation of the positions our plays reach. Plays bgsage does not rank (Old English beyond
     the screen) are left out.
+
+    A play that bears off the last checker wins at once: those are ranked by the points they win,
+    without bgsage. (bgsage ends the game with the last checker off even when our must-play rule
+    wants both dice used first, say 2/1*/off rather than 2/off with 2-1 and a blot on the 1-point:
+    the one place where its plays and ours differ, see the tests.)
     """
     plays = state.plays()
     if not plays:
         raise ValueError(f"no play to choose in phase {state.phase.value}")
     if state.dice is None:
         raise ValueError("no dice to play")
+    finishing = [play for play in plays if borne_off(play.result[1]) == CHECKERS]
+    if finishing:
+        return sorted(((float(_points_won(play.result)), play) for play in finishing), key=lambda pair: -pair[0])
     seat = state.turn_seat or 0
     ctx = context(state, seat, money)
     if state.rules in APPROXIMATE_RULES:
@@ -190,6 +200,11 @@ def ranked_plays(
     if not ranked:
         raise EngineMismatchError(f"none of bgsage's plays of {state.dice} is a legal play of ours")
     return ranked
+
+
+def _points_won(board: Board) -> int:
+    """What bearing off the last checker wins (1, 2 or 3), ``board`` after the play."""
+    return POINTS[score(board[1], board[0])]
 
 
 def _position_equities(boards: list[Board], eval_level: str, ctx: Context) -> list[float]:

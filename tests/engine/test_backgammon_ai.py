@@ -92,14 +92,35 @@ def test_a_state_with_either_seat_on_roll_gives_the_rollers_view() -> None:
         assert sage_board(state.board)[25] == 1 and sage_board(state.board)[0] == 0
 
 
+def _ends_the_game(b: Board) -> bool:
+    return borne_off(b[1]) == 15
+
+
 @pytest.mark.parametrize("rules", [RuleSet.STANDARD, RuleSet.NACKGAMMON])
 def test_bgsage_reaches_exactly_our_positions(rules: RuleSet) -> None:
+    """The same positions, except where a play bears off the last checker (see the next test)."""
     rng = random.Random(17)
-    for b in game_positions(400, 11, rules):
+    compared = 0
+    for b in game_positions(3000, 11, rules):
         d1, d2 = rng.randint(1, 6), rng.randint(1, 6)
         ours = {p.result for p in legal_plays(b, d1, d2, rules)}
         theirs = {board_from_sage(m) for m in bgsage.possible_moves(sage_board(b), d1, d2)} or {b}
+        if any(_ends_the_game(r) for r in ours | theirs):
+            continue
         assert theirs == ours, (b, d1, d2)
+        compared += 1
+    assert compared > 2500
+
+
+def test_the_last_checker_difference_is_known_and_we_take_the_best_finish() -> None:
+    opp = side_from({24: 1, 21: 1, 20: 1, 19: 2, 6: 8, 4: 1, 2: 1})
+    board = (opp, side_from({2: 1}))
+    ours = {p.result for p in legal_plays(board, 2, 1)}
+    theirs = {board_from_sage(m) for m in bgsage.possible_moves(sage_board(board), 2, 1)}
+    assert ours != theirs and all(_ends_the_game(r) for r in ours | theirs)
+    action = MEDIUM(_play_state(board, (2, 1)), random.Random(0))
+    assert isinstance(action, Checkers) and action.result in ours
+    assert action.notation == "2/1*/off"  # the hit leaves a checker on the bar: a backgammon
 
 
 # -- choices -------------------------------------------------------------------------------------
