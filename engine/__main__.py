@@ -154,7 +154,9 @@ def main(argv: list[str] | None = None) -> int:
     move.add_argument("--position", help="GNU Backgammon position ID, the player on roll to move")
     move.add_argument("--dice", help="the roll, like 6-4")
     move.add_argument("--seed", type=int, default=1, help="the random source of levels that draw (easy)")
-    move.add_argument("--stdin", action="store_true", help="read 'POSITION_ID A-B' lines, one answer line each")
+    move.add_argument(
+        "--stdin", action="store_true", help="read 'POSITION_ID A-B' lines, one answer line each"
+    )
     args = parser.parse_args(argv)
     if args.command == "move":
         return _move(args, move)

@@ -133,10 +133,7 @@ def context(state: BackgammonState, seat: int, money: bool) -> Context:
     match score (a 1-point match: 1-away each, no cube)."""
     if money or state.rules in APPROXIMATE_RULES:
         return Context(1, "centered", 0, 0, False, cubeful=False)
-    if state.cube_owner is None:
-        owner = "centered"
-    else:
-        owner = "player" if state.cube_owner == seat else "opponent"
+    owner = "centered" if state.cube_owner is None else "player" if state.cube_owner == seat else "opponent"
     return Context(
         cube_value=state.cube,
         cube_owner=owner,
@@ -155,9 +152,7 @@ def turn_start(state: BackgammonState) -> Board:
     return (state.start[1 - seat], state.start[seat])
 
 
-def ranked_plays(
-    state: BackgammonState, eval_level: str, money: bool = False
-) -> list[tuple[float, Play]]:
+def ranked_plays(state: BackgammonState, eval_level: str, money: bool = False) -> list[tuple[float, Play]]:
     """OUR legal plays (finishing the play in progress) with bgsage's equity, best first.
 
     Standard and nackgammon: bgsage's ``checker_play`` from the turn's start, every play it lists
@@ -177,7 +172,9 @@ def ranked_plays(
         raise ValueError("no dice to play")
     finishing = [play for play in plays if borne_off(play.result[1]) == CHECKERS]
     if finishing:
-        return sorted(((float(_points_won(play.result)), play) for play in finishing), key=lambda pair: -pair[0])
+        return sorted(
+            ((float(_points_won(play.result)), play) for play in finishing), key=lambda pair: -pair[0]
+        )
     seat = state.turn_seat or 0
     ctx = context(state, seat, money)
     if state.rules in APPROXIMATE_RULES:

@@ -261,7 +261,13 @@ def test_the_match_score_changes_the_take() -> None:
 def test_context_reads_the_score_the_cube_and_crawford() -> None:
     state = _deciding(CLOSE_RACE, score=(2, 6), cube=2, cube_owner=1)
     ctx = context(state, 0, money=False)
-    assert (ctx.away1, ctx.away2, ctx.cube_value, ctx.cube_owner, ctx.crawford) == (5, 1, 2, "opponent", False)
+    assert (ctx.away1, ctx.away2, ctx.cube_value, ctx.cube_owner, ctx.crawford) == (
+        5,
+        1,
+        2,
+        "opponent",
+        False,
+    )
     assert context(state, 1, money=False).cube_owner == "player"
     crawford = replace(state, phase=Phase.ROLL, score=(2, 6), cube=1, cube_owner=None, crawford=True)
     assert context(crawford, 0, money=False).crawford

@@ -40,7 +40,9 @@ def game_positions(count: int, seed: int, rules: RuleSet = RuleSet.STANDARD) -> 
 
 @pytest.mark.parametrize("level", ["easy", "medium", "hard"])
 def test_opening_three_one_makes_the_five_point(capsys: pytest.CaptureFixture[str], level: str) -> None:
-    code, lines, err = run(capsys, "--game", "backgammon", "--level", level, "--position", OPENING, "--dice", "3-1")
+    code, lines, err = run(
+        capsys, "--game", "backgammon", "--level", level, "--position", OPENING, "--dice", "3-1"
+    )
     assert code == 0 and err == ""
     assert lines == ["8/5 6/5\t4HPwATCwZ/ABMA"]
 
@@ -54,7 +56,15 @@ def test_the_answer_is_one_of_the_plays_lines(
     for board in game_positions(30, 7, RuleSet(rules))[::3]:
         d1, d2 = rng.randint(1, 6), rng.randint(1, 6)
         code, lines, _ = run(
-            capsys, "--level", level, "--rules", rules, "--position", position_id(board), "--dice", f"{d1}-{d2}"
+            capsys,
+            "--level",
+            level,
+            "--rules",
+            rules,
+            "--position",
+            position_id(board),
+            "--dice",
+            f"{d1}-{d2}",
         )
         assert code == 0 and len(lines) == 1
         assert lines[0] in play_lines(board, d1, d2, RuleSet(rules))
@@ -76,7 +86,10 @@ def test_a_player_moving_one_checker_at_a_time_gives_a_whole_play() -> None:
     [
         (["--position", "4HPwATDgc/ABM", "--dice", "3-1"], "14 characters"),
         (["--position", OPENING, "--dice", "3-7"], "from 1 to 6"),
-        (["--level", "grandmaster", "--position", OPENING, "--dice", "3-1"], "no player called 'grandmaster'"),
+        (
+            ["--level", "grandmaster", "--position", OPENING, "--dice", "3-1"],
+            "no player called 'grandmaster'",
+        ),
         (["--game", "ring", "--position", OPENING, "--dice", "3-1"], "backgammon"),
     ],
 )
@@ -103,11 +116,15 @@ def test_stdin_answers_each_line_as_the_single_query_does(
     code, lines, _ = run(capsys, "--level", "medium", "--stdin")
     assert code == 0 and len(lines) == len(queries)
     for (b, d1, d2), line in zip(queries, lines, strict=True):
-        assert run(capsys, "--level", "medium", "--position", position_id(b), "--dice", f"{d1}-{d2}")[1] == [line]
+        assert run(capsys, "--level", "medium", "--position", position_id(b), "--dice", f"{d1}-{d2}")[1] == [
+            line
+        ]
 
 
 def test_stdin_in_a_real_process() -> None:
-    queries = f"{OPENING} 3-1\n\n{position_id(CLOSED_OUT)} 4-4\nnot-an-id 3-1\n{OPENING} 6-5 extra\n{OPENING} 6-5\n"
+    queries = (
+        f"{OPENING} 3-1\n\n{position_id(CLOSED_OUT)} 4-4\nnot-an-id 3-1\n{OPENING} 6-5 extra\n{OPENING} 6-5\n"
+    )
     done = subprocess.run(
         [sys.executable, "-m", "engine", "move", "--game", "backgammon", "--level", "hard", "--stdin"],
         input=queries,
