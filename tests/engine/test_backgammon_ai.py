@@ -312,7 +312,7 @@ def test_whole_matches_against_random_end_with_legal_actions(length: int) -> Non
     state = variant.new_game({"length": length})
     while state.outcome() is None:
         if state.chance() is None and state.to_move() == 0:
-            action = MEDIUM(state, rng)
+            action = MEDIUM(state.view(0), rng)
             assert action in state.legal_actions() or isinstance(action, Checkers)
         else:
             action = random_action(state, rng)
