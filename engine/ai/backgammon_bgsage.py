@@ -170,6 +170,8 @@ def ranked_plays(state: BackgammonState, eval_level: str, money: bool = False) -
         raise ValueError(f"no play to choose in phase {state.phase.value}")
     if state.dice is None:
         raise ValueError("no dice to play")
+    if len(plays) == 1:
+        return [(0.0, plays[0])]  # forced, or nothing can be played: nothing to ask
     finishing = [play for play in plays if borne_off(play.result[1]) == CHECKERS]
     if finishing:
         return sorted(
@@ -180,8 +182,6 @@ def ranked_plays(state: BackgammonState, eval_level: str, money: bool = False) -
     if state.rules in APPROXIMATE_RULES:
         return _ranked_by_position(plays, eval_level, ctx)
     ours = {play.result: play for play in plays}
-    if len(plays) == 1 and not plays[0].moves:
-        return [(0.0, plays[0])]  # nothing can be played
     result = analyzer(eval_level, ctx.cubeful).checker_play(
         sage_board(turn_start(state)), state.dice[0], state.dice[1], **ctx.kwargs()
     )
