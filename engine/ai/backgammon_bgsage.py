@@ -16,9 +16,10 @@ by equity and ``cube_action`` answers the cube. This module adapts our state to 
   plays reach (bgsage's post-move evaluation, cubeless, screened at 1-ply, the best few at the
   level's depth) and takes the best: hints there are approximate (``APPROXIMATE_RULES``).
 
-Levels (``LEVELS``): ``hard`` plays bgsage's best play at 3-ply, ``medium`` at 1-ply, ``easy`` at
-1-ply with noise on the equities (a fair opponent for a beginner, not a random mover); the cube is
-decided at 2-ply for hard and 1-ply for the others. The analyzers are made once per setting and
+Levels (``LEVELS``): ``hard`` plays bgsage's best play at 3-ply in cubeless money play and at 2-ply
+in matches (cubeful 3-ply takes seconds at times: p95 far above 1 s), ``medium`` at 1-ply, ``easy``
+at 1-ply with noise on the equities (a fair opponent for a beginner, not a random mover); the cube
+is decided at 2-ply for hard and 1-ply for the others. The analyzers are made once per setting and
 shared (bgsage is thread-safe and releases the GIL), so the players stay pure functions of
 ``(view, rng)``; ``parallel_threads=1`` keeps one decision on one core.
 """
@@ -129,8 +130,9 @@ class Context:
 
 
 def context(state: BackgammonState, seat: int, money: bool) -> Context:
-    """The match as ``seat`` sees it: money play (no cube) for the benchmark and Old English, else the
-    match score (a 1-point match: 1-away each, no cube)."""
+    """The match as ``seat`` sees it: cubeless money play for the benchmark and Old English, else the
+    match score (a 1-point match: 1-away each), evaluated cubeful (only the cubeful analyzer reads
+    the score)."""
     if money or state.rules in APPROXIMATE_RULES:
         return Context(1, "centered", 0, 0, False, cubeful=False)
     owner = "centered" if state.cube_owner is None else "player" if state.cube_owner == seat else "opponent"
@@ -140,7 +142,7 @@ def context(state: BackgammonState, seat: int, money: bool) -> Context:
         away1=state.length - state.score[seat],
         away2=state.length - state.score[1 - seat],
         crawford=state.crawford,
-        cubeful=state.uses_cube,
+        cubeful=True,  # bgsage's cubeless analyzer ignores the match score
     )
 
 
@@ -228,12 +230,15 @@ def _ranked_by_position(plays: tuple[Play, ...], eval_level: str, ctx: Context) 
 
 @dataclass(frozen=True, slots=True)
 class SagePlayer:
-    """A computer level: bgsage at ``eval_level`` for checker play, ``cube_level`` for the cube;
+    """A computer level: bgsage at ``eval_level`` for checker play in cubeless money play (the
+    arena's benchmark, Old English), ``match_level`` for checker play in matches (cubeful, which
+    costs more: 3-ply cubeful takes seconds at times), ``cube_level`` for the cube;
     ``noise`` adds a normal error of that standard deviation (equity) to each play's equity;
     ``money``: a single game is cubeless money play (the arena's benchmark)."""
 
     name: str
     eval_level: str
+    match_level: str
     cube_level: str
     noise: float = 0.0
     money: bool = False
@@ -251,7 +256,8 @@ class SagePlayer:
             return Take() if self._should_take(state) else Pass()
         if state.phase is Phase.RESIGN:
             return AcceptResignation() if self._accepts(state) else DeclineResignation()
-        ranked = ranked_plays(state, self.eval_level, self.money)
+        cubeless = self.money or state.rules in APPROXIMATE_RULES
+        ranked = ranked_plays(state, self.eval_level if cubeless else self.match_level, self.money)
         if self.noise > 0:
             ranked = sorted(ranked, key=lambda pair: -(pair[0] + rng.gauss(0.0, self.noise)))
         play = ranked[0][1]
@@ -282,9 +288,9 @@ class SagePlayer:
         return worth >= expected
 
 
-EASY = SagePlayer("easy", "1ply", "1ply", noise=0.1)
-MEDIUM = SagePlayer("medium", "1ply", "1ply")
-HARD = SagePlayer("hard", "3ply", "2ply")
+EASY = SagePlayer("easy", "1ply", "1ply", "1ply", noise=0.1)
+MEDIUM = SagePlayer("medium", "1ply", "1ply", "1ply")
+HARD = SagePlayer("hard", "3ply", "2ply", "2ply")
 LEVELS = {player.name: player for player in (EASY, MEDIUM, HARD)}
 
 

@@ -272,7 +272,7 @@ def test_context_reads_the_score_the_cube_and_crawford() -> None:
     crawford = replace(state, phase=Phase.ROLL, score=(2, 6), cube=1, cube_owner=None, crawford=True)
     assert context(crawford, 0, money=False).crawford
     single = BackgammonState.new(length=1)
-    assert (context(single, 0, money=False).away1, context(single, 0, money=False).cubeful) == (1, False)
+    assert (context(single, 0, money=False).away1, context(single, 0, money=False).cubeful) == (1, True)
     money = context(single, 0, money=True)
     assert (money.away1, money.away2, money.cubeful) == (0, 0, False)
 
@@ -317,3 +317,32 @@ def test_whole_matches_against_random_end_with_legal_actions(length: int) -> Non
         else:
             action = random_action(state, rng)
         state = state.apply(action)
+
+
+def test_match_play_is_cubeful_with_the_score_and_money_play_cubeless(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """bgsage's cubeless analyzer ignores the score: matches (a 1-point match too) go to the cubeful
+    one with the away scores; hard drops to 2-ply there (3-ply cubeful is too slow)."""
+    calls: list[tuple[str, bool, dict[str, object]]] = []
+    real = sage.analyzer
+
+    class Recording:
+        def __init__(self, level: str, cubeful: bool) -> None:
+            self.level, self.cubeful, self.inner = level, cubeful, real(level, cubeful)
+
+        def checker_play(self, board: list[int], d1: int, d2: int, **kwargs: object) -> object:
+            calls.append((self.level, self.cubeful, kwargs))
+            return self.inner.checker_play(board, d1, d2, **kwargs)
+
+    monkeypatch.setattr(sage, "analyzer", Recording)
+    single = replace(_play_state(starting_board(), (6, 4)), length=1)
+    HARD(single, random.Random(0))
+    HARD.for_money()(single, random.Random(0))
+    five = replace(_play_state(starting_board(), (6, 4)), length=5, score=(1, 3), cube=2, cube_owner=1)
+    MEDIUM(five, random.Random(0))
+    (level, cubeful, kwargs), (money_level, money_cubeful, money_kwargs), (_, _, five_kwargs) = calls
+    assert (level, cubeful, kwargs["away1"], kwargs["away2"]) == ("2ply", True, 1, 1)
+    assert (money_level, money_cubeful, money_kwargs["away1"]) == ("3ply", False, 0)
+    assert (five_kwargs["away1"], five_kwargs["away2"], five_kwargs["cube_value"]) == (4, 2, 2)
+    assert five_kwargs["cube_owner"] == "opponent"
