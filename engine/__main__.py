@@ -4,19 +4,31 @@
 ``python -m engine plays --game backgammon --position ID --dice 6-4`` (or ``--stdin``): legal plays.
 ``python -m engine arena --game ring --players hard,greedy --games N --seed S``: two computer players
 play each other (seats alternating) and the figures come out as one JSON object.
+``python -m engine move --game backgammon --level hard --position ID --dice 6-4`` (or ``--stdin``): the
+computer's play, one line as ``plays`` prints it.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import random
 import sys
 
 from engine.ai.arena import arena
+from engine.ai.backgammon_move import choose_play, level_player, serve_moves
 from engine.ai.levels import LEVEL_PLAYERS, UnknownPlayerError
 from engine.ai.selfplay import selfplay
 from engine.backgammon.board import RuleSet
-from engine.backgammon.cli import QueryError, check_game, parse_dice, parse_position, play_lines, serve
+from engine.backgammon.cli import (
+    QueryError,
+    check_game,
+    parse_dice,
+    parse_position,
+    play_line,
+    play_lines,
+    serve,
+)
 from engine.errors import GameError
 from engine.registry import VARIANTS, find_variant
 
@@ -80,6 +92,28 @@ def _plays(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     return 0
 
 
+def _move(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+    rules = RuleSet(args.rules)
+    if args.stdin:
+        if args.position is not None or args.dice is not None:
+            parser.error("--stdin reads the positions and dice: leave out --position and --dice")
+    elif args.position is None or args.dice is None:
+        parser.error("give --position and --dice, or --stdin")
+    rng = random.Random(args.seed)
+    try:
+        check_game(args.game)
+        player = level_player(str(args.level))
+        if args.stdin:
+            return 0 if serve_moves(sys.stdin, sys.stdout, player, rules, rng) else 1
+        board = parse_position(str(args.position))
+        d1, d2 = parse_dice(str(args.dice))
+    except (QueryError, UnknownPlayerError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    print(play_line(choose_play(player, board, d1, d2, rules, rng)))
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m engine", description=__doc__)
     commands = parser.add_subparsers(dest="command", required=True)
@@ -107,7 +141,25 @@ def main(argv: list[str] | None = None) -> int:
     fight.add_argument("--players", default="hard,greedy", help=f"two names, A,B ({players_help})")
     fight.add_argument("--games", type=int, default=200)
     fight.add_argument("--seed", type=int, default=1)
+    move = commands.add_parser(
+        "move", help="the computer's play of a roll: notation, TAB, GNU Backgammon position ID after it"
+    )
+    move.add_argument("--game", default="backgammon", help="backgammon")
+    move.add_argument(
+        "--level",
+        default="medium",
+        help=f"a player of the game ({', '.join(LEVEL_PLAYERS['backgammon'])}); cubeless money play",
+    )
+    move.add_argument("--rules", choices=[r.value for r in RuleSet], default=RuleSet.STANDARD.value)
+    move.add_argument("--position", help="GNU Backgammon position ID, the player on roll to move")
+    move.add_argument("--dice", help="the roll, like 6-4")
+    move.add_argument("--seed", type=int, default=1, help="the random source of levels that draw (easy)")
+    move.add_argument(
+        "--stdin", action="store_true", help="read 'POSITION_ID A-B' lines, one answer line each"
+    )
     args = parser.parse_args(argv)
+    if args.command == "move":
+        return _move(args, move)
     if args.command == "arena":
         return _arena(args)
     if args.command == "plays":

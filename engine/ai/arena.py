@@ -4,6 +4,12 @@ Seats alternate: player A sits in seat 0 in even-numbered games (0, 2, ...) and 
 Chance steps are drawn from one ``random.Random(seed)``; each player gets its own random source per
 game, seeded from the seed, the game number and the player's letter, so the same seed gives the same
 games (only the measured decision times differ from run to run).
+
+Backgammon is measured as the field measures it, cubeless money play: every game is a single game
+(a 1-point match, which has no cube) scoring 1, 2 or 3 points for a single win, a gammon or a
+backgammon, and the bgsage levels are told to play it for money (gammons count) rather than as a
+1-point match (``BENCHMARK_OPTIONS``, ``backgammon_bgsage.for_money``). The match rules players get
+in real games are unchanged.
 """
 
 from __future__ import annotations
@@ -14,6 +20,7 @@ import time
 from collections import Counter
 from dataclasses import dataclass, field
 
+from engine.ai.backgammon_bgsage import for_money
 from engine.ai.levels import ComputerPlayer, find_player
 from engine.ai.random_player import sample_outcome
 from engine.protocol import Variant
@@ -22,6 +29,14 @@ MAX_ACTIONS = 100_000
 Z95 = 1.959963984540054
 GAMES_WITH_POINTS = frozenset({"backgammon"})
 """Games whose ``Outcome.points`` vary (a gammon scores 2): the arena reports points per game."""
+BENCHMARK_OPTIONS: dict[str, dict[str, object]] = {"backgammon": {"length": 1, "rules": "standard"}}
+"""The game options of an arena game: backgammon single games, no cube, standard rules."""
+
+
+def benchmark_player(game: str, name: str) -> ComputerPlayer:
+    """The player called ``name`` as the arena seats it: for backgammon, playing cubeless money."""
+    player = find_player(game, name)
+    return for_money(player) if game == "backgammon" else player
 
 
 def wilson_interval(successes: int, trials: int, z: float = Z95) -> tuple[float, float]:
@@ -85,12 +100,13 @@ def play_game(
     chance_rng: random.Random,
     player_rngs: tuple[random.Random, random.Random],
     timings: tuple[list[float], list[float]],
+    options: dict[str, object] | None = None,
 ) -> GameRecord:
     """Play one game, ``seated[s]`` deciding for seat ``s``.
 
     Each decision's wall time is appended to ``timings`` of the deciding seat.
     """
-    state = variant.new_game()
+    state = variant.new_game(options)
     for count in range(MAX_ACTIONS):
         outcome = state.outcome()
         if outcome is not None:
@@ -113,7 +129,8 @@ def arena(variant: Variant, names: tuple[str, str], games: int, seed: int) -> di
 
     Raises ``UnknownPlayerError`` for a player name the game does not have.
     """
-    players = (find_player(variant.key, names[0]), find_player(variant.key, names[1]))
+    players = (benchmark_player(variant.key, names[0]), benchmark_player(variant.key, names[1]))
+    options = BENCHMARK_OPTIONS.get(variant.key)
     tallies = (PlayerTally(names[0]), PlayerTally(names[1]))
     chance_rng = random.Random(seed)
     draws = 0
@@ -131,7 +148,7 @@ def arena(variant: Variant, names: tuple[str, str], games: int, seed: int) -> di
             random.Random(f"{seed}:{game}:{'AB'[order[1]]}"),
         )
         timings: tuple[list[float], list[float]] = ([], [])
-        record = play_game(variant, seated, chance_rng, rngs, timings)
+        record = play_game(variant, seated, chance_rng, rngs, timings, options)
         winner, points = record.winner, record.points
         total_actions += record.actions
         reasons[record.reason] += 1

@@ -1,13 +1,22 @@
 """Computer players by game and name, for the arena (``python -m engine arena``).
 
 ``players.PLAYERS`` is what the bot plays with (one player per game); this table lists every player
-a game has, by the names the arena accepts: ``random``, ``greedy`` and, for ring, ``easy``,
-``medium`` and ``hard`` (and ``lookahead``, an experimental expectimax player, not stronger than ``hard`` so far).
+a game has, by the names the arena accepts: ``random``, ``greedy`` and, for every game,
+``easy``, ``medium`` and ``hard`` (ring also ``lookahead``, an experimental expectimax player, not
+stronger than ``hard`` so far; backgammon also ``pubeval``, Tesauro's benchmark evaluator).
 """
 
 from __future__ import annotations
 
-from engine.ai import backgammon_greedy, ring_greedy, ring_levels, space_greedy, space_levels
+from engine.ai import (
+    backgammon_bgsage,
+    backgammon_greedy,
+    pubeval,
+    ring_greedy,
+    ring_levels,
+    space_greedy,
+    space_levels,
+)
 from engine.ai.players import PLAYERS, ComputerPlayer
 from engine.ai.random_player import random_choice
 
@@ -39,6 +48,10 @@ LEVEL_PLAYERS: dict[str, dict[str, ComputerPlayer]] = {
     "backgammon": {
         "random": random_choice,
         "greedy": backgammon_greedy.choose,
+        "pubeval": pubeval.choose,
+        "easy": backgammon_bgsage.EASY,
+        "medium": backgammon_bgsage.MEDIUM,
+        "hard": backgammon_bgsage.HARD,
     },
     "space": {
         "random": random_choice,

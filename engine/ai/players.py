@@ -9,7 +9,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
-from engine.ai import backgammon_greedy, ring_greedy, space_greedy
+from engine.ai import backgammon_bgsage, ring_greedy, space_greedy
 from engine.protocol import Action, GameView
 
 ComputerPlayer = Callable[[GameView, random.Random], Action]
@@ -17,7 +17,7 @@ ComputerPlayer = Callable[[GameView, random.Random], Action]
 
 PLAYERS: dict[str, ComputerPlayer] = {
     "ring": ring_greedy.choose,
-    "backgammon": backgammon_greedy.choose,
+    "backgammon": backgammon_bgsage.MEDIUM,
     "space": space_greedy.choose,
 }
 

@@ -18,7 +18,7 @@ from typing import TextIO
 from engine.backgammon.board import Board, RuleSet
 from engine.backgammon.formats import FormatError, board_from_position_id, position_id
 from engine.backgammon.notation import play_text
-from engine.backgammon.plays import legal_plays
+from engine.backgammon.plays import Play, legal_plays
 
 GAMES = ("backgammon",)
 """The games ``plays`` knows (backgammon is not in ``engine.registry`` yet)."""
@@ -52,13 +52,19 @@ def parse_position(text: str) -> Board:
         raise QueryError(str(error)) from None
 
 
+def play_line(play: Play) -> str:
+    """One answer line: ``play<TAB>position ID`` of the position it reaches (``no play`` when empty);
+    ``python -m engine move`` prints its choice the same way."""
+    return f"{play_text(play)}\t{position_id(play.result)}"
+
+
 def play_lines(board: Board, d1: int, d2: int, rules: RuleSet = RuleSet.STANDARD) -> list[str]:
     """The answer's lines: ``play<TAB>position ID`` for each legal play (``no play`` when there is none)."""
-    return [f"{play_text(play)}\t{position_id(play.result)}" for play in legal_plays(board, d1, d2, rules)]
+    return [play_line(play) for play in legal_plays(board, d1, d2, rules)]
 
 
-def answer_line(line: str, rules: RuleSet = RuleSet.STANDARD) -> list[str]:
-    """The answer to one ``POSITION_ID A-B`` query line; ``QueryError`` if the line cannot be read."""
+def parse_query(line: str) -> tuple[Board, int, int]:
+    """The board and dice of one ``POSITION_ID A-B`` query line; ``QueryError`` if it cannot be read."""
     fields = line.split()
     if len(fields) != 2:
         raise QueryError(
@@ -66,7 +72,12 @@ def answer_line(line: str, rules: RuleSet = RuleSet.STANDARD) -> list[str]:
         )
     board = parse_position(fields[0])
     d1, d2 = parse_dice(fields[1])
-    return play_lines(board, d1, d2, rules)
+    return board, d1, d2
+
+
+def answer_line(line: str, rules: RuleSet = RuleSet.STANDARD) -> list[str]:
+    """The answer to one ``POSITION_ID A-B`` query line; ``QueryError`` if the line cannot be read."""
+    return play_lines(*parse_query(line), rules)
 
 
 def serve(lines: Iterable[str], out: TextIO, rules: RuleSet = RuleSet.STANDARD) -> bool:

@@ -71,6 +71,33 @@ async def test_challenging_the_computer_at_a_level_plays_that_level_off_the_even
     await stop_bot(bot)
 
 
+@pytest.mark.parametrize("game", ["ring", "backgammon", "space"])
+def test_every_game_has_the_three_levels(game: str) -> None:
+    assert levels_of(game) == LEVELS
+    players = {level_player(game, level) for level in LEVELS}
+    assert len(players) == len(LEVELS), "three different players"
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize("game", ["backgammon", "space"])
+async def test_a_whole_match_against_the_hard_computer(
+    game: str, fake: FakeDiscord, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    spy = Spy(LEVEL_PLAYERS[game]["hard"])
+    monkeypatch.setitem(LEVEL_PLAYERS[game], "hard", spy)
+    bot = await start_bot(fake, tmp_path / "db.sqlite3")
+    alice = fake.add_user("alice")
+    await fake.slash(
+        alice, "challenge", {"opponent": fake.bot_user, "game": game, "level": "hard"}, idle=True
+    )
+    (thread,) = fake.threads(fake.channel)
+    result = await play_until_over(fake, thread.id, {alice.id: alice}, random.Random(5), max_clicks=3000)
+    assert result.content.startswith("🏆")
+    assert spy.calls > 0 and spy.on_main_thread == 0
+    fake.assert_clean()
+    await stop_bot(bot)
+
+
 @pytest.mark.asyncio
 async def test_without_a_level_the_computer_plays_medium(fake: FakeDiscord, tmp_path: Path) -> None:
     bot = await start_bot(fake, tmp_path / "db.sqlite3")

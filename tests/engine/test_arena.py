@@ -131,7 +131,7 @@ def test_mean_interval_and_percentile() -> None:
     [
         (["--game", "chess", "--players", "random,random"], "chess"),
         (["--game", "ring", "--players", "random,grandmaster"], "grandmaster"),
-        (["--game", "backgammon", "--players", "hard,random"], "hard"),
+        (["--game", "backgammon", "--players", "expert,random"], "expert"),
         (["--game", "ring", "--players", "random"], "two player names"),
         (["--game", "ring", "--players", "random,random", "--games", "0"], "--games"),
     ],
@@ -145,9 +145,9 @@ def test_unknown_names_are_errors(capsys: pytest.CaptureFixture[str], argv: list
 def test_player_tables_cover_every_game_and_leave_the_bot_players_alone() -> None:
     assert set(LEVEL_PLAYERS) == set(VARIANTS)
     for game, table in LEVEL_PLAYERS.items():
-        assert "random" in table
-        # The bot plays the game's greedy player, or the random one for a game without better (space).
-        assert table.get("greedy", table["random"]) is PLAYERS[game]
+        assert {"random", "greedy"} <= set(table)
+        bot_player = "medium" if game == "backgammon" else "greedy"
+        assert table[bot_player] is PLAYERS[game]
     assert set(LEVEL_PLAYERS["ring"]) == {"random", "greedy", "easy", "medium", "hard", "lookahead"}
     with pytest.raises(UnknownPlayerError, match="players: random"):
         find_player("ring", "nobody")
@@ -157,3 +157,33 @@ def test_player_tables_cover_every_game_and_leave_the_bot_players_alone() -> Non
 def test_selfplay_still_works(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["selfplay", "--game", "ring", "--games", "3", "--seed", "2"]) == 0
     assert json.loads(capsys.readouterr().out)["games"] == 3
+
+
+def test_backgammon_is_benchmarked_as_cubeless_money_play(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Single games (no cube, 1, 2 or 3 points), the bgsage levels told to play them for money."""
+    from engine.ai import backgammon_bgsage
+    from engine.backgammon.game import BackgammonState, Phase
+
+    seen: list[BackgammonState] = []
+
+    def watching(view: GameView, rng: random.Random) -> Action:
+        assert isinstance(view, BackgammonState)
+        seen.append(view)
+        return random_choice(view, rng)
+
+    monkeypatch.setitem(LEVEL_PLAYERS["backgammon"], "watch", watching)  # type: ignore[arg-type]
+    report = arena(find_variant("backgammon"), ("watch", "pubeval"), 6, 3)
+    assert report["games"] == 6 and seen
+    assert all(s.length == 1 and not s.uses_cube and s.phase is not Phase.DECIDE for s in seen)
+    assert all(s.rules.value == "standard" for s in seen)
+    assert arena_module.benchmark_player("backgammon", "easy") == backgammon_bgsage.EASY.for_money()
+    assert arena_module.benchmark_player("backgammon", "pubeval") is LEVEL_PLAYERS["backgammon"]["pubeval"]
+    assert arena_module.benchmark_player("ring", "hard") is LEVEL_PLAYERS["ring"]["hard"]
+    assert not backgammon_bgsage.EASY.money  # the bot's players play the match they are in
+
+
+def test_backgammon_levels_in_the_arena(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = _run(capsys, "--game", "backgammon", "--players", "medium,pubeval", "--games", "2")
+    assert code == 0
+    a, b = json.loads(out)["players"]
+    assert (a["name"], b["name"]) == ("medium", "pubeval") and a["decisions"] > 0
