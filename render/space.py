@@ -651,8 +651,10 @@ def _draw_winner(image: Image.Image, result: Outcome) -> None:
 
 def _draw_header(image: Image.Image, view: SpaceView, caption: Caption) -> None:
     seat = view.result.winner if view.result is not None else view.turn_seat
-    if view.result is None and view.phase is Phase.KEEP and view.deciding in (0, 1):
-        seat = view.deciding  # "<winner> won in sector N": the fight's winner chooses, in its colour
+    if view.result is None and view.deciding in (0, 1):
+        # The seat asked to decide, in its colour: a response window's "<seat> may play ...", or the
+        # fight's winner choosing what it keeps ("<winner> won in sector N").
+        seat = view.deciding
     image.paste(_header(seat, view.phase_text, view.turn_number, caption), (0, 0))
 
 

@@ -9,8 +9,17 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
+import render.replay as replay_module
+from engine.space.game import SpaceView
 from fakediscord import FakeDiscord
-from fakediscord.matches import challenge_and_accept, match_id_of, play_until_over, resign
+from fakediscord.matches import (
+    challenge_and_accept,
+    controls_of,
+    match_id_of,
+    play_one,
+    play_until_over,
+    resign,
+)
 from tests.support import start_bot, stop_bot
 
 
@@ -47,6 +56,42 @@ async def test_a_resigned_match_replays_to_where_play_stopped(fake: FakeDiscord,
     result = await fake.slash(alice, "replay", {}, channel=board.channel_id, idle=True)
     gif = Image.open(io.BytesIO(result.messages[-1].attachment().data))
     assert gif.n_frames == len(await bot.store.matches.action_log(match_id)) + 1
+    await stop_bot(bot)
+
+
+@pytest.mark.asyncio
+async def test_a_space_replay_shows_the_public_board_only(fake: FakeDiscord, tmp_path: Path) -> None:
+    """Space has secret hands: the replay is drawn from the public view of each position, which
+    shows the hands' sizes, never their cards, and never the deck's order."""
+    bot = await start_bot(fake, tmp_path / "db.sqlite3")
+    alice, bob = fake.add_user("alice"), fake.add_user("bob")
+    board = await challenge_and_accept(fake, alice, bob, game="space")
+    match_id = match_id_of(board)
+    rng, users = random.Random(3), {alice.id: alice, bob.id: bob}
+    for _ in range(60):
+        message, user = controls_of(fake, board.channel_id, users)
+        assert user is not None
+        await play_one(fake, message, user, rng)
+    await resign(fake, alice, board.channel_id)
+    log_ = await bot.store.matches.action_log(match_id)
+    result = await fake.slash(bob, "replay", {}, channel=board.channel_id, idle=True)
+    posted = result.messages[-1]
+    assert f"Replay of match #{match_id}, Space" in posted.content
+    gif = Image.open(io.BytesIO(posted.attachment().data))
+    assert gif.n_frames == len(log_) + 1
+    spied: list[object] = []
+    original = replay_module.render_board
+    monkey = pytest.MonkeyPatch()
+    monkey.setattr(
+        replay_module, "render_board", lambda view, caption: spied.append(view) or original(view, caption)
+    )
+    try:
+        await fake.slash(bob, "replay", {}, channel=board.channel_id, idle=True)
+    finally:
+        monkey.undo()
+    assert len(spied) == len(log_) + 1
+    assert all(isinstance(view, SpaceView) and view.seat is None for view in spied)
+    assert all(view.hand == () and view.spied_hand is None for view in spied)  # type: ignore[attr-defined]
     await stop_bot(bot)
 
 

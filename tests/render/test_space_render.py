@@ -1,4 +1,4 @@
-"""The space board picture (render/space.py, not registered yet): valid, small, deterministic PNGs
+"""The space board picture (render/space.py): valid, small, deterministic PNGs
 for every state of a few random games, the same public picture whatever the hands hold, and the
 planets, counters and cards where the layout puts them."""
 
@@ -16,7 +16,7 @@ from PIL import Image
 
 from engine.space import cards as C
 from engine.space.board import CYGNUS, EARTH, NIMROD, PLANET_X, PLANETS
-from engine.space.game import Phase, SpaceState, SpaceView
+from engine.space.game import WINDOW_PHASES, Phase, SpaceState, SpaceView
 from render import RENDERERS, SEAT_STYLES, space, theme
 from render.theme import Caption
 from tests.engine.space_helpers import make_state, play
@@ -183,12 +183,31 @@ def test_samples_are_written(tmp_path: Path) -> None:
         assert len(path.read_bytes()) <= MAX_BYTES
 
 
+def test_the_header_is_in_the_colour_of_the_seat_asked_to_decide(monkeypatch: pytest.MonkeyPatch) -> None:
+    """In a response window the opponent decides ("Terran Defense Force may play Espionage"): the
+    header's marker is theirs, not the colour of the seat on turn."""
+    seats: list[int | None] = []
+    header = space._header
+    monkeypatch.setattr(space, "_header", lambda seat, *rest: seats.append(seat) or header(seat, *rest))
+    states = space.playout_states(1)
+    windows = [s for s in states if s.phase in WINDOW_PHASES and s.outcome() is None]
+    assert windows
+    for state in windows[:5]:
+        seen = state.view(None)
+        assert seen.deciding != seen.turn_seat
+        space.render(seen, CAPTION)
+        assert seats[-1] == seen.deciding
+    on_turn = next(s for s in states if s.phase is Phase.MOVE)
+    space.render(on_turn.view(None), CAPTION)
+    assert seats[-1] == on_turn.view(None).turn_seat
+
+
 def test_other_views_are_refused() -> None:
     with pytest.raises(TypeError):
         space.render(object())  # type: ignore[arg-type]
 
 
-def test_the_benchmark_draws_space_positions_while_space_is_unregistered() -> None:
+def test_the_benchmark_draws_space_positions() -> None:
     root = Path(__file__).resolve().parents[2]
     out = subprocess.run(
         [sys.executable, str(root / "bench" / "render.py"), "--game", "space", "--positions", "5"],
