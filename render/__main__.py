@@ -24,7 +24,7 @@ import sys
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import NoReturn
+from typing import Any, NoReturn
 
 from engine import find_variant
 from engine.ai.random_player import random_action
@@ -101,27 +101,38 @@ RING_SITUATIONS: dict[str, Callable[[RingState], bool]] = {
 }
 
 
-def ring_samples(seed: int, wanted: frozenset[str] = frozenset()) -> list[tuple[str, GameState]]:
-    """The ring situations worth a picture, in a fixed order, and one finished game per way of winning.
-
-    The search stops once it has everything, or as soon as it has the ``wanted`` names if given.
-    """
-    found: dict[str, GameState] = {"start": find_variant("ring").new_game()}
+def _situation_samples(
+    game: str,
+    situations: dict[str, Callable[[Any], bool]],
+    ways_to_win: int,
+    seed: int,
+    wanted: frozenset[str],
+) -> list[tuple[str, GameState]]:
+    """The first state of seeded random games of ``game`` in each of ``situations``, in their order,
+    and one finished game per way of winning. The search stops once it has everything (every
+    situation and ``ways_to_win`` endings), or as soon as it has the ``wanted`` names if given."""
+    found: dict[str, GameState] = {"start": find_variant(game).new_game()}
     wins: dict[str, GameState] = {}
-    for states in _games("ring", seed):
+    for states in _games(game, seed):
         for state in states:
-            assert isinstance(state, RingState)
-            for name, test in RING_SITUATIONS.items():
+            for name, test in situations.items():
                 if name not in found and test(state):
                     found[name] = state
-            if state.result is not None and f"won-{state.result.reason}" not in wins:
-                wins[f"won-{state.result.reason}"] = state
+            outcome = state.outcome()
+            if outcome is not None and f"won-{outcome.reason}" not in wins:
+                wins[f"won-{outcome.reason}"] = state
         if wanted and wanted <= set(found) | set(wins):
             break
-        if len(found) == len(RING_SITUATIONS) + 1 and len(wins) >= 5:
+        if len(found) == len(situations) + 1 and len(wins) >= ways_to_win:
             break
-    ordered = [(name, found[name]) for name in ("start", *RING_SITUATIONS) if name in found]
+    ordered = [(name, found[name]) for name in ("start", *situations) if name in found]
     return ordered + sorted(wins.items())
+
+
+def ring_samples(seed: int, wanted: frozenset[str] = frozenset()) -> list[tuple[str, GameState]]:
+    """The ring situations worth a picture, in a fixed order, and one finished game per way of
+    winning (five of the seven are enough to stop searching: two are rare in random play)."""
+    return _situation_samples("ring", RING_SITUATIONS, 5, seed, wanted)
 
 
 def _borne_off(state: BackgammonState) -> int:
@@ -192,22 +203,7 @@ SPACE_SITUATIONS: dict[str, Callable[[SpaceState], bool]] = {
 
 def space_samples(seed: int, wanted: frozenset[str] = frozenset()) -> list[tuple[str, GameState]]:
     """The space situations worth a picture, in a fixed order, and one finished game per way of winning."""
-    found: dict[str, GameState] = {"start": find_variant("space").new_game()}
-    wins: dict[str, GameState] = {}
-    for states in _games("space", seed):
-        for state in states:
-            assert isinstance(state, SpaceState)
-            for name, test in SPACE_SITUATIONS.items():
-                if name not in found and test(state):
-                    found[name] = state
-            if state.result is not None and f"won-{state.result.reason}" not in wins:
-                wins[f"won-{state.result.reason}"] = state
-        if wanted and wanted <= set(found) | set(wins):
-            break
-        if len(found) == len(SPACE_SITUATIONS) + 1 and len(wins) == len(SpaceWin):
-            break
-    ordered = [(name, found[name]) for name in ("start", *SPACE_SITUATIONS) if name in found]
-    return ordered + sorted(wins.items())
+    return _situation_samples("space", SPACE_SITUATIONS, len(SpaceWin), seed, wanted)
 
 
 @dataclass(frozen=True, slots=True)

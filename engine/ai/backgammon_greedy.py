@@ -18,6 +18,7 @@ from engine.backgammon.game import (
     RollOn,
     Take,
 )
+from engine.backgammon.plays import Play
 from engine.protocol import Action, GameView
 
 
@@ -53,9 +54,10 @@ def evaluate(board: Board) -> float:
     )
 
 
-def choose(view: GameView, rng: random.Random) -> Action:
-    state = view
-    assert isinstance(state, BackgammonState)
+def cubeless_plays(state: BackgammonState) -> Action | list[Play]:
+    """A cubeless player's answer outside checker play (roll on rather than double, take, decline a
+    resignation offer), else the legal plays to choose from; ``ValueError`` when there is nothing
+    to decide (the caller asked out of turn)."""
     if state.phase is Phase.DECIDE:
         return RollOn()
     if state.phase is Phase.TAKE:
@@ -63,8 +65,17 @@ def choose(view: GameView, rng: random.Random) -> Action:
     if state.phase is Phase.RESIGN:
         return DeclineResignation()
     plays = state.plays()
-    if not plays:  # not a decision of this player's (the caller asked out of turn)
+    if not plays:
         raise ValueError(f"no play to choose in phase {state.phase.value}")
+    return list(plays)
+
+
+def choose(view: GameView, rng: random.Random) -> Action:
+    state = view
+    assert isinstance(state, BackgammonState)
+    plays = cubeless_plays(state)
+    if not isinstance(plays, list):
+        return plays
     scored = [(evaluate(p.result) + rng.random() * 1e-3, p) for p in plays]
     _, chosen = max(scored, key=lambda pair: pair[0])
     return Checkers(chosen.moves, chosen.result)

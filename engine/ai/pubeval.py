@@ -24,8 +24,9 @@ from __future__ import annotations
 
 import random
 
+from engine.ai.backgammon_greedy import cubeless_plays
 from engine.backgammon.board import BAR, CHECKERS, Board, borne_off
-from engine.backgammon.game import BackgammonState, Checkers, DeclineResignation, Phase, RollOn, Take
+from engine.backgammon.game import BackgammonState, Checkers
 from engine.protocol import Action, GameView
 
 INPUTS = 122
@@ -143,15 +144,9 @@ def choose(view: GameView, rng: random.Random) -> Action:
     state = view
     assert isinstance(state, BackgammonState)
     del rng  # deterministic: ties go to the first play found
-    if state.phase is Phase.DECIDE:
-        return RollOn()
-    if state.phase is Phase.TAKE:
-        return Take()
-    if state.phase is Phase.RESIGN:
-        return DeclineResignation()
-    plays = state.plays()
-    if not plays:
-        raise ValueError(f"no play to choose in phase {state.phase.value}")
+    plays = cubeless_plays(state)
+    if not isinstance(plays, list):
+        return plays
     race = is_race(turn_start(state))
     best = max(plays, key=lambda play: score(play.result, race))
     return Checkers(best.moves, best.result)
