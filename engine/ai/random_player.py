@@ -25,15 +25,19 @@ def random_choice(view: GameView, rng: random.Random) -> Action:
     actions = view.legal_actions()
     if not actions:
         raise ValueError("no legal action for this seat now")
-    return actions[rng.randrange(len(actions))]
+    return rng.choice(actions)
 
 
 def random_action(state: GameState, rng: random.Random) -> Action:
     """A uniformly random legal action of the deciding seat, or a sampled chance outcome."""
-    spec = state.chance()
-    if spec is not None:
-        return state.chance_action(sample_outcome(spec, rng))
+    # A seat decides far more often than chance does, so the actions are asked for first; they are
+    # empty at a chance step (``GameState.legal_actions``).
     actions = state.legal_actions()
-    if not actions:
+    if actions:
+        # ``choice`` draws exactly what ``randrange(len(actions))`` drew (both take
+        # ``_randbelow(n)``), so seeded games are the same as before; it is the cheaper call.
+        return rng.choice(actions)
+    spec = state.chance()
+    if spec is None:
         raise ValueError("no legal action in a non-terminal state")
-    return actions[rng.randrange(len(actions))]
+    return state.chance_action(sample_outcome(spec, rng))

@@ -31,6 +31,9 @@ Speed (``bench/selfplay.py``): the legal actions are listed once per state and k
 against the list; the must-use rule is decided without a search while the units free to move are at
 least as many as the dice; the working copy is made by one generated function (``_copy``) from the
 field names; what an action does and what a phase lists are found in tables, not chains of tests.
+The lists that never change (a window with nothing to play, ``roll``) are shared tuples, the kinds
+of card in a hand are worked out once per hand (``_kinds_held``), and each action kind's step takes
+its own kind of action directly (``_STEPS``).
 """
 
 from __future__ import annotations
@@ -141,6 +144,8 @@ OWN_TURN_PHASES = frozenset(
 _ATTACK_KINDS = frozenset(c.kind for c in CARDS if c.timing is Timing.ATTACK)
 _DEFENSE_KINDS = frozenset(c.kind for c in CARDS if c.timing is Timing.DEFENSE)
 _DIE_BONUS_KINDS = (C.ION_THRUSTERS.kind, C.WARP_OVERDRIVE.kind, C.MAXIMUM_BURN.kind)
+_ROLL_CARD_KINDS = frozenset({C.BATTLE_COMPUTERS.kind, *_DIE_BONUS_KINDS})
+"""The cards of the roll-card step (after the roll)."""
 
 
 def planet_controllers(positions: Sequence[int]) -> dict[int, int | None]:
@@ -154,24 +159,22 @@ def planet_controllers(positions: Sequence[int]) -> dict[int, int | None]:
 
 def hand_limit(positions: Sequence[int], seat: int) -> int:
     """6, +1 per controlled Nimrod / Cygnus-7, -2 without control of the own homeworld."""
-    return _hand_limits(tuple(positions))[seat]
-
-
-@lru_cache(maxsize=2048)
-def _hand_limits(positions: tuple[int, ...]) -> tuple[int, int]:
-    """Both seats' hand limits (asked at every draw and discard; positions repeat between turns)."""
-    return (_hand_limit(positions, 0), _hand_limit(positions, 1))
-
-
-def _hand_limit(positions: Sequence[int], seat: int) -> int:
+    first = seat * UNITS_PER_SIDE
+    other = (1 - seat) * UNITS_PER_SIDE
+    own = set(positions[first : first + UNITS_PER_SIDE])
+    enemy = set(positions[other : other + UNITS_PER_SIDE])
     limit = BASE_HAND_LIMIT
-    for planet, holder in planet_controllers(positions).items():
-        if planet == HOMEWORLD[seat]:
-            if holder != seat:
-                limit -= 2
-        elif planet != HOMEWORLD[1 - seat] and holder == seat:
+    home = HOMEWORLD[seat]
+    if home not in own or home in enemy:
+        limit -= 2
+    for planet in _BONUS_PLANETS:
+        if planet in own and planet not in enemy:
             limit += 1
     return limit
+
+
+_BONUS_PLANETS = tuple(p for p in PLANETS if p not in HOMEWORLD)
+"""Nimrod and Cygnus-7: +1 card each to the hand limit of the side that controls it."""
 
 
 @lru_cache(maxsize=8192)
@@ -347,12 +350,23 @@ class _Table:
     def units_at(self, sector: int, seat: int | None = None) -> list[int]:
         if seat is None:
             return [u for u, where in enumerate(self.positions) if where == sector]
-        first = seat * UNITS_PER_SIDE
-        return [u for u in range(first, first + UNITS_PER_SIDE) if self.positions[u] == sector]
+        return self._own_units_at(sector, seat)
 
     def scrapped(self, seat: int) -> list[int]:
+        return self._own_units_at(SCRAP, seat)
+
+    def has_scrapped(self, seat: int) -> bool:
+        """Whether a unit of ``seat`` is in the scrap heap."""
         first = seat * UNITS_PER_SIDE
-        return [u for u in range(first, first + UNITS_PER_SIDE) if self.positions[u] == SCRAP]
+        return SCRAP in self.positions[first : first + UNITS_PER_SIDE]
+
+    def _own_units_at(self, where: int, seat: int) -> list[int]:
+        """The units of ``seat`` at ``where`` (a sector, or the scrap heap), in increasing number."""
+        first = seat * UNITS_PER_SIDE
+        own = self.positions[first : first + UNITS_PER_SIDE]
+        if where not in own:
+            return []
+        return [u for u, at in enumerate(own, first) if at == where]
 
     def controls_homeworld(self, seat: int) -> bool:
         home = HOMEWORLD[seat]
@@ -382,14 +396,15 @@ class _Table:
     def _free_units(self) -> list[int]:
         """The units of the player on turn that may still take a die: on the board, not jammed,
         not stopped on an enemy sector, fewer than two dice taken."""
-        positions = self.positions
         first = self.turn_seat * UNITS_PER_SIDE
-        own = range(first, first + UNITS_PER_SIDE)
+        own = self.positions[first : first + UNITS_PER_SIDE]
         if not self.moved and not self.jammed:
-            return [u for u in own if positions[u] != SCRAP]
+            if SCRAP not in own:
+                return list(range(first, first + UNITS_PER_SIDE))
+            return [u for u, where in enumerate(own, first) if where != SCRAP]
         blocked = set(self.jammed)
         blocked.update(u for u, n, stopped in self.moved if n >= 2 or stopped)
-        return [u for u in own if positions[u] != SCRAP and u not in blocked]
+        return [u for u, where in enumerate(own, first) if where != SCRAP and u not in blocked]
 
     def _movers(self) -> list[tuple[int, tuple[int, int]]]:
         """(unit, (sector, dice used)) of each unit of the player on turn free to take a die."""
@@ -402,10 +417,13 @@ class _Table:
         return frozenset(self.positions[first : first + UNITS_PER_SIDE]) - {SCRAP}
 
     def dice_values_left(self) -> tuple[int, ...]:
+        left = self.dice_left
+        if not left:
+            return ()
         dice, bonus = self.dice, self.bonus
         if not any(bonus):
-            return tuple(sorted([dice[i] for i in self.dice_left]))
-        return tuple(sorted([dice[i] + bonus[i] for i in self.dice_left]))
+            return tuple(sorted([dice[i] for i in left]))
+        return tuple(sorted([dice[i] + bonus[i] for i in left]))
 
     def dice_usable(self) -> int:
         """How many of the dice left can still be used by plain moves (the must-use rule)."""
@@ -419,9 +437,12 @@ _values = attrgetter(*_FIELDS)
 
 def _copier() -> Callable[[_Table], _Table]:
     """``copy(state) -> _Table``: the working copy of a state, written out field by field from
-    ``_FIELDS`` (plain attribute reads run about twice as fast as ``_values``; an action makes one)."""
-    source = f"def copy(s):\n    return _Table({', '.join(f's.{name}' for name in _FIELDS)})\n"
-    namespace: dict[str, Any] = {"_Table": _Table}
+    ``_FIELDS`` (plain attribute reads run about twice as fast as ``_values``, and assigning the
+    slots of a new object a third faster than passing them to ``__init__``; an action makes one).
+    The copy has no words of its own yet (``last``) and lists no actions yet (``listed``)."""
+    body = "".join(f"    t.{name} = s.{name}\n" for name in _FIELDS if name != "last")
+    source = f"def copy(s):\n    t = _new(_Table)\n{body}    t.last = t.listed = None\n    return t\n"
+    namespace: dict[str, Any] = {"_Table": _Table, "_new": object.__new__}
     exec(source, namespace)  # built from the dataclass's own field names, nothing else
     return cast(Callable[[_Table], _Table], namespace["copy"])
 
@@ -510,132 +531,147 @@ class SpaceState(_Table, GameState):
     def legal_actions(self) -> tuple[Action, ...]:
         """Every action of the deciding seat; listed once per state and kept with it."""
         listed = self.listed
-        if listed is None:
-            listed = self._list_actions()
-            object.__setattr__(self, "listed", listed)
-        return listed
-
-    def _list_actions(self) -> tuple[Action, ...]:
-        if self.result is not None:
-            return ()
+        if listed is not None:
+            return listed
         phase = self.phase
         lister = _LISTERS.get(phase)
-        if lister is None:  # a chance step
-            return ()
-        seat = (
-            1 - self.turn_seat
-            if phase in WINDOW_PHASES
-            else self.keep_seat
-            if phase is Phase.KEEP
-            else self.turn_seat
-        )
-        kinds = {c // C.COPIES for c in self.hands[seat]}
-        acts = lister(self, seat, kinds)
-        if _MAJOR_OFFENSIVE in kinds and phase in OWN_TURN_PHASES and seat == self.turn_seat:
-            acts += self._major_offensives(seat)
-        return tuple(acts)
+        if lister is None or self.result is not None:  # a chance step, or the end
+            listed = ()
+        else:
+            turn_seat = self.turn_seat
+            seat = (
+                1 - turn_seat
+                if phase in WINDOW_PHASES
+                else self.keep_seat
+                if phase is Phase.KEEP
+                else turn_seat
+            )
+            kinds = _kinds_held(self.hands[seat])
+            listed = lister(self, seat, kinds)
+            if _MAJOR_OFFENSIVE in kinds and phase in OWN_TURN_PHASES and seat == turn_seat:
+                listed += self._major_offensives(seat)
+        object.__setattr__(self, "listed", listed)
+        return listed
 
-    def _defend_actions(self, seat: int, kinds: set[int]) -> list[Action]:
-        return [_PASS, *(_PLAY_PLAIN[k] for k in sorted(kinds & _DEFENSE_KINDS))] if kinds else [_PASS]
+    def _defend_actions(self, seat: int, kinds: frozenset[int]) -> tuple[Action, ...]:
+        return _window_plays(kinds & _DEFENSE_KINDS)
 
-    def _attack_actions(self, seat: int, kinds: set[int]) -> list[Action]:
-        return [_PASS, *(_PLAY_PLAIN[k] for k in sorted(kinds & _ATTACK_KINDS))] if kinds else [_PASS]
+    def _attack_actions(self, seat: int, kinds: frozenset[int]) -> tuple[Action, ...]:
+        return _window_plays(kinds & _ATTACK_KINDS)
 
-    def _discard_actions(self, seat: int, kinds: set[int]) -> list[Action]:
-        return [_DISCARDS[k] for k in sorted(kinds)]
+    def _discard_actions(self, seat: int, kinds: frozenset[int]) -> tuple[Action, ...]:
+        return tuple([_DISCARDS[k] for k in sorted(kinds)])
 
-    def _espionage_actions(self, seat: int, kinds: set[int]) -> list[Action]:
-        return [_PASS, _PLAY_PLAIN[_ESPIONAGE]] if _ESPIONAGE in kinds else [_PASS]
+    def _espionage_actions(self, seat: int, kinds: frozenset[int]) -> tuple[Action, ...]:
+        return _PASS_OR_ESPIONAGE if _ESPIONAGE in kinds else _ONLY_PASS
 
-    def _roll_actions(self, seat: int, kinds: set[int]) -> list[Action]:
+    def _roll_actions(self, seat: int, kinds: frozenset[int]) -> tuple[Action, ...]:
         if not self.hyper and _HYPER_JUMP in kinds:
-            return [_ROLL, _PLAY_PLAIN[_HYPER_JUMP]]
-        return [_ROLL]
+            return _ROLL_OR_HYPER_JUMP
+        return _ONLY_ROLL
 
-    def _roll_card_actions(self, seat: int, kinds: set[int]) -> list[Action]:
+    def _roll_card_actions(self, seat: int, kinds: frozenset[int]) -> tuple[Action, ...]:
+        if not kinds & _ROLL_CARD_KINDS:
+            return _ONLY_PASS
         acts: list[Action] = [_PASS]
-        if not kinds:
-            return acts
-        values = sorted({self.die_value(i) for i in range(len(self.dice))})
+        shown = [d + b for d, b in zip(self.dice, self.bonus, strict=True)]
+        values = sorted(set(shown))
         if _BATTLE_COMPUTERS in kinds:
-            normal = sorted({self.die_value(i) for i in range(2)})
+            normal = sorted(set(shown[:2]))  # not the Hyper Jump die
             by_die = _BY_DIE[_BATTLE_COMPUTERS]
             acts += [by_die[v] for v in normal]
         for kind in _DIE_BONUS_KINDS:
             if kind in kinds:
                 by_die = _BY_DIE[kind]
                 acts += [by_die[v] for v in values]
-        return acts
+        return tuple(acts)
 
-    def _build_actions(self, seat: int, kinds: set[int]) -> list[Action]:
+    def _build_actions(self, seat: int, kinds: frozenset[int]) -> tuple[Action, ...]:
         acts: list[Action] = [_PASS]
         if self.builds > 0:
             acts += [_BUILDS[u] for u in self.scrapped(seat)]
         if _REINFORCEMENTS in kinds:
             by_unit = _BY_UNIT[_REINFORCEMENTS]
             acts += [by_unit[u] for u in self.scrapped(seat)]
-        return acts
+        return tuple(acts)
 
-    def _jam_actions(self, seat: int, kinds: set[int]) -> list[Action]:
+    def _jam_actions(self, seat: int, kinds: frozenset[int]) -> tuple[Action, ...]:
         if _JAM_TRANSMISSION not in kinds:
-            return [_PASS]
+            return _ONLY_PASS
         by_unit = _BY_UNIT[_JAM_TRANSMISSION]
         jammed = self.jammed
         positions = self.positions
-        return [
+        return (
             _PASS,
             *(by_unit[u] for u in units_of(self.turn_seat) if positions[u] != SCRAP and u not in jammed),
-        ]
+        )
 
-    def _keep_actions(self, seat: int, kinds: set[int]) -> list[Action]:
-        return list(_keeps(tuple(self.units_at(self.fight_sector, self.keep_seat)), self.keep_difference))
+    def _keep_actions(self, seat: int, kinds: frozenset[int]) -> tuple[Action, ...]:
+        return _keeps(tuple(self.units_at(self.fight_sector, self.keep_seat)), self.keep_difference)
 
     def _major_offensives(self, seat: int) -> tuple[Play, ...]:
         return _major_offensives(tuple(self.hand_kinds(seat)))
 
-    def _move_actions(self, seat: int, kinds: set[int]) -> list[Action]:
-        acts: list[Action] = []
+    def _move_actions(self, seat: int, kinds: frozenset[int]) -> tuple[Action, ...]:
         dice = self.dice_values_left()
-        values = sorted(set(dice))
-        free = self._free_units() if dice else []
-        if len(free) >= len(dice):
-            # A unit for every die: any unit may take any die (the must-use rule keeps nothing out).
-            if not dice:
-                acts.append(_PASS)
-            rows = _MOVE_ROWS
-            acts += [rows[u][v] for u in free for v in values]
+        if not dice:
+            acts: list[Action] = [_PASS]
+            free: list[int] = []
+            values: list[int] = []
         else:
-            entries = self._movers()
-            movers = tuple(sorted(m for _, m in entries))
-            usable = max_dice(movers, dice, self._enemy_sectors(), DIRECTION[seat])
-            if usable == 0:
-                acts.append(_PASS)
-            allowed: dict[tuple[tuple[int, int], int], bool] = {}
-            for u, mover in entries:
-                for v in values:
-                    key = (mover, v)
-                    ok = allowed.get(key)
-                    if ok is None:
-                        ok = allowed[key] = self._keeps_dice_in_use(movers, mover, v, dice, usable)
-                    if ok:
-                        acts.append(_move(u, v))
-        if not kinds:
-            return acts
-        if C.STRATEGIC_MOVE.kind in kinds:
+            values = sorted(set(dice))
+            free = self._free_units()
+            if len(free) >= len(dice):
+                # A unit for every die: any unit may take any die (the must-use rule keeps nothing out).
+                rows = _MOVE_ROWS
+                acts = [rows[u][v] for u in free for v in values]
+            else:
+                acts = self._must_use_moves(seat, dice, values)
+        if kinds & _MOVE_CARD_KINDS:
+            acts += self._move_card_plays(seat, kinds, free, values)
+        return tuple(acts)
+
+    def _must_use_moves(self, seat: int, dice: tuple[int, ...], values: list[int]) -> list[Action]:
+        """The plain moves when fewer units than dice are free to move: those that keep the dice in
+        use as fully as possible (the must-use rule), and ``pass`` if no die can be used."""
+        acts: list[Action] = []
+        entries = self._movers()
+        movers = tuple(sorted(m for _, m in entries))
+        usable = max_dice(movers, dice, self._enemy_sectors(), DIRECTION[seat])
+        if usable == 0:
+            acts.append(_PASS)
+        allowed: dict[tuple[tuple[int, int], int], bool] = {}
+        for u, mover in entries:
+            for v in values:
+                key = (mover, v)
+                ok = allowed.get(key)
+                if ok is None:
+                    ok = allowed[key] = self._keeps_dice_in_use(movers, mover, v, dice, usable)
+                if ok:
+                    acts.append(_move(u, v))
+        return acts
+
+    def _move_card_plays(
+        self, seat: int, kinds: frozenset[int], free: list[int], values: list[int]
+    ) -> list[Action]:
+        """The plays of the move-phase cards held (``free``: the units free to move, ``values``:
+        the distinct dice left)."""
+        acts: list[Action] = []
+        if _STRATEGIC_MOVE in kinds:
             sectors = sorted({self.positions[u] for u in free})
             acts += [_STRATEGIC_ROWS[s][v] for s in sectors for v in values]
-        if C.SPACE_COMBAT_TACTICS.kind in kinds:
+        if _SPACE_COMBAT_TACTICS in kinds:
             acts += [_SCT_ROWS[u][v] for u in free for v in values]
-        if C.DEFEND_THE_HOMEWORLD.kind in kinds:
+        if _DEFEND_THE_HOMEWORLD in kinds:
             home = HOMEWORLD[seat]
-            by_unit = _BY_UNIT[C.DEFEND_THE_HOMEWORLD.kind]
+            by_unit = _BY_UNIT[_DEFEND_THE_HOMEWORLD]
             acts += [
                 by_unit[u]
                 for u in units_of(seat)
                 if self.positions[u] not in (SCRAP, home) and u not in self.jammed
             ]
-        if C.HOLD_POSITION.kind in kinds:
-            by_die = _BY_DIE[C.HOLD_POSITION.kind]
+        if _HOLD_POSITION in kinds:
+            by_die = _BY_DIE[_HOLD_POSITION]
             acts += [by_die[v] for v in values]
         return acts
 
@@ -669,11 +705,14 @@ class SpaceState(_Table, GameState):
                 break
         else:
             self._check(action)
+        step = _STEPS.get(type(action))
+        if step is None:
+            raise IllegalActionError(f"{action} is not an action of space")
         table = _copy(self)
-        table.last = None
-        _apply(table, action)
+        step(table, action)
+        # Freeze the working copy: the same slots, now the immutable class.
         object.__setattr__(table, "__class__", SpaceState)
-        return cast(SpaceState, table)
+        return table  # type: ignore[return-value]
 
     def _check(self, action: Action) -> None:
         """Raise a ``GameError`` if ``action`` may not be played now."""
@@ -783,7 +822,15 @@ _REINFORCEMENTS, _JAM_TRANSMISSION, _MAJOR_OFFENSIVE = (
     C.JAM_TRANSMISSION.kind,
     C.MAJOR_OFFENSIVE.kind,
 )
-_LISTERS: dict[Phase, Callable[[SpaceState, int, set[int]], list[Action]]] = {
+_STRATEGIC_MOVE, _SPACE_COMBAT_TACTICS, _DEFEND_THE_HOMEWORLD, _HOLD_POSITION = (
+    C.STRATEGIC_MOVE.kind,
+    C.SPACE_COMBAT_TACTICS.kind,
+    C.DEFEND_THE_HOMEWORLD.kind,
+    C.HOLD_POSITION.kind,
+)
+_MOVE_CARD_KINDS = frozenset({_STRATEGIC_MOVE, _SPACE_COMBAT_TACTICS, _DEFEND_THE_HOMEWORLD, _HOLD_POSITION})
+"""The cards of the move phase."""
+_LISTERS: dict[Phase, Callable[[SpaceState, int, frozenset[int]], tuple[Action, ...]]] = {
     Phase.DISCARD: SpaceState._discard_actions,
     Phase.ESPIONAGE: SpaceState._espionage_actions,
     Phase.ROLL: SpaceState._roll_actions,
@@ -869,6 +916,22 @@ def _card_play(
 
 _PLAY_PLAIN = {c.kind: Play(c.kind) for c in CARDS if c.target is Target.NONE}
 """The actions that name nothing, made once (the lists share them)."""
+_ONLY_PASS: tuple[Action, ...] = (_PASS,)
+_ONLY_ROLL: tuple[Action, ...] = (_ROLL,)
+_PASS_OR_ESPIONAGE: tuple[Action, ...] = (_PASS, _PLAY_PLAIN[_ESPIONAGE])
+_ROLL_OR_HYPER_JUMP: tuple[Action, ...] = (_ROLL, _PLAY_PLAIN[_HYPER_JUMP])
+
+
+@lru_cache(maxsize=4096)
+def _kinds_held(hand: tuple[int, ...]) -> frozenset[int]:
+    """The kinds of card in ``hand`` (card ids); a hand is asked about in every state of a turn."""
+    return frozenset(c // C.COPIES for c in hand)
+
+
+@lru_cache(maxsize=256)
+def _window_plays(kinds: frozenset[int]) -> tuple[Action, ...]:
+    """``pass`` and a play of each of ``kinds`` (cards that name nothing: attack or defense cards)."""
+    return (_PASS, *(_PLAY_PLAIN[k] for k in sorted(kinds)))
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -878,13 +941,18 @@ _PLAY_PLAIN = {c.kind: Play(c.kind) for c in CARDS if c.target is Target.NONE}
 def _say(table: _Table, text: str, seat: int | None = None, private: tuple[int, str] | None = None) -> None:
     """Add ``text`` to the words of this action; ``private`` (seat, words) replaces it for that seat."""
     last = table.last
+    if private is None:
+        # The common case: the same words for everyone, so far and now.
+        if last is None:
+            table.last = LastEvent(seat, text, _NO_OWN)
+            return
+        if last.own is _NO_OWN:
+            table.last = LastEvent(last.seat, f"{last.text} {text}", _NO_OWN)
+            return
     if last is None:
         head, own, who = "", _NO_OWN, seat
     else:
         head, own, who = last.text + " ", last.own, last.seat
-    if private is None and own is _NO_OWN:
-        table.last = LastEvent(who, head + text, _NO_OWN)
-        return
     mine = [own[0], own[1]]
     for s in (0, 1):
         secret = private is not None and private[0] == s
@@ -924,9 +992,11 @@ def _remove_card(table: _Table, seat: int, kind: int) -> int:
 
 
 def _take_die(table: _Table, value: int) -> None:
-    for i in table.dice_left:
-        if table.dice[i] + table.bonus[i] == value:
-            table.dice_left = tuple(j for j in table.dice_left if j != i)
+    """Use the first die left that shows ``value`` (with its additions)."""
+    dice, bonus, left = table.dice, table.bonus, table.dice_left
+    for k, i in enumerate(left):
+        if dice[i] + bonus[i] == value:
+            table.dice_left = left[:k] + left[k + 1 :]
             return
     raise AssertionError("no such die")
 
@@ -1053,7 +1123,7 @@ def _after_draw(table: _Table) -> None:
 def _to_build(table: _Table) -> None:
     seat = table.turn_seat
     table.builds = 1 if table.dice[0] == table.dice[1] else 0
-    if table.controls_homeworld(seat) and table.scrapped(seat):
+    if table.has_scrapped(seat) and table.controls_homeworld(seat):
         table.phase = Phase.BUILD
     else:
         _to_jam(table)
@@ -1112,11 +1182,10 @@ def _end_turn(table: _Table) -> None:
     table.phase = Phase.OVER
     table.fight_sector = table.keep_difference = 0
     table.keep_seat = -1
-    holders = set(planet_controllers(table.positions).values())
-    for seat in (table.turn_seat, 1 - table.turn_seat):
-        if holders == {seat}:
-            _finish(table, seat, SpaceWin.ALL_PLANETS, f"{SIDES[seat]} controls all four planets and wins.")
-            return
+    winner = _holder_of_all_planets(table.positions)
+    if winner is not None:
+        _finish(table, winner, SpaceWin.ALL_PLANETS, f"{SIDES[winner]} controls all four planets and wins.")
+        return
     for seat in (0, 1):
         if not table.on_board(seat):
             _finish(
@@ -1131,21 +1200,26 @@ def _end_turn(table: _Table) -> None:
         _start_turn(table, 1 - table.turn_seat)
 
 
+def _holder_of_all_planets(positions: Sequence[int]) -> int | None:
+    """The seat that controls all four planets (units on each, no enemy unit on any), if one does."""
+    empire, terrans = set(positions[:UNITS_PER_SIDE]), set(positions[UNITS_PER_SIDE:])
+    if empire >= _ALL_PLANETS and not terrans & _ALL_PLANETS:
+        return 0
+    if terrans >= _ALL_PLANETS and not empire & _ALL_PLANETS:
+        return 1
+    return None
+
+
+_ALL_PLANETS = frozenset(PLANETS)
+
+
 def _finish(table: _Table, winner: int, reason: SpaceWin, text: str) -> None:
     table.phase = Phase.OVER
     table.result = Outcome(winner=winner, reason=reason, description=text)
     _say(table, text)
 
 
-def _apply(table: _Table, action: Action) -> None:
-    step = _STEPS.get(type(action))
-    if step is None:
-        raise IllegalActionError(f"{action} is not an action of space")
-    step(table, action)
-
-
-def _apply_move(table: _Table, action: Action) -> None:
-    move = cast(Move, action)
+def _apply_move(table: _Table, move: Move) -> None:
     seat = table.turn_seat
     _take_die(table, move.die)
     source, target = _step_one(table, move.unit, move.die, DIRECTION[seat], "die")
@@ -1156,9 +1230,9 @@ def _apply_move(table: _Table, action: Action) -> None:
     )
 
 
-def _apply_shuffle(table: _Table, action: Action) -> None:
+def _apply_shuffle(table: _Table, action: Shuffle) -> None:
     pool = sorted(table.vortex)
-    table.deck = (*table.deck, *(pool[i] for i in cast(Shuffle, action).order))
+    table.deck = (*table.deck, *(pool[i] for i in action.order))
     table.vortex = ()
     if table.turn_number == 0:
         _say(table, f"The {len(pool)} cards were shuffled into the deck.")
@@ -1167,28 +1241,29 @@ def _apply_shuffle(table: _Table, action: Action) -> None:
     _continue_drawing(table)
 
 
-def _apply_roll(table: _Table, action: Action) -> None:
+def _apply_roll(table: _Table, action: RollDice) -> None:
     table.phase = Phase.DICE
     _say(table, f"{SIDES[table.turn_seat]} rolls.", table.turn_seat)
 
 
-def _apply_discard(table: _Table, action: Action) -> None:
+def _apply_discard(table: _Table, action: Discard) -> None:
     seat = table.turn_seat
-    card = _remove_card(table, seat, cast(Discard, action).kind)
+    card = _remove_card(table, seat, action.kind)
     _say(table, f"{SIDES[seat]} discarded {card_of(card).name}.", seat)
     if len(table.hands[seat]) <= hand_limit(table.positions, seat):
         table.phase = Phase.ESPIONAGE
 
 
-def _apply_build(table: _Table, action: Action) -> None:
-    unit = cast(Build, action).unit
+def _apply_build(table: _Table, action: Build) -> None:
+    unit = action.unit
     _rebuild(table, unit)
     table.builds -= 1
     _say(table, f"{SIDES[table.turn_seat]} rebuilt {unit_name(unit)} on its homeworld.", table.turn_seat)
     _after_build(table)
 
 
-def _dice(table: _Table, values: tuple[int, ...]) -> None:
+def _dice(table: _Table, action: Dice) -> None:
+    values = action.values
     seat = table.turn_seat
     if table.phase is Phase.DICE:
         table.dice = values
@@ -1224,7 +1299,7 @@ def _rebuild(table: _Table, unit: int) -> None:
 
 
 def _after_build(table: _Table) -> None:
-    if not table.scrapped(table.turn_seat):
+    if not table.has_scrapped(table.turn_seat):
         _to_jam(table)
 
 
@@ -1245,7 +1320,7 @@ _PASS_WORDS = {
 }
 
 
-def _pass(table: _Table) -> None:
+def _pass(table: _Table, action: Pass) -> None:
     seat = table.turn_seat
     phase = table.phase
     words = _PASS_WORDS.get((phase, seat))
@@ -1268,7 +1343,8 @@ def _pass(table: _Table) -> None:
         _resolve_fight(table)
 
 
-def _keep(table: _Table, kept: Sequence[int]) -> None:
+def _keep(table: _Table, action: Keep) -> None:
+    kept = action.units
     sector = table.fight_sector
     positions = list(table.positions)
     lost = [u for u in table.units_at(sector, table.keep_seat) if u not in kept]
@@ -1383,18 +1459,18 @@ def _play(table: _Table, action: Play) -> None:
         _fight_card(table, card, attacker=False)
 
 
-_STEPS: dict[type[Action], Callable[[_Table, Action], None]] = {
-    Pass: lambda table, action: _pass(table),
+_STEPS: dict[type[Action], Callable[[_Table, Any], None]] = {
+    Pass: _pass,
     Move: _apply_move,
-    Play: lambda table, action: _play(table, cast(Play, action)),
-    Dice: lambda table, action: _dice(table, cast(Dice, action).values),
+    Play: _play,
+    Dice: _dice,
     Shuffle: _apply_shuffle,
     RollDice: _apply_roll,
     Discard: _apply_discard,
     Build: _apply_build,
-    Keep: lambda table, action: _keep(table, cast(Keep, action).units),
+    Keep: _keep,
 }
-"""What each kind of action does to the working copy."""
+"""What each kind of action does to the working copy (each step takes its own kind of action)."""
 
 
 def _fight_card(table: _Table, card: C.Card, attacker: bool) -> None:
