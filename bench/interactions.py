@@ -20,7 +20,7 @@ itself: it also covers the fake building the interaction payload and, when a tur
 work after the reply up to its next real suspension (posting the new board to the fake).
 
 ``--game space``: the matches are space matches. A space decision is almost always secret (it depends on
-the hand), so the board offers "Your hand": a sample then clicks it (kind ``hand``, a private reply
+the hand), so the board offers "My hand": a sample then clicks it (kind ``hand``, a private reply
 with the hand and the controls, timed like the others) and picks one control of that reply (timed as
 a sample of its own: ``move`` or ``pick``). The window decisions of the player not on turn are
 sampled the same way, since the board names whoever decides.
@@ -244,8 +244,8 @@ async def measure(
         user = user_on_turn(board, bench.users)
         assert user is not None, f"no player on turn in {board.content!r}"
         target = board
-        if "Open **Your hand**" in board.content:
-            hand = next(b.custom_id or "" for b in board.buttons if b.label == "Your hand")
+        hand = next((b.custom_id or "" for b in board.buttons if b.label == "My hand"), None)
+        if hand is not None:
             start = time.perf_counter()
             opened = await fake.click(user, board, hand, idle=True)
             click_ms = (time.perf_counter() - start) * 1000

@@ -24,7 +24,7 @@ Space: a decision often passes to the other player inside one turn (Espionage, J
 windows, the units a fight's defender keeps), so each hand-over starts a "turn" above; ``game_turns``
 groups the interactions by the game's own turn (the board's "Turn N") and player: ``mover`` the
 player whose turn it is (draw, roll, build, move, attack), ``responder`` the other one (windows).
-Opening "Your hand" counts as an interaction, as it is a tap.
+Opening "My hand" counts as an interaction, as it is a tap.
 
 Prints one JSON object. It asserts nothing about the figures, only that the fake recorded no limit
 violation or bot error and that every match ended.
