@@ -15,8 +15,8 @@ mean log loss and the CPU time of the games (about 30 ms a game).
 
 The weights in ring_eval.py come from ``--games 3000 --seed 1`` with the turn planner of the
 previous ``hard`` (commit 2138d15, a hand-tuned score) as the planner. A second round from games of
-the planner with those weights (``--seed 2 --weights ...``) fitted the data better (log loss 0.48
-against 0.50) but played no better in the arena with ``hard``'s look-ahead (bench/README.md).
+the planner with those weights (``--seed 2 --weights ...``) fitted its data better (log loss 0.48
+against 0.50) but did not play better in the arena with ``hard``'s look-ahead (bench/README.md).
 """
 
 from __future__ import annotations
