@@ -2,8 +2,7 @@
 
 ``players.PLAYERS`` is what the bot plays with (one player per game); this table lists every player
 a game has, by the names the arena accepts: ``random``, ``greedy`` and, for every game,
-``easy``, ``medium`` and ``hard`` (ring also ``lookahead``, an experimental expectimax player, not
-stronger than ``hard`` so far; backgammon also ``pubeval``, Tesauro's benchmark evaluator).
+``easy``, ``medium`` and ``hard`` (backgammon also ``pubeval``, Tesauro's benchmark evaluator).
 """
 
 from __future__ import annotations
@@ -43,7 +42,6 @@ LEVEL_PLAYERS: dict[str, dict[str, ComputerPlayer]] = {
         "easy": ring_levels.easy,
         "medium": ring_levels.medium,
         "hard": ring_levels.hard,
-        "lookahead": ring_levels.lookahead,
     },
     "backgammon": {
         "random": random_choice,

@@ -1,17 +1,14 @@
-"""Ring computer players by strength: ``easy``, ``medium`` and ``hard`` (and ``lookahead``, an experiment).
+"""Ring computer players by strength: ``easy``, ``medium`` and ``hard``.
 
 * ``easy`` plays the one-step greedy move most of the time and a random legal action otherwise, so
   a beginner can beat it.
 * ``medium`` plans its whole turn: it tries every sequence of steps left in the turn (both dice of a
   move, or the swap or knock-out) and keeps the one whose final position scores best by
   ``ring_greedy``'s score.
-* ``hard`` plans its whole turn the same way with a score tuned in the arena (``evaluate``): stacks
-  of two or more are worth much more (almost every game ends with one side captured), and so are
-  tokens within capturing reach of the side that rolls next (a one-roll look-ahead in closed form).
-* ``lookahead`` (not one of the levels) is a true expectimax over the opponent's next roll: of the
-  best turn plans it rolls every roll class for the opponent, lets it answer by ``evaluate`` and
-  keeps the plan with the best expected score. Measured in the arena it is not stronger than
-  ``hard`` and far slower (see bench/README.md), so it is kept as the starting point for a stronger one.
+* ``hard`` plans its whole turn too, rates the ends of its turn plans by ``ring_eval`` (a chance to
+  win learnt from self-play) and looks one roll further: from its best few plans it rolls every
+  class of roll for the opponent, lets the opponent answer each with the turn plan best for it, and
+  keeps the plan with the best expected chance to win (expectimax over the opponent's roll).
 
 All of them read only the player's view (ring has no secrets: the view is the position) and use the
 engine's ``legal_actions`` and ``apply`` for every rule.
@@ -23,19 +20,17 @@ import random
 from collections.abc import Callable, Sequence
 from itertools import product
 
-from engine.ai import ring_greedy
+from engine.ai import ring_eval, ring_greedy
 from engine.protocol import Action, GameView
 from engine.ring import Phase, RingState, Roll
 
 EASY_RANDOM_SHARE = 0.4
 """How often ``easy`` plays a uniformly random legal action instead of the greedy one."""
-WIN_VALUE = 1000.0
-"""The score of a won (lost: minus) position in ``evaluate``; a heuristic score is tens."""
-LOOKAHEAD_MIN_PLANS = 2
-"""``hard`` looks ahead from at least this many of its best-scoring plans..."""
-LOOKAHEAD_MAX_PLANS = 8
+HARD_MIN_PLANS = 2
+"""``hard`` looks ahead from at least this many of its best-rated plans..."""
+HARD_MAX_PLANS = 4
 """... and from at most this many ..."""
-LOOKAHEAD_STEP_BUDGET = 2500
+HARD_STEP_BUDGET = 2500
 """... while it has applied fewer than this many actions in this decision (a stand-in for time)."""
 
 
@@ -99,16 +94,20 @@ def _ranked(
     return [(score, action, end) for score, _, action, end in scored]
 
 
+def planner(score: Score) -> Callable[[GameView, random.Random], Action]:
+    """A player that plays the first step of the turn plan whose final position ``score`` rates best."""
+
+    def play(view: GameView, rng: random.Random) -> Action:
+        state = _state(view)
+        return _ranked(turn_plans(state), state.to_move(), rng, score)[0][1]
+
+    return play
+
+
 def medium(view: GameView, rng: random.Random) -> Action:
     """The first step of the turn plan whose final position ``ring_greedy`` scores best."""
     state = _state(view)
     return _ranked(turn_plans(state), state.to_move(), rng, ring_greedy.evaluate)[0][1]
-
-
-def hard(view: GameView, rng: random.Random) -> Action:
-    """The first step of the turn plan whose final position ``evaluate`` scores best."""
-    state = _state(view)
-    return _ranked(turn_plans(state), state.to_move(), rng, evaluate)[0][1]
 
 
 def _roll_key(white1: int, white2: int, black: int) -> tuple[object, ...]:
@@ -139,104 +138,53 @@ ROLL_CLASSES = _roll_classes()
 ROLLS = 216
 
 
-SAFE_STACK_WEIGHT = 15.0
-"""What a stack of two or more tokens is worth on top of ``ring_greedy``'s score: single tokens are
-captured by any group landing on them, and almost every ring game ends with one side captured."""
-THREAT_WEIGHT = 6.0
-"""What a token within capturing reach is worth (``threats``), ..."""
-ON_ROLL_THREAT_FACTOR = 1.5
-"""... counted this many times over for the side that rolls next."""
-
-
-def threats(board: Sequence[int], seat: int) -> float:
-    """Roughly how many enemy tokens ``seat`` may capture with its next move: each enemy stack 1 to 6
-    spaces ahead of a stack of ``seat``'s at least as large, times the chance a white die shows that
-    distance (11/36), counted once per target."""
-    sign = 1 if seat == 0 else -1
-    total = 0.0
-    for target, value in enumerate(board):
-        enemy = -value * sign
-        if enemy <= 0:
-            continue
-        for distance in range(1, 7):
-            mine = board[(target - distance) % len(board)] * sign
-            if mine >= enemy:
-                total += enemy * 11 / 36
-                break
-    return total
-
-
-def _safe_stacks(board: Sequence[int], seat: int) -> int:
-    sign = 1 if seat == 0 else -1
-    return sum(1 for v in board if v * sign >= 2)
-
-
-def evaluate(state: RingState, seat: int) -> float:
-    """``ring_greedy.evaluate`` plus safe stacks and capture threats: higher is better for ``seat``.
-
-    Tuned by arena runs of a one-step player with this score against ``greedy`` (600 games each:
-    safe-stack weights 3, 6, 10, 15, 25 and threat weights 3 to 10; it wins about 75%).
-    """
+def _won(state: RingState, seat: int) -> bool:
     outcome = state.outcome()
-    if outcome is not None:
-        if outcome.winner is None:
-            return 0.0
-        return WIN_VALUE if outcome.winner == seat else -WIN_VALUE
-    board = state.board
-    score = ring_greedy.evaluate(state, seat)
-    score += SAFE_STACK_WEIGHT * (_safe_stacks(board, seat) - _safe_stacks(board, 1 - seat))
-    mine, theirs = threats(board, seat), threats(board, 1 - seat)
-    if state.turn_seat == seat:
-        mine *= ON_ROLL_THREAT_FACTOR
-    else:
-        theirs *= ON_ROLL_THREAT_FACTOR
-    return score + THREAT_WEIGHT * (mine - theirs)
+    return outcome is not None and outcome.winner == seat
 
 
-def _greedy_turn(state: RingState, seat: int, counter: _Counter) -> RingState:
-    """Play the rest of ``seat``'s turn by one-step choices of the best ``evaluate`` score (ties: the
-    first found): the opponent ``hard`` expects, a careful one rather than ``ring_greedy``."""
-    while state.outcome() is None and state.to_move() == seat:
-        best: RingState | None = None
-        best_score = float("-inf")
-        for action in state.legal_actions():
-            after = state.apply(action)
-            counter.steps += 1
-            score = evaluate(after, seat)
-            if score > best_score:
-                best, best_score = after, score
-        assert best is not None
-        state = best
-    return state
+def _win_probability(state: RingState, seat: int) -> float:
+    """``ring_eval``'s chance that ``seat`` wins, ``seat`` having just played (or the game over)."""
+    return ring_eval.win_probability(state, seat)
 
 
 def expected_after_reply(end: RingState, seat: int, counter: _Counter) -> float:
-    """``seat``'s expected score once the opponent has rolled and played its turn greedily."""
-    if end.outcome() is not None:
-        return evaluate(end, seat)
-    if end.phase is not Phase.ROLL:  # not the opponent's roll next (cannot happen; score it as is)
-        return evaluate(end, seat)
+    """``seat``'s chance to win once the opponent has rolled (every roll class, weighted by its
+    probability) and played the turn plan that is best for it by ``ring_eval``."""
+    if end.outcome() is not None or end.phase is not Phase.ROLL:
+        return _win_probability(end, seat)
+    opponent = 1 - seat
     total = 0.0
     for roll, weight in ROLL_CLASSES:
         rolled = end.apply(roll)
         counter.steps += 1
-        replied = _greedy_turn(rolled, 1 - seat, counter)
-        total += weight * evaluate(replied, seat)
+        if rolled.outcome() is not None:
+            total += weight * _win_probability(rolled, seat)
+            continue
+        if rolled.to_move() != opponent:  # the roll itself ended the opponent's turn
+            total += weight * (1.0 - _win_probability(rolled, opponent))
+            continue
+        ends = turn_plans(rolled, counter)
+        if any(_won(after, opponent) for _, after in ends):
+            continue  # the opponent wins with this roll: worth 0 to ``seat``
+        best = max(_win_probability(after, opponent) for _, after in ends)
+        total += weight * (1.0 - best)
     return total / ROLLS
 
 
-def lookahead(view: GameView, rng: random.Random) -> Action:
-    """Expectimax over the opponent's next roll and its answer, from the best turn plans."""
+def hard(view: GameView, rng: random.Random) -> Action:
+    """Expectimax over the opponent's next roll: of the turn plans ``ring_eval`` rates best, the one
+    whose position is best for it once the opponent has answered every roll as well as it can."""
     state = _state(view)
     seat = state.to_move()
     counter = _Counter()
-    ranked = _ranked(turn_plans(state, counter), seat, rng, evaluate)
-    if len(ranked) == 1:
+    ranked = _ranked(turn_plans(state, counter), seat, rng, _win_probability)
+    if len(ranked) == 1 or ranked[0][0] >= 1.0:
         return ranked[0][1]
     best_action = ranked[0][1]
     best_value = float("-inf")
-    for index, (_, action, end) in enumerate(ranked[:LOOKAHEAD_MAX_PLANS]):
-        if index >= LOOKAHEAD_MIN_PLANS and counter.steps >= LOOKAHEAD_STEP_BUDGET:
+    for index, (_, action, end) in enumerate(ranked[:HARD_MAX_PLANS]):
+        if index >= HARD_MIN_PLANS and counter.steps >= HARD_STEP_BUDGET:
             break
         value = expected_after_reply(end, seat, counter)
         if value > best_value:

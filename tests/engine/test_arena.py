@@ -148,7 +148,7 @@ def test_player_tables_cover_every_game_and_leave_the_bot_players_alone() -> Non
         assert {"random", "greedy"} <= set(table)
         bot_player = "medium" if game == "backgammon" else "greedy"
         assert table[bot_player] is PLAYERS[game]
-    assert set(LEVEL_PLAYERS["ring"]) == {"random", "greedy", "easy", "medium", "hard", "lookahead"}
+    assert set(LEVEL_PLAYERS["ring"]) == {"random", "greedy", "easy", "medium", "hard"}
     with pytest.raises(UnknownPlayerError, match="players: random"):
         find_player("ring", "nobody")
     assert find_player("ring", " Hard ") is LEVEL_PLAYERS["ring"]["hard"]
