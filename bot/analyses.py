@@ -16,6 +16,7 @@ import asyncio
 import contextlib
 import logging
 import threading
+from collections.abc import Callable
 
 from bot.clock import Clock
 from bot.publishing import Publishers
@@ -29,10 +30,11 @@ log = logging.getLogger(__name__)
 
 
 class Analyses:
-    def __init__(self, store: Store, clock: Clock, publishers: Publishers) -> None:
+    def __init__(self, store: Store, clock: Clock, publishers: Callable[[], Publishers]) -> None:
+        """``publishers``: where the registered publishers are found (read at each use)."""
         self.store = store
         self.clock = clock
-        self.publishers = publishers
+        self._publishers = publishers
         self._queue: asyncio.Queue[int] = asyncio.Queue()
         self._queued: set[int] = set()
         self._stop = threading.Event()
@@ -101,7 +103,7 @@ class Analyses:
                 return
         else:
             analysis = analysis_from_json(record.analysis)
-        publisher = self.publishers.analyses
+        publisher = self._publishers().analyses
         if publisher is None:
             return  # posted when a publisher is registered (the next round)
         message_id = await publisher.analysis_ready(match_id, analysis)
@@ -124,7 +126,7 @@ class Analyses:
         except (GameError, RuntimeError, ValueError) as exc:
             log.warning("match %s cannot be analysed: %s", match_id, exc)
             await self.store.analyses.failed(match_id, self.clock.now())
-            publisher = self.publishers.analyses
+            publisher = self._publishers().analyses
             if publisher is not None:
                 await publisher.analysis_failed(match_id)
             return None

@@ -64,7 +64,7 @@ class RingsideBot(commands.Bot):
         self.challenges = Challenges(store, self.clock, self.settings)
         self.housekeeping = Housekeeping(store, self.clock)
         self.publishers = Publishers()
-        self.analyses = Analyses(store, self.clock, self.publishers)
+        self.analyses = Analyses(store, self.clock, lambda: self.publishers)
         self.render_pool = RenderPool(render_workers)
         self.dev_guild_id = dev_guild_id
         self.run_scheduler = run_scheduler

@@ -15,7 +15,8 @@ from typing import Any
 import pytest
 from PIL import Image
 
-from bot.store.analyses import PENDING, POSTED
+from bot.store import Store
+from bot.store.analyses import DONE, PENDING, POSTED
 from cogs.publisher import ANALYSIS_PENDING, ANALYSIS_POSTED
 from engine.ai.coaches import ANALYSES
 from engine.ai.coaching import Analysis, AnalysisStopped, StopCheck
@@ -186,3 +187,24 @@ async def test_an_analysis_cut_short_by_a_restart_is_computed_at_the_next_start(
     await check_posted(fake, bot, thread_id, result)
     fake.assert_clean()
     await stop_bot(bot)
+
+
+@pytest.mark.asyncio
+async def test_the_analysis_store_requests_once_and_lists_what_is_open(tmp_path: Path) -> None:
+    store = await Store.open(tmp_path / "db.sqlite3")
+    made = await store.matches.create(
+        guild_id=1, channel_id=10, parent_id=None, game="backgammon", options={}, players=(1, 2),
+        state="{}", actions=[], rated=False, now=5.0,
+    )  # fmt: skip
+    first = await store.analyses.request(made.id, 10.0)
+    again = await store.analyses.request(made.id, 20.0)
+    assert first.status == again.status == PENDING and again.requested_at == 10.0
+    assert await store.analyses.open() == [made.id]
+    await store.analyses.save(made.id, {"a": [1, 2]}, 30.0)
+    saved = await store.analyses.get(made.id)
+    assert saved is not None and saved.status == DONE and saved.analysis == {"a": [1, 2]}
+    assert await store.analyses.open() == [made.id]  # computed, not posted yet
+    await store.analyses.posted(made.id, 99)
+    assert await store.analyses.open() == [] and (await store.analyses.get(made.id)).message_id == 99  # type: ignore[union-attr]
+    assert await store.analyses.get(made.id + 1) is None
+    await store.close()
