@@ -17,6 +17,8 @@ from typing import Any
 from engine.ai.backgammon_bgsage import (
     APPROXIMATE_RULES,
     HARD,
+    SCREEN_LEVEL,
+    SCREEN_WINDOW,
     SagePlayer,
     analyzer,
     context,
@@ -88,13 +90,20 @@ def _play_hint(state: BackgammonState, player: SagePlayer, shown: int) -> Hint:
         Choice(play_text(play), equity, equity - best, i == 0)
         for i, (equity, play) in enumerate(ranked[:shown])
     )
+    approximate = state.rules in APPROXIMATE_RULES and not finishing
+    cut = (
+        f"plays more than {SCREEN_WINDOW:.2f} behind at {level_words(SCREEN_LEVEL)} are not evaluated deeper"
+        if approximate and level != SCREEN_LEVEL and len(choices) < min(shown, len(plays))
+        else ""
+    )
     return Hint(
         question=f"Your play of {dice}",
         choices=choices,
         total=len(plays),
+        advice=cut,
         scale=Scale.POINTS if finishing else scale_of(state),
         level="exact" if finishing else level_words(level),
-        approximate=APPROXIMATE if state.rules in APPROXIMATE_RULES and not finishing else None,
+        approximate=APPROXIMATE if approximate else None,
     )
 
 

@@ -151,6 +151,14 @@ def test_old_english_hints_are_flagged_approximate_and_money() -> None:
     assert given.approximate is not None and "five-checker limit" in given.approximate
     assert given.scale is Scale.MONEY
     assert "24/13" not in {c.text for c in given.choices}  # a sixth checker on the 13-point
+    # At the hard level's depth, the plays its 1-ply screen leaves out are said to be left out.
+    opening = replace(
+        _play_state((side_from({24: 2, 13: 5, 8: 3, 6: 5}), side_from({24: 2, 13: 5, 8: 3, 6: 5})), (5, 2)),
+        rules=RuleSet.OLDENGLISH,
+    )
+    deep = hint(opening)
+    assert deep.level == "3-ply" and deep.approximate is not None
+    assert len(deep.choices) < min(5, deep.total) and "not evaluated deeper" in deep.advice
 
 
 def test_no_hint_before_the_roll_or_for_a_forced_play() -> None:
