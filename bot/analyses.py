@@ -87,7 +87,9 @@ class Analyses:
             except asyncio.CancelledError:
                 raise
             except Exception:
-                log.exception("the analysis of match %s failed; it is tried again later", match_id)
+                log.exception(
+                    "the analysis of match %s could not be posted; it is tried again later", match_id
+                )
             finally:
                 self._queued.discard(match_id)
 
@@ -123,8 +125,13 @@ class Analyses:
             analysis = await asyncio.to_thread(analyse, match.options, notations, self._stop.is_set)
         except AnalysisStopped:
             return None  # the bot is closing: computed again at the next start
-        except (GameError, RuntimeError, ValueError) as exc:
-            log.warning("match %s cannot be analysed: %s", match_id, exc)
+        except Exception as exc:
+            # A log that does not replay (GameError), engines that disagree, or a bug: marked failed
+            # rather than tried again at every round.
+            if isinstance(exc, GameError):
+                log.warning("match %s cannot be analysed: %s", match_id, exc)
+            else:
+                log.exception("the analysis of match %s failed", match_id)
             await self.store.analyses.failed(match_id, self.clock.now())
             publisher = self._publishers().analyses
             if publisher is not None:

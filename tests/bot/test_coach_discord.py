@@ -16,8 +16,9 @@ import pytest
 from PIL import Image
 
 from bot.store import Store
-from bot.store.analyses import DONE, PENDING, POSTED
-from cogs.publisher import ANALYSIS_PENDING, ANALYSIS_POSTED
+from bot.store.analyses import DONE, FAILED, PENDING, POSTED
+from cogs.publisher import ANALYSIS_FAILED, ANALYSIS_PENDING, ANALYSIS_POSTED
+from engine import IllegalActionError
 from engine.ai.coaches import ANALYSES
 from engine.ai.coaching import Analysis, AnalysisStopped, StopCheck
 from fakediscord import FakeDiscord, FakeMessage, FakeUser
@@ -208,3 +209,25 @@ async def test_the_analysis_store_requests_once_and_lists_what_is_open(tmp_path:
     assert await store.analyses.open() == [] and (await store.analyses.get(made.id)).message_id == 99  # type: ignore[union-attr]
     assert await store.analyses.get(made.id + 1) is None
     await store.close()
+
+
+@pytest.mark.asyncio
+async def test_a_match_that_cannot_be_analysed_says_so_on_its_result(
+    fake: FakeDiscord, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def broken(
+        options: Mapping[str, Any] | None, log: Sequence[str], should_stop: StopCheck | None
+    ) -> Analysis:
+        raise IllegalActionError("'roll 7-1' is not a roll")
+
+    monkeypatch.setitem(ANALYSES, "backgammon", broken)
+    bot = await start_bot(fake, tmp_path / "db.sqlite3")
+    _, thread_id, result = await finish_against_the_computer(fake, 9)
+    await fake.wait_for(
+        lambda: ANALYSIS_FAILED in fake.world.messages[result.id].content, timeout=30, what="the failure note"
+    )
+    record = await bot.store.analyses.get(match_id_of(result))
+    assert record is not None and record.status == FAILED and analysis_of(fake, thread_id) is None
+    assert await bot.analyses.resume() == 0  # not tried again
+    fake.assert_clean()
+    await stop_bot(bot)
