@@ -12,6 +12,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.analyses import Analyses
 from bot.challenges import Challenges
 from bot.clock import Clock, SystemClock
 from bot.housekeeping import Housekeeping
@@ -25,7 +26,15 @@ from cogs.replies import reply_privately
 
 log = logging.getLogger(__name__)
 
-EXTENSIONS = ("cogs.challenge", "cogs.play", "cogs.help", "cogs.settings", "cogs.stats", "cogs.replay")
+EXTENSIONS = (
+    "cogs.challenge",
+    "cogs.play",
+    "cogs.help",
+    "cogs.settings",
+    "cogs.stats",
+    "cogs.replay",
+    "cogs.coach",
+)
 SCHEDULER_MAX_SLEEP = 30.0
 DOWNTIME_SLACK = 2 * SCHEDULER_MAX_SLEEP
 """A gap since the last heartbeat up to this long is the scheduler's normal rhythm, not downtime."""
@@ -55,6 +64,7 @@ class RingsideBot(commands.Bot):
         self.challenges = Challenges(store, self.clock, self.settings)
         self.housekeeping = Housekeeping(store, self.clock)
         self.publishers = Publishers()
+        self.analyses = Analyses(store, self.clock, lambda: self.publishers)
         self.render_pool = RenderPool(render_workers)
         self.dev_guild_id = dev_guild_id
         self.run_scheduler = run_scheduler
@@ -95,6 +105,9 @@ class RingsideBot(commands.Bot):
         log.info("synced %d slash commands%s", len(synced), " to the dev server" if self.dev_guild_id else "")
         await self.forgive_downtime()
         await self.store.deadlines.beat(self.clock.now())
+        # Analyses not computed or not posted before a restart are taken up again.
+        self.analyses.start()
+        await self.analyses.resume()
         if self.run_scheduler:
             self._scheduler = asyncio.create_task(self._schedule_forever(), name="ringside-scheduler")
 
@@ -106,7 +119,8 @@ class RingsideBot(commands.Bot):
 
     async def run_due_tasks(self) -> None:
         """Do whatever has come due: expire challenges, remind players on turn, end matches by timeout,
-        pass response windows whose wait ran out, grey out Rematch buttons whose time ran out, and housekeeping (``bot.housekeeping``).
+        pass response windows whose wait ran out, grey out Rematch buttons whose time ran out, take up
+        analyses left open (``bot.analyses``), and housekeeping (``bot.housekeeping``).
 
         The bot layer decides what came due; each item goes to the registered publisher (a cog). One
         item that cannot be shown is logged and does not hold up the others.
@@ -136,6 +150,9 @@ class RingsideBot(commands.Bot):
             for finished in await self.sessions.rematches_due():
                 with _logged(f"greying out the Rematch of match {finished.id}"):
                     await matches.rematch_expired(finished)
+        if self.publishers.analyses is not None:
+            with _logged("resuming analyses"):
+                await self.analyses.resume()
         # Bounded growth (at most hourly): compact old finished matches' logs, purge closed challenges.
         with _logged("housekeeping"):
             await self.housekeeping.run_if_due()
@@ -154,6 +171,7 @@ class RingsideBot(commands.Bot):
             await asyncio.sleep(delay)
 
     async def close(self) -> None:
+        await self.analyses.close()
         if self._scheduler is not None:
             self._scheduler.cancel()
             with contextlib.suppress(asyncio.CancelledError):

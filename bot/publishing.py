@@ -14,6 +14,7 @@ from typing import Protocol
 
 from bot.sessions import Played, Reminder
 from bot.store import ChallengeRecord, MatchRecord
+from engine.ai.coaching import Analysis
 
 
 class ChallengePublisher(Protocol):
@@ -40,9 +41,19 @@ class MatchPublisher(Protocol):
         """Grey out a finished match's Rematch button: its time has run out (already claimed)."""
 
 
+class AnalysisPublisher(Protocol):
+    async def analysis_ready(self, match_id: int, analysis: Analysis) -> int | None:
+        """Post a finished match's analysis; the id of the message that shows it (raise: tried again
+        later)."""
+
+    async def analysis_failed(self, match_id: int) -> None:
+        """Say that the match's analysis could not be computed (it is not tried again)."""
+
+
 @dataclass(slots=True)
 class Publishers:
     """The registered publishers, one per kind of due work (``None``: that work waits)."""
 
     challenges: ChallengePublisher | None = None
     matches: MatchPublisher | None = None
+    analyses: AnalysisPublisher | None = None

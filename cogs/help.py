@@ -28,6 +28,7 @@ from cogs.panels import PANELS
 from cogs.panels.base import HandPanel
 from cogs.replies import reply_privately
 from engine import VARIANTS, UnknownVariantError, find_variant
+from engine.ai.coaches import HINTS
 from engine.protocol import Variant
 from render import render_board
 
@@ -346,6 +347,17 @@ class Help(commands.Cog):
             ),
             inline=False,
         )
+        coached = [VARIANTS[key].title for key in sorted(HINTS) if key in VARIANTS]
+        if coached:
+            embed.add_field(
+                name="Hints and analysis",
+                value=(
+                    f"{', '.join(coached)}: `/hint` on your turn shows only you the engine's best plays or "
+                    "cube decision (in unrated matches and against me). Every finished match gets an "
+                    "analysis under its result: error rate (PR), mistakes, luck and a chart."
+                ),
+                inline=False,
+            )
         hands = [v.title for k, v in sorted(VARIANTS.items()) if isinstance(PANELS.get(k), HandPanel)]
         if hands:
             embed.add_field(name="Secret hands and response windows", value=HANDS_HELP, inline=False)

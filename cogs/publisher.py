@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any, Literal
 import discord
 
 from bot.sessions import REMATCH_SECONDS, Session, UserError, steps_of
+from bot.store.analyses import FAILED, POSTED
 from cogs.board import (
     board_message,
     board_picture,
@@ -171,6 +172,9 @@ class BoardPublisher:
         )
         if record.new_board or record.message_id is None:
             content = message.content
+            analysis = await self.bot.analyses.request(session.id, record.game) if finished else None
+            if analysis is not None:
+                content += "\n" + analysis_line(analysis.status)
             humans = [p for p in record.players if p not in sessions.computer_ids]
             if first and len(humans) == 2:
                 content = f"<@{humans[0]}> <@{humans[1]}> — {content}"
@@ -195,6 +199,8 @@ class BoardPublisher:
                 await self.bot.store.matches.set_result_message(
                     session.id, sent.id, self.bot.clock.now() + REMATCH_SECONDS
                 )
+                if analysis is not None:
+                    self.bot.analyses.queue(session.id)
                 if outcome is not None:
                     await self.announce(session, outcome)
             return
@@ -320,6 +326,20 @@ class BoardPublisher:
             )
         except discord.HTTPException as exc:
             log.info("could not announce match %s in channel %s: %s", session.id, channel_id, exc)
+
+
+ANALYSIS_PENDING = "Analysis: being computed…"
+ANALYSIS_POSTED = "Analysis: posted below."
+ANALYSIS_FAILED = "Analysis: it could not be computed."
+
+
+def analysis_line(status: str) -> str:
+    """The result message's line about the match's analysis, by its status in the store."""
+    if status == POSTED:
+        return ANALYSIS_POSTED
+    if status == FAILED:
+        return ANALYSIS_FAILED
+    return ANALYSIS_PENDING
 
 
 def _is_on(interaction: discord.Interaction[Any] | None, message_id: int | None) -> bool:

@@ -7,13 +7,15 @@ it changes) is one transaction.
 
 The parts, one per kind of record: ``store.matches`` (matches, action logs, results, match history),
 ``store.challenges``, ``store.ratings`` (standings, leaderboard, rating history), ``store.settings``
-(per server) and ``store.deadlines`` (what the scheduler finds due).
+(per server), ``store.deadlines`` (what the scheduler finds due) and ``store.analyses`` (analyses of
+finished matches).
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
+from bot.store.analyses import AnalysisRecord, AnalysisStore
 from bot.store.challenges import ChallengeStore
 from bot.store.connection import Connection, StoreError, WriteFailed
 from bot.store.deadlines import DeadlineStore
@@ -30,6 +32,7 @@ from bot.store.records import (
 from bot.store.settings import SettingsStore
 
 __all__ = [
+    "AnalysisRecord",
     "ChallengeRecord",
     "Deadlines",
     "GuildSettings",
@@ -52,6 +55,7 @@ class Store:
         self.ratings = RatingStore(connection)
         self.settings = SettingsStore(connection)
         self.deadlines = DeadlineStore(connection)
+        self.analyses = AnalysisStore(connection)
 
     @classmethod
     async def open(cls, path: str | Path) -> Store:

@@ -1,0 +1,83 @@
+"""How long the analysis of a finished backgammon match takes (``engine.ai.backgammon_analysis``).
+
+    python bench/analysis.py [--lengths 1,5] [--matches 3] [--seed 1] [--checker-level 1ply]
+
+For each match length, ``--matches`` matches are played by the medium level (seat 0) against the
+easy one (seat 1), the cube in play from 3 points on, chance drawn from a seeded ``random.Random``;
+each is then analysed once, timed by the wall clock on one thread (as the bot does: one analysis at a
+time, in a worker thread). Prints one JSON line: per length the actions, rolls and decisions of each
+match, the seconds of each analysis, their median, and the median milliseconds per roll.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import statistics
+import time
+
+from engine.ai.backgammon_analysis import CUBE_LEVEL, analyse
+from engine.ai.backgammon_bgsage import EASY, MEDIUM, analyzer
+from engine.ai.random_player import sample_outcome
+from engine.backgammon.variant import VARIANT
+from engine.protocol import CHANCE, Action
+
+
+def match_log(length: int, seed: int) -> list[str]:
+    """A match to ``length`` points, medium (seat 0) against easy: its action log."""
+    rng = random.Random(seed)
+    players = (MEDIUM, EASY)
+    state = VARIANT.new_game({"length": length})
+    log: list[str] = []
+    while state.outcome() is None:
+        seat = state.to_move()
+        if seat == CHANCE:
+            spec = state.chance()
+            assert spec is not None
+            action: Action = state.chance_action(sample_outcome(spec, rng))
+        else:
+            action = players[seat](state.view(seat), rng)
+        log.append(action.notation)
+        state = state.apply(action)
+    return log
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--lengths", default="1,5")
+    parser.add_argument("--matches", type=int, default=3)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--checker-level", default="1ply")
+    args = parser.parse_args()
+    analyzer(args.checker_level, True)
+    analyzer(CUBE_LEVEL, True)  # the networks are loaded before the clock starts
+    report: dict[str, object] = {"checker_level": args.checker_level, "cube_level": CUBE_LEVEL}
+    for length in (int(x) for x in args.lengths.split(",")):
+        runs = []
+        for n in range(args.matches):
+            log = match_log(length, args.seed + n)
+            options = {"length": length}
+            started = time.perf_counter()
+            analysis = analyse(options, log, checker_level=args.checker_level)
+            seconds = time.perf_counter() - started
+            rolls = sum(p.rolls for p in analysis.players)
+            runs.append(
+                {
+                    "actions": len(log),
+                    "rolls": rolls,
+                    "decisions": len(analysis.decisions),
+                    "seconds": round(seconds, 2),
+                    "ms_per_roll": round(1000 * seconds / max(1, rolls), 1),
+                }
+            )
+        report[f"{length}-point"] = {
+            "matches": runs,
+            "median_seconds": round(statistics.median(r["seconds"] for r in runs), 2),
+            "median_ms_per_roll": round(statistics.median(r["ms_per_roll"] for r in runs), 1),
+        }
+    print(json.dumps(report))
+
+
+if __name__ == "__main__":
+    main()

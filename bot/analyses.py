@@ -1,0 +1,142 @@
+"""Analyses of finished matches, computed in the background (``engine.ai.coaches.ANALYSES``).
+
+The publisher requests one when it posts a finished match's result (``request``: a row in the
+store, then ``queue``); one worker task computes them one at a time in a worker thread
+(``asyncio.to_thread``: the engine releases the GIL, so the event loop and the other matches never
+wait, and one analysis at a time leaves the other core to the bot) and hands each to the registered
+``AnalysisPublisher`` (a cog) to post. What is open (not computed, or not posted) is taken up again
+at start-up and at each scheduler round (``resume``), so a restart or a failed post loses nothing.
+Closing the bot stops a running analysis at its next decision (``AnalysisStopped``); it is computed
+again at the next start.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import threading
+from collections.abc import Callable
+
+from bot.clock import Clock
+from bot.publishing import Publishers
+from bot.store import Store
+from bot.store.analyses import DONE, PENDING, AnalysisRecord
+from engine import GameError
+from engine.ai.coaches import ANALYSES
+from engine.ai.coaching import Analysis, AnalysisStopped, analysis_from_json, analysis_to_json
+
+log = logging.getLogger(__name__)
+
+
+class Analyses:
+    def __init__(self, store: Store, clock: Clock, publishers: Callable[[], Publishers]) -> None:
+        """``publishers``: where the registered publishers are found (read at each use)."""
+        self.store = store
+        self.clock = clock
+        self._publishers = publishers
+        self._queue: asyncio.Queue[int] = asyncio.Queue()
+        self._queued: set[int] = set()
+        self._stop = threading.Event()
+        self._worker: asyncio.Task[None] | None = None
+        #: analyses handed to the publisher since start (tests wait on it)
+        self.finished: asyncio.Event = asyncio.Event()
+
+    @staticmethod
+    def supports(game: str) -> bool:
+        """Whether finished matches of ``game`` get an analysis."""
+        return game in ANALYSES
+
+    async def request(self, match_id: int, game: str) -> AnalysisRecord | None:
+        """The match's analysis record, requested now if need be (None: its game has no analysis)."""
+        if not self.supports(game):
+            return None
+        return await self.store.analyses.request(match_id, self.clock.now())
+
+    def queue(self, match_id: int) -> None:
+        """Compute (or post) the match's analysis soon, unless it is already waiting."""
+        if match_id not in self._queued:
+            self._queued.add(match_id)
+            self._queue.put_nowait(match_id)
+
+    async def resume(self) -> int:
+        """Queue every open analysis (start-up, scheduler rounds); returns how many are open."""
+        open_ = await self.store.analyses.open()
+        for match_id in open_:
+            self.queue(match_id)
+        return len(open_)
+
+    def start(self) -> None:
+        if self._worker is None:
+            self._stop.clear()
+            self._worker = asyncio.get_running_loop().create_task(self._work(), name="ringside-analyses")
+
+    async def close(self) -> None:
+        self._stop.set()
+        if self._worker is not None:
+            self._worker.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._worker
+            self._worker = None
+
+    async def _work(self) -> None:
+        while True:
+            match_id = await self._queue.get()
+            try:
+                await self.run(match_id)
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception(
+                    "the analysis of match %s could not be posted; it is tried again later", match_id
+                )
+            finally:
+                self._queued.discard(match_id)
+
+    async def run(self, match_id: int) -> None:
+        """Compute the match's analysis if it is pending, then post it if it is not posted yet."""
+        record = await self.store.analyses.get(match_id)
+        if record is None or record.status not in (PENDING, DONE):
+            return
+        analysis: Analysis | None
+        if record.status == PENDING:
+            analysis = await self._compute(match_id)
+            if analysis is None:
+                return
+        else:
+            analysis = analysis_from_json(record.analysis)
+        publisher = self._publishers().analyses
+        if publisher is None:
+            return  # posted when a publisher is registered (the next round)
+        message_id = await publisher.analysis_ready(match_id, analysis)
+        await self.store.analyses.posted(match_id, message_id)
+        self.finished.set()
+
+    async def _compute(self, match_id: int) -> Analysis | None:
+        match = await self.store.matches.get(match_id)
+        analyse = ANALYSES.get(match.game) if match is not None else None
+        if match is None or analyse is None or match.status == "active":
+            log.warning("match %s has no analysis to compute (missing, active or another game)", match_id)
+            await self.store.analyses.failed(match_id, self.clock.now())
+            return None
+        notations = [a.notation for a in await self.store.matches.action_log(match_id)]
+        started = self.clock.now()
+        try:
+            analysis = await asyncio.to_thread(analyse, match.options, notations, self._stop.is_set)
+        except AnalysisStopped:
+            return None  # the bot is closing: computed again at the next start
+        except Exception as exc:
+            # A log that does not replay (GameError), engines that disagree, or a bug: marked failed
+            # rather than tried again at every round.
+            if isinstance(exc, GameError):
+                log.warning("match %s cannot be analysed: %s", match_id, exc)
+            else:
+                log.exception("the analysis of match %s failed", match_id)
+            await self.store.analyses.failed(match_id, self.clock.now())
+            publisher = self._publishers().analyses
+            if publisher is not None:
+                await publisher.analysis_failed(match_id)
+            return None
+        log.info("match %s analysed (%d actions)", match_id, len(notations))
+        await self.store.analyses.save(match_id, analysis_to_json(analysis), started)
+        return analysis

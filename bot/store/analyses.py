@@ -1,0 +1,82 @@
+"""Analyses of finished matches (migration 012): requested when the result is posted, computed in the
+background, posted once; open ones are taken up again after a restart."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from bot.store.connection import Connection
+
+PENDING, DONE, POSTED, FAILED = "pending", "done", "posted", "failed"
+
+
+@dataclass(frozen=True, slots=True)
+class AnalysisRecord:
+    match_id: int
+    status: str
+    requested_at: float
+    computed_at: float | None
+    analysis: Any
+    """The analysis as JSON data (``coaching.analysis_to_json``), once computed."""
+    message_id: int | None
+
+
+class AnalysisStore:
+    def __init__(self, connection: Connection) -> None:
+        self._c = connection
+
+    async def request(self, match_id: int, now: float) -> AnalysisRecord:
+        """The match's analysis, requested now if it was not yet (a repost requests nothing new)."""
+        async with self._c.transaction() as db:
+            await db.execute(
+                "INSERT OR IGNORE INTO match_analyses (match_id, status, requested_at) VALUES (?, ?, ?)",
+                (match_id, PENDING, now),
+            )
+        found = await self.get(match_id)
+        assert found is not None
+        return found
+
+    async def get(self, match_id: int) -> AnalysisRecord | None:
+        row = await self._c.one("SELECT * FROM match_analyses WHERE match_id = ?", (match_id,))
+        if row is None:
+            return None
+        return AnalysisRecord(
+            match_id=row["match_id"],
+            status=row["status"],
+            requested_at=row["requested_at"],
+            computed_at=row["computed_at"],
+            analysis=json.loads(row["analysis"]) if row["analysis"] is not None else None,
+            message_id=row["message_id"],
+        )
+
+    async def open(self) -> list[int]:
+        """The matches whose analysis is still to compute or to post, oldest request first."""
+        rows = await self._c.all(
+            "SELECT match_id FROM match_analyses WHERE status IN (?, ?) ORDER BY requested_at, match_id",
+            (PENDING, DONE),
+        )
+        return [row["match_id"] for row in rows]
+
+    async def save(self, match_id: int, analysis: Any, now: float) -> None:
+        """The computed analysis (JSON data), to post."""
+        async with self._c.transaction() as db:
+            await db.execute(
+                "UPDATE match_analyses SET status = ?, analysis = ?, computed_at = ? WHERE match_id = ?",
+                (DONE, json.dumps(analysis, separators=(",", ":")), now, match_id),
+            )
+
+    async def posted(self, match_id: int, message_id: int | None) -> None:
+        async with self._c.transaction() as db:
+            await db.execute(
+                "UPDATE match_analyses SET status = ?, message_id = ? WHERE match_id = ?",
+                (POSTED, message_id, match_id),
+            )
+
+    async def failed(self, match_id: int, now: float) -> None:
+        async with self._c.transaction() as db:
+            await db.execute(
+                "UPDATE match_analyses SET status = ?, computed_at = ? WHERE match_id = ?",
+                (FAILED, now, match_id),
+            )

@@ -1,0 +1,256 @@
+"""The coach: ``/hint`` (the engine's best choices for the decision on hand, privately) and the
+analysis posted after a finished match (``bot.analyses`` computes it; this cog shows it).
+
+Thin: which games have a coach is ``engine.ai.coaches``; the hint and the analysis are computed by
+the engine, in a worker thread. This cog checks who may ask, and formats what comes back.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import logging
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.sessions import MatchOver, NotInMatch, NotYourTurn, Session, UserError, deciding_seat
+from bot.store import MatchRecord
+from cogs.board import options_text, player_names
+from cogs.publisher import ANALYSIS_FAILED, ANALYSIS_PENDING, ANALYSIS_POSTED
+from cogs.replies import reply_privately
+from engine import VARIANTS, find_variant
+from engine.ai.coaches import HINTS
+from engine.ai.coaching import Analysis, Hint, NoHintError, PlayerReport, Scale
+from render import SEAT_STYLES
+from render.analysis_chart import render_chances
+
+if TYPE_CHECKING:
+    from bot.client import RingsideBot
+
+log = logging.getLogger(__name__)
+
+SCALE_WORDS = {
+    Scale.MATCH: "match equity (cubeful: the score, the cube and the Crawford game count)",
+    Scale.MONEY: "money equity (cubeless)",
+    Scale.POINTS: "points won (the play ends the game)",
+}
+NAME_WIDTH = 10
+"""Characters of a player's name in the analysis table (a phone shows about 34 in a code block)."""
+
+
+class Coach(commands.Cog):
+    def __init__(self, bot: RingsideBot) -> None:
+        self.bot = bot
+
+    async def cog_load(self) -> None:
+        self.bot.publishers.analyses = self
+
+    async def cog_unload(self) -> None:
+        if self.bot.publishers.analyses is self:
+            self.bot.publishers.analyses = None
+
+    # -- /hint ----------------------------------------------------------------------------------------
+
+    @app_commands.command(
+        name="hint",
+        description="The engine's best plays (or cube decision) for your turn, shown only to you.",
+    )
+    async def hint(self, interaction: discord.Interaction[Any]) -> None:
+        try:
+            session, seat = await self._hint_match(interaction)
+            advise = HINTS[session.variant.key]
+        except UserError as exc:
+            await reply_privately(interaction, str(exc))
+            return
+        assert session.state is not None
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        try:
+            # The engine thinks in a worker thread, as the computer players do.
+            given = await asyncio.to_thread(advise, session.state.view(seat))
+        except NoHintError as exc:
+            await interaction.followup.send(str(exc), ephemeral=True)
+            return
+        text = hint_text(given, session, drafted=bool(session.draft))
+        await interaction.followup.send(text[:2000], ephemeral=True)
+
+    async def _hint_match(self, interaction: discord.Interaction[Any]) -> tuple[Session, int]:
+        """The caller's match here in which a hint may be given now, and their seat; else a
+        ``UserError`` saying why not (nothing is changed either way)."""
+        user_id = interaction.user.id
+        sessions = self.bot.sessions
+        matches = await sessions.matches_of(user_id, interaction.channel_id)
+        if not matches:
+            raise await self._no_match_here(interaction)
+        if len(matches) > 1:
+            # Several matches here: the one(s) waiting for this player.
+            waiting = [m for m in matches if await self._waits_for(m, user_id)]
+            if len(waiting) != 1:
+                raise UserError(
+                    "You have several matches here: ask for a hint in the match's own thread "
+                    f"({', '.join(f'#{m.id}' for m in matches)})."
+                )
+            matches = waiting
+        session = await sessions.get(matches[0].id)
+        record = session.record
+        if session.variant.key not in HINTS:
+            games = ", ".join(VARIANTS[key].title for key in sorted(HINTS) if key in VARIANTS)
+            raise UserError(
+                f"Hints are given for {games} only; match #{session.id} is {session.variant.title}."
+            )
+        state = sessions.check_readable(session)
+        if record.status != "active":
+            raise MatchOver(f"Match #{session.id} is over: hints are for matches in progress.")
+        seat = session.seat_of(user_id)
+        if seat is None:
+            raise NotInMatch("You are not playing in this match.")
+        against_computer = any(p in sessions.computer_ids for p in record.players)
+        if record.rated and not against_computer:
+            raise UserError(
+                f"Match #{session.id} is rated: hints are given only in unrated matches and in matches "
+                "against the computer."
+            )
+        if deciding_seat(state) != seat:
+            raise NotYourTurn(f"It is not your turn in match #{session.id}: a hint is for your own decision.")
+        return session, seat
+
+    async def _waits_for(self, record: MatchRecord, user_id: int) -> bool:
+        session = await self.bot.sessions.get(record.id)
+        return session.state is not None and deciding_seat(session.state) == session.seat_of(user_id)
+
+    async def _no_match_here(self, interaction: discord.Interaction[Any]) -> UserError:
+        for played in await self.bot.store.matches.recent(interaction.user.id, 10):
+            if played.channel_id == interaction.channel_id and played.status != "active":
+                return MatchOver(f"Match #{played.match_id} here is over: hints are for matches in progress.")
+        return UserError("You have no match in progress here. Start one with /challenge.")
+
+    # -- the analysis of a finished match -------------------------------------------------------------
+
+    async def analysis_ready(self, match_id: int, analysis: Analysis) -> int | None:
+        """Post the analysis as a reply to the match's result message, with the chart; the result
+        message's line about it then says so."""
+        record = await self.bot.store.matches.get(match_id)
+        if record is None:
+            return None
+        variant = find_variant(record.game)
+        session = Session(record=record, variant=variant, state=None)
+        names = await player_names(self.bot, session)
+        shown = tuple(name or f"Player {seat + 1}" for seat, name in enumerate(names))
+        styles = SEAT_STYLES[record.game]
+        chart = await asyncio.to_thread(
+            render_chances,
+            analysis.chances,
+            0,
+            f"{shown[0]} ({variant.seat_names[0]})",
+            (styles[0], styles[1]),
+        )
+        channel = self.bot.get_partial_messageable(record.channel_id, guild_id=record.guild_id)
+        reference = (
+            channel.get_partial_message(record.result_message_id)
+            if record.result_message_id is not None
+            else None
+        )
+        sent = await channel.send(
+            analysis_text(analysis, match_id, variant.title, options_text(session), (shown[0], shown[1]))[
+                :2000
+            ],
+            file=discord.File(io.BytesIO(chart), filename=f"analysis-{match_id}.png"),
+            reference=reference or discord.utils.MISSING,
+            mention_author=False,
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
+        await self._note_on_result(record, ANALYSIS_POSTED)
+        return sent.id
+
+    async def analysis_failed(self, match_id: int) -> None:
+        record = await self.bot.store.matches.get(match_id)
+        if record is not None:
+            await self._note_on_result(record, ANALYSIS_FAILED)
+
+    async def _note_on_result(self, record: MatchRecord, line: str) -> None:
+        """Replace the result message's "being computed" line (a failure here is only logged)."""
+        if record.result_message_id is None:
+            return
+        try:
+            channel = self.bot.get_partial_messageable(record.channel_id, guild_id=record.guild_id)
+            message = await channel.fetch_message(record.result_message_id)
+            if ANALYSIS_PENDING in message.content:
+                await message.edit(content=message.content.replace(ANALYSIS_PENDING, line))
+        except discord.HTTPException as exc:
+            log.info("could not update the result message of match %s: %s", record.id, exc)
+
+
+def _signed(value: float, digits: int = 3) -> str:
+    return f"{value:+.{digits}f}"
+
+
+def hint_text(hint: Hint, session: Session, drafted: bool = False) -> str:
+    """The private hint: the question, the best choices with equity and difference, the scale."""
+    options = options_text(session)
+    where = f"match #{session.id}" + (f", {options}" if options else "")
+    lines = [f"**Hint · {hint.question}** ({where})"]
+    width = max(len(c.text) for c in hint.choices)
+    rows = []
+    for i, choice in enumerate(hint.choices, start=1):
+        mark = "best" if choice.best else _signed(choice.diff)
+        rows.append(
+            f"{'▶' if choice.best else ' '} {i}. {choice.text:<{width}}  {_signed(choice.equity)}  {mark}"
+        )
+    lines.append("```\n" + "\n".join(rows) + "\n```")
+    if hint.total > len(hint.choices):
+        lines.append(f"The best {len(hint.choices)} of {hint.total} legal plays.")
+    if hint.advice:
+        lines.append(hint.advice[0].upper() + hint.advice[1:] + ".")
+    if hint.chances is not None:
+        win, gammon, lose_gammon = hint.chances
+        lines.append(
+            f"Your chances before the roll: win {win:.1%}, win a gammon {gammon:.1%}, "
+            f"lose a gammon {lose_gammon:.1%}."
+        )
+    lines.append(f"Equity: {SCALE_WORDS[hint.scale]}; engine depth {hint.level}.")
+    if hint.approximate:
+        lines.append(f"⚠️ This hint is {hint.approximate}.")
+    if drafted:
+        lines.append("From the start of your turn: the moves you have made so far are not counted.")
+    return "\n".join(lines)
+
+
+def analysis_text(analysis: Analysis, match_id: int, title: str, options: str, names: tuple[str, str]) -> str:
+    """The analysis as a message: a table per player, the definitions in one line each."""
+    low, mid, high = analysis.thresholds
+    heads = [name[:NAME_WIDTH] for name in names]
+
+    def row(label: str, value: Any) -> str:
+        return f"{label:<10}" + "".join(f"{value(p):>{NAME_WIDTH + 2}}" for p in analysis.players)
+
+    def pr(p: PlayerReport) -> str:
+        return "—" if p.pr is None else f"{p.pr:.1f}"
+
+    table = [
+        f"{'':<10}" + "".join(f"{h:>{NAME_WIDTH + 2}}" for h in heads),
+        row("PR", pr),
+        row("Decisions", lambda p: p.unforced),
+        row("Doubtful", lambda p: p.doubtful),
+        row("Errors", lambda p: p.errors),
+        row("Blunders", lambda p: p.blunders),
+        row("Luck", lambda p: _signed(p.luck, 2)),
+    ]
+    what = f"{title}" + (f", {options}" if options else "")
+    lines = [
+        f"📊 **Analysis of match #{match_id}** ({what})",
+        "```\n" + "\n".join(table) + "\n```",
+        "PR: 500 × the equity lost per decision, on average (lower is better; 0 plays like the engine). "
+        f"Doubtful from {low:.2f} equity lost, error from {mid:.2f}, blunder from {high:.2f}. "
+        "Luck: what the dice gave against average rolls, in equity (+ lucky, − unlucky).",
+        f"Engine: {analysis.level}; {SCALE_WORDS[analysis.scale]}. The chart shows the first player's "
+        "chance to win each game, before each roll.",
+    ]
+    if analysis.approximate:
+        lines.append(f"⚠️ This analysis is {analysis.approximate}.")
+    return "\n".join(lines)
+
+
+async def setup(bot: RingsideBot) -> None:
+    await bot.add_cog(Coach(bot))

@@ -1,0 +1,315 @@
+"""The analysis of a finished backgammon match: error rates, doubtful moves, errors, blunders, luck
+and the winning chances over the match. Pure: the match's options and action log in, an ``Analysis``
+(``engine.ai.coaching``) out; the match is replayed with ``engine.replay_states``.
+
+Definitions (``docs/analysis.md`` says them for players):
+
+- Equity: bgsage's, from the deciding player's view, in units of the current cube; cubeful with the
+  match score, the cube and the Crawford game (``Scale.MATCH``), cubeless money equity in Old
+  English (``Scale.MONEY``, approximate: the engine does not know the five-checker limit).
+- A checker play is analysed at ``checker_level``: its equity lost is the best play's equity minus
+  the played one's. It is unforced (counted) when the roll has more than one legal play and no play
+  bears off the last checker (the game is then won whatever is played, by the most points each
+  play can win: no equity to compare).
+- The cube (``cube_level``): for the player who may double, no double is worth ND and a double
+  min(D/T, D/P) (the opponent answers as well as possible); for the player doubled, a take is worth
+  -D/T and a pass -D/P. A take or pass always counts; a double or no double counts when the player
+  doubled, or when doubling was right or nearly right (``CLOSE_CUBE``): a plain roll far from a
+  double is no decision.
+- Error rate (PR): 500 times the mean equity lost per counted decision. Categories by equity lost
+  (each decision in one): doubtful from 0.02, an error from 0.04, a blunder from 0.08 (``DOUBTFUL``,
+  ``ERROR``, ``BLUNDER``, eXtreme Gammon's usual marks).
+- Luck of a roll: the equity after the best play of the roll that came minus the average of that
+  over the 21 rolls (15 for an opening roll), before the roll, from the roller's view (bgsage's
+  ``roll_luck``, at one ply less than ``cube_level``); a player's luck is the sum over their rolls,
+  forced and blocked ones included.
+- Winning chances: the player on roll's cubeless chance to win the game before each roll, turned to
+  seat 0's; a game that was played out closes at 1 or 0.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from bgsage import roll_luck
+
+from engine.ai.backgammon_bgsage import (
+    APPROXIMATE_RULES,
+    EngineMismatchError,
+    analyzer,
+    context,
+    ranked_plays,
+    sage_board,
+)
+from engine.ai.backgammon_hints import APPROXIMATE, level_words
+from engine.ai.coaching import Analysis, AnalysisStopped, Decision, PlayerReport, Scale, StopCheck
+from engine.backgammon.board import CHECKERS, Board, borne_off
+from engine.backgammon.game import (
+    BackgammonState,
+    Checkers,
+    Double,
+    MoveChecker,
+    Opening,
+    Pass,
+    Phase,
+    Roll,
+    RollOn,
+    Take,
+)
+from engine.backgammon.notation import play_text
+from engine.backgammon.turn import Stepped
+from engine.backgammon.variant import VARIANT
+from engine.protocol import replay_states
+
+CHECKER_LEVEL = "1ply"
+"""The depth checker plays are analysed at by default (the medium level's; bench/README.md has the
+time it takes)."""
+CUBE_LEVEL = "2ply"
+"""The depth of cube decisions; luck comes from its per-roll equities, one ply less."""
+DOUBTFUL, ERROR, BLUNDER = 0.02, 0.04, 0.08
+CLOSE_CUBE = 0.10
+"""A no double counts as a decision when doubling would have lost less than this."""
+
+
+def category(loss: float) -> str | None:
+    """``doubtful``, ``error``, ``blunder`` or None, by the equity lost."""
+    if loss >= BLUNDER:
+        return "blunder"
+    if loss >= ERROR:
+        return "error"
+    if loss >= DOUBTFUL:
+        return "doubtful"
+    return None
+
+
+@dataclass(slots=True)
+class _Tally:
+    unforced: int = 0
+    lost: float = 0.0
+    counts: dict[str, int] = field(default_factory=lambda: {"doubtful": 0, "error": 0, "blunder": 0})
+    luck: float = 0.0
+    rolls: int = 0
+
+    def add(self, decision: Decision) -> None:
+        if not decision.unforced:
+            return
+        self.unforced += 1
+        self.lost += decision.loss
+        kind = category(decision.loss)
+        if kind is not None:
+            self.counts[kind] += 1
+
+    def report(self, seat: int) -> PlayerReport:
+        return PlayerReport(
+            seat=seat,
+            unforced=self.unforced,
+            equity_lost=self.lost,
+            doubtful=self.counts["doubtful"],
+            errors=self.counts["error"],
+            blunders=self.counts["blunder"],
+            luck=self.luck,
+            rolls=self.rolls,
+        )
+
+
+class _Cubes:
+    """bgsage's pre-roll analysis of each position once (a double, its answer and the roll after it
+    share one position and context)."""
+
+    def __init__(self, level: str) -> None:
+        self.level = level
+        self._seen: dict[tuple[Any, ...], Any] = {}
+
+    def of(self, board: Board, state: BackgammonState, seat: int) -> Any:
+        ctx = context(state, seat, money=False)
+        cells = sage_board(board)
+        key = (tuple(cells), ctx)
+        found = self._seen.get(key)
+        if found is None:
+            found = analyzer(self.level, True).cube_action(cells, **ctx.kwargs(), incl_2ply_details=True)
+            self._seen[key] = found
+        return found
+
+
+def analyse(
+    options: Mapping[str, Any] | None,
+    log: Sequence[str],
+    *,
+    checker_level: str = CHECKER_LEVEL,
+    cube_level: str = CUBE_LEVEL,
+    should_stop: StopCheck | None = None,
+) -> Analysis:
+    """The analysis of the match played by ``log`` (action notations) from ``options``.
+
+    ``should_stop`` is asked between decisions; when it says so, ``AnalysisStopped`` is raised.
+    ``GameError`` if the log does not replay, ``EngineMismatchError`` if the engine and our rules
+    disagree about a play.
+    """
+    states = list(replay_states(VARIANT, options, log))
+    first = states[0]
+    assert isinstance(first, BackgammonState)
+    cubes = _Cubes(cube_level)
+    tallies = (_Tally(), _Tally())
+    decisions: list[Decision] = []
+    games: list[list[float]] = [[]]
+    for i, text in enumerate(log):
+        if should_stop is not None and should_stop():
+            raise AnalysisStopped("the analysis was stopped")
+        state, after = states[i], states[i + 1]
+        assert isinstance(state, BackgammonState) and isinstance(after, BackgammonState)
+        action = VARIANT.parse_action(state, text)
+        if isinstance(action, Opening | Roll):
+            _roll(state, action, cubes, tallies, games[-1])
+        elif isinstance(action, RollOn | Double) and state.phase is Phase.DECIDE:
+            decision = _double(state, isinstance(action, Double), cubes)
+            decisions.append(decision)
+            tallies[decision.seat].add(decision)
+        elif isinstance(action, Take | Pass):
+            decision = _take(state, isinstance(action, Take), cubes)
+            decisions.append(decision)
+            tallies[decision.seat].add(decision)
+        elif isinstance(action, MoveChecker | Checkers) and not state.played:
+            play = _checker_play(state, states, log, i, checker_level)
+            if play is not None:
+                decisions.append(play)
+                tallies[play.seat].add(play)
+        if after.score != state.score:
+            # A game ended (played out, passed or resigned): close its curve at the result.
+            games[-1].append(1.0 if after.score[0] > state.score[0] else 0.0)
+            if after.result is None:
+                games.append([])
+    approximate = APPROXIMATE if first.rules in APPROXIMATE_RULES else None
+    return Analysis(
+        players=(tallies[0].report(0), tallies[1].report(1)),
+        decisions=tuple(decisions),
+        chances=tuple(tuple(game) for game in games if game),
+        scale=Scale.MONEY if approximate else Scale.MATCH,
+        level=f"checker play {level_words(checker_level)}, cube {level_words(cube_level)}",
+        approximate=approximate,
+        thresholds=(DOUBTFUL, ERROR, BLUNDER),
+    )
+
+
+def _roll(
+    state: BackgammonState,
+    action: Opening | Roll,
+    cubes: _Cubes,
+    tallies: tuple[_Tally, _Tally],
+    curve: list[float],
+) -> None:
+    if isinstance(action, Opening):
+        if action.die0 == action.die1:
+            return  # a tie is rolled again: nobody's luck
+        seat = 0 if action.die0 > action.die1 else 1
+        dice = (action.die0, action.die1)
+        board: Board = (state.sides[1 - seat], state.sides[seat])
+    else:
+        seat = state.turn_seat or 0
+        dice = (action.d1, action.d2)
+        board = state.board
+    cube = cubes.of(board, state, seat)
+    win = float(cube.probs.win)
+    curve.append(win if seat == 0 else 1.0 - win)
+    luck = roll_luck(cube, dice[0], dice[1], is_opening_roll=isinstance(action, Opening))
+    tallies[seat].rolls += 1
+    if luck is not None:
+        tallies[seat].luck += float(luck.luck)
+
+
+def _double(state: BackgammonState, doubled: bool, cubes: _Cubes) -> Decision:
+    seat = state.turn_seat or 0
+    cube = cubes.of(state.board, state, seat)
+    no_double = float(cube.equity_nd)
+    double = min(float(cube.equity_dt), float(cube.equity_dp))
+    best = max(no_double, double)
+    loss = best - (double if doubled else no_double)
+    words = ("No double", "Double")
+    return Decision(
+        seat=seat,
+        game=state.game_number,
+        turn=state.turn_number,
+        kind="cube",
+        played=words[doubled],
+        best=words[double > no_double],
+        loss=max(0.0, loss),
+        unforced=doubled or double >= no_double - CLOSE_CUBE,
+    )
+
+
+def _take(state: BackgammonState, took: bool, cubes: _Cubes) -> Decision:
+    doubler = state.turn_seat or 0
+    cube = cubes.of(state.board, state, doubler)
+    take, drop = -float(cube.equity_dt), -float(cube.equity_dp)
+    loss = max(take, drop) - (take if took else drop)
+    return Decision(
+        seat=1 - doubler,
+        game=state.game_number,
+        turn=state.turn_number,
+        kind="take",
+        played="Take" if took else "Pass",
+        best="Take" if take >= drop else "Pass",
+        loss=max(0.0, loss),
+        unforced=True,
+    )
+
+
+def _checker_play(
+    state: BackgammonState, states: Sequence[Any], log: Sequence[str], i: int, level: str
+) -> Decision | None:
+    """The play begun by ``log[i]`` (the turn's first step), or None when it is no choice."""
+    plays = state.plays()
+    if len(plays) < 2 or any(borne_off(p.result[1]) == CHECKERS for p in plays):
+        return None
+    chosen = _played_result(states, log, i)
+    ranked = ranked_plays(state, level)
+    equities = {play.result: equity for equity, play in ranked}
+    if chosen not in equities:
+        raise EngineMismatchError(
+            f"the play made at action {i + 1} ({log[i]!r}) is not among the engine's plays"
+        )
+    by_result = {play.result: play for play in plays}
+    best_equity, best_play = ranked[0]
+    return Decision(
+        seat=state.turn_seat or 0,
+        game=state.game_number,
+        turn=state.turn_number,
+        kind="play",
+        played=play_text(by_result[chosen]),
+        best=play_text(best_play),
+        loss=max(0.0, best_equity - equities[chosen]),
+        unforced=True,
+    )
+
+
+def _played_result(states: Sequence[Any], log: Sequence[str], i: int) -> Board:
+    """The position (mover's view) the turn begun at ``log[i]`` reached: its steps are followed to the
+    one that ends the turn."""
+    start: BackgammonState = states[i]
+    j = i
+    while True:
+        state: BackgammonState = states[j]
+        action = VARIANT.parse_action(state, log[j])
+        nxt: BackgammonState = states[j + 1]
+        ends = not (
+            nxt.phase is Phase.PLAY
+            and nxt.turn_number == start.turn_number
+            and nxt.game_number == start.game_number
+            and nxt.played
+        )
+        if ends:
+            return _result_of(state, action)
+        j += 1
+
+
+def _result_of(state: BackgammonState, action: Any) -> Board:
+    """The position after the step ``action`` from ``state`` (mover's view)."""
+    if isinstance(action, Checkers):
+        return action.result
+    if isinstance(action, MoveChecker):
+        wanted = Stepped(action.move, action.die)
+        for stepped, board in state.steps():
+            if stepped == wanted:
+                return board
+    raise EngineMismatchError(f"{action} does not end a play from this position")

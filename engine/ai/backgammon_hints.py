@@ -1,0 +1,161 @@
+"""Backgammon hints: the engine's best plays, or its cube decision, for the player on hand.
+
+Pure: a position in, a ``Hint`` out (``engine.ai.coaching``). The hint uses the settings of a
+computer level (``HARD`` unless told), so its best play is the play that level makes at the same
+depth: ``ranked_plays`` at the level's checker depth (its ``match_level`` in matches, which are
+evaluated cubeful with the score, the cube and the Crawford game; its ``eval_level`` where play is
+cubeless, Old English), and ``cube_action`` at its ``cube_level``.
+
+Old English: the engine does not know the five-checker limit, so the candidates are OUR legal plays,
+each evaluated by the engine as a position (``APPROXIMATE_RULES``): the hint says it is approximate.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.ai.backgammon_bgsage import (
+    APPROXIMATE_RULES,
+    HARD,
+    SCREEN_LEVEL,
+    SCREEN_WINDOW,
+    SagePlayer,
+    analyzer,
+    context,
+    ranked_plays,
+    sage_board,
+)
+from engine.ai.coaching import Choice, Hint, NoHintError, Scale
+from engine.backgammon.board import CHECKERS, borne_off
+from engine.backgammon.game import BackgammonState, Phase
+from engine.backgammon.notation import play_text
+from engine.protocol import GameView
+
+SHOWN = 5
+"""How many plays a hint lists."""
+APPROXIMATE = (
+    "approximate: the engine does not know the five-checker limit; the candidates are your legal plays, "
+    "each evaluated by the engine"
+)
+
+
+def level_words(level: str) -> str:
+    """``"2ply"`` -> ``"2-ply"``."""
+    return level.replace("ply", "-ply") if level.endswith("ply") else level
+
+
+def checker_level(state: BackgammonState, player: SagePlayer = HARD) -> str:
+    """The depth ``player`` plays checkers at in this match (cubeless where it plays cubeless)."""
+    return player.eval_level if state.rules in APPROXIMATE_RULES else player.match_level
+
+
+def scale_of(state: BackgammonState) -> Scale:
+    return Scale.MONEY if state.rules in APPROXIMATE_RULES else Scale.MATCH
+
+
+def hint(view: GameView, player: SagePlayer = HARD, shown: int = SHOWN) -> Hint:
+    """The hint for the decision on hand in ``view``; ``NoHintError`` when there is none to give."""
+    if not isinstance(view, BackgammonState):
+        raise TypeError("a backgammon hint needs a backgammon position")
+    state = view
+    if state.result is not None:
+        raise NoHintError("The match is over.")
+    if state.phase is Phase.PLAY:
+        return _play_hint(state, player, shown)
+    if state.phase is Phase.DECIDE:
+        return _double_hint(state, player)
+    if state.phase is Phase.TAKE:
+        return _take_hint(state, player)
+    if state.phase is Phase.ROLL:
+        raise NoHintError("There is nothing to decide before the roll: roll, then ask for a hint.")
+    if state.phase is Phase.RESIGN:
+        raise NoHintError("Hints do not cover resignation offers; the board shows what it is worth.")
+    raise NoHintError("There is nothing to decide yet: the opening roll comes first.")
+
+
+def _play_hint(state: BackgammonState, player: SagePlayer, shown: int) -> Hint:
+    if state.start is not None and state.played:
+        # A turn in progress is hinted from its start: the committed position.
+        raise NoHintError("Your turn is in progress: undo your moves to see the hint from the roll.")
+    plays = state.plays()
+    assert state.dice is not None
+    dice = f"{max(state.dice)}-{min(state.dice)}"
+    if len(plays) == 1:
+        raise NoHintError(f"Your only legal play of {dice} is {play_text(plays[0])}: nothing to choose.")
+    level = checker_level(state, player)
+    ranked = ranked_plays(state, level)
+    finishing = borne_off(ranked[0][1].result[1]) == CHECKERS
+    best = ranked[0][0]
+    choices = tuple(
+        Choice(play_text(play), equity, equity - best, i == 0)
+        for i, (equity, play) in enumerate(ranked[:shown])
+    )
+    approximate = state.rules in APPROXIMATE_RULES and not finishing
+    cut = (
+        f"plays more than {SCREEN_WINDOW:.2f} behind at {level_words(SCREEN_LEVEL)} are not evaluated deeper"
+        if approximate and level != SCREEN_LEVEL and len(choices) < min(shown, len(plays))
+        else ""
+    )
+    return Hint(
+        question=f"Your play of {dice}",
+        choices=choices,
+        total=len(plays),
+        advice=cut,
+        scale=Scale.POINTS if finishing else scale_of(state),
+        level="exact" if finishing else level_words(level),
+        approximate=APPROXIMATE if approximate else None,
+    )
+
+
+def _cube(state: BackgammonState, player: SagePlayer) -> tuple[Any, tuple[float, float, float]]:
+    seat = state.turn_seat or 0
+    ctx = context(state, seat, money=False)
+    cube = analyzer(player.cube_level, True).cube_action(sage_board(state.board), **ctx.kwargs())
+    probs = cube.probs
+    return cube, (float(probs.win), float(probs.gammon_win), float(probs.gammon_loss))
+
+
+def _double_hint(state: BackgammonState, player: SagePlayer) -> Hint:
+    """Double or roll, for the player on turn (the doubler)."""
+    cube, chances = _cube(state, player)
+    nd, dt, dp = float(cube.equity_nd), float(cube.equity_dt), float(cube.equity_dp)
+    double = min(dt, dp)  # the opponent answers as well as it can
+    rows = [("No double (roll)", nd), (f"Double to {state.cube * 2}", double)]
+    choices = _choices(rows)
+    answer = "take" if dt <= dp else "pass"
+    advice = (
+        f"{cube.optimal_action}: the engine's opponent would {answer} "
+        f"(double/take {dt:+.3f}, double/pass {dp:+.3f})"
+    )
+    return Hint(
+        question="Double or roll",
+        choices=choices,
+        total=2,
+        scale=Scale.MATCH,
+        level=level_words(player.cube_level),
+        advice=advice,
+        chances=chances,
+    )
+
+
+def _take_hint(state: BackgammonState, player: SagePlayer) -> Hint:
+    """Take or pass, for the player doubled: the doubler's equities turned round."""
+    cube, doubler = _cube(state, player)
+    take, drop = -float(cube.equity_dt), -float(cube.equity_dp)
+    rows = [(f"Take (cube at {state.cube * 2})", take), ("Pass", drop)]
+    choices = _choices(rows)
+    win, gammon, lose_gammon = doubler
+    return Hint(
+        question="Take or pass",
+        choices=choices,
+        total=2,
+        scale=Scale.MATCH,
+        level=level_words(player.cube_level),
+        chances=(1.0 - win, lose_gammon, gammon),
+    )
+
+
+def _choices(rows: list[tuple[str, float]]) -> tuple[Choice, ...]:
+    ordered = sorted(rows, key=lambda row: -row[1])
+    best = ordered[0][1]
+    return tuple(Choice(text, equity, equity - best, i == 0) for i, (text, equity) in enumerate(ordered))

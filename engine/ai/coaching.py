@@ -1,0 +1,152 @@
+"""What a game's coach returns: a hint for the decision on hand, and the analysis of a finished match.
+
+The types are shared by every game that has a coach (the registry is ``engine.ai.coaches``); the
+cogs format them without knowing the game. Equities are from the deciding player's view, in units
+of the current cube (``Hint.scale`` says whether they are money or match equities).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import asdict, dataclass
+from enum import Enum
+from typing import Any
+
+
+class Scale(Enum):
+    """What an equity measures."""
+
+    MONEY = "money"
+    """Cubeless money play: +1 a single win, +2 a gammon (the engine's estimate without a cube)."""
+    MATCH = "match"
+    """The match as it stands (score, cube, Crawford): equity in points of the current cube."""
+    POINTS = "points"
+    """Points the play wins at once (a play that bears off the last checker)."""
+
+
+class NoHintError(ValueError):
+    """There is nothing to hint now (no decision, a forced play); the message says why, for a player."""
+
+
+@dataclass(frozen=True, slots=True)
+class Choice:
+    """One candidate: its text, its equity and the difference to the best (0 for the best, else < 0)."""
+
+    text: str
+    equity: float
+    diff: float
+    best: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Hint:
+    """The engine's opinion of the decision on hand, best choice first."""
+
+    question: str
+    """What is decided, in words ("Your play of 6-4", "Double or roll", "Take or pass")."""
+    choices: tuple[Choice, ...]
+    """The best few candidates, best first."""
+    total: int
+    """How many candidates there are in all (legal plays, or the cube's actions)."""
+    scale: Scale
+    level: str
+    """The engine's depth, as players name it ("2-ply")."""
+    approximate: str | None = None
+    """Why the opinion is only approximate (the engine does not know a rule), or None."""
+    advice: str = ""
+    """The recommended action in words, when it is more than the best choice's text."""
+    chances: tuple[float, float, float] | None = None
+    """Before the decision: the decider's chances to win the game, win a gammon, lose a gammon."""
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """One analysed decision of a match."""
+
+    seat: int
+    game: int
+    turn: int
+    kind: str
+    """``play`` (checkers), ``cube`` (double or not) or ``take`` (take or pass)."""
+    played: str
+    best: str
+    loss: float
+    """Equity lost against the best choice (>= 0)."""
+    unforced: bool
+    """Counted in the error rate (a real choice, see the game's analysis module)."""
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerReport:
+    """One player's figures over the match."""
+
+    seat: int
+    unforced: int
+    """Decisions counted (unforced plays and non-trivial cube decisions)."""
+    equity_lost: float
+    doubtful: int
+    errors: int
+    blunders: int
+    luck: float
+    """Sum of the player's dice luck, in equity (positive: luckier than average rolls)."""
+    rolls: int
+
+    @property
+    def pr(self) -> float | None:
+        """Error rate: 500 times the mean equity lost per unforced decision (None: no decision)."""
+        return 500.0 * self.equity_lost / self.unforced if self.unforced else None
+
+
+@dataclass(frozen=True, slots=True)
+class Analysis:
+    """A finished match analysed: each player's figures, each decision, and seat 0's winning chances
+    before each turn, one tuple per game (``1.0``/``0.0`` closing a game that was played out)."""
+
+    players: tuple[PlayerReport, PlayerReport]
+    decisions: tuple[Decision, ...]
+    chances: tuple[tuple[float, ...], ...]
+    scale: Scale
+    level: str
+    approximate: str | None = None
+    thresholds: tuple[float, float, float] = (0.02, 0.04, 0.08)
+    """Equity lost from which a decision is doubtful, an error, a blunder."""
+
+
+class AnalysisStopped(Exception):
+    """The analysis was asked to stop (the bot is closing); it is computed again later."""
+
+
+StopCheck = Callable[[], bool]
+
+
+def analysis_to_json(analysis: Analysis) -> dict[str, Any]:
+    """``analysis`` as JSON data (saved until it is posted); ``analysis_from_json`` reads it back."""
+    return {
+        "players": [asdict(p) for p in analysis.players],
+        "decisions": [asdict(d) for d in analysis.decisions],
+        "chances": [list(game) for game in analysis.chances],
+        "scale": analysis.scale.value,
+        "level": analysis.level,
+        "approximate": analysis.approximate,
+        "thresholds": list(analysis.thresholds),
+    }
+
+
+def analysis_from_json(data: Mapping[str, Any]) -> Analysis:
+    """The analysis saved by ``analysis_to_json``; ``ValueError`` if ``data`` is not one."""
+    try:
+        players = tuple(PlayerReport(**p) for p in data["players"])
+        low, mid, high = (float(t) for t in data["thresholds"])
+        if len(players) != 2:
+            raise ValueError("an analysis has two players")
+        return Analysis(
+            players=(players[0], players[1]),
+            decisions=tuple(Decision(**d) for d in data["decisions"]),
+            chances=tuple(tuple(float(p) for p in game) for game in data["chances"]),
+            scale=Scale(data["scale"]),
+            level=str(data["level"]),
+            approximate=data["approximate"],
+            thresholds=(low, mid, high),
+        )
+    except (KeyError, TypeError) as exc:
+        raise ValueError(f"not a saved analysis: {exc}") from exc

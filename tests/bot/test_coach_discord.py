@@ -1,0 +1,233 @@
+"""The coach on Discord (the real bot on the fake Discord): ``/hint`` only to the player on turn in an
+unrated or computer match, with clear private refusals that change nothing; the analysis posted after
+a finished match, and taken up again after a restart."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import random
+import time
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import pytest
+from PIL import Image
+
+from bot.store import Store
+from bot.store.analyses import DONE, FAILED, PENDING, POSTED
+from cogs.publisher import ANALYSIS_FAILED, ANALYSIS_PENDING, ANALYSIS_POSTED
+from engine import IllegalActionError
+from engine.ai.coaches import ANALYSES
+from engine.ai.coaching import Analysis, AnalysisStopped, StopCheck
+from fakediscord import FakeDiscord, FakeMessage, FakeUser
+from fakediscord.matches import challenge_and_accept, match_id_of, play_until_over, resign, user_on_turn
+from tests.support import start_bot, stop_bot
+
+ANALYSIS_SECONDS = 180.0
+"""Generous: a 1-point match takes about 10 s on a busy machine (bench/README.md)."""
+
+
+def other(users: dict[int, FakeUser], user: FakeUser) -> FakeUser:
+    return next(u for u in users.values() if u.id != user.id)
+
+
+async def private_answer(fake: FakeDiscord, user: FakeUser, channel_id: int) -> FakeMessage:
+    result = await fake.slash(user, "hint", {}, channel=channel_id, idle=True)
+    answer = result.private
+    assert answer is not None, "every /hint answer is private"
+    assert answer.visible_to == user.id
+    return answer
+
+
+@pytest.mark.asyncio
+async def test_hint_refusals_are_private_and_change_nothing(fake: FakeDiscord, tmp_path: Path) -> None:
+    bot = await start_bot(fake, tmp_path / "db.sqlite3")
+    alice, bob, carol = fake.add_user("alice"), fake.add_user("bob"), fake.add_user("carol")
+    users = {alice.id: alice, bob.id: bob}
+    nothing = await private_answer(fake, alice, fake.channel.id)
+    assert "no match in progress here" in nothing.content
+    # A rated match between people: no hints, for either player.
+    rated = await challenge_and_accept(fake, alice, bob, "backgammon")
+    match_id = match_id_of(rated)
+    before = await bot.store.matches.get(match_id)
+    on_turn = user_on_turn(rated, users)
+    assert on_turn is not None
+    refused = await private_answer(fake, on_turn, rated.channel_id)
+    assert f"Match #{match_id} is rated" in refused.content and "unrated" in refused.content
+    after = await bot.store.matches.get(match_id)
+    assert before is not None and after is not None and after.version == before.version
+    # Someone not playing here has no match here.
+    stranger = await private_answer(fake, carol, rated.channel_id)
+    assert "no match in progress here" in stranger.content
+    # Another game: no hints.
+    ring = await challenge_and_accept(fake, alice, carol, "ring", rated=False)
+    refused = await private_answer(fake, alice, ring.channel_id)
+    assert "Hints are given for Backgammon only" in refused.content and "Ring" in refused.content
+    # The match is over.
+    await resign(fake, alice, rated.channel_id)
+    over = await private_answer(fake, bob, rated.channel_id)
+    assert f"Match #{match_id} here is over" in over.content
+    fake.assert_clean()
+    await stop_bot(bot)
+
+
+@pytest.mark.asyncio
+async def test_a_hint_in_an_unrated_match_is_shown_only_to_the_player_on_turn(
+    fake: FakeDiscord, tmp_path: Path
+) -> None:
+    bot = await start_bot(fake, tmp_path / "db.sqlite3")
+    alice, bob = fake.add_user("alice"), fake.add_user("bob")
+    users = {alice.id: alice, bob.id: bob}
+    board = await challenge_and_accept(fake, alice, bob, "backgammon", rated=False, length=3)
+    match_id = match_id_of(board)
+    on_turn = user_on_turn(board, users)
+    assert on_turn is not None
+    waiting = await private_answer(fake, other(users, on_turn), board.channel_id)
+    assert f"It is not your turn in match #{match_id}" in waiting.content
+    public_before = [m.id for m in fake.messages_in(board.channel_id) if m.visible_to is None]
+    version = (await bot.store.matches.get(match_id)).version  # type: ignore[union-attr]
+    shown = await private_answer(fake, on_turn, board.channel_id)
+    text = shown.content
+    assert text.startswith("**Hint · Your play of") and f"match #{match_id}, 3-point match" in text
+    rows = [line for line in text.split("```")[1].splitlines() if line.strip()]
+    assert len(rows) == 5 and "best" in rows[0] and rows[0].lstrip().startswith("▶ 1.")
+    diffs = [float(row.split()[-1]) for row in rows[1:]]
+    assert all(d <= 0 for d in diffs) and diffs == sorted(diffs, reverse=True)
+    assert "match equity (cubeful" in text and "2-ply" in text and "Approximate" not in text
+    # Nobody else sees it, and nothing changed.
+    assert [m.id for m in fake.messages_in(board.channel_id) if m.visible_to is None] == public_before
+    assert (await bot.store.matches.get(match_id)).version == version  # type: ignore[union-attr]
+    fake.assert_clean()
+    await stop_bot(bot)
+
+
+def analysis_of(fake: FakeDiscord, channel_id: int) -> FakeMessage | None:
+    for message in fake.messages_in(channel_id):
+        if message.visible_to is None and message.content.startswith("📊 **Analysis of match #"):
+            return message
+    return None
+
+
+async def finish_against_the_computer(fake: FakeDiscord, seed: int) -> tuple[FakeUser, int, FakeMessage]:
+    alice = fake.add_user("alice")
+    await fake.slash(alice, "challenge", {"opponent": fake.bot_user, "game": "backgammon"}, idle=True)
+    (thread,) = fake.threads(fake.channel)
+    result = await play_until_over(fake, thread.id, {alice.id: alice}, random.Random(seed), max_clicks=3000)
+    assert result.content.startswith("🏆") and ANALYSIS_PENDING in result.content
+    return alice, thread.id, result
+
+
+async def check_posted(fake: FakeDiscord, bot: Any, thread_id: int, result: FakeMessage) -> FakeMessage:
+    await fake.wait_for(
+        lambda: analysis_of(fake, thread_id) is not None, timeout=ANALYSIS_SECONDS, what="the analysis"
+    )
+    posted = analysis_of(fake, thread_id)
+    assert posted is not None
+    match_id = match_id_of(result)
+    assert f"Analysis of match #{match_id}" in posted.content
+    for label in ("PR", "Doubtful", "Errors", "Blunders", "Luck"):
+        assert f"\n{label}" in posted.content
+    assert posted.message_reference is not None and int(posted.message_reference["message_id"]) == result.id
+    chart = Image.open(io.BytesIO(posted.attachment(f"analysis-{match_id}.png").data))
+    assert chart.format == "PNG" and chart.size == (800, 420)
+    await fake.wait_for(
+        lambda: ANALYSIS_POSTED in fake.world.messages[result.id].content,
+        timeout=10,
+        what="the result's note",
+    )
+    await asyncio.wait_for(bot.analyses.finished.wait(), timeout=10)
+    record = await bot.store.analyses.get(match_id)
+    assert record.status == POSTED and record.message_id == posted.id
+    return posted
+
+
+@pytest.mark.asyncio
+async def test_the_analysis_is_posted_after_a_match_against_the_computer(
+    fake: FakeDiscord, tmp_path: Path
+) -> None:
+    bot = await start_bot(fake, tmp_path / "db.sqlite3")
+    _, thread_id, result = await finish_against_the_computer(fake, 7)
+    await check_posted(fake, bot, thread_id, result)
+    fake.assert_clean()
+    await stop_bot(bot)
+
+
+@pytest.mark.asyncio
+async def test_an_analysis_cut_short_by_a_restart_is_computed_at_the_next_start(
+    fake: FakeDiscord, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    started: list[int] = []
+
+    def until_stopped(
+        options: Mapping[str, Any] | None, log: Sequence[str], should_stop: StopCheck | None
+    ) -> Analysis:
+        started.append(len(log))
+        while should_stop is None or not should_stop():
+            time.sleep(0.01)
+        raise AnalysisStopped("stopped")
+
+    real = ANALYSES["backgammon"]
+    monkeypatch.setitem(ANALYSES, "backgammon", until_stopped)
+    bot = await start_bot(fake, tmp_path / "db.sqlite3")
+    _, thread_id, result = await finish_against_the_computer(fake, 8)
+    match_id = match_id_of(result)
+    for _ in range(1000):  # the analysis starts in a worker thread: nothing is sent to wake a wait
+        if started:
+            break
+        await asyncio.sleep(0.01)
+    assert started == [len(await bot.store.matches.action_log(match_id))]
+    await stop_bot(bot)
+    record_before = analysis_of(fake, thread_id)
+    assert record_before is None
+    monkeypatch.setitem(ANALYSES, "backgammon", real)
+    bot = await start_bot(fake, tmp_path / "db.sqlite3")
+    pending = await bot.store.analyses.get(match_id)
+    assert pending is not None and pending.status in (PENDING, POSTED)
+    await check_posted(fake, bot, thread_id, result)
+    fake.assert_clean()
+    await stop_bot(bot)
+
+
+@pytest.mark.asyncio
+async def test_the_analysis_store_requests_once_and_lists_what_is_open(tmp_path: Path) -> None:
+    store = await Store.open(tmp_path / "db.sqlite3")
+    made = await store.matches.create(
+        guild_id=1, channel_id=10, parent_id=None, game="backgammon", options={}, players=(1, 2),
+        state="{}", actions=[], rated=False, now=5.0,
+    )  # fmt: skip
+    first = await store.analyses.request(made.id, 10.0)
+    again = await store.analyses.request(made.id, 20.0)
+    assert first.status == again.status == PENDING and again.requested_at == 10.0
+    assert await store.analyses.open() == [made.id]
+    await store.analyses.save(made.id, {"a": [1, 2]}, 30.0)
+    saved = await store.analyses.get(made.id)
+    assert saved is not None and saved.status == DONE and saved.analysis == {"a": [1, 2]}
+    assert await store.analyses.open() == [made.id]  # computed, not posted yet
+    await store.analyses.posted(made.id, 99)
+    assert await store.analyses.open() == [] and (await store.analyses.get(made.id)).message_id == 99  # type: ignore[union-attr]
+    assert await store.analyses.get(made.id + 1) is None
+    await store.close()
+
+
+@pytest.mark.asyncio
+async def test_a_match_that_cannot_be_analysed_says_so_on_its_result(
+    fake: FakeDiscord, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def broken(
+        options: Mapping[str, Any] | None, log: Sequence[str], should_stop: StopCheck | None
+    ) -> Analysis:
+        raise IllegalActionError("'roll 7-1' is not a roll")
+
+    monkeypatch.setitem(ANALYSES, "backgammon", broken)
+    bot = await start_bot(fake, tmp_path / "db.sqlite3")
+    _, thread_id, result = await finish_against_the_computer(fake, 9)
+    await fake.wait_for(
+        lambda: ANALYSIS_FAILED in fake.world.messages[result.id].content, timeout=30, what="the failure note"
+    )
+    record = await bot.store.analyses.get(match_id_of(result))
+    assert record is not None and record.status == FAILED and analysis_of(fake, thread_id) is None
+    assert await bot.analyses.resume() == 0  # not tried again
+    fake.assert_clean()
+    await stop_bot(bot)
