@@ -15,13 +15,20 @@ import argparse
 import json
 import random
 import statistics
+import sys
 import time
+from pathlib import Path
 
-from engine.ai.backgammon_analysis import CUBE_LEVEL, analyse
-from engine.ai.backgammon_bgsage import EASY, MEDIUM, analyzer
-from engine.ai.random_player import sample_outcome
-from engine.backgammon.variant import VARIANT
-from engine.protocol import CHANCE, Action
+# Run as a script, this file's folder comes first on sys.path: put the project root there instead.
+_HERE = Path(__file__).resolve().parent
+sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != _HERE]
+sys.path.insert(0, str(_HERE.parent))
+
+from engine.ai.backgammon_analysis import CUBE_LEVEL, analyse  # noqa: E402
+from engine.ai.backgammon_bgsage import EASY, MEDIUM, analyzer  # noqa: E402
+from engine.ai.random_player import sample_outcome  # noqa: E402
+from engine.backgammon.variant import VARIANT  # noqa: E402
+from engine.protocol import CHANCE, Action  # noqa: E402
 
 
 def match_log(length: int, seed: int) -> list[str]:
