@@ -14,11 +14,10 @@ from __future__ import annotations
 
 import argparse
 import json
-import random
 import sys
 
 from engine.ai.arena import arena
-from engine.ai.backgammon_move import choose_play, level_player, serve_moves
+from engine.ai.backgammon_move import level_player, move_line, serve_moves
 from engine.ai.levels import LEVEL_PLAYERS, UnknownPlayerError, find_player
 from engine.ai.selfplay import selfplay
 from engine.ai.state_move import StateMoveError, choose_action, read_state
@@ -28,7 +27,6 @@ from engine.backgammon.cli import (
     check_game,
     parse_dice,
     parse_position,
-    play_line,
     play_lines,
     serve,
 )
@@ -111,18 +109,17 @@ def _move(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
             parser.error("--stdin reads the positions and dice: leave out --position and --dice")
     elif args.position is None or args.dice is None:
         parser.error("give --position and --dice, or --stdin")
-    rng = random.Random(args.seed)
     try:
         check_game(args.game)
         player = level_player(str(args.level))
         if args.stdin:
-            return 0 if serve_moves(sys.stdin, sys.stdout, player, rules, rng) else 1
+            return 0 if serve_moves(sys.stdin, sys.stdout, player, rules, args.seed) else 1
         board = parse_position(str(args.position))
         d1, d2 = parse_dice(str(args.dice))
     except (QueryError, UnknownPlayerError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    print(play_line(choose_play(player, board, d1, d2, rules, rng)))
+    print(move_line(player, board, d1, d2, rules, args.seed))
     return 0
 
 
@@ -152,7 +149,7 @@ def _move_from_state(args: argparse.Namespace) -> int:
             with open(args.state, encoding="utf-8") as file:
                 text = file.read()
         state = read_state(variant, text)
-        action = choose_action(state, player, random.Random(args.seed))
+        action = choose_action(state, player, args.seed)
     except (StateMoveError, UnknownPlayerError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

@@ -60,10 +60,15 @@ def choose_play(
     raise ValueError("the player did not finish its play within four checkers")
 
 
-def serve_moves(
-    lines: Iterable[str], out: TextIO, player: ComputerPlayer, rules: RuleSet, rng: random.Random
-) -> bool:
-    """Answer each non-blank ``POSITION_ID A-B`` line with one line; whether every line was answered."""
+def move_line(player: ComputerPlayer, board: Board, d1: int, d2: int, rules: RuleSet, seed: int) -> str:
+    """The answer line for one position and roll, the player drawing (if it does) from ``seed``."""
+    return play_line(choose_play(player, board, d1, d2, rules, random.Random(seed)))
+
+
+def serve_moves(lines: Iterable[str], out: TextIO, player: ComputerPlayer, rules: RuleSet, seed: int) -> bool:
+    """Answer each non-blank ``POSITION_ID A-B`` line with one line; whether every line was answered.
+    The player draws (if it does) from one random source seeded with ``seed`` for the whole run."""
+    rng = random.Random(seed)
     ok = True
     for line in lines:
         if not line.strip():

@@ -34,8 +34,9 @@ def read_state(variant: Variant, text: str) -> GameState:
         raise StateMoveError(str(exc)) from None
 
 
-def choose_action(state: GameState, player: ComputerPlayer, rng: random.Random) -> Action:
-    """What ``player`` plays for the deciding seat, from that seat's view of ``state``.
+def choose_action(state: GameState, player: ComputerPlayer, seed: int) -> Action:
+    """What ``player`` plays for the deciding seat, from that seat's view of ``state``, drawing (if
+    it does) from a random source seeded with ``seed``.
 
     ``StateMoveError`` if the game is over or a chance step (dice, a shuffle) comes next.
     """
@@ -47,7 +48,7 @@ def choose_action(state: GameState, player: ComputerPlayer, rng: random.Random) 
         spec = state.chance()
         what = spec.label if spec is not None and spec.label else "a chance step"
         raise StateMoveError(f"the state waits for chance ({what}), not for a player's decision")
-    action = player(state.view(seat), rng)
+    action = player(state.view(seat), random.Random(seed))
     if action not in state.legal_actions():  # a player bug, never the user's input
         raise RuntimeError(f"the computer chose {action.notation!r}, which is not legal here")
     return action

@@ -212,7 +212,7 @@ def test_space_computer_sees_only_its_seats_view() -> None:
 
     states = decision_states("space", 200, 7)
     for state in states[::10]:
-        choose_action(state, spy, random.Random(1))
+        choose_action(state, spy, 1)
     assert len(seen) == len(states[::10]) and {v.viewer for v in seen} == {0, 1}
     for state, view in zip(states[::10], seen, strict=True):
         assert view.viewer == state.to_move()
