@@ -26,28 +26,13 @@ sys.path.insert(0, str(_HERE.parent))
 
 from engine.ai.backgammon_analysis import CUBE_LEVEL, analyse  # noqa: E402
 from engine.ai.backgammon_bgsage import EASY, MEDIUM, analyzer  # noqa: E402
-from engine.ai.random_player import sample_outcome  # noqa: E402
+from engine.ai.selfplay import notations_played  # noqa: E402
 from engine.backgammon.variant import VARIANT  # noqa: E402
-from engine.protocol import CHANCE, Action  # noqa: E402
 
 
 def match_log(length: int, seed: int) -> list[str]:
     """A match to ``length`` points, medium (seat 0) against easy: its action log."""
-    rng = random.Random(seed)
-    players = (MEDIUM, EASY)
-    state = VARIANT.new_game({"length": length})
-    log: list[str] = []
-    while state.outcome() is None:
-        seat = state.to_move()
-        if seat == CHANCE:
-            spec = state.chance()
-            assert spec is not None
-            action: Action = state.chance_action(sample_outcome(spec, rng))
-        else:
-            action = players[seat](state.view(seat), rng)
-        log.append(action.notation)
-        state = state.apply(action)
-    return log
+    return list(notations_played(VARIANT, {"length": length}, (MEDIUM, EASY), random.Random(seed)))
 
 
 def main() -> None:

@@ -1,15 +1,20 @@
-"""Self-play between two uniformly random players, for measuring and for smoke-testing rules."""
+"""Self-play: games between two uniformly random players, for measuring and for smoke-testing rules,
+and the action log of a game between any two computer players (``notations_played``)."""
 
 from __future__ import annotations
 
 import random
 import time
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
-from engine.ai.random_player import random_action
-from engine.protocol import GameState, Variant
+from engine.ai.random_player import random_action, sample_outcome
+from engine.protocol import CHANCE, GameState, Variant
+
+if TYPE_CHECKING:  # the players table imports every game's players (bgsage): not needed to run
+    from engine.ai.players import ComputerPlayer
 
 MAX_ACTIONS = 100_000
 
@@ -54,6 +59,32 @@ def random_states(
         state = state.apply(random_action(state, rng))
         yield state
     raise RuntimeError(f"a random game of {variant.key} did not end within {max_actions} actions")
+
+
+def notations_played(
+    variant: Variant,
+    options: Mapping[str, Any] | None,
+    players: Sequence[ComputerPlayer],
+    rng: random.Random,
+    max_actions: int = MAX_ACTIONS,
+) -> Iterator[str]:
+    """The notations of the actions of one game or match played by ``players`` (seat 0, seat 1),
+    in order (its action log), chance and players drawing from ``rng``; ``RuntimeError`` if it has
+    not ended after ``max_actions`` actions."""
+    state = variant.new_game(options)
+    for _ in range(max_actions):
+        if state.outcome() is not None:
+            return
+        seat = state.to_move()
+        if seat == CHANCE:
+            spec = state.chance()
+            assert spec is not None
+            action = state.chance_action(sample_outcome(spec, rng))
+        else:
+            action = players[seat](state.view(seat), rng)
+        yield action.notation
+        state = state.apply(action)
+    raise RuntimeError(f"a game of {variant.key} did not end within {max_actions} actions")
 
 
 def play_random_game(variant: Variant, rng: random.Random) -> tuple[str, int | None, int]:

@@ -7,6 +7,7 @@ import io
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
+from itertools import islice
 
 import pytest
 from PIL import Image
@@ -24,12 +25,13 @@ from engine.ai.coaching import (
     analysis_to_json,
 )
 from engine.ai.random_player import sample_outcome
+from engine.ai.selfplay import notations_played
 from engine.backgammon.board import Board, RuleSet, side_from
 from engine.backgammon.game import BackgammonState, Checkers, Double, Opening, Phase, Roll, Take
 from engine.backgammon.notation import play_text
 from engine.backgammon.turn import roll_dice
 from engine.backgammon.variant import VARIANT
-from engine.protocol import CHANCE, Action, replay_states
+from engine.protocol import replay_states
 from render import SEAT_STYLES
 from render.analysis_chart import HEIGHT, WIDTH, render_chances
 
@@ -40,20 +42,7 @@ def match_log(
     options: Mapping[str, object], seed: int, players: Sequence[Player], limit: int = 100_000
 ) -> list[str]:
     """A match played by ``players`` (seat 0, seat 1) with dice from ``seed``: its action log."""
-    rng = random.Random(seed)
-    state = VARIANT.new_game(options)
-    log: list[str] = []
-    while state.outcome() is None and len(log) < limit:
-        seat = state.to_move()
-        if seat == CHANCE:
-            spec = state.chance()
-            assert spec is not None
-            action: Action = state.chance_action(sample_outcome(spec, rng))
-        else:
-            action = players[seat](state.view(seat), rng)
-        log.append(action.notation)
-        state = state.apply(action)
-    return log
+    return list(islice(notations_played(VARIANT, options, players, random.Random(seed)), limit))
 
 
 def play_positions(log: Sequence[str], options: Mapping[str, object]) -> list[BackgammonState]:
