@@ -19,6 +19,7 @@ from discord.ext import commands
 from bot.sessions import MatchOver, NotInMatch, NotYourTurn, Session, UserError, deciding_seat
 from bot.store import MatchRecord
 from cogs.board import options_text, player_names
+from cogs.components import MatchPicker, match_label
 from cogs.publisher import ANALYSIS_FAILED, ANALYSIS_PENDING, ANALYSIS_POSTED
 from cogs.replies import reply_privately
 from engine import VARIANTS, find_variant
@@ -60,12 +61,28 @@ class Coach(commands.Cog):
     )
     async def hint(self, interaction: discord.Interaction[Any]) -> None:
         try:
-            session, seat = await self._hint_match(interaction)
-            advise = HINTS[session.variant.key]
+            records = await self._hint_candidates(interaction)
+            if len(records) > 1:
+                await self._ask_which(interaction, records)
+                return
+            session, seat = await self._hintable(records[0].id, interaction.user.id)
         except UserError as exc:
             await reply_privately(interaction, str(exc))
             return
+        await self._send_hint(interaction, session, seat)
+
+    async def on_pick(self, interaction: discord.Interaction[Any], op: str, match_id: int, arg: str = "") -> None:
+        """A match chosen in /hint's picker: checked again, since the position may have moved on."""
+        try:
+            session, seat = await self._hintable(match_id, interaction.user.id)
+        except UserError as exc:
+            await reply_privately(interaction, str(exc))
+            return
+        await self._send_hint(interaction, session, seat)
+
+    async def _send_hint(self, interaction: discord.Interaction[Any], session: Session, seat: int) -> None:
         assert session.state is not None
+        advise = HINTS[session.variant.key]
         await interaction.response.defer(ephemeral=True, thinking=True)
         try:
             # The engine thinks in a worker thread, as the computer players do.
@@ -76,24 +93,40 @@ class Coach(commands.Cog):
         text = hint_text(given, session, drafted=bool(session.draft))
         await interaction.followup.send(text[:2000], ephemeral=True)
 
-    async def _hint_match(self, interaction: discord.Interaction[Any]) -> tuple[Session, int]:
-        """The caller's match here in which a hint may be given now, and their seat; else a
-        ``UserError`` saying why not (nothing is changed either way)."""
+    async def _hint_candidates(self, interaction: discord.Interaction[Any]) -> list[MatchRecord]:
+        """The caller's matches here a hint could be for: the only one, or those waiting for them, of
+        a game with hints if any is (a ``UserError`` if none waits)."""
         user_id = interaction.user.id
-        sessions = self.bot.sessions
-        matches = await sessions.matches_of(user_id, interaction.channel_id)
+        matches = await self.bot.sessions.matches_of(user_id, interaction.channel_id)
         if not matches:
             raise await self._no_match_here(interaction)
-        if len(matches) > 1:
-            # Several matches here: the one(s) waiting for this player.
-            waiting = [m for m in matches if await self._waits_for(m, user_id)]
-            if len(waiting) != 1:
-                raise UserError(
-                    "You have several matches here: ask for a hint in the match's own thread "
-                    f"({', '.join(f'#{m.id}' for m in matches)})."
-                )
-            matches = waiting
-        session = await sessions.get(matches[0].id)
+        if len(matches) == 1:
+            return list(matches)
+        waiting = [m for m in matches if await self._waits_for(m, user_id)]
+        if not waiting:
+            raise NotYourTurn(
+                "None of your matches here is waiting for you "
+                f"({', '.join(f'#{m.id}' for m in matches)}): a hint is for your own decision."
+            )
+        return [m for m in waiting if m.game in HINTS] or waiting
+
+    async def _ask_which(self, interaction: discord.Interaction[Any], records: list[MatchRecord]) -> None:
+        """Several matches wait for the caller here: a private list of them to choose from."""
+        user_id = interaction.user.id
+        choices = [(m.id, match_label(self.bot, self.bot.sessions.computer_ids, m, user_id)) for m in records]
+        view = discord.ui.View(timeout=None)
+        view.add_item(MatchPicker.build("hint", choices))
+        await interaction.response.send_message(
+            "Several of your matches here wait for you: which one do you want a hint for?",
+            view=view,
+            ephemeral=True,
+        )
+
+    async def _hintable(self, match_id: int, user_id: int) -> tuple[Session, int]:
+        """Match ``match_id`` and the caller's seat if a hint may be given in it now; else a
+        ``UserError`` saying why not (nothing is changed either way)."""
+        sessions = self.bot.sessions
+        session = await sessions.get(match_id)
         record = session.record
         if session.variant.key not in HINTS:
             games = ", ".join(VARIANTS[key].title for key in sorted(HINTS) if key in VARIANTS)

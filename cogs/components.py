@@ -12,6 +12,7 @@ from typing import Any, ClassVar, Protocol, cast
 
 import discord
 
+from bot.store import MatchRecord
 from cogs.panels.base import ButtonSpec, SelectSpec
 from cogs.replies import answers_write_failures
 
@@ -324,9 +325,9 @@ PICK_ARG_LIMIT = CUSTOM_ID_LIMIT - len("pick:move:")
 
 class MatchPicker(
     discord.ui.DynamicItem[discord.ui.Select[Any]],
-    template=rf"pick:(?P<op>board|resign|position|move)(?::(?P<arg>.{{1,{PICK_ARG_LIMIT}}}))?",
+    template=rf"pick:(?P<op>board|resign|position|move|hint)(?::(?P<arg>.{{1,{PICK_ARG_LIMIT}}}))?",
 ):
-    """/board, /resign, /position or /move with several matches in one place: choose the match.
+    """/board, /resign, /position, /move or /hint with several matches in one place: choose the match.
     ``arg`` is what the command was given (``/move``'s notation), carried in the custom id so the
     choice needs nothing kept in memory."""
 
@@ -359,9 +360,25 @@ class MatchPicker(
         if not values or not values[0].isdigit():
             await interaction.response.send_message("Choose one of the matches.", ephemeral=True)
             return
-        cog = interaction.client.get_cog("Play")
+        cog = interaction.client.get_cog("Coach" if self.op == "hint" else "Play")
         assert cog is not None
         await cog.on_pick(interaction, self.op, int(values[0]), self.arg)
+
+
+def match_label(client: discord.Client, computer_ids: set[int], record: MatchRecord, user_id: int) -> str:
+    """A match as a picker lists it: ``#12 · ring vs Bob`` (or both players, for someone not in it)."""
+
+    def name(player: int) -> str:
+        if player in computer_ids:
+            return "the computer"
+        member = client.get_user(player)
+        return member.display_name if member else f"user {player}"
+
+    if user_id not in record.players:
+        first, second = (name(p) for p in record.players)
+        return f"#{record.id} · {record.game}: {first} vs {second}"
+    other = record.players[1] if record.players[0] == user_id else record.players[0]
+    return f"#{record.id} · {record.game} vs {name(other)}"
 
 
 _KNOWN = (

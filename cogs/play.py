@@ -26,7 +26,7 @@ from cogs.board import (
     rematch_view,
     turn_picture,
 )
-from cogs.components import PICK_ARG_LIMIT, MatchPicker, ResignButton
+from cogs.components import PICK_ARG_LIMIT, MatchPicker, ResignButton, match_label
 from cogs.panels.base import CONFIRM, UNDO
 from cogs.publisher import BoardPublisher
 from cogs.replies import reply_privately
@@ -319,7 +319,7 @@ class Play(commands.Cog):
             )
         view = discord.ui.View(timeout=None)
         view.add_item(
-            MatchPicker.build(op, [(m.id, self._match_label(m, interaction.user.id)) for m in matches], arg)
+            MatchPicker.build(op, [(m.id, match_label(self.bot, self.bot.sessions.computer_ids, m, interaction.user.id)) for m in matches], arg)
         )
         what = {
             "board": "show the board of",
@@ -332,19 +332,6 @@ class Play(commands.Cog):
             f"{several}: which one do you want to {what}?", view=view, ephemeral=True
         )
         return None
-
-    def _match_label(self, record: MatchRecord, user_id: int) -> str:
-        if user_id not in record.players:
-            a, b = (self._player_name(p) for p in record.players)
-            return f"#{record.id} · {record.game}: {a} vs {b}"
-        other = record.players[1] if record.players[0] == user_id else record.players[0]
-        return f"#{record.id} · {record.game} vs {self._player_name(other)}"
-
-    def _player_name(self, user_id: int) -> str:
-        if user_id in self.bot.sessions.computer_ids:
-            return "the computer"
-        member = self.bot.get_user(user_id)
-        return member.display_name if member else f"user {user_id}"
 
     async def on_pick(
         self, interaction: discord.Interaction[Any], op: str, match_id: int, arg: str = ""

@@ -235,6 +235,15 @@ def _fitted_logit(board: tuple[int, ...], piles: tuple[int, int], me: int) -> fl
     return sum(w * x for w, x in zip(WEIGHTS, features(board, piles, me), strict=True))
 
 
+def position_probability(board: tuple[int, ...], piles: tuple[int, int], me: int) -> float:
+    """The fitted model's chance that ``me`` wins a position (no one has won yet) where ``me`` has
+    just played and the other side rolls next."""
+    z = _fitted_logit(board, piles, me)
+    if z < -30:
+        return 0.0
+    return 1.0 / (1.0 + math.exp(-z))
+
+
 def win_probability(state: RingState, me: int, weights: Sequence[float] = WEIGHTS) -> float:
     """How likely ``me`` wins from ``state``: 1 or 0 once the game is over (0.5 for a draw), else the
     fitted model of a position where ``me`` has just played."""

@@ -20,9 +20,10 @@ import random
 from collections.abc import Callable, Sequence
 from itertools import product
 
-from engine.ai import ring_eval, ring_greedy
+from engine.ai import ring_eval, ring_greedy, ring_turns
+from engine.ai.ring_turns import Board, Piles
 from engine.protocol import Action, GameView
-from engine.ring import Phase, RingState, Roll
+from engine.ring import RingState, Roll
 
 EASY_RANDOM_SHARE = 0.4
 """How often ``easy`` plays a uniformly random legal action instead of the greedy one."""
@@ -148,26 +149,25 @@ def _win_probability(state: RingState, seat: int) -> float:
     return ring_eval.win_probability(state, seat)
 
 
-def expected_after_reply(end: RingState, seat: int, counter: _Counter) -> float:
-    """``seat``'s chance to win once the opponent has rolled (every roll class, weighted by its
-    probability) and played the turn plan that is best for it by ``ring_eval``."""
-    if end.outcome() is not None or end.phase is not Phase.ROLL:
-        return _win_probability(end, seat)
+def expected_after_reply(board: Board, piles: Piles, seat: int, counter: _Counter) -> float:
+    """``seat``'s chance to win from a position where it has just played (no one has won), once the
+    opponent has rolled (every roll class, weighted by its probability) and played the end of turn
+    best for it by ``ring_eval``. The turns are played by ``ring_turns`` on bare positions."""
     opponent = 1 - seat
     total = 0.0
     for roll, weight in ROLL_CLASSES:
-        rolled = end.apply(roll)
-        counter.steps += 1
-        if rolled.outcome() is not None:
-            total += weight * _win_probability(rolled, seat)
-            continue
-        if rolled.to_move() != opponent:  # the roll itself ended the opponent's turn
-            total += weight * (1.0 - _win_probability(rolled, opponent))
-            continue
-        ends = turn_plans(rolled, counter)
-        if any(_won(after, opponent) for _, after in ends):
-            continue  # the opponent wins with this roll: worth 0 to ``seat``
-        best = max(_win_probability(after, opponent) for _, after in ends)
+        ends = ring_turns.roll_ends(board, piles, opponent, *roll.values)
+        counter.steps += len(ends)
+        best = 0.0
+        for (end_board, end_piles), winner in ends.items():
+            if winner is not None:
+                if winner == opponent:
+                    best = 1.0
+                    break
+                continue  # a step that makes the opponent lose is never its best
+            chance = ring_eval.position_probability(end_board, end_piles, opponent)
+            if chance > best:
+                best = chance
         total += weight * (1.0 - best)
     return total / ROLLS
 
@@ -186,7 +186,10 @@ def hard(view: GameView, rng: random.Random) -> Action:
     for index, (_, action, end) in enumerate(ranked[:HARD_MAX_PLANS]):
         if index >= HARD_MIN_PLANS and counter.steps >= HARD_STEP_BUDGET:
             break
-        value = expected_after_reply(end, seat, counter)
+        if end.outcome() is not None:
+            value = _win_probability(end, seat)
+        else:
+            value = expected_after_reply(end.board, end.piles, seat, counter)
         if value > best_value:
             best_action, best_value = action, value
     return best_action

@@ -15,6 +15,9 @@ from typing import Any
 import pytest
 from PIL import Image
 
+import discord
+
+from bot.sessions import deciding_seat
 from bot.store import Store
 from bot.store.analyses import DONE, FAILED, PENDING, POSTED
 from cogs.publisher import ANALYSIS_FAILED, ANALYSIS_PENDING, ANALYSIS_POSTED
@@ -99,6 +102,70 @@ async def test_a_hint_in_an_unrated_match_is_shown_only_to_the_player_on_turn(
     # Nobody else sees it, and nothing changed.
     assert [m.id for m in fake.messages_in(board.channel_id) if m.visible_to is None] == public_before
     assert (await bot.store.matches.get(match_id)).version == version  # type: ignore[union-attr]
+    fake.assert_clean()
+    await stop_bot(bot)
+
+
+def opponent_in(session: Any, user_id: int) -> int:
+    return next(p for p in session.record.players if p != user_id)
+
+
+async def hand_turn_to(bot: Any, match_id: int, user_id: int) -> None:
+    """The other player acts (first legal step, confirmed) until match ``match_id`` waits for ``user_id``."""
+    for _ in range(40):
+        session = await bot.sessions.get(match_id)
+        seat = deciding_seat(session.state)
+        assert seat is not None
+        player = session.user_of(seat)
+        if player == user_id:
+            return
+        if session.state.chance() is not None:
+            await bot.sessions.roll(match_id, player, None)
+        elif session.awaiting_confirmation:
+            await bot.sessions.confirm(match_id, player, None)
+        else:
+            await bot.sessions.act(match_id, player, None, session.position.legal_actions()[0].notation)
+    raise AssertionError(f"match {match_id} never waited for {user_id}")
+
+
+@pytest.mark.asyncio
+async def test_with_several_matches_waiting_here_a_hint_asks_which_one(fake: FakeDiscord, tmp_path: Path) -> None:
+    bot = await start_bot(fake, tmp_path / "db.sqlite3")
+    alice, bob, carol = fake.add_user("alice"), fake.add_user("bob"), fake.add_user("carol")
+    ada = fake.add_user("ada", roles=[fake.add_role("admins", discord.Permissions(manage_guild=True))])
+    await fake.slash(ada, "settings", {"threads": False})
+    for opponent in (bob, carol):
+        asked = await fake.slash(alice, "challenge", {"opponent": opponent, "game": "backgammon", "rated": False})
+        assert asked.message is not None
+        accept = next(c for c in asked.message.custom_ids if c.endswith(":accept"))
+        await fake.click(opponent, asked.message, accept, idle=True)
+    matches = sorted(m.id for m in await bot.store.matches.active())
+    assert len(matches) == 2
+    first, second = matches
+    # Only one of them waits for Alice: the hint is for that one, without a question.
+    await hand_turn_to(bot, first, alice.id)
+    await hand_turn_to(bot, second, opponent_in(await bot.sessions.get(second), alice.id))
+    only = await private_answer(fake, alice, fake.channel.id)
+    assert only.content.startswith("**Hint · ") and f"match #{first}" in only.content
+    # Both wait for her: a private list of the two, and the hint for the one she picks.
+    await hand_turn_to(bot, second, alice.id)
+    versions = [(await bot.store.matches.get(m)).version for m in matches]  # type: ignore[union-attr]
+    asked = await private_answer(fake, alice, fake.channel.id)
+    assert "which one do you want a hint for?" in asked.content
+    (select,) = asked.selects
+    assert select.custom_id == "pick:hint" and [o["value"] for o in select.options] == [str(m) for m in matches]
+    assert all(" · backgammon vs " in str(o["label"]) for o in select.options)
+    # A match that has moved on since the list was sent is refused, changing nothing.
+    await hand_turn_to(bot, first, opponent_in(await bot.sessions.get(first), alice.id))
+    versions = [(await bot.store.matches.get(m)).version for m in matches]  # type: ignore[union-attr]
+    await fake.select(alice, asked, "pick:hint", [str(first)], idle=True)
+    refused = fake.messages_in(fake.channel)[-1]
+    assert refused.visible_to == alice.id and f"It is not your turn in match #{first}" in refused.content
+    await fake.select(alice, asked, "pick:hint", [str(second)], idle=True)
+    shown = fake.messages_in(fake.channel)[-1]
+    assert shown.visible_to == alice.id and shown.content.startswith("**Hint · ")
+    assert f"match #{second}" in shown.content
+    assert [(await bot.store.matches.get(m)).version for m in matches] == versions  # type: ignore[union-attr]
     fake.assert_clean()
     await stop_bot(bot)
 
