@@ -24,7 +24,7 @@ from cogs.publisher import ANALYSIS_FAILED, ANALYSIS_PENDING, ANALYSIS_POSTED
 from cogs.replies import reply_privately
 from engine import VARIANTS, find_variant
 from engine.ai.coaches import HINTS
-from engine.ai.coaching import Analysis, Hint, NoHintError, PlayerReport, Scale
+from engine.ai.coaching import Analysis, Decision, Hint, NoHintError, PlayerReport, Scale
 from render import SEAT_STYLES
 from render.analysis_chart import render_chances
 
@@ -71,7 +71,9 @@ class Coach(commands.Cog):
             return
         await self._send_hint(interaction, session, seat)
 
-    async def on_pick(self, interaction: discord.Interaction[Any], op: str, match_id: int, arg: str = "") -> None:
+    async def on_pick(
+        self, interaction: discord.Interaction[Any], op: str, match_id: int, arg: str = ""
+    ) -> None:
         """A match chosen in /hint's picker: checked again, since the position may have moved on."""
         try:
             session, seat = await self._hintable(match_id, interaction.user.id)
@@ -280,9 +282,33 @@ def analysis_text(analysis: Analysis, match_id: int, title: str, options: str, n
         f"Engine: {analysis.level}; {SCALE_WORDS[analysis.scale]}. The chart shows the first player's "
         "chance to win each game, before each roll.",
     ]
+    worst = biggest_mistakes(analysis)
+    if worst:
+        lines.append("**Biggest mistakes**")
+        lines.extend(
+            f"· {heads[d.seat]}, game {d.game} turn {d.turn}: {_kind_words(d)} `{d.played}`, best `{d.best}` "
+            f"({_signed(-d.loss)})"
+            for d in worst
+        )
     if analysis.approximate:
         lines.append(f"⚠️ This analysis is {analysis.approximate}.")
     return "\n".join(lines)
+
+
+MISTAKES_SHOWN = 3
+"""How many of the costliest decisions the analysis lists."""
+
+
+def biggest_mistakes(analysis: Analysis) -> list[Decision]:
+    """The costliest counted decisions, at least doubtful, costliest first (earlier first on a tie)."""
+    low = analysis.thresholds[0]
+    counted = [d for d in analysis.decisions if d.unforced and d.loss >= low]
+    counted.sort(key=lambda d: (-d.loss, d.game, d.turn))
+    return counted[:MISTAKES_SHOWN]
+
+
+def _kind_words(decision: Decision) -> str:
+    return {"play": "played", "cube": "cube:", "take": "answer:"}.get(decision.kind, "chose")
 
 
 async def setup(bot: RingsideBot) -> None:

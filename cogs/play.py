@@ -319,7 +319,14 @@ class Play(commands.Cog):
             )
         view = discord.ui.View(timeout=None)
         view.add_item(
-            MatchPicker.build(op, [(m.id, match_label(self.bot, self.bot.sessions.computer_ids, m, interaction.user.id)) for m in matches], arg)
+            MatchPicker.build(
+                op,
+                [
+                    (m.id, match_label(self.bot, self.bot.sessions.computer_ids, m, interaction.user.id))
+                    for m in matches
+                ],
+                arg,
+            )
         )
         what = {
             "board": "show the board of",

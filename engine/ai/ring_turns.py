@@ -67,7 +67,9 @@ def _can_step(board: Board, sign: int, die: int) -> bool:
     return False
 
 
-def _after_step(board: Board, piles: Piles, seat: int, source: int, count: int, die: int) -> tuple[Board, Piles]:
+def _after_step(
+    board: Board, piles: Piles, seat: int, source: int, count: int, die: int
+) -> tuple[Board, Piles]:
     sign = 1 if seat == 0 else -1
     cells = list(board)
     cells[source] -= count * sign
@@ -121,7 +123,9 @@ def _move_ends(board: Board, piles: Piles, seat: int, dice: tuple[int, ...], end
             ends.setdefault((after, after_piles), won)
 
 
-def _place(board: Board, piles: Piles, seat: int, space: int, wanted: int, blocked_by: int) -> tuple[Board, Piles] | None:
+def _place(
+    board: Board, piles: Piles, seat: int, space: int, wanted: int, blocked_by: int
+) -> tuple[Board, Piles] | None:
     """Tokens from the pile onto ``space`` (rulings 4 and 7), capturing what is there; ``None`` if
     blocked or the pile is empty."""
     sign = 1 if seat == 0 else -1

@@ -9,21 +9,22 @@ import io
 import random
 import time
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+import discord
 import pytest
 from PIL import Image
 
-import discord
-
-from bot.sessions import deciding_seat
+from bot.sessions import Session, deciding_seat
 from bot.store import Store
 from bot.store.analyses import DONE, FAILED, PENDING, POSTED
+from cogs.coach import analysis_text, biggest_mistakes
 from cogs.publisher import ANALYSIS_FAILED, ANALYSIS_PENDING, ANALYSIS_POSTED
 from engine import IllegalActionError
 from engine.ai.coaches import ANALYSES
-from engine.ai.coaching import Analysis, AnalysisStopped, StopCheck
+from engine.ai.coaching import Analysis, AnalysisStopped, Decision, PlayerReport, Scale, StopCheck
 from fakediscord import FakeDiscord, FakeMessage, FakeUser
 from fakediscord.matches import challenge_and_accept, match_id_of, play_until_over, resign, user_on_turn
 from tests.support import start_bot, stop_bot
@@ -106,7 +107,7 @@ async def test_a_hint_in_an_unrated_match_is_shown_only_to_the_player_on_turn(
     await stop_bot(bot)
 
 
-def opponent_in(session: Any, user_id: int) -> int:
+def opponent_in(session: Session, user_id: int) -> int:
     return next(p for p in session.record.players if p != user_id)
 
 
@@ -129,13 +130,17 @@ async def hand_turn_to(bot: Any, match_id: int, user_id: int) -> None:
 
 
 @pytest.mark.asyncio
-async def test_with_several_matches_waiting_here_a_hint_asks_which_one(fake: FakeDiscord, tmp_path: Path) -> None:
+async def test_with_several_matches_waiting_here_a_hint_asks_which_one(
+    fake: FakeDiscord, tmp_path: Path
+) -> None:
     bot = await start_bot(fake, tmp_path / "db.sqlite3")
     alice, bob, carol = fake.add_user("alice"), fake.add_user("bob"), fake.add_user("carol")
     ada = fake.add_user("ada", roles=[fake.add_role("admins", discord.Permissions(manage_guild=True))])
     await fake.slash(ada, "settings", {"threads": False})
     for opponent in (bob, carol):
-        asked = await fake.slash(alice, "challenge", {"opponent": opponent, "game": "backgammon", "rated": False})
+        asked = await fake.slash(
+            alice, "challenge", {"opponent": opponent, "game": "backgammon", "rated": False}
+        )
         assert asked.message is not None
         accept = next(c for c in asked.message.custom_ids if c.endswith(":accept"))
         await fake.click(opponent, asked.message, accept, idle=True)
@@ -150,18 +155,20 @@ async def test_with_several_matches_waiting_here_a_hint_asks_which_one(fake: Fak
     # Both wait for her: a private list of the two, and the hint for the one she picks.
     await hand_turn_to(bot, second, alice.id)
     versions = [(await bot.store.matches.get(m)).version for m in matches]  # type: ignore[union-attr]
-    asked = await private_answer(fake, alice, fake.channel.id)
-    assert "which one do you want a hint for?" in asked.content
-    (select,) = asked.selects
-    assert select.custom_id == "pick:hint" and [o["value"] for o in select.options] == [str(m) for m in matches]
+    question = await private_answer(fake, alice, fake.channel.id)
+    assert "which one do you want a hint for?" in question.content
+    (select,) = question.selects
+    assert select.custom_id == "pick:hint" and [o["value"] for o in select.options] == [
+        str(m) for m in matches
+    ]
     assert all(" · backgammon vs " in str(o["label"]) for o in select.options)
     # A match that has moved on since the list was sent is refused, changing nothing.
     await hand_turn_to(bot, first, opponent_in(await bot.sessions.get(first), alice.id))
     versions = [(await bot.store.matches.get(m)).version for m in matches]  # type: ignore[union-attr]
-    await fake.select(alice, asked, "pick:hint", [str(first)], idle=True)
+    await fake.select(alice, question, "pick:hint", [str(first)], idle=True)
     refused = fake.messages_in(fake.channel)[-1]
     assert refused.visible_to == alice.id and f"It is not your turn in match #{first}" in refused.content
-    await fake.select(alice, asked, "pick:hint", [str(second)], idle=True)
+    await fake.select(alice, question, "pick:hint", [str(second)], idle=True)
     shown = fake.messages_in(fake.channel)[-1]
     assert shown.visible_to == alice.id and shown.content.startswith("**Hint · ")
     assert f"match #{second}" in shown.content
@@ -298,3 +305,29 @@ async def test_a_match_that_cannot_be_analysed_says_so_on_its_result(
     assert await bot.analyses.resume() == 0  # not tried again
     fake.assert_clean()
     await stop_bot(bot)
+
+
+def test_the_analysis_lists_the_costliest_counted_decisions() -> None:
+    def decision(seat: int, turn: int, loss: float, unforced: bool = True, kind: str = "play") -> Decision:
+        return Decision(seat, 1, turn, kind, f"played {turn}", f"best {turn}", loss, unforced)
+
+    decisions = (
+        decision(0, 1, 0.010),  # below doubtful: not a mistake
+        decision(1, 2, 0.300, unforced=False),  # not counted
+        decision(0, 3, 0.050),
+        decision(1, 4, 0.120, kind="take"),
+        decision(0, 5, 0.030),
+        decision(1, 6, 0.050),
+    )
+    report = PlayerReport(0, 3, 0.09, 2, 1, 0, 0.1, 10)
+    analysis = Analysis((report, replace(report, seat=1)), decisions, ((0.5, 1.0),), Scale.MONEY, "hard")
+    assert [(d.seat, d.turn) for d in biggest_mistakes(analysis)] == [(1, 4), (0, 3), (1, 6)]
+    text = analysis_text(analysis, 7, "Backgammon", "", ("Alice", "Bob"))
+    listed = text.split("**Biggest mistakes**\n")[1].splitlines()
+    assert listed[:3] == [
+        "· Bob, game 1 turn 4: answer: `played 4`, best `best 4` (-0.120)",
+        "· Alice, game 1 turn 3: played `played 3`, best `best 3` (-0.050)",
+        "· Bob, game 1 turn 6: played `played 6`, best `best 6` (-0.050)",
+    ]
+    clean = replace(analysis, decisions=decisions[:2])
+    assert "Biggest mistakes" not in analysis_text(clean, 7, "Backgammon", "", ("Alice", "Bob"))

@@ -49,7 +49,11 @@ def test_every_roll_ends_where_the_engine_ends_the_turn() -> None:
         assert state.turn_seat is not None
         for w1, w2, black in every_roll if index % 20 == 0 else classes:
             fast = ring_turns.roll_ends(state.board, state.piles, state.turn_seat, w1, w2, black)
-            assert fast == _engine_ends(state, Roll(w1, w2, black)), (state.board, state.piles, (w1, w2, black))
+            assert fast == _engine_ends(state, Roll(w1, w2, black)), (
+                state.board,
+                state.piles,
+                (w1, w2, black),
+            )
 
 
 def test_a_win_on_the_first_die_ends_the_turn_with_the_other_die_unplayed() -> None:
