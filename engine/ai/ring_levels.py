@@ -32,7 +32,8 @@ HARD_MIN_PLANS = 2
 HARD_MAX_PLANS = 4
 """... and from at most this many ..."""
 HARD_STEP_BUDGET = 2500
-"""... while it has applied fewer than this many actions in this decision (a stand-in for time)."""
+"""... while it has met fewer than this many positions in this decision (turn steps applied while
+planning its own turn, turn ends of the opponent's replies): a stand-in for time."""
 
 
 def _state(view: GameView) -> RingState:
@@ -50,7 +51,7 @@ def easy(view: GameView, rng: random.Random) -> Action:
 
 
 class _Counter:
-    """How many actions a decision has applied so far (``hard``'s budget)."""
+    """How many positions a decision has met so far (``hard``'s budget)."""
 
     __slots__ = ("steps",)
 
