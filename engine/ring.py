@@ -104,6 +104,18 @@ def _occupied(board: Sequence[int], seat: int) -> int:
     return bits
 
 
+def can_step(board: Sequence[int], sign: int, die: int) -> bool:
+    """Whether the side ``sign`` (+1 Red, -1 Blue) has any step with ``die`` on ``board`` (ruling 8:
+    a group lands on an empty or own space, or on an enemy stack no larger than itself)."""
+    for i, v in enumerate(board):
+        mine = v * sign
+        if mine > 0:
+            target_value = board[(i + die) % SPACES] * sign
+            if target_value >= 0 or mine >= -target_value:
+                return True
+    return False
+
+
 def winning_condition(board: Sequence[int], seat: int) -> tuple[WinCondition, str] | None:
     """The first listed condition ``seat`` satisfies on ``board``, with its sentence, or ``None``."""
     enemy = _occupied(board, 1 - seat)
@@ -464,14 +476,7 @@ class RingState(GameState, GameView):
 
     def _can_step(self, board: Sequence[int], die: int) -> bool:
         assert self.turn_seat is not None
-        sign = self._sign(self.turn_seat)
-        for i, v in enumerate(board):
-            mine = v * sign
-            if mine > 0:
-                target_value = board[(i + die) % SPACES] * sign
-                if target_value >= 0 or mine >= -target_value:
-                    return True
-        return False
+        return can_step(board, self._sign(self.turn_seat), die)
 
     def _legal_moves(self) -> list[Move]:
         """Single steps allowed by the must-move rule (ruling 9): both dice whenever possible.

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from engine.ring import FIVE_MASKS, QUARTERS, SPACES
+from engine.ring import FIVE_MASKS, QUARTERS, SPACES, can_step
 
 Board = tuple[int, ...]
 Piles = tuple[int, int]
@@ -57,16 +57,6 @@ def _steps(board: Board, sign: int, die: int) -> list[tuple[int, int]]:
     return steps
 
 
-def _can_step(board: Board, sign: int, die: int) -> bool:
-    for i, v in enumerate(board):
-        mine = v * sign
-        if mine > 0:
-            there = board[(i + die) % SPACES] * sign
-            if there >= 0 or mine >= -there:
-                return True
-    return False
-
-
 def _after_step(
     board: Board, piles: Piles, seat: int, source: int, count: int, die: int
 ) -> tuple[Board, Piles]:
@@ -98,7 +88,7 @@ def _legal_steps(board: Board, piles: Piles, seat: int, dice: tuple[int, ...]) -
             step = (source, count, die)
             single.append(step)
             after, _ = _after_step(board, piles, seat, source, count, die)
-            if _can_step(after, sign, other):
+            if can_step(after, sign, other):
                 both.append(step)
             else:
                 stranding.append((step, after))
