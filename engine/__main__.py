@@ -31,14 +31,22 @@ from engine.backgammon.cli import (
     serve,
 )
 from engine.errors import GameError
+from engine.protocol import Variant
 from engine.registry import VARIANTS, find_variant
 
 
-def _selfplay(args: argparse.Namespace) -> int:
+def _variant(name: str) -> Variant | None:
+    """The game called ``name``, or ``None`` once the error is printed on stderr."""
     try:
-        variant = find_variant(args.game)
+        return find_variant(name)
     except GameError as exc:
         print(f"error: {exc}", file=sys.stderr)
+        return None
+
+
+def _selfplay(args: argparse.Namespace) -> int:
+    variant = _variant(args.game)
+    if variant is None:
         return 2
     if args.games < 1:
         print("error: --games must be at least 1", file=sys.stderr)
@@ -49,10 +57,8 @@ def _selfplay(args: argparse.Namespace) -> int:
 
 
 def _arena(args: argparse.Namespace) -> int:
-    try:
-        variant = find_variant(args.game)
-    except GameError as exc:
-        print(f"error: {exc}", file=sys.stderr)
+    variant = _variant(args.game)
+    if variant is None:
         return 2
     names = [n.strip() for n in str(args.players).split(",")]
     if len(names) != 2 or not all(names):
@@ -125,10 +131,8 @@ def _move(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
 
 def _move_from_state(args: argparse.Namespace) -> int:
     """``move`` for ring and space: read the saved state, print the chosen action's notation."""
-    try:
-        variant = find_variant(args.game)
-    except GameError as exc:
-        print(f"error: {exc}", file=sys.stderr)
+    variant = _variant(args.game)
+    if variant is None:
         return 2
     given = [flag for name, flag in BACKGAMMON_ONLY if getattr(args, name) not in (None, False)]
     if given:
