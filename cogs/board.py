@@ -11,6 +11,7 @@ from dataclasses import dataclass
 import discord
 
 from bot.sessions import Session, Step, deciding_seat, in_window, told
+from bot.store import MatchRecord
 from cogs.components import (
     GameButton,
     GameSelect,
@@ -262,12 +263,17 @@ async def player_names(client: discord.Client, session: Session) -> tuple[str, s
     """The players' display names in the match's server (their nickname there, else their Discord
     name), as plain strings for the picture; "" for one that cannot be found. Kept for ``NAME_TTL``
     seconds, so a click does not wait for Discord each time."""
-    guild_id = session.record.guild_id
+    return await record_names(client, session.record)
+
+
+async def record_names(client: discord.Client, record: MatchRecord) -> tuple[str, str]:
+    """``player_names`` of a stored match."""
+    guild_id = record.guild_id
     guild = client.get_guild(guild_id) if guild_id is not None else None
     cache = _name_cache.setdefault(client, {})
     now = time.monotonic()
     names: list[str] = []
-    for user_id in session.record.players:
+    for user_id in record.players:
         key = (guild_id or 0, user_id)
         cached = cache.get(key)
         if cached is not None and now - cached[1] < NAME_TTL:
@@ -286,6 +292,20 @@ async def player_names(client: discord.Client, session: Session) -> tuple[str, s
         cache[key] = (name, now)
         names.append(name)
     return names[0], names[1]
+
+
+async def match_label(
+    client: discord.Client, computer_ids: set[int], record: MatchRecord, user_id: int
+) -> str:
+    """A match as a picker lists it: ``#12 · ring vs Bob`` (or both players, for someone not in it)."""
+    found = await record_names(client, record)
+    names = [
+        "the computer" if player in computer_ids else (name or f"user {player}")
+        for player, name in zip(record.players, found, strict=True)
+    ]
+    if user_id not in record.players:
+        return f"#{record.id} · {record.game}: {names[0]} vs {names[1]}"
+    return f"#{record.id} · {record.game} vs {names[1] if record.players[0] == user_id else names[0]}"
 
 
 def sentence(text: str) -> str:

@@ -18,8 +18,8 @@ from discord.ext import commands
 
 from bot.sessions import MatchOver, NotInMatch, NotYourTurn, Session, UserError, deciding_seat
 from bot.store import MatchRecord
-from cogs.board import options_text, player_names
-from cogs.components import MatchPicker, match_label
+from cogs.board import match_label, options_text, player_names
+from cogs.components import MatchPicker
 from cogs.publisher import ANALYSIS_FAILED, ANALYSIS_PENDING, ANALYSIS_POSTED
 from cogs.replies import reply_privately
 from engine import VARIANTS, find_variant
@@ -115,7 +115,9 @@ class Coach(commands.Cog):
     async def _ask_which(self, interaction: discord.Interaction[Any], records: list[MatchRecord]) -> None:
         """Several matches wait for the caller here: a private list of them to choose from."""
         user_id = interaction.user.id
-        choices = [(m.id, match_label(self.bot, self.bot.sessions.computer_ids, m, user_id)) for m in records]
+        choices = [
+            (m.id, await match_label(self.bot, self.bot.sessions.computer_ids, m, user_id)) for m in records
+        ]
         view = discord.ui.View(timeout=None)
         view.add_item(MatchPicker.build("hint", choices))
         await interaction.response.send_message(

@@ -12,7 +12,6 @@ from typing import Any, ClassVar, Protocol, cast
 
 import discord
 
-from bot.store import MatchRecord
 from cogs.panels.base import ButtonSpec, SelectSpec
 from cogs.replies import answers_write_failures
 
@@ -363,22 +362,6 @@ class MatchPicker(
         cog = interaction.client.get_cog("Coach" if self.op == "hint" else "Play")
         assert cog is not None
         await cog.on_pick(interaction, self.op, int(values[0]), self.arg)
-
-
-def match_label(client: discord.Client, computer_ids: set[int], record: MatchRecord, user_id: int) -> str:
-    """A match as a picker lists it: ``#12 · ring vs Bob`` (or both players, for someone not in it)."""
-
-    def name(player: int) -> str:
-        if player in computer_ids:
-            return "the computer"
-        member = client.get_user(player)
-        return member.display_name if member else f"user {player}"
-
-    if user_id not in record.players:
-        first, second = (name(p) for p in record.players)
-        return f"#{record.id} · {record.game}: {first} vs {second}"
-    other = record.players[1] if record.players[0] == user_id else record.players[0]
-    return f"#{record.id} · {record.game} vs {name(other)}"
 
 
 _KNOWN = (

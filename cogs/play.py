@@ -20,13 +20,14 @@ from cogs.board import (
     board_picture,
     build_view,
     drafting,
+    match_label,
     panel_for,
     player_names,
     private_reply,
     rematch_view,
     turn_picture,
 )
-from cogs.components import PICK_ARG_LIMIT, MatchPicker, ResignButton, match_label
+from cogs.components import PICK_ARG_LIMIT, MatchPicker, ResignButton
 from cogs.panels.base import CONFIRM, UNDO
 from cogs.publisher import BoardPublisher
 from cogs.replies import reply_privately
@@ -322,7 +323,10 @@ class Play(commands.Cog):
             MatchPicker.build(
                 op,
                 [
-                    (m.id, match_label(self.bot, self.bot.sessions.computer_ids, m, interaction.user.id))
+                    (
+                        m.id,
+                        await match_label(self.bot, self.bot.sessions.computer_ids, m, interaction.user.id),
+                    )
                     for m in matches
                 ],
                 arg,

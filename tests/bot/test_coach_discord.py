@@ -161,7 +161,9 @@ async def test_with_several_matches_waiting_here_a_hint_asks_which_one(
     assert select.custom_id == "pick:hint" and [o["value"] for o in select.options] == [
         str(m) for m in matches
     ]
-    assert all(" · backgammon vs " in str(o["label"]) for o in select.options)
+    assert all(
+        " · backgammon vs " in str(o["label"]) and "user " not in str(o["label"]) for o in select.options
+    )
     # A match that has moved on since the list was sent is refused, changing nothing.
     await hand_turn_to(bot, first, opponent_in(await bot.sessions.get(first), alice.id))
     versions = [(await bot.store.matches.get(m)).version for m in matches]  # type: ignore[union-attr]
