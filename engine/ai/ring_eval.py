@@ -238,7 +238,11 @@ def _fitted_logit(board: tuple[int, ...], piles: tuple[int, int], me: int) -> fl
 def position_probability(board: tuple[int, ...], piles: tuple[int, int], me: int) -> float:
     """The fitted model's chance that ``me`` wins a position (no one has won yet) where ``me`` has
     just played and the other side rolls next."""
-    z = _fitted_logit(board, piles, me)
+    return _chance(_fitted_logit(board, piles, me))
+
+
+def _chance(z: float) -> float:
+    """The probability of log-odds ``z``."""
     if z < -30:
         return 0.0
     return 1.0 / (1.0 + math.exp(-z))
@@ -253,9 +257,5 @@ def win_probability(state: RingState, me: int, weights: Sequence[float] = WEIGHT
             return 0.5
         return 1.0 if outcome.winner == me else 0.0
     if weights is WEIGHTS:
-        z = _fitted_logit(state.board, state.piles, me)
-    else:
-        z = sum(w * x for w, x in zip(weights, features(state.board, state.piles, me), strict=True))
-    if z < -30:
-        return 0.0
-    return 1.0 / (1.0 + math.exp(-z))
+        return position_probability(state.board, state.piles, me)
+    return _chance(sum(w * x for w, x in zip(weights, features(state.board, state.piles, me), strict=True)))
