@@ -310,6 +310,8 @@ def biggest_mistakes(analysis: Analysis) -> list[Decision]:
 
 
 def _kind_words(decision: Decision) -> str:
+    if decision.kind == "play" and decision.roll:
+        return f"rolled {decision.roll}, played"
     return {"play": "played", "cube": "cube:", "take": "answer:"}.get(decision.kind, "chose")
 
 

@@ -280,7 +280,15 @@ def _checker_play(
         best=play_text(best_play),
         loss=max(0.0, best_equity - equities[chosen]),
         unforced=True,
+        roll=_roll_text(state.dice),
     )
+
+
+def _roll_text(dice: tuple[int, int] | None) -> str | None:
+    """``6-4``: the dice of a play, the higher first."""
+    if dice is None:
+        return None
+    return f"{max(dice)}-{min(dice)}"
 
 
 def _played_result(states: Sequence[Any], log: Sequence[str], i: int) -> Board:

@@ -74,6 +74,9 @@ class Decision:
     """Equity lost against the best choice (>= 0)."""
     unforced: bool
     """Counted in the error rate (a real choice, see the game's analysis module)."""
+    roll: str | None = None
+    """The dice of a checker play as ``6-4`` (``None`` for cube decisions, and in analyses saved
+    before the roll was kept)."""
 
 
 @dataclass(frozen=True, slots=True)

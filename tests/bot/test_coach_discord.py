@@ -310,13 +310,15 @@ async def test_a_match_that_cannot_be_analysed_says_so_on_its_result(
 
 
 def test_the_analysis_lists_the_costliest_counted_decisions() -> None:
-    def decision(seat: int, turn: int, loss: float, unforced: bool = True, kind: str = "play") -> Decision:
-        return Decision(seat, 1, turn, kind, f"played {turn}", f"best {turn}", loss, unforced)
+    def decision(
+        seat: int, turn: int, loss: float, unforced: bool = True, kind: str = "play", roll: str | None = None
+    ) -> Decision:
+        return Decision(seat, 1, turn, kind, f"played {turn}", f"best {turn}", loss, unforced, roll)
 
     decisions = (
         decision(0, 1, 0.010),  # below doubtful: not a mistake
         decision(1, 2, 0.300, unforced=False),  # not counted
-        decision(0, 3, 0.050),
+        decision(0, 3, 0.050, roll="6-4"),
         decision(1, 4, 0.120, kind="take"),
         decision(0, 5, 0.030),
         decision(1, 6, 0.050),
@@ -328,7 +330,8 @@ def test_the_analysis_lists_the_costliest_counted_decisions() -> None:
     listed = text.split("**Biggest mistakes**\n")[1].splitlines()
     assert listed[:3] == [
         "· Bob, game 1 turn 4: answer: `played 4`, best `best 4` (-0.120)",
-        "· Alice, game 1 turn 3: played `played 3`, best `best 3` (-0.050)",
+        "· Alice, game 1 turn 3: rolled 6-4, played `played 3`, best `best 3` (-0.050)",
+        # An analysis saved before rolls were kept has none to show.
         "· Bob, game 1 turn 6: played `played 6`, best `best 6` (-0.050)",
     ]
     clean = replace(analysis, decisions=decisions[:2])

@@ -187,6 +187,15 @@ def test_a_player_who_always_plays_the_engines_best_play_has_pr_zero(
     assert noisy.errors == sum(ERROR <= d.loss < BLUNDER for d in mine)
     assert noisy.blunders == sum(d.loss >= BLUNDER for d in mine)
     assert noisy.equity_lost > 0 and all(d.kind == "play" for d in analysis.decisions)
+    # Each play keeps the roll it was made with, the higher die first, as the log rolled it.
+    rolled = {}
+    states = list(replay_states(VARIANT, {}, log))
+    for state, after, text in zip(states, states[1:], log, strict=False):
+        action = VARIANT.parse_action(state, text)
+        if isinstance(action, Opening | Roll) and isinstance(after, BackgammonState):
+            dice = (action.die0, action.die1) if isinstance(action, Opening) else (action.d1, action.d2)
+            rolled[(after.game_number, after.turn_number)] = f"{max(dice)}-{min(dice)}"
+    assert all(d.roll == rolled[(d.game, d.turn)] for d in analysis.decisions)
     # A played-out game's curve closes at its winner; one point per roll before it.
     openings = sum(t.startswith("opening") and t[-1] != t[-3] for t in log)  # a tie is rolled again
     rolls = openings + sum(t.startswith("roll") for t in log)
@@ -255,6 +264,11 @@ def test_the_analysis_round_trips_through_json_and_can_be_stopped(
 ) -> None:
     log, analysis = one_point
     assert analysis_from_json(analysis_to_json(analysis)) == analysis
+    # An analysis saved before plays kept their roll reads back, without rolls.
+    older = analysis_to_json(analysis)
+    for decision in older["decisions"]:
+        del decision["roll"]
+    assert all(d.roll is None for d in analysis_from_json(older).decisions)
     with pytest.raises(ValueError, match="not a saved analysis"):
         analysis_from_json({"players": []})
     with pytest.raises(AnalysisStopped):
