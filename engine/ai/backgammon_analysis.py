@@ -280,15 +280,8 @@ def _checker_play(
         best=play_text(best_play),
         loss=max(0.0, best_equity - equities[chosen]),
         unforced=True,
-        roll=_roll_text(state.dice),
+        roll=state.dice_text,
     )
-
-
-def _roll_text(dice: tuple[int, int] | None) -> str | None:
-    """``6-4``: the dice of a play, the higher first."""
-    if dice is None:
-        return None
-    return f"{max(dice)}-{min(dice)}"
 
 
 def _played_result(states: Sequence[Any], log: Sequence[str], i: int) -> Board:

@@ -78,8 +78,7 @@ def _play_hint(state: BackgammonState, player: SagePlayer, shown: int) -> Hint:
         # A turn in progress is hinted from its start: the committed position.
         raise NoHintError("Your turn is in progress: undo your moves to see the hint from the roll.")
     plays = state.plays()
-    assert state.dice is not None
-    dice = f"{max(state.dice)}-{min(state.dice)}"
+    dice = state.dice_text
     if len(plays) == 1:
         raise NoHintError(f"Your only legal play of {dice} is {play_text(plays[0])}: nothing to choose.")
     level = checker_level(state, player)
