@@ -10,6 +10,7 @@ so the engine stays the one authority on the rules.
 
 from __future__ import annotations
 
+import random
 from functools import lru_cache
 
 from engine.ring import FIVE_MASKS, QUARTERS, SPACES, can_step
@@ -137,45 +138,91 @@ ROLL_ENDS_CACHED = 1 << 14
 here (hard against random, 60 games), and at about 1 KB a result the cache stays under 20 MB."""
 
 
-@lru_cache(maxsize=ROLL_ENDS_CACHED)
-def roll_ends(board: Board, piles: Piles, seat: int, white1: int, white2: int, black: int) -> Ends:
-    """Where the turn of ``seat`` can end once it has rolled ``white1``-``white2``-``black`` (rulings
-    3 to 12), each end with its winner (or ``None``). The result is cached: do not change it."""
-    ends: Ends = {}
+def _before_moving(
+    board: Board, piles: Piles, seat: int, white1: int, white2: int, black: int
+) -> list[tuple[Board, Piles]] | None:
+    """What the roll does before the move phase (rulings 4 to 7): the positions it can end the turn
+    in, one per choice the engine offers and in the engine's order (the placement; each swap, own
+    stack then enemy stack; each knock-out; the position unchanged when odds or evens find nothing
+    to act on), or ``None`` when the turn goes on to the move phase."""
     ordered = sorted((white1, white2, black))
     if white1 == white2 == black:
         placed = _place(board, piles, seat, white1, wanted=2, blocked_by=3)
         if placed is not None:
-            ends[placed] = winner(placed[0], seat)
-            return ends
+            return [placed]
     elif ordered in ([1, 3, 5], [2, 4, 6]):
         sign = 1 if seat == 0 else -1
         own = [i for i, v in enumerate(board) if v * sign > 0]
         enemy = [i for i, v in enumerate(board) if v * sign < 0]
         if ordered[0] == 1 and own and enemy:
+            swaps = []
             for a in own:
                 for b in enemy:
                     cells = list(board)
                     cells[a], cells[b] = cells[b], cells[a]
-                    swapped = tuple(cells)
-                    ends.setdefault((swapped, piles), winner(swapped, seat))
-        elif ordered[0] == 2 and enemy:
+                    swaps.append((tuple(cells), piles))
+            return swaps
+        if ordered[0] == 2 and enemy:
+            knocks = []
             for b in enemy:
                 cells = list(board)
                 cells[b] = 0
                 n = abs(board[b])
-                knocked_piles = (piles[0] + n, piles[1]) if seat == 1 else (piles[0], piles[1] + n)
-                knocked = tuple(cells)
-                ends.setdefault((knocked, knocked_piles), winner(knocked, seat))
-        else:
-            ends[(board, piles)] = None
-        return ends
+                knocks.append(
+                    (tuple(cells), (piles[0] + n, piles[1]) if seat == 1 else (piles[0], piles[1] + n))
+                )
+            return knocks
+        return [(board, piles)]
     if white1 == white2:
         placed = _place(board, piles, seat, white1, wanted=1, blocked_by=2)
         if placed is not None:
-            ends[placed] = winner(placed[0], seat)
-            return ends
+            return [placed]
+    return None
+
+
+@lru_cache(maxsize=ROLL_ENDS_CACHED)
+def roll_ends(board: Board, piles: Piles, seat: int, white1: int, white2: int, black: int) -> Ends:
+    """Where the turn of ``seat`` can end once it has rolled ``white1``-``white2``-``black`` (rulings
+    3 to 12), each end with its winner (or ``None``). The result is cached: do not change it."""
+    ends: Ends = {}
+    chosen = _before_moving(board, piles, seat, white1, white2, black)
+    if chosen is not None:
+        for position in chosen:
+            ends.setdefault(position, winner(position[0], seat))
+        return ends
     _move_ends(board, piles, seat, (white1, white2), ends)
     if not ends:
         ends[(board, piles)] = None
     return ends
+
+
+def random_turn(
+    board: Board, piles: Piles, seat: int, white1: int, white2: int, black: int, rng: random.Random
+) -> tuple[Board, Piles, int | None]:
+    """The end of a turn played by the uniform random player (``random_player.random_choice``): at
+    every decision the engine would ask for, one of its legal actions, drawn with ``rng`` exactly as
+    that player draws it (same lists in the same order, one ``choice`` per decision), so a seeded
+    game here is the game the engine plays. Returns the board, the piles and the winner (or ``None``).
+    For rollouts: a bare turn is far cheaper than the engine's."""
+    chosen = _before_moving(board, piles, seat, white1, white2, black)
+    if chosen is not None:
+        # The engine asks only for a swap or a knock-out (a placement is not a choice), and a swap
+        # or knock-out always changes the board.
+        decided = sorted((white1, white2, black)) in ([1, 3, 5], [2, 4, 6]) and chosen[0] != (board, piles)
+        end_board, end_piles = rng.choice(chosen) if decided else chosen[0]
+        return end_board, end_piles, winner(end_board, seat)
+    sign = 1 if seat == 0 else -1
+    dice: tuple[int, ...] = (white1, white2)
+    while dice:
+        steps = _legal_steps(board, piles, seat, dice)
+        if not steps:
+            break
+        source, count, die = rng.choice(steps)
+        board, piles = _after_step(board, piles, seat, source, count, die)
+        won = winner(board, seat)
+        if won is not None:
+            return board, piles, won
+        dice = dice[1:] if dice[0] == die else dice[:1]
+        if dice and not _steps(board, sign, dice[0]):
+            break
+    return board, piles, None

@@ -6,7 +6,7 @@ import random
 from itertools import product
 
 from engine.ai import ring_levels, ring_turns
-from engine.ai.random_player import random_action
+from engine.ai.random_player import random_action, random_choice
 from engine.ring import VARIANT, Phase, RingState, Roll
 
 
@@ -78,3 +78,33 @@ def test_winner_checks_the_mover_first() -> None:
     assert ring_turns.winner(swapped, 0) == 0
     assert ring_turns.winner(swapped, 1) == 1
     assert ring_turns.winner(board, 0) is None
+
+
+def test_a_random_turn_on_a_bare_position_is_the_random_players_turn_in_the_engine() -> None:
+    # The rollouts of bench/ring_headroom.py play the random player on bare positions: with the same
+    # seed, every decision (swap, knock-out, each step of a move) must draw the same action the
+    # engine's random player draws, so the turn ends in the same place with the same winner.
+    rng = random.Random(8)
+    positions = _positions_to_roll(40, 9)
+    assert len(positions) > 200
+    for index, state in enumerate(positions):
+        assert state.turn_seat is not None
+        roll = Roll(rng.randint(1, 6), rng.randint(1, 6), rng.randint(1, 6))
+        engine_rng, bare_rng = random.Random(index), random.Random(index)
+        played = state.apply(roll)
+        while (
+            played.outcome() is None
+            and played.to_move() == state.turn_seat
+            and played.phase is not Phase.ROLL
+        ):
+            played = played.apply(random_choice(played.view(state.turn_seat), engine_rng))
+        board, piles, won = ring_turns.random_turn(
+            state.board, state.piles, state.turn_seat, *roll.values, bare_rng
+        )
+        outcome = played.outcome()
+        assert (board, piles, won) == (played.board, played.piles, outcome.winner if outcome else None), (
+            state.board,
+            state.piles,
+            roll,
+        )
+        assert bare_rng.random() == engine_rng.random()  # as many draws as the engine's player made
