@@ -30,6 +30,7 @@ import json
 import random
 import sys
 import time
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
@@ -68,19 +69,42 @@ def base_turn(board: Board, piles: Piles, seat: int, dice: tuple[int, int, int])
     return won if won is not None else rated[0]
 
 
-def rollout(board: Board, piles: Piles, me: int, dice_rng: random.Random, choice_rng: random.Random) -> float:
-    """1 if ``me`` (the base player, who has just played) wins the game from here against random."""
-    seat = 1 - me
-    for _ in range(MAX_TURNS):
+Decide = Callable[[Board, Piles, tuple[int, int, int], int], Turn]
+"""How the non-random side plays its turn: (board, piles, dice, turn number) -> the end it plays."""
+
+
+def play_against_random(
+    board: Board,
+    piles: Piles,
+    seat: int,
+    me: int,
+    decide: Decide,
+    dice_rng: random.Random,
+    choice_rng: random.Random,
+) -> int | None:
+    """Play on from ``board`` with ``seat`` to roll, ``me`` by ``decide`` and the other side as the
+    random player (dice from ``dice_rng``, its choices from ``choice_rng``); the winner, ``None`` if
+    the game outlasts ``MAX_TURNS``."""
+    for turn_number in range(MAX_TURNS):
         dice = _dice(dice_rng)
         if seat == me:
-            board, piles, winner = base_turn(board, piles, seat, dice)
+            board, piles, winner = decide(board, piles, dice, turn_number)
         else:
             board, piles, winner = ring_turns.random_turn(board, piles, seat, *dice, choice_rng)
         if winner is not None:
-            return 1.0 if winner == me else 0.0
+            return winner
         seat = 1 - seat
-    return 0.5
+    return None
+
+
+def rollout(board: Board, piles: Piles, me: int, dice_rng: random.Random, choice_rng: random.Random) -> float:
+    """1 if ``me`` (the base player, who has just played) wins the game from here against random."""
+
+    def base(board: Board, piles: Piles, dice: tuple[int, int, int], _: int) -> Turn:
+        return base_turn(board, piles, me, dice)
+
+    winner = play_against_random(board, piles, 1 - me, me, base, dice_rng, choice_rng)
+    return 0.5 if winner is None else 1.0 if winner == me else 0.0
 
 
 def rollout_value(turn: Turn, me: int, key: str, rollouts: int) -> float:
@@ -96,42 +120,42 @@ def rollout_value(turn: Turn, me: int, key: str, rollouts: int) -> float:
 def play_game(game: int, seed: int, plans: int, rollouts: int) -> dict[str, float | int]:
     """One game of the improved player against random, and the base player's game on the same dice."""
     start = VARIANT.new_game()
-    improved_seat = game % 2
+    me = game % 2
     first = random.Random(f"{seed}:{game}:first").randrange(2)
     result: dict[str, float | int] = {"decisions": 0, "changed": 0, "gain": 0.0}
-    for who in ("improved", "base"):
-        dice_rng = random.Random(f"{seed}:{game}:dice")
-        choice_rng = random.Random(f"{seed}:{game}:random")
-        board, piles, seat = start.board, start.piles, first
-        winner = None
-        for turn_number in range(MAX_TURNS):
-            dice = _dice(dice_rng)
-            if seat != improved_seat:
-                board, piles, winner = ring_turns.random_turn(board, piles, seat, *dice, choice_rng)
-            elif who == "base":
-                board, piles, winner = base_turn(board, piles, seat, dice)
-            else:
-                won, rated = _plans(board, piles, seat, dice)
-                if won is not None or len(rated) == 1:
-                    board, piles, winner = won if won is not None else rated[0]
-                else:
-                    key = f"{seed}:{game}:{turn_number}"
-                    candidates = rated[:plans]
-                    values = [rollout_value(turn, seat, key, rollouts) for turn in candidates]
-                    best = max(range(len(candidates)), key=values.__getitem__)
-                    result["decisions"] = int(result["decisions"]) + 1
-                    if best != 0:
-                        fresh = key + ":fresh"
-                        advantage = rollout_value(candidates[best], seat, fresh, rollouts) - rollout_value(
-                            candidates[0], seat, fresh, rollouts
-                        )
-                        result["changed"] = int(result["changed"]) + 1
-                        result["gain"] = float(result["gain"]) + advantage
-                    board, piles, winner = candidates[best]
-            if winner is not None:
-                break
-            seat = 1 - seat
-        result[who] = 1 if winner == improved_seat else 0
+
+    def base(board: Board, piles: Piles, dice: tuple[int, int, int], _: int) -> Turn:
+        return base_turn(board, piles, me, dice)
+
+    def improved(board: Board, piles: Piles, dice: tuple[int, int, int], turn_number: int) -> Turn:
+        won, rated = _plans(board, piles, me, dice)
+        if won is not None or len(rated) == 1:
+            return won if won is not None else rated[0]
+        key = f"{seed}:{game}:{turn_number}"
+        candidates = rated[:plans]
+        values = [rollout_value(turn, me, key, rollouts) for turn in candidates]
+        best = max(range(len(candidates)), key=values.__getitem__)
+        result["decisions"] = int(result["decisions"]) + 1
+        if best != 0:
+            fresh = key + ":fresh"
+            advantage = rollout_value(candidates[best], me, fresh, rollouts) - rollout_value(
+                candidates[0], me, fresh, rollouts
+            )
+            result["changed"] = int(result["changed"]) + 1
+            result["gain"] = float(result["gain"]) + advantage
+        return candidates[best]
+
+    for who, decide in (("improved", improved), ("base", base)):
+        winner = play_against_random(
+            start.board,
+            start.piles,
+            first,
+            me,
+            decide,
+            random.Random(f"{seed}:{game}:dice"),
+            random.Random(f"{seed}:{game}:random"),
+        )
+        result[who] = 1 if winner == me else 0
     return result
 
 
@@ -146,30 +170,32 @@ def last_stack_game(game: int, seed: int, rollouts: int) -> list[tuple[float, fl
     best-rated end with two or more stacks."""
     start = VARIANT.new_game()
     me = game % 2
-    dice_rng = random.Random(f"{seed}:{game}:dice")
-    choice_rng = random.Random(f"{seed}:{game}:random")
-    board, piles, seat = start.board, start.piles, random.Random(f"{seed}:{game}:first").randrange(2)
     found: list[tuple[float, float]] = []
-    for turn_number in range(MAX_TURNS):
-        dice = _dice(dice_rng)
-        if seat == me:
-            won, rated = _plans(board, piles, seat, dice)
-            if won is None and _stacks(rated[0][0], me) == 1:
-                kept = [turn for turn in rated if turn[2] is None and _stacks(turn[0], me) >= 2]
-                if kept:
-                    key = f"{seed}:{game}:{turn_number}"
-                    found.append(
-                        (
-                            rollout_value(rated[0], me, key, rollouts),
-                            rollout_value(kept[0], me, key, rollouts),
-                        )
-                    )
-            board, piles, winner = won if won is not None else rated[0]
-        else:
-            board, piles, winner = ring_turns.random_turn(board, piles, seat, *dice, choice_rng)
-        if winner is not None:
-            break
-        seat = 1 - seat
+
+    def base_noting_last_stacks(
+        board: Board, piles: Piles, dice: tuple[int, int, int], turn_number: int
+    ) -> Turn:
+        won, rated = _plans(board, piles, me, dice)
+        if won is not None:
+            return won
+        if _stacks(rated[0][0], me) == 1:
+            kept = [turn for turn in rated if turn[2] is None and _stacks(turn[0], me) >= 2]
+            if kept:
+                key = f"{seed}:{game}:{turn_number}"
+                found.append(
+                    (rollout_value(rated[0], me, key, rollouts), rollout_value(kept[0], me, key, rollouts))
+                )
+        return rated[0]
+
+    play_against_random(
+        start.board,
+        start.piles,
+        random.Random(f"{seed}:{game}:first").randrange(2),
+        me,
+        base_noting_last_stacks,
+        random.Random(f"{seed}:{game}:dice"),
+        random.Random(f"{seed}:{game}:random"),
+    )
     return found
 
 
