@@ -6,7 +6,7 @@ import asyncio
 import contextlib
 import logging
 import random
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 import discord
 from discord import app_commands
@@ -21,20 +21,30 @@ from bot.render_pool import RenderPool
 from bot.sessions import SessionManager
 from bot.settings import ServerSettings
 from bot.store import Store, WriteFailed
-from cogs.components import DYNAMIC_ITEMS
+from cogs.challenge import Challenge
+from cogs.coach import Coach
+from cogs.components import DYNAMIC_ITEMS, ControlHandlers
+from cogs.help import RULES_ITEMS, Help
+from cogs.play import Play
+from cogs.replay import Replay
 from cogs.replies import reply_privately
+from cogs.settings import Settings
+from cogs.stats import Stats
 
 log = logging.getLogger(__name__)
 
-EXTENSIONS = (
-    "cogs.challenge",
-    "cogs.play",
-    "cogs.help",
-    "cogs.settings",
-    "cogs.stats",
-    "cogs.replay",
-    "cogs.coach",
+COGS: tuple[Callable[[RingsideBot], commands.Cog], ...] = (
+    Challenge,
+    Play,
+    Help,
+    Settings,
+    Stats,
+    Replay,
+    Coach,
 )
+"""The cogs, added as instances of the classes imported here. Not loaded as extensions: an extension
+is executed as a second module object beside the one other modules imported, and a control holding a
+class of the first would not recognise a cog of the second."""
 SCHEDULER_MAX_SLEEP = 30.0
 DOWNTIME_SLACK = 2 * SCHEDULER_MAX_SLEEP
 """A gap since the last heartbeat up to this long is the scheduler's normal rhythm, not downtime."""
@@ -64,6 +74,7 @@ class RingsideBot(commands.Bot):
         self.challenges = Challenges(store, self.clock, self.settings)
         self.housekeeping = Housekeeping(store, self.clock)
         self.publishers = Publishers()
+        self.controls = ControlHandlers()
         self.analyses = Analyses(store, self.clock, lambda: self.publishers)
         self.render_pool = RenderPool(render_workers)
         self.dev_guild_id = dev_guild_id
@@ -90,10 +101,10 @@ class RingsideBot(commands.Bot):
         # Challenging the bot itself plays the computer.
         self.sessions.computer_ids.add(self.user.id)
         self.challenges.computer_ids.add(self.user.id)
-        self.add_dynamic_items(*DYNAMIC_ITEMS)
+        self.add_dynamic_items(*DYNAMIC_ITEMS, *RULES_ITEMS)
         self.tree.error(self._on_command_error)
-        for extension in EXTENSIONS:
-            await self.load_extension(extension)
+        for cog in COGS:
+            await self.add_cog(cog(self))
         # After every game and renderer is registered: the workers are forked with them.
         await asyncio.to_thread(self.render_pool.start)
         if self.dev_guild_id is not None:

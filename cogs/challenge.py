@@ -474,10 +474,13 @@ class Challenge(commands.Cog):
 
     async def cog_load(self) -> None:
         self.bot.publishers.challenges = self
+        self.bot.controls.challenge = self
 
     async def cog_unload(self) -> None:
         if self.bot.publishers.challenges is self:
             self.bot.publishers.challenges = None
+        if self.bot.controls.challenge is self:
+            self.bot.controls.challenge = None
 
     async def challenge_expired(self, record: ChallengeRecord) -> None:
         """Say on the challenge message that it expired, with its buttons disabled."""
@@ -513,7 +516,3 @@ def _length_label(spec: OptionSpec, value: int) -> str:
     if not spec.summary:
         return str(value)
     return spec.summary.format(name=spec.name, value=value, label=spec.short_label(value))
-
-
-async def setup(bot: RingsideBot) -> None:
-    await bot.add_cog(Challenge(bot))

@@ -48,10 +48,13 @@ class Coach(commands.Cog):
 
     async def cog_load(self) -> None:
         self.bot.publishers.analyses = self
+        self.bot.controls.hint = self
 
     async def cog_unload(self) -> None:
         if self.bot.publishers.analyses is self:
             self.bot.publishers.analyses = None
+        if self.bot.controls.hint is self:
+            self.bot.controls.hint = None
 
     # -- /hint ----------------------------------------------------------------------------------------
 
@@ -313,7 +316,3 @@ def _kind_words(decision: Decision) -> str:
     if decision.kind == "play" and decision.roll:
         return f"rolled {decision.roll}, played"
     return {"play": "played", "cube": "cube:", "take": "answer:"}.get(decision.kind, "chose")
-
-
-async def setup(bot: RingsideBot) -> None:
-    await bot.add_cog(Coach(bot))

@@ -8,12 +8,13 @@ position harmless: the session manager refuses it.
 from __future__ import annotations
 
 import re
-from typing import Any, ClassVar, Protocol, cast
+from dataclasses import dataclass
+from typing import Any, ClassVar, Protocol, TypeVar
 
 import discord
 
 from cogs.panels.base import ButtonSpec, SelectSpec
-from cogs.replies import answers_write_failures
+from cogs.replies import answers_write_failures, reply_privately
 
 CUSTOM_ID_LIMIT = 100
 
@@ -42,16 +43,80 @@ RULES_TEMPLATE = r"rules:(?P<game>[a-z0-9_-]{1,40}):(?P<page>\d{1,4})"
 OPEN_RULES_TEMPLATE = r"rules:(?P<game>[a-z0-9_-]{1,40})"
 
 
-class ControlHandler(Protocol):
+class GameControls(Protocol):
+    """What answers the controls of a match (the ``Play`` cog)."""
+
     async def on_control(
         self, interaction: discord.Interaction[Any], match_id: int, version: int, value: str
     ) -> None: ...
+    async def on_resign_button(
+        self, interaction: discord.Interaction[Any], match_id: int, op: str
+    ) -> None: ...
+    async def on_hand(self, interaction: discord.Interaction[Any], match_id: int) -> None: ...
+    async def on_standing_answer(
+        self, interaction: discord.Interaction[Any], match_id: int, version: int, op: str
+    ) -> None: ...
+    async def on_resign_ask(self, interaction: discord.Interaction[Any], match_id: int) -> None: ...
+    async def on_pick(
+        self, interaction: discord.Interaction[Any], op: str, match_id: int, arg: str
+    ) -> None: ...
 
 
-def _handler(interaction: discord.Interaction[Any]) -> ControlHandler:
-    cog = interaction.client.get_cog("Play")
-    assert cog is not None, "the Play cog handles game controls"
-    return cast(ControlHandler, cog)
+class ChallengeControls(Protocol):
+    """What answers Accept, Decline, Cancel and Rematch (the ``Challenge`` cog)."""
+
+    async def on_challenge_button(
+        self, interaction: discord.Interaction[Any], challenge_id: int, op: str
+    ) -> None: ...
+    async def on_rematch(self, interaction: discord.Interaction[Any], match_id: int) -> None: ...
+
+
+class RulesControls(Protocol):
+    """What answers **Rules** and the rules pages' Prev / Next (the ``Help`` cog)."""
+
+    async def send_rules(self, interaction: discord.Interaction[Any], game: str) -> None: ...
+    async def on_rules_page(self, interaction: discord.Interaction[Any], game: str, page: int) -> None: ...
+
+
+class HintControls(Protocol):
+    """What answers the match picker of ``/hint`` (the ``Coach`` cog)."""
+
+    async def on_pick(
+        self, interaction: discord.Interaction[Any], op: str, match_id: int, arg: str
+    ) -> None: ...
+
+
+@dataclass(slots=True)
+class ControlHandlers:
+    """Who answers each kind of control, registered by the cogs as they load (``cog_load``) and removed
+    as they unload: a control reaches its handler through this, never by looking a cog up by name and
+    class (a cog module imported twice would make that class check fail). ``None``: not running."""
+
+    game: GameControls | None = None
+    challenge: ChallengeControls | None = None
+    rules: RulesControls | None = None
+    hint: HintControls | None = None
+
+
+NOT_RUNNING = (
+    "That control cannot be answered right now (the bot is starting up or shutting down); nothing was "
+    "changed. Please try again in a moment."
+)
+
+H = TypeVar("H")
+
+
+def controls(client: discord.Client) -> ControlHandlers:
+    """The client's registered control handlers (none at all for a client that has no such table)."""
+    found = getattr(client, "controls", None)
+    return found if isinstance(found, ControlHandlers) else ControlHandlers()
+
+
+async def ready(interaction: discord.Interaction[Any], handler: H | None) -> H | None:
+    """``handler`` if it is registered; else the clicker is told privately and None is returned."""
+    if handler is None:
+        await reply_privately(interaction, NOT_RUNNING)
+    return handler
 
 
 class GameButton(
@@ -90,7 +155,8 @@ class GameButton(
 
     @answers_write_failures
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        await _handler(interaction).on_control(interaction, self.match_id, self.version, self.value)
+        if handler := await ready(interaction, controls(interaction.client).game):
+            await handler.on_control(interaction, self.match_id, self.version, self.value)
 
 
 class GameSelect(
@@ -129,7 +195,8 @@ class GameSelect(
         if not values:
             await interaction.response.send_message("Choose one of the options.", ephemeral=True)
             return
-        await _handler(interaction).on_control(interaction, self.match_id, self.version, values[0])
+        if handler := await ready(interaction, controls(interaction.client).game):
+            await handler.on_control(interaction, self.match_id, self.version, values[0])
 
 
 class ChallengeButton(
@@ -159,9 +226,8 @@ class ChallengeButton(
 
     @answers_write_failures
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        cog = interaction.client.get_cog("Challenge")
-        assert cog is not None
-        await cog.on_challenge_button(interaction, self.challenge_id, self.op)
+        if handler := await ready(interaction, controls(interaction.client).challenge):
+            await handler.on_challenge_button(interaction, self.challenge_id, self.op)
 
 
 class ResignButton(
@@ -188,9 +254,8 @@ class ResignButton(
 
     @answers_write_failures
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        cog = interaction.client.get_cog("Play")
-        assert cog is not None
-        await cog.on_resign_button(interaction, self.match_id, self.op)
+        if handler := await ready(interaction, controls(interaction.client).game):
+            await handler.on_resign_button(interaction, self.match_id, self.op)
 
 
 class HandButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=rf"hand:(?P<mid>{ID})"):
@@ -215,15 +280,8 @@ class HandButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=rf"han
 
     @answers_write_failures
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        cog = interaction.client.get_cog("Play")
-        assert cog is not None
-        await cog.on_hand(interaction, self.match_id)
-
-
-class StandingAnswerHandler(Protocol):
-    async def on_standing_answer(
-        self, interaction: discord.Interaction[Any], match_id: int, version: int, op: str
-    ) -> None: ...
+        if handler := await ready(interaction, controls(interaction.client).game):
+            await handler.on_hand(interaction, self.match_id)
 
 
 class StandingAnswerButton(
@@ -262,11 +320,8 @@ class StandingAnswerButton(
 
     @answers_write_failures
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        cog = interaction.client.get_cog("Play")
-        assert cog is not None, "the Play cog handles standing answers"
-        await cast(StandingAnswerHandler, cog).on_standing_answer(
-            interaction, self.match_id, self.version, self.op
-        )
+        if handler := await ready(interaction, controls(interaction.client).game):
+            await handler.on_standing_answer(interaction, self.match_id, self.version, self.op)
 
 
 class RematchButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=rf"rm:(?P<mid>{ID})"):
@@ -288,9 +343,8 @@ class RematchButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=rf"
 
     @answers_write_failures
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        cog = interaction.client.get_cog("Challenge")
-        assert cog is not None
-        await cog.on_rematch(interaction, self.match_id)
+        if handler := await ready(interaction, controls(interaction.client).challenge):
+            await handler.on_rematch(interaction, self.match_id)
 
 
 class ResignAskButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=rf"rsk:(?P<mid>{ID})"):
@@ -313,9 +367,8 @@ class ResignAskButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r
         return cls(int(match["mid"]), item)
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        cog = interaction.client.get_cog("Play")
-        assert cog is not None
-        await cog.on_resign_ask(interaction, self.match_id)
+        if handler := await ready(interaction, controls(interaction.client).game):
+            await handler.on_resign_ask(interaction, self.match_id)
 
 
 PICK_ARG_LIMIT = CUSTOM_ID_LIMIT - len("pick:move:")
@@ -359,9 +412,10 @@ class MatchPicker(
         if not values or not values[0].isdigit():
             await interaction.response.send_message("Choose one of the matches.", ephemeral=True)
             return
-        cog = interaction.client.get_cog("Coach" if self.op == "hint" else "Play")
-        assert cog is not None
-        await cog.on_pick(interaction, self.op, int(values[0]), self.arg)
+        table = controls(interaction.client)
+        picker: GameControls | HintControls | None = table.hint if self.op == "hint" else table.game
+        if handler := await ready(interaction, picker):
+            await handler.on_pick(interaction, self.op, int(values[0]), self.arg)
 
 
 _KNOWN = (

@@ -23,7 +23,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from cogs.components import OPEN_RULES_TEMPLATE, RULES_TEMPLATE
+from cogs.components import OPEN_RULES_TEMPLATE, RULES_TEMPLATE, controls, ready
 from cogs.panels import PANELS
 from cogs.panels.base import HandPanel
 from cogs.replies import reply_privately
@@ -233,9 +233,8 @@ class RulesButton(
         return cls(match["game"], int(match["page"]), button=item)
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        cog = interaction.client.get_cog("Help")
-        assert isinstance(cog, Help), "the Help cog handles the rules pages"
-        await cog.on_rules_page(interaction, self.game, self.page)
+        if handler := await ready(interaction, controls(interaction.client).rules):
+            await handler.on_rules_page(interaction, self.game, self.page)
 
 
 class OpenRulesButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=OPEN_RULES_TEMPLATE):
@@ -258,9 +257,8 @@ class OpenRulesButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=O
         return cls(match["game"], button=item)
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        cog = interaction.client.get_cog("Help")
-        assert isinstance(cog, Help), "the Help cog handles the rules pages"
-        await cog.send_rules(interaction, self.game)
+        if handler := await ready(interaction, controls(interaction.client).rules):
+            await handler.send_rules(interaction, self.game)
 
 
 def add_rules_button(view: discord.ui.View, game: str) -> None:
@@ -308,6 +306,13 @@ class Help(commands.Cog):
         self._pages: dict[str, list[RulesPage]] = {}
         self._pictures: dict[str, bytes | None] = {}
         self._files: dict[str, bytes | None] = {}
+
+    async def cog_load(self) -> None:
+        self.bot.controls.rules = self
+
+    async def cog_unload(self) -> None:
+        if self.bot.controls.rules is self:
+            self.bot.controls.rules = None
 
     # -- /help ---------------------------------------------------------------------------------------
 
@@ -478,10 +483,5 @@ class Help(commands.Cog):
         )
 
 
-async def setup(bot: RingsideBot) -> None:
-    bot.add_dynamic_items(RulesButton, OpenRulesButton)
-    await bot.add_cog(Help(bot))
-
-
-async def teardown(bot: RingsideBot) -> None:
-    bot.remove_dynamic_items(RulesButton, OpenRulesButton)
+#: The rules pages' persistent controls, registered with the others at start-up (``bot.client``).
+RULES_ITEMS = (RulesButton, OpenRulesButton)

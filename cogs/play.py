@@ -241,10 +241,13 @@ class Play(commands.Cog):
 
     async def cog_load(self) -> None:
         self.bot.publishers.matches = self
+        self.bot.controls.game = self
 
     async def cog_unload(self) -> None:
         if self.bot.publishers.matches is self:
             self.bot.publishers.matches = None
+        if self.bot.controls.game is self:
+            self.bot.controls.game = None
         await self.publisher.close()
 
     async def remind(self, reminder: Reminder) -> None:
@@ -647,7 +650,3 @@ def _duration(seconds: float) -> str:
         return f"{round(hours)} hours"
     minutes = max(1, round(seconds / 60))
     return f"{minutes} minute{'s' if minutes != 1 else ''}"
-
-
-async def setup(bot: RingsideBot) -> None:
-    await bot.add_cog(Play(bot))

@@ -106,7 +106,3 @@ class Replay(commands.Cog):
             )
             for i, state in enumerate(states)
         ]
-
-
-async def setup(bot: RingsideBot) -> None:
-    await bot.add_cog(Replay(bot))

@@ -160,7 +160,3 @@ class Settings(commands.Cog):
         title = "Settings saved" if changes else "Settings"
         embed = discord.Embed(title=title, description=describe(updated), colour=0x3B7DD8)
         await interaction.response.send_message(embed=embed, ephemeral=True)
-
-
-async def setup(bot: RingsideBot) -> None:
-    await bot.add_cog(Settings(bot))

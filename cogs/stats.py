@@ -335,7 +335,3 @@ class Stats(commands.Cog):
             for key, v in sorted(VARIANTS.items())
             if current.lower() in key or current.lower() in v.title.lower()
         ][:25]
-
-
-async def setup(bot: RingsideBot) -> None:
-    await bot.add_cog(Stats(bot))

@@ -16,6 +16,7 @@ from bot.ratings import Standing
 from bot.sessions import Played, Reminder, SessionManager
 from bot.store import ChallengeRecord, Store
 from cogs.board import board_message
+from cogs.components import ControlHandlers
 from cogs.stats import default_game
 from engine import VARIANTS, CorruptStateError, Forfeit
 from engine.ring import RingWin
@@ -123,10 +124,12 @@ async def test_the_cogs_register_as_publishers_and_unregister_when_unloaded(
     assert bot.publishers.challenges is bot.get_cog("Challenge")
     assert bot.publishers.matches is bot.get_cog("Play")
     assert bot.publishers.analyses is bot.get_cog("Coach")
-    await bot.unload_extension("cogs.play")
-    await bot.unload_extension("cogs.coach")
-    await bot.unload_extension("cogs.challenge")
+    assert bot.controls.game is bot.get_cog("Play") and bot.controls.rules is bot.get_cog("Help")
+    assert bot.controls.challenge is bot.get_cog("Challenge") and bot.controls.hint is bot.get_cog("Coach")
+    for name in ("Play", "Coach", "Challenge", "Help"):
+        await bot.remove_cog(name)
     assert bot.publishers == Publishers()
+    assert bot.controls == ControlHandlers()
     await stop_bot(bot)
 
 
@@ -158,4 +161,41 @@ async def test_the_scheduler_hands_what_came_due_to_the_registered_publishers(
     assert [p.session.id for p in recorder.ended] == [mid]
     outcome = await bot.sessions.result_of(mid)
     assert outcome is not None and outcome.reason is Forfeit.TIMEOUT
+    await stop_bot(bot)
+
+
+@pytest.mark.asyncio
+async def test_every_cog_is_an_instance_of_the_class_its_module_holds(
+    fake: FakeDiscord, tmp_path: Path
+) -> None:
+    """Cogs are added from the modules everyone else imports, never loaded a second time as
+    extensions: a control that names a cog module's class must find the very same class (the real
+    process's Rules button failed on this)."""
+    import sys
+
+    bot = await start_bot(fake, tmp_path / "db.sqlite3")
+    for cog in bot.cogs.values():
+        module = sys.modules[type(cog).__module__]
+        assert getattr(module, type(cog).__name__) is type(cog)
+    assert bot.extensions == {}
+    await stop_bot(bot)
+
+
+@pytest.mark.asyncio
+async def test_a_control_whose_handler_is_not_running_is_answered_privately(
+    fake: FakeDiscord, tmp_path: Path
+) -> None:
+    bot = await start_bot(fake, tmp_path / "db.sqlite3")
+    alice, bob = fake.add_user("alice"), fake.add_user("bob")
+    board = await challenge_and_accept(fake, alice, bob)
+    rules = next(c for c in board.custom_ids if c.startswith("rules:"))
+    opened = await fake.click(alice, board, rules)
+    assert opened.ephemeral and opened.message is not None and opened.message.embeds
+    await bot.remove_cog("Help")
+    await bot.remove_cog("Play")
+    for custom_id in (rules, next(c for c in board.custom_ids if c.startswith("g:"))):
+        refused = await fake.click(alice, board, custom_id)
+        assert refused.ephemeral and refused.message is not None
+        assert "cannot be answered right now" in refused.message.content
+    fake.assert_clean()
     await stop_bot(bot)
