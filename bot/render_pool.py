@@ -51,6 +51,7 @@ import threading
 from collections.abc import Sequence
 from concurrent.futures.process import BrokenProcessPool
 
+from bot.worker_processes import die_with_parent
 from engine.protocol import GameView
 from render.replay import Frame, ReplayGif, replay_gif
 from render.theme import NO_CAPTION, Caption
@@ -75,9 +76,12 @@ START_TIMEOUT = 60.0
 
 
 def _init_worker() -> None:
-    """Run once in every worker as it starts: registries imported, every game drawn once."""
+    """Run once in every worker as it starts: it ends with the bot (``die_with_parent``), and the
+    registries are imported and every game drawn once."""
     import engine
     import render
+
+    die_with_parent()
 
     for key, renderer in list(render.RENDERERS.items()):
         variant = engine.VARIANTS.get(key)
