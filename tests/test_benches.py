@@ -1,0 +1,53 @@
+"""The benchmark scripts in bench/ run to the end and print what their README section describes.
+
+Nothing here is timed: a bench that crashes, or whose two sides stop computing the same thing,
+fails; how fast anything was is the bench's output, never asserted.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def run_bench(script: str, *args: str) -> list[dict[str, Any]]:
+    """Run ``bench/<script>`` from the repository root; its JSON lines."""
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "bench" / script), *args],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    return [json.loads(line) for line in done.stdout.splitlines() if line.startswith("{")]
+
+
+def test_interactions_one_at_a_time_follows_turns_into_the_private_panel() -> None:
+    """A ring turn's steps are acknowledged (deferred) and continue on the player's private panel:
+    the bench clicks there, and every sample has an answer and a later moment it was shown."""
+    _, result = run_bench("interactions.py", "--matches", "3", "--samples", "40", "--challenges", "1")
+    assert result["samples"] == 40
+    kinds = result["by_kind"]
+    assert kinds["move"]["samples"] > 0 and kinds["turn_ended"]["samples"] > 0
+    assert result["shown_median_ms"] >= result["median_ms"]
+
+
+def test_interactions_space_opens_the_hand_first() -> None:
+    _, result = run_bench(
+        "interactions.py", "--game", "space", "--matches", "3", "--samples", "20", "--challenges", "1"
+    )
+    assert result["by_kind"]["hand"]["samples"] > 0
+    assert result["samples"] >= 20
+
+
+def test_interactions_burst_answers_every_click() -> None:
+    _, result = run_bench("interactions.py", "--burst", "4")
+    assert result["clicks"] == 4 and result["first_answer"]["unanswered"] == 0
+    assert result["full_reply"]["without_picture"] == 0
