@@ -51,3 +51,14 @@ def test_interactions_burst_answers_every_click() -> None:
     _, result = run_bench("interactions.py", "--burst", "4")
     assert result["clicks"] == 4 and result["first_answer"]["unanswered"] == 0
     assert result["full_reply"]["without_picture"] == 0
+
+
+def test_moves_compares_like_for_like_and_as_before() -> None:
+    """Both generators reach the same positions for every roll (checked before timing), and both
+    comparisons are printed: GNU Backgammon listing positions only, and with its moves."""
+    (result,) = run_bench("moves.py", "--positions", "30", "--repeat", "1")
+    assert result["same_positions_every_roll"] and result["rolls"] == 30 * 21
+    assert result["like_for_like"]["gnubg"].startswith("moves(board, d1, d2, 0)")
+    assert result["with_gnubg_moves"]["gnubg"].startswith("moves(board, d1, d2, 1)")
+    for comparison in ("like_for_like", "with_gnubg_moves"):
+        assert result[comparison]["ratio"] > 0
