@@ -35,9 +35,10 @@ a sample of its own: ``move`` or ``pick``). The window decisions of the player n
 sampled the same way, since the board names whoever decides.
 
 Matches that end are replaced by new ones, so N stay active. Discord's documented limits are checked
-on every request; the fake's OpenAPI validation is off unless ``--openapi``: validating the callback
-body happens before the fake records the reply and adds about 6 ms to each (more than half of the
-bot's own time), which would measure the fake rather than the bot. ``--profile`` runs the clicks of the
+on every request; the fake's OpenAPI validation is off unless ``--openapi``: validating a body happens
+before the fake records the request, and adds about 0.8 ms to each answer (nearly three times the
+bot's own time) and 4-5 ms to each outcome shown (the uploads and edits), which would measure the
+fake rather than the bot. ``--profile`` runs the clicks of the
 last N (each until the bot is idle again) under cProfile and prints the top costs to stderr.
 
 Breakdown: ``by_kind`` splits the samples into roll, move (applies an action), confirm (ends a turn
@@ -52,10 +53,10 @@ the fake recorded no limit violation or bot error; the figures depend on the mac
 Burst mode (``--burst K``): K simultaneous clicks on K matches, the load of a busy server where
 everyone clicks at once. K ring matches are started through the session manager, each in its own
 text channel (so every picture written in a channel belongs to that match), their boards posted by
-the Play cog. For each match the bench takes the live board, the player on turn and a control that
-changes the picture: Roll or a move (a button or a select option that applies an action); a board
-that only offers navigation (a stack to pick first) is advanced by untimed picks until such a
-control shows. Then all K clicks are fired at once and the bench waits until the bot is idle: what
+the Play cog. For each match the bench takes the player on turn, where that player acts now (the
+live board, or their private panel when a turn is in progress) and a control there that changes the
+picture: Roll or a move (a button or a select option that applies an action); a message that only
+offers navigation (a stack to pick first) is advanced by untimed picks until such a control shows. Then all K clicks are fired at once and the bench waits until the bot is idle: what
 ``asyncio.gather`` of ``fake.click``/``fake.select`` with ``idle=False`` does, in two steps, every
 interaction built first (``fake.prepare_click``/``prepare_select``, untimed: building 300 payloads
 takes the fake about 0.5 s, which would otherwise sit in front of the first clicks' answers) and then
@@ -504,28 +505,26 @@ class BurstClick:
 
 
 async def aim(bench: Bench, match_id: int, rng: random.Random, max_picks: int = 4) -> tuple[Any, ...]:
-    """(user, board, control) for one match, the control one that changes the picture when possible.
+    """(user, message, control) for one match: where the player on turn acts now (the board, or the
+    private panel of a turn in progress), the control one that changes the picture when possible.
 
-    A board that shows only navigation (a stack to pick in a select) is advanced, untimed, by picks
+    A message that shows only navigation (a stack to pick in a select) is advanced, untimed, by picks
     of the player on turn until an applying control shows (at most ``max_picks``); then whatever
     ``pick_control`` chooses.
     """
     fake, sessions = bench.fake, bench.bot.sessions
     for _ in range(max_picks + 1):
-        session = await sessions.get(match_id)
-        board = bench.live_board(session)
-        user = user_on_turn(board, bench.users)
-        assert user is not None, f"no player on turn in {board.content!r}"
-        control = burst_control(board, rng)
+        target, user, _ = where_to_act(bench, await sessions.get(match_id))
+        control = burst_control(target, rng)
         if control is not None:
-            return user, board, control
-        how, custom_id, value = pick_control(board, rng)
+            return user, target, control
+        how, custom_id, value = pick_control(target, rng)
         if how == "select":
             assert value is not None
-            await fake.select(user, board, custom_id, [value], idle=True)
+            await fake.select(user, target, custom_id, [value], idle=True)
         else:
-            await fake.click(user, board, custom_id, idle=True)
-    return user, board, pick_control(board, rng)
+            await fake.click(user, target, custom_id, idle=True)
+    return user, target, pick_control(target, rng)
 
 
 def burst_summary(clicks: list[BurstClick]) -> dict[str, Any]:

@@ -47,10 +47,13 @@ def test_interactions_space_opens_the_hand_first() -> None:
     assert result["samples"] >= 20
 
 
-def test_interactions_burst_answers_every_click() -> None:
-    _, result = run_bench("interactions.py", "--burst", "4")
-    assert result["clicks"] == 4 and result["first_answer"]["unanswered"] == 0
+def test_interactions_bursts_click_where_the_player_acts() -> None:
+    """After a first step of a ring turn, the next burst clicks the player's private panel: every
+    click is acknowledged as a move (6), none is told to carry on in the panel (5)."""
+    _, result = run_bench("interactions.py", "--burst", "4", "--bursts", "3")
+    assert result["clicks"] == 12 and result["first_answer"]["unanswered"] == 0
     assert result["full_reply"]["without_picture"] == 0
+    assert result["callback_types"] == {"6": 12}
 
 
 def test_moves_compares_like_for_like_and_as_before() -> None:
