@@ -1,14 +1,13 @@
 """GNU Backgammon position and match IDs and eXtreme Gammon XGIDs (engine/backgammon/formats.py).
 
 Known IDs come from the specifications and from GNU Backgammon itself; those tests need nothing
-installed. The cross-checks against gnubg-nn and gnubg (PyPI, GPL, test-only oracles) skip when the
-packages are absent.
+installed. The cross-checks against gnubg-nn and gnubg (PyPI, GPL, test-only oracles, both in the
+``test`` extra) skip when the packages are absent, and fail instead under CI (tests/oracles.py).
 """
 
 from __future__ import annotations
 
 import dataclasses
-import importlib.util
 import json
 import random
 import subprocess
@@ -35,6 +34,7 @@ from engine.backgammon.formats import (
     xgid,
 )
 from engine.errors import GameError
+from tests import oracles
 
 # One side of the standard opening, from its own view: 24-point 2, 13-point 5, 8-point 3, 6-point 5.
 _START_ROW = tuple({5: 5, 7: 3, 12: 5, 23: 2}.get(i, 0) for i in range(25))
@@ -331,7 +331,7 @@ def test_xgid_letters_count_checkers() -> None:
 
 
 def test_position_ids_and_keys_agree_with_gnubg_nn() -> None:
-    gnubg_nn = pytest.importorskip("gnubg_nn")
+    gnubg_nn = oracles.import_oracle("gnubg_nn")
     rng = random.Random(5)
     for _ in range(2000):
         board = random_board(rng)
@@ -412,8 +412,7 @@ def _as_gnubg_sees_it(info: MatchInfo) -> MatchInfo:
 
 
 def test_gnubg_reads_our_xgids_and_match_ids_as_we_meant_them(tmp_path: Path) -> None:
-    if importlib.util.find_spec("gnubg") is None:
-        pytest.skip("gnubg (PyPI) is not installed")
+    oracles.import_oracle("gnubg")  # GNU Backgammon's Python module; it runs in its own process below
     rng = random.Random(11)
     cases = []
     for _ in range(200):

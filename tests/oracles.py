@@ -1,0 +1,44 @@
+"""Outside references some tests check our work against, and what such a test does without one.
+
+GNU Backgammon (the Debian ``gnubg`` program, which reads our match files back; the ``gnubg`` and
+``gnubg-nn`` Python modules, test dependencies) and Discord's OpenAPI description (vendored in
+``fakediscord/discord-api-spec/``). An everyday run skips a test whose reference is missing, saying
+what to install; CI sets ``REQUIRE_ENV``, under which the same test fails instead, so CI cannot pass
+without running them.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+import shutil
+from types import ModuleType
+from typing import NoReturn
+
+import pytest
+
+REQUIRE_ENV = "RINGSIDE_REQUIRE_ORACLES"
+
+
+def missing(reason: str) -> NoReturn:
+    """Skip the calling test (or module) because ``reason``; fail it when ``REQUIRE_ENV`` is set."""
+    if os.environ.get(REQUIRE_ENV):
+        pytest.fail(f"{reason} ({REQUIRE_ENV} is set: this test must run, not skip)", pytrace=False)
+    pytest.skip(reason, allow_module_level=True)
+
+
+def import_oracle(name: str) -> ModuleType:
+    """The module ``name`` (a test dependency), or :func:`missing`."""
+    try:
+        return importlib.import_module(name)
+    except ImportError as exc:
+        missing(f"{name} is not installed ({exc}); pip install -e '.[test]' installs it")
+
+
+def gnubg_program() -> str:
+    """The path of the GNU Backgammon program, or :func:`missing` (Debian installs it in /usr/games,
+    often not on a root's PATH)."""
+    found = shutil.which("gnubg") or shutil.which("/usr/games/gnubg")
+    if found is None:
+        missing("the gnubg program (GNU Backgammon) is not installed: apt-get install gnubg")
+    return found
