@@ -12,6 +12,7 @@ from __future__ import annotations
 import importlib
 import os
 import shutil
+from pathlib import Path
 from types import ModuleType
 from typing import NoReturn
 
@@ -42,3 +43,13 @@ def gnubg_program() -> str:
     if found is None:
         missing("the gnubg program (GNU Backgammon) is not installed: apt-get install gnubg")
     return found
+
+
+def gnubg_env(home: Path) -> dict[str, str]:
+    """The environment for a run of GNU Backgammon (the program or the module) with its own home.
+
+    Both read and write their settings in ``~/.gnubg``: a fresh home keeps the user's settings out of
+    the tests and the tests out of the user's settings, and keeps one run from upsetting the next
+    (the module aborts, saving its settings, in a ``~/.gnubg`` the Debian program made).
+    """
+    return {**os.environ, "HOME": str(home)}

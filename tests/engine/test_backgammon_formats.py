@@ -370,6 +370,7 @@ def _ask_gnubg(requests: list[tuple[str, str]], tmp_path: Path) -> list[str]:
         cwd=tmp_path,
         timeout=300,
         check=True,
+        env=oracles.gnubg_env(tmp_path),
     )
     line = next(line for line in done.stdout.splitlines() if line.startswith("ANSWERS "))
     answers: list[str] = json.loads(line.removeprefix("ANSWERS "))

@@ -310,6 +310,7 @@ def gnubg_import(tmp_path: Path, text: str, name: str) -> tuple[str, str]:
         text=True,
         timeout=30,
         check=False,
+        env=oracles.gnubg_env(tmp_path),
     )
     output = done.stdout + done.stderr
     assert not re.search(r"warning|unrecognised|invalid|illegal|error", output, re.IGNORECASE), output
