@@ -12,6 +12,7 @@ from __future__ import annotations
 import importlib
 import os
 import shutil
+import subprocess
 from pathlib import Path
 from types import ModuleType
 from typing import NoReturn
@@ -45,11 +46,22 @@ def gnubg_program() -> str:
     return found
 
 
-def gnubg_env(home: Path) -> dict[str, str]:
-    """The environment for a run of GNU Backgammon (the program or the module) with its own home.
+def run_gnubg(command: list[str], stdin: str, home: Path, timeout: float) -> subprocess.CompletedProcess[str]:
+    """Run GNU Backgammon (the program, or Python with its module) on ``stdin`` with ``home`` as its
+    home; its output as text, whatever its exit status.
 
-    Both read and write their settings in ``~/.gnubg``: a fresh home keeps the user's settings out of
-    the tests and the tests out of the user's settings, and keeps one run from upsetting the next
-    (the module aborts, saving its settings, in a ``~/.gnubg`` the Debian program made).
+    Both read and write their settings in ``~/.gnubg``: a home of the test's own keeps the user's
+    settings out of the tests and the tests out of the user's settings, and keeps one run from
+    upsetting the next (the module aborts, saving its settings, in a ``~/.gnubg`` the Debian program
+    made).
     """
-    return {**os.environ, "HOME": str(home)}
+    return subprocess.run(
+        command,
+        input=stdin,
+        capture_output=True,
+        text=True,
+        cwd=home,
+        timeout=timeout,
+        check=False,
+        env={**os.environ, "HOME": str(home)},
+    )

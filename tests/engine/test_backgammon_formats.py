@@ -10,7 +10,6 @@ from __future__ import annotations
 import dataclasses
 import json
 import random
-import subprocess
 import sys
 import textwrap
 from pathlib import Path
@@ -362,16 +361,10 @@ def _ask_gnubg(requests: list[tuple[str, str]], tmp_path: Path) -> list[str]:
     """What GNU Backgammon shows as ``POSITIONID:MATCHID`` after reading each XGID or GNUBG ID.
 
     gnubg runs in its own process: it prints a board for every command and is not thread-safe."""
-    done = subprocess.run(
-        [sys.executable, "-c", _GNUBG_SCRIPT],
-        input=json.dumps(requests),
-        capture_output=True,
-        text=True,
-        cwd=tmp_path,
-        timeout=300,
-        check=True,
-        env=oracles.gnubg_env(tmp_path),
+    done = oracles.run_gnubg(
+        [sys.executable, "-c", _GNUBG_SCRIPT], json.dumps(requests), tmp_path, timeout=300
     )
+    assert done.returncode == 0, done.stderr[-2000:]
     line = next(line for line in done.stdout.splitlines() if line.startswith("ANSWERS "))
     answers: list[str] = json.loads(line.removeprefix("ANSWERS "))
     return answers

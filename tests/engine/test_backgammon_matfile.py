@@ -7,7 +7,6 @@ from __future__ import annotations
 import dataclasses
 import random
 import re
-import subprocess
 from pathlib import Path
 
 import pytest
@@ -303,15 +302,7 @@ def gnubg_import(tmp_path: Path, text: str, name: str) -> tuple[str, str]:
     source, again = tmp_path / f"{name}.mat", tmp_path / f"{name}.again.mat"
     source.write_text(text)
     commands = f"import mat {source}\nshow score\nshow board\nexport match mat {again}\n"
-    done = subprocess.run(
-        [oracles.gnubg_program(), "-t", "-q"],
-        input=commands,
-        capture_output=True,
-        text=True,
-        timeout=30,
-        check=False,
-        env=oracles.gnubg_env(tmp_path),
-    )
+    done = oracles.run_gnubg([oracles.gnubg_program(), "-t", "-q"], commands, tmp_path, timeout=30)
     output = done.stdout + done.stderr
     assert not re.search(r"warning|unrecognised|invalid|illegal|error", output, re.IGNORECASE), output
     return output, again.read_text()
