@@ -8,16 +8,25 @@ For each N in ``--matches``: a fresh temporary SQLite file and a fresh bot (``Ri
 in-process fake Discord. N active ring matches are set up: ``--challenges`` of them through
 ``/challenge`` and Accept, the rest directly through the session manager, each with its board posted
 by the Play cog (setup time is reported separately). Then ``--samples`` interactions are measured,
-each on the live board of a random match by the player on turn: whatever the board shows (Roll, a
-stack in the select menu, a move button), picked like the end-to-end tests do.
+each on a random match by the player on turn, where that player acts now: the live board, or their
+private panel when a turn is in progress (its steps go to the player's private panel and reach the
+public board only when the turn is complete), on whatever it shows (Roll, a stack in the select menu,
+a move button, Confirm), picked like the end-to-end tests do.
 
-A sample's time runs from the moment the fake dispatches INTERACTION_CREATE to the moment it records
-the bot's interaction callback (``FakeInteraction.created_at`` to ``callback_at``): the engine, the
-picture render and the database commit all happen before that reply. The new board message of a
-turn that ended is posted after the reply and is not counted (the bench waits for it, untimed,
-before the next sample). ``click_*`` fields give the wall time around ``await fake.click(...)``
-itself: it also covers the fake building the interaction payload and, when a turn ended, the bot's
-work after the reply up to its next real suspension (posting the new board to the fake).
+Two times per sample, both from the moment the fake dispatches INTERACTION_CREATE
+(``FakeInteraction.created_at``):
+
+- the answer (``median_ms`` ...): until the fake records the bot's interaction callback, whatever its
+  type (``callback_at``). Controls that change the game are acknowledged first (a deferred update,
+  type 6) and worked on after; a pick that only changes the controls is answered with the updated
+  message (type 7). This is what decides Discord's "This interaction failed" after 3 s.
+- shown (``shown_median_ms`` ...): until the last message the bot created or edited for the click
+  (the board edited or posted anew with its picture, the private panel sent or edited; for a type 7
+  answer the answer itself): the engine, the database commit and the picture drawn in the render
+  pool all happen before it. The bench waits, untimed, until the bot is idle before the next sample.
+
+``click_*`` fields give the wall time around ``await fake.click(...)`` itself (up to the answer and the
+bot's next real suspension).
 
 ``--game space``: the matches are space matches. A space decision is almost always secret (it depends on
 the hand), so the board offers "My hand": a sample then clicks it (kind ``hand``, a private reply
@@ -26,14 +35,15 @@ a sample of its own: ``move`` or ``pick``). The window decisions of the player n
 sampled the same way, since the board names whoever decides.
 
 Matches that end are replaced by new ones, so N stay active. Discord's documented limits are checked
-on every request; the fake's OpenAPI validation is off unless ``--openapi``: validating the callback
-body happens before the fake records the reply and adds about 6 ms to each (more than half of the
-bot's own time), which would measure the fake rather than the bot. ``--profile`` runs the clicks of the
+on every request; the fake's OpenAPI validation is off unless ``--openapi``: validating a body happens
+before the fake records the request, and adds about 0.8 ms to each answer (nearly three times the
+bot's own time) and 4-5 ms to each outcome shown (the uploads and edits), which would measure the
+fake rather than the bot. ``--profile`` runs the clicks of the
 last N (each until the bot is idle again) under cProfile and prints the top costs to stderr.
 
-Breakdown: ``by_kind`` splits the samples into roll, move (applies an action), pick (a stack chosen
-in a select: only the controls change) and turn_ended (the reply retires the board, a new one
-follows). ``render_*``: the reply's position drawn again with ``render_board`` right after each
+Breakdown: ``by_kind`` splits the samples into roll, move (applies an action), confirm (ends a turn
+played step by step), pick (a stack chosen in a select: only the controls change) and turn_ended (a
+new board is posted for the next player). ``render_*``: the reply's position drawn again with ``render_board`` right after each
 sample that changed the position (untimed for the sample). ``commit_*``: wall time of
 ``MatchStore.record_actions`` (the transaction, through aiosqlite's thread), wrapped on the instance.
 
@@ -43,10 +53,10 @@ the fake recorded no limit violation or bot error; the figures depend on the mac
 Burst mode (``--burst K``): K simultaneous clicks on K matches, the load of a busy server where
 everyone clicks at once. K ring matches are started through the session manager, each in its own
 text channel (so every picture written in a channel belongs to that match), their boards posted by
-the Play cog. For each match the bench takes the live board, the player on turn and a control that
-changes the picture: Roll or a move (a button or a select option that applies an action); a board
-that only offers navigation (a stack to pick first) is advanced by untimed picks until such a
-control shows. Then all K clicks are fired at once and the bench waits until the bot is idle: what
+the Play cog. For each match the bench takes the player on turn, where that player acts now (the
+live board, or their private panel when a turn is in progress) and a control there that changes the
+picture: Roll or a move (a button or a select option that applies an action); a message that only
+offers navigation (a stack to pick first) is advanced by untimed picks until such a control shows. Then all K clicks are fired at once and the bench waits until the bot is idle: what
 ``asyncio.gather`` of ``fake.click``/``fake.select`` with ``idle=False`` does, in two steps, every
 interaction built first (``fake.prepare_click``/``prepare_select``, untimed: building 300 payloads
 takes the fake about 0.5 s, which would otherwise sit in front of the first clicks' answers) and then
@@ -107,6 +117,7 @@ from fakediscord.matches import (  # noqa: E402
     challenge_and_accept,
     match_id_of,
     pick_control,
+    private_panel,
     user_on_turn,
 )
 from render import render_board  # noqa: E402
@@ -116,10 +127,11 @@ from render import render_board  # noqa: E402
 
 
 def control_kind(custom_id: str, value: str | None) -> str:
-    """roll, move (applies an action) or pick (only changes the controls shown)."""
+    """roll, move (applies an action), confirm (ends a turn played step by step) or pick (only
+    changes the controls shown)."""
     action = value if value is not None else custom_id.split(":", 3)[3]
-    if action == "roll":
-        return "roll"
+    if action in ("roll", "confirm"):
+        return action
     if action.startswith("a:"):
         return "move"
     return "pick"
@@ -140,6 +152,16 @@ def summary(values: list[float], prefix: str = "") -> dict[str, float | None]:
     return {
         f"{prefix}median_ms": round(statistics.median(values), 2),
         f"{prefix}p95_ms": round(percentile(values, 0.95), 2),
+    }
+
+
+def tail_summary(values: list[float], prefix: str = "") -> dict[str, float]:
+    """Median, p95, p99 and max of a non-empty list, in ms."""
+    return {
+        f"{prefix}median_ms": round(statistics.median(values), 2),
+        f"{prefix}p95_ms": round(percentile(values, 0.95), 2),
+        f"{prefix}p99_ms": round(percentile(values, 0.99), 2),
+        f"{prefix}max_ms": round(max(values), 2),
     }
 
 
@@ -219,11 +241,47 @@ class Bench:
 @dataclass
 class Sample:
     kind: str
+    #: dispatch -> the interaction callback, whatever its type (what decides "This interaction failed")
     reply_ms: float
+    #: dispatch -> the last message the bot created or edited in answer (see :func:`shown_at`)
+    shown_ms: float
     click_ms: float
     turn_ended: bool
     #: the reply's position drawn again, right after the sample (None: no new position was drawn)
     render_ms: float | None
+
+
+def shown_at(fake: FakeDiscord, result: InteractionResult, channel_id: int) -> float:
+    """When the click's outcome was on screen: the last successful message create or edit since the
+    dispatch in the match's channel or for this interaction (the board edited or posted anew, the
+    private panel sent or edited, or the callback itself when it carried the update).
+
+    Call it once the bot is idle after the click: with one click at a time and no scheduler, every
+    such write belongs to it.
+    """
+    inter = result.interaction
+    last = inter.callback_at or inter.created_at
+    for request in reversed(fake.requests):
+        if request.at < inter.created_at:
+            break
+        if (
+            request.method in ("POST", "PATCH")
+            and 200 <= request.status < 300
+            and request.message_id is not None
+            and (request.channel_id == channel_id or request.interaction_id == inter.id)
+        ):
+            last = max(last, request.answered_at)
+    return last
+
+
+def where_to_act(bench: Bench, session: Session) -> tuple[FakeMessage, FakeUser, FakeMessage]:
+    """(message, user, board): the player on turn and where they act now, their private panel when
+    a turn is in progress there (its steps are not on the public board yet), else the live board."""
+    board = bench.live_board(session)
+    user = user_on_turn(board, bench.users)
+    assert user is not None, f"no player on turn in {board.content!r}"
+    panel = private_panel(bench.fake, board.channel_id, user, board)
+    return panel or board, user, board
 
 
 async def measure(
@@ -240,18 +298,16 @@ async def measure(
     for _ in range(samples):
         slot = rng.randrange(len(bench.active))
         session = await sessions.get(bench.active[slot])
-        board = bench.live_board(session)
-        user = user_on_turn(board, bench.users)
-        assert user is not None, f"no player on turn in {board.content!r}"
-        target = board
-        hand = next((b.custom_id or "" for b in board.buttons if b.label == "My hand"), None)
+        target, user, board = where_to_act(bench, session)
+        hand = next((b.custom_id or "" for b in target.buttons if b.label == "My hand"), None)
         if hand is not None:
             start = time.perf_counter()
-            opened = await fake.click(user, board, hand, idle=True)
+            opened = await fake.click(user, target, hand, idle=True)
             click_ms = (time.perf_counter() - start) * 1000
             inter = opened.interaction
             assert inter.callback_at is not None and opened.callback_type == 4 and opened.message is not None
-            out.append(Sample("hand", (inter.callback_at - inter.created_at) * 1000, click_ms, False, None))
+            reply_ms = (inter.callback_at - inter.created_at) * 1000
+            out.append(Sample("hand", reply_ms, reply_ms, click_ms, False, None))
             target = opened.message
         how, custom_id, value = pick_control(target, rng)
         version = session.version
@@ -265,15 +321,20 @@ async def measure(
             result = await fake.click(user, target, custom_id, idle=False)
         click_ms = (time.perf_counter() - start) * 1000
         inter = result.interaction
-        # 7: the board edited in the answer; 6: a private reply's control, acknowledged, then edited.
+        # 6: acknowledged (deferred), the outcome edited or posted after; 7: the controls updated in
+        # the answer itself (a pick). Anything else (a refusal, "carry on in your panel") means the
+        # bench clicked where the player could not act.
         assert inter.callback_at is not None and result.callback_type in (6, 7), (
             f"unexpected answer {result!r} to {custom_id} {value}: {result.message and result.message.content}"
         )
-        await result.wait_idle()  # the next board of a new turn is posted after the reply: not timed
+        await result.wait_idle()  # the outcome is shown after the answer: timed apart, in shown_ms
         kind = control_kind(custom_id, value)
         drew = session.version != version
         if profiler is not None:
             profiler.disable()
+        # A refusal after the acknowledgement is a private followup without controls.
+        refused = [m.content for m in result.followups if m.ephemeral and not m.all_components]
+        assert not refused, f"{custom_id} {value} was refused: {refused}"
         turn_ended = session.record.message_id != board.id
         render_ms: float | None = None
         if drew and session.state is not None:
@@ -285,6 +346,7 @@ async def measure(
             Sample(
                 kind=kind,
                 reply_ms=(inter.callback_at - inter.created_at) * 1000,
+                shown_ms=(shown_at(fake, result, board.channel_id) - inter.created_at) * 1000,
                 click_ms=click_ms,
                 turn_ended=turn_ended,
                 render_ms=render_ms,
@@ -339,21 +401,28 @@ async def run_size(
 
     render_ms = [s.render_ms for s in done if s.render_ms is not None]
     replies = [s.reply_ms for s in done]
+    shown = [s.shown_ms for s in done]
     kinds: dict[str, Any] = {}
-    for kind in ("roll", "pick", "move", "hand"):
-        chosen = [s.reply_ms for s in done if s.kind == kind]
-        kinds[kind] = {"samples": len(chosen), **summary(chosen)}
-    turn_end = [s.reply_ms for s in done if s.turn_ended]
-    kinds["turn_ended"] = {"samples": len(turn_end), **summary(turn_end)}
+    for kind in ("roll", "pick", "move", "confirm", "hand"):
+        chosen = [s for s in done if s.kind == kind]
+        kinds[kind] = {
+            "samples": len(chosen),
+            **summary([s.reply_ms for s in chosen]),
+            **summary([s.shown_ms for s in chosen], "shown_"),
+        }
+    turn_end = [s for s in done if s.turn_ended]
+    kinds["turn_ended"] = {
+        "samples": len(turn_end),
+        **summary([s.reply_ms for s in turn_end]),
+        **summary([s.shown_ms for s in turn_end], "shown_"),
+    }
     clicks = [s.click_ms for s in done]
     result: dict[str, Any] = {
         "game": game,
         "matches": matches,
         "samples": len(done),
-        "median_ms": round(statistics.median(replies), 2),
-        "p95_ms": round(percentile(replies, 0.95), 2),
-        "p99_ms": round(percentile(replies, 0.99), 2),
-        "max_ms": round(max(replies), 2),
+        **tail_summary(replies),
+        **tail_summary(shown, "shown_"),
         "click_median_ms": round(statistics.median(clicks), 2),
         "click_p95_ms": round(percentile(clicks, 0.95), 2),
         "click_max_ms": round(max(clicks), 2),
@@ -436,28 +505,26 @@ class BurstClick:
 
 
 async def aim(bench: Bench, match_id: int, rng: random.Random, max_picks: int = 4) -> tuple[Any, ...]:
-    """(user, board, control) for one match, the control one that changes the picture when possible.
+    """(user, message, control) for one match: where the player on turn acts now (the board, or the
+    private panel of a turn in progress), the control one that changes the picture when possible.
 
-    A board that shows only navigation (a stack to pick in a select) is advanced, untimed, by picks
+    A message that shows only navigation (a stack to pick in a select) is advanced, untimed, by picks
     of the player on turn until an applying control shows (at most ``max_picks``); then whatever
     ``pick_control`` chooses.
     """
     fake, sessions = bench.fake, bench.bot.sessions
     for _ in range(max_picks + 1):
-        session = await sessions.get(match_id)
-        board = bench.live_board(session)
-        user = user_on_turn(board, bench.users)
-        assert user is not None, f"no player on turn in {board.content!r}"
-        control = burst_control(board, rng)
+        target, user, _ = where_to_act(bench, await sessions.get(match_id))
+        control = burst_control(target, rng)
         if control is not None:
-            return user, board, control
-        how, custom_id, value = pick_control(board, rng)
+            return user, target, control
+        how, custom_id, value = pick_control(target, rng)
         if how == "select":
             assert value is not None
-            await fake.select(user, board, custom_id, [value], idle=True)
+            await fake.select(user, target, custom_id, [value], idle=True)
         else:
-            await fake.click(user, board, custom_id, idle=True)
-    return user, board, pick_control(board, rng)
+            await fake.click(user, target, custom_id, idle=True)
+    return user, target, pick_control(target, rng)
 
 
 def burst_summary(clicks: list[BurstClick]) -> dict[str, Any]:

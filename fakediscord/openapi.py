@@ -1,9 +1,10 @@
 """Validate recorded requests against Discord's own OpenAPI description (OpenAPI 3.1).
 
-The spec file is located through the ``DISCORD_API_SPEC`` environment variable, else by walking up
-from the repository root looking for ``shared/discord-api-spec/openapi.json``. When it is absent,
-``SPEC_AVAILABLE`` is False and ``SPEC_UNAVAILABLE_REASON`` says why (tests ``pytest.skip`` with
-it); the checks of ``limits.py`` do not depend on the spec.
+The spec ships with the repository, in ``fakediscord/discord-api-spec/`` (Discord's file unchanged,
+with its MIT license and where it came from), so every checkout validates against it. The
+``DISCORD_API_SPEC`` environment variable names another copy (a newer one, say). When the file is
+missing, ``SPEC_AVAILABLE`` is False and ``SPEC_UNAVAILABLE_REASON`` says why (the tests of the spec
+itself then skip with it, or fail under CI); the checks of ``limits.py`` do not depend on the spec.
 
 The spec is loaded, and each operation's request schema compiled, lazily and once per process.
 Known places where the spec is stricter than Discord (and than discord.py's real payloads) are
@@ -26,13 +27,9 @@ from .world import Request
 JSON = dict[str, Any]
 
 SPEC_ENV = "DISCORD_API_SPEC"
-SPEC_RELATIVE = Path("shared") / "discord-api-spec" / "openapi.json"
+VENDORED_SPEC = Path(__file__).resolve().parent / "discord-api-spec" / "openapi.json"
 _SPEC_URI = "urn:discord:openapi"
 _MAX_MESSAGE = 300
-
-
-def _repo_root() -> Path:
-    return Path(__file__).resolve().parents[1]  # fakediscord/ sits at the top of the repository
 
 
 def find_spec() -> tuple[Path | None, str]:
@@ -43,17 +40,11 @@ def find_spec() -> tuple[Path | None, str]:
         if path.is_file():
             return path, ""
         return None, f"{SPEC_ENV}={env} does not name a file"
-    root = _repo_root()
-    looked = []
-    for directory in (root, *root.parents):
-        candidate = directory / SPEC_RELATIVE
-        looked.append(str(candidate))
-        if candidate.is_file():
-            return candidate, ""
+    if VENDORED_SPEC.is_file():
+        return VENDORED_SPEC, ""
     return None, (
-        "Discord's OpenAPI spec is not available: set DISCORD_API_SPEC to openapi.json from "
-        "github.com/discord/discord-api-spec or place it at <dir>/shared/discord-api-spec/openapi.json "
-        f"above the repository (looked at {looked[0]} and its parents)"
+        f"Discord's OpenAPI spec is not available: {VENDORED_SPEC} is missing (restore it from the "
+        f"repository, or set {SPEC_ENV} to openapi.json from github.com/discord/discord-api-spec)"
     )
 
 

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 
+import pytest
 import pytest_asyncio
 
 from fakediscord import FakeDiscord
+from tests import oracles
 
 
 @pytest_asyncio.fixture
@@ -14,3 +16,9 @@ async def fake() -> AsyncIterator[FakeDiscord]:
     """An installed in-process fake Discord; bots connected to it are closed at the end."""
     async with FakeDiscord() as f:
         yield f
+
+
+@pytest.fixture
+def gnubg_program() -> str:
+    """The GNU Backgammon program's path; without it the test skips (fails under CI: tests/oracles.py)."""
+    return oracles.gnubg_program()

@@ -18,6 +18,8 @@ the higher die first and the farthest checkers first.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from itertools import compress
 from typing import NamedTuple
 
 from engine.backgammon.board import BAR, BAR_POINT, OFF_POINT, Board, RuleSet, Side
@@ -97,6 +99,27 @@ def single_moves(board: Board, die: int, rules: RuleSet = RuleSet.STANDARD) -> l
     return out
 
 
+# A position as one integer, a byte a point (the mover's 25 counts, then the opponent's): a move is
+# two additions to it, and it hashes far faster than the two 25-tuples it stands for. The search keys
+# the positions it reaches by it and builds the tuples only for positions it has not met yet.
+_WEIGHT = tuple(1 << (8 * index) for index in range(BAR + 1))
+"""``_WEIGHT[i]``: one checker of the mover on index ``i`` (24: the bar)."""
+_OPP_WEIGHT = tuple(weight << (8 * (BAR + 1)) for weight in _WEIGHT)
+"""The same for the opponent."""
+
+
+def _key(me: Side, opp: Side) -> int:
+    return int.from_bytes(bytes(me) + bytes(opp), "little")
+
+
+# Every move there can be, made once: the search shares them rather than build one per step.
+_MOVES = tuple(
+    tuple((Move(src, dst, False), Move(src, dst, True)) for dst in range(src)) for src in range(BAR_POINT + 1)
+)
+"""``_MOVES[src][dst][hit]``."""
+_POINTS_DOWN = tuple(range(BAR_POINT, -1, -1))
+
+
 def legal_plays(board: Board, d1: int, d2: int, rules: RuleSet = RuleSet.STANDARD) -> tuple[Play, ...]:
     """The distinct legal plays of the roll ``d1``-``d2`` for ``board[1]``.
 
@@ -105,73 +128,13 @@ def legal_plays(board: Board, d1: int, d2: int, rules: RuleSet = RuleSet.STANDAR
     if not (1 <= d1 <= 6 and 1 <= d2 <= 6):
         raise ValueError(f"dice show 1 to 6, not {d1} and {d2}")
     hi, lo = max(d1, d2), min(d1, d2)
-    orders = [(hi,) * 4] if hi == lo else [(hi, lo), (lo, hi)]
-    cap = rules.point_cap
-    # Per position reached: the most dice any way there used, and the first such move list.
-    found: dict[Board, tuple[int, tuple[Move, ...]]] = {}
-    # Positions already searched with the same dice left: every way on from there is known.
-    seen: set[tuple[Side, Side, tuple[int, ...]]] = set()
-
-    # With doubles and no cap, any legal order of the four moves can be replayed from the farthest
-    # source down (a later move from farther back never needed an earlier one out of the way), so
-    # the search only tries sources no farther than the last one. The Old English cap breaks this
-    # (moving off a full point can make room), so it searches every order.
-    ordered = hi == lo and cap >= 15
-
-    def walk(me: Side, opp: Side, dice: tuple[int, ...], moves: tuple[Move, ...], top: int) -> None:
-        moved = False
-        if dice:
-            die, rest = dice[0], dice[1:]
-            sources = (BAR_POINT,) if me[BAR] else [p for p in range(min(top, 24), 0, -1) if me[p - 1]]
-            # Bearing off is allowed only with everything home; the highest occupied point decides
-            # where a higher die bears off from. Both are fixed for this node, so computed once.
-            home = not any(me[6:])
-            highest = max((p for p in range(6, 0, -1) if me[p - 1]), default=0) if home else 0
-            for src in sources:
-                dst = src - die
-                hit = False
-                if dst >= 1:
-                    opposing = opp[24 - dst]
-                    if opposing >= 2 or me[dst - 1] >= cap:
-                        continue
-                    hit = opposing == 1
-                elif not home or (dst < 0 and src != highest):
-                    continue
-                else:
-                    dst = OFF_POINT
-                moved = True
-                new_list = list(me)
-                new_list[src - 1] -= 1
-                if dst:
-                    new_list[dst - 1] += 1
-                new_me = tuple(new_list)
-                new_opp = opp
-                if hit:
-                    opp_list = list(opp)
-                    opp_list[24 - dst] = 0
-                    opp_list[BAR] += 1
-                    new_opp = tuple(opp_list)
-                if not rest:
-                    # The last die: record the position here rather than descend one more level.
-                    pos = (new_opp, new_me)
-                    if pos not in found or found[pos][0] < len(moves) + 1:
-                        found[pos] = (len(moves) + 1, (*moves, Move(src, dst, hit)))
-                    continue
-                key = (new_me, new_opp, rest)
-                if key not in seen:
-                    seen.add(key)
-                    walk(new_me, new_opp, rest, (*moves, Move(src, dst, hit)), src if ordered else BAR_POINT)
-        if not moved:
-            used = len(moves)
-            pos = (opp, me)
-            if pos not in found or found[pos][0] < used:
-                found[pos] = (used, moves)
-
+    search = _Search(board, hi == lo, rules.point_cap)
     opp0, me0 = board
-    for order in orders:
-        walk(me0, opp0, order, (), BAR_POINT)
-    most = max(used for used, _ in found.values())
-    plays = [Play(moves, pos) for pos, (used, moves) in found.items() if used == most]
+    for order in [(hi,) * 4] if hi == lo else [(hi, lo), (lo, hi)]:
+        search.walk(_key(me0, opp0), opp0, order, (), BAR_POINT)
+    found = search.found.values()
+    most = max(used for used, _, _ in found)
+    plays = [Play(moves, pos) for used, moves, pos in found if used == most]
     if most == 1 and hi != lo:
         # Only one die can be used: the higher one when it can be. A bear-off may use fewer pips
         # than its die, so the die is told by the positions a move of the higher die reaches.
@@ -179,3 +142,96 @@ def legal_plays(board: Board, d1: int, d2: int, rules: RuleSet = RuleSet.STANDAR
         if with_hi:
             plays = [p for p in plays if p.result in with_hi]
     return tuple(plays)
+
+
+class _Search:
+    """The search of one roll's plays: depth first, the higher die first, the farthest checkers first."""
+
+    __slots__ = ("cap", "doubles", "found", "me", "opp", "ordered", "seen")
+
+    def __init__(self, board: Board, doubles: bool, cap: int) -> None:
+        self.doubles = doubles
+        self.cap = cap
+        # With doubles and no cap, any legal order of the four moves can be replayed from the
+        # farthest source down (a later move from farther back never needed an earlier one out of
+        # the way), so the search only tries sources no farther than the last one. The Old English
+        # cap breaks this (moving off a full point can make room), so it searches every order.
+        self.ordered = doubles and cap >= 15
+        # The position being searched, changed in place by each move and restored after it.
+        self.opp, self.me = list(board[0]), list(board[1])
+        # Per position reached (by key): the most dice any way there used, the first such move list,
+        # and the position.
+        self.found: dict[int, tuple[int, tuple[Move, ...], Board]] = {}
+        # Positions already searched with the same number of dice left: every way on from there is
+        # known. Only doubles meet one twice: with two different dice, the first moves of one order
+        # all reach different positions, and the two orders have different dice left.
+        self.seen: set[tuple[int, int]] = set()
+
+    def walk(self, key: int, opp_now: Side, dice: tuple[int, ...], moves: tuple[Move, ...], top: int) -> None:
+        """Every way on from the current position (``key`` its key, ``opp_now`` the opponent's side
+        as a tuple) with ``dice`` left to play, after ``moves``, from sources no farther than ``top``."""
+        me, opp, found = self.me, self.opp, self.found
+        moved = False
+        used = len(moves) + 1
+        if dice:
+            die, rest = dice[0], dice[1:]
+            if me[BAR]:
+                sources: Iterable[int] = (BAR_POINT,)
+            else:
+                # The occupied points from ``top`` (at most 24) down, farthest first.
+                top = min(top, 24)
+                sources = compress(_POINTS_DOWN[BAR_POINT - top : BAR_POINT], me[top - 1 :: -1])
+            # Bearing off is allowed only with everything home; the highest occupied point decides
+            # where a higher die bears off from. Both are fixed for this node, so computed once.
+            home = not any(me[6:])
+            highest = next((p for p in (6, 5, 4, 3, 2, 1) if me[p - 1]), 0) if home else 0
+            for src in sources:
+                dst = src - die
+                hit = False
+                if dst >= 1:
+                    opposing = opp[24 - dst]
+                    if opposing >= 2 or me[dst - 1] >= self.cap:
+                        continue
+                    hit = opposing == 1
+                    new_key = key - _WEIGHT[src - 1] + _WEIGHT[dst - 1]
+                    if hit:
+                        new_key += _OPP_WEIGHT[BAR] - _OPP_WEIGHT[24 - dst]
+                elif not home or (dst < 0 and src != highest):
+                    continue
+                else:
+                    dst = OFF_POINT
+                    new_key = key - _WEIGHT[src - 1]
+                moved = True
+                if rest:
+                    if self.doubles:
+                        if (new_key, len(rest)) in self.seen:
+                            continue
+                        self.seen.add((new_key, len(rest)))
+                elif (entry := found.get(new_key)) is not None and entry[0] >= used:
+                    # The last die, to a position already reached this way: nothing to record.
+                    continue
+                me[src - 1] -= 1
+                if dst:
+                    me[dst - 1] += 1
+                if hit:
+                    opp[24 - dst] = 0
+                    opp[BAR] += 1
+                    new_opp = tuple(opp)
+                else:
+                    new_opp = opp_now
+                step = (*moves, _MOVES[src][dst][hit])
+                if rest:
+                    self.walk(new_key, new_opp, rest, step, src if self.ordered else BAR_POINT)
+                else:
+                    # The last die: record the position here rather than descend one more level.
+                    found[new_key] = (used, step, (new_opp, tuple(me)))
+                me[src - 1] += 1
+                if dst:
+                    me[dst - 1] -= 1
+                if hit:
+                    opp[24 - dst] = 1
+                    opp[BAR] -= 1
+        if not moved:
+            entry = found.get(key)
+            if entry is None or entry[0] < used - 1:
+                found[key] = (used - 1, moves, (opp_now, tuple(me)))

@@ -1,7 +1,7 @@
 """The real bot, driven through a fake Discord transport: challenges, whole matches, restarts, bad input.
 
-Every request the bot sends is checked against Discord's documented limits (and the OpenAPI
-description when ``shared/discord-api-spec`` is present) by ``fake.assert_clean()``.
+Every request the bot sends is checked against Discord's documented limits and its OpenAPI
+description (vendored in ``fakediscord/discord-api-spec/``) by ``fake.assert_clean()``.
 """
 
 from __future__ import annotations

@@ -13,6 +13,7 @@ from engine.backgammon.board import Board, RuleSet, borne_off, side_from, starti
 from engine.backgammon.formats import board_from_position_id, position_id
 from engine.backgammon.notation import play_text
 from engine.backgammon.plays import legal_plays
+from tests import oracles
 
 OPENING = "4HPwATDgc/ABMA"
 # On roll: one checker on the bar (and 14 on its six point) against a closed board.
@@ -130,7 +131,7 @@ def test_positions_match_gnubg_nn(
     """The IDs printed are exactly the positions gnubg-nn's move generator reaches (its IDs, its encoder)."""
     import io
 
-    gnubg_nn = pytest.importorskip("gnubg_nn")
+    gnubg_nn = oracles.import_oracle("gnubg_nn")
     rng = random.Random(5)
     queries = [(b, rng.randint(1, 6), rng.randint(1, 6)) for b in game_positions(300, seed=4)[::3]]
     monkeypatch.setattr(

@@ -1,17 +1,15 @@
 """GNU Backgammon position and match IDs and eXtreme Gammon XGIDs (engine/backgammon/formats.py).
 
 Known IDs come from the specifications and from GNU Backgammon itself; those tests need nothing
-installed. The cross-checks against gnubg-nn and gnubg (PyPI, GPL, test-only oracles) skip when the
-packages are absent.
+installed. The cross-checks against gnubg-nn and gnubg (PyPI, GPL, test-only oracles, both in the
+``test`` extra) skip when the packages are absent, and fail instead under CI (tests/oracles.py).
 """
 
 from __future__ import annotations
 
 import dataclasses
-import importlib.util
 import json
 import random
-import subprocess
 import sys
 import textwrap
 from pathlib import Path
@@ -35,6 +33,7 @@ from engine.backgammon.formats import (
     xgid,
 )
 from engine.errors import GameError
+from tests import oracles
 
 # One side of the standard opening, from its own view: 24-point 2, 13-point 5, 8-point 3, 6-point 5.
 _START_ROW = tuple({5: 5, 7: 3, 12: 5, 23: 2}.get(i, 0) for i in range(25))
@@ -331,7 +330,7 @@ def test_xgid_letters_count_checkers() -> None:
 
 
 def test_position_ids_and_keys_agree_with_gnubg_nn() -> None:
-    gnubg_nn = pytest.importorskip("gnubg_nn")
+    gnubg_nn = oracles.import_oracle("gnubg_nn")
     rng = random.Random(5)
     for _ in range(2000):
         board = random_board(rng)
@@ -362,15 +361,10 @@ def _ask_gnubg(requests: list[tuple[str, str]], tmp_path: Path) -> list[str]:
     """What GNU Backgammon shows as ``POSITIONID:MATCHID`` after reading each XGID or GNUBG ID.
 
     gnubg runs in its own process: it prints a board for every command and is not thread-safe."""
-    done = subprocess.run(
-        [sys.executable, "-c", _GNUBG_SCRIPT],
-        input=json.dumps(requests),
-        capture_output=True,
-        text=True,
-        cwd=tmp_path,
-        timeout=300,
-        check=True,
+    done = oracles.run_gnubg(
+        [sys.executable, "-c", _GNUBG_SCRIPT], json.dumps(requests), tmp_path, timeout=300
     )
+    assert done.returncode == 0, done.stderr[-2000:]
     line = next(line for line in done.stdout.splitlines() if line.startswith("ANSWERS "))
     answers: list[str] = json.loads(line.removeprefix("ANSWERS "))
     return answers
@@ -412,8 +406,7 @@ def _as_gnubg_sees_it(info: MatchInfo) -> MatchInfo:
 
 
 def test_gnubg_reads_our_xgids_and_match_ids_as_we_meant_them(tmp_path: Path) -> None:
-    if importlib.util.find_spec("gnubg") is None:
-        pytest.skip("gnubg (PyPI) is not installed")
+    oracles.import_oracle("gnubg")  # GNU Backgammon's Python module; it runs in its own process below
     rng = random.Random(11)
     cases = []
     for _ in range(200):

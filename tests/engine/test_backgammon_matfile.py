@@ -1,13 +1,12 @@
 """Jellyfish ``.mat`` match files: exact text for a hand-made match, the record checks, and GNU Backgammon
-importing what we write (skipped where the ``gnubg`` program is not installed, as in CI)."""
+importing what we write (skipped where the ``gnubg`` program is not installed; CI installs it and fails
+instead of skipping)."""
 
 from __future__ import annotations
 
 import dataclasses
 import random
 import re
-import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
@@ -17,6 +16,7 @@ from engine.backgammon.formats import position_id
 from engine.backgammon.matfile import MatAction, MatGame, MatMatch, MatRecordError, mat_name, mat_text
 from engine.backgammon.notation import NO_PLAY, parse_play, play_text
 from engine.backgammon.plays import legal_plays
+from tests import oracles
 
 A = MatAction
 
@@ -276,8 +276,8 @@ def test_random_matches_write() -> None:
 
 # GNU Backgammon reading our files back.
 
-GNUBG = shutil.which("gnubg") or shutil.which("/usr/games/gnubg")
-needs_gnubg = pytest.mark.skipif(GNUBG is None, reason="the gnubg program is not installed")
+needs_gnubg = pytest.mark.usefixtures("gnubg_program")
+"""Skipped without the gnubg program, failed under CI (tests/oracles.py)."""
 _ENTRY = re.compile(r"(\d\d:(?: \d+/\d+\*?)*|Doubles => \d+|Takes|Drops|Wins \d+ points?)")
 
 
@@ -299,13 +299,10 @@ def entries(text: str) -> list[object]:
 
 def gnubg_import(tmp_path: Path, text: str, name: str) -> tuple[str, str]:
     """Import ``text`` into gnubg, then export the match again: (gnubg's output, its exported file)."""
-    assert GNUBG is not None
     source, again = tmp_path / f"{name}.mat", tmp_path / f"{name}.again.mat"
     source.write_text(text)
     commands = f"import mat {source}\nshow score\nshow board\nexport match mat {again}\n"
-    done = subprocess.run(
-        [GNUBG, "-t", "-q"], input=commands, capture_output=True, text=True, timeout=30, check=False
-    )
+    done = oracles.run_gnubg([oracles.gnubg_program(), "-t", "-q"], commands, tmp_path, timeout=30)
     output = done.stdout + done.stderr
     assert not re.search(r"warning|unrecognised|invalid|illegal|error", output, re.IGNORECASE), output
     return output, again.read_text()

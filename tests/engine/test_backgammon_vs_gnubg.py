@@ -13,8 +13,9 @@ import pytest
 
 from engine.backgammon.board import Board, RuleSet, borne_off, starting_board, swap
 from engine.backgammon.plays import legal_plays
+from tests import oracles
 
-gnubg_nn = pytest.importorskip("gnubg_nn")
+gnubg_nn = oracles.import_oracle("gnubg_nn")
 
 ROLLS = [(d1, d2) for d1 in range(1, 7) for d2 in range(d1, 7)]
 

@@ -1,0 +1,67 @@
+"""The benchmark scripts in bench/ run to the end and print what their README section describes.
+
+Nothing here is timed: a bench that crashes, or whose two sides stop computing the same thing,
+fails; how fast anything was is the bench's output, never asserted.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def run_bench(script: str, *args: str) -> list[dict[str, Any]]:
+    """Run ``bench/<script>`` from the repository root; its JSON lines."""
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "bench" / script), *args],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    return [json.loads(line) for line in done.stdout.splitlines() if line.startswith("{")]
+
+
+def test_interactions_one_at_a_time_follows_turns_into_the_private_panel() -> None:
+    """A ring turn's steps are acknowledged (deferred) and continue on the player's private panel:
+    the bench clicks there, and every sample has an answer and a later moment it was shown."""
+    _, result = run_bench("interactions.py", "--matches", "3", "--samples", "40", "--challenges", "1")
+    assert result["samples"] == 40
+    kinds = result["by_kind"]
+    assert kinds["move"]["samples"] > 0 and kinds["turn_ended"]["samples"] > 0
+    assert result["shown_median_ms"] >= result["median_ms"]
+
+
+def test_interactions_space_opens_the_hand_first() -> None:
+    _, result = run_bench(
+        "interactions.py", "--game", "space", "--matches", "3", "--samples", "20", "--challenges", "1"
+    )
+    assert result["by_kind"]["hand"]["samples"] > 0
+    assert result["samples"] >= 20
+
+
+def test_interactions_bursts_click_where_the_player_acts() -> None:
+    """After a first step of a ring turn, the next burst clicks the player's private panel: every
+    click is acknowledged as a move (6), none is told to carry on in the panel (5)."""
+    _, result = run_bench("interactions.py", "--burst", "4", "--bursts", "3")
+    assert result["clicks"] == 12 and result["first_answer"]["unanswered"] == 0
+    assert result["full_reply"]["without_picture"] == 0
+    assert result["callback_types"] == {"6": 12}
+
+
+def test_moves_compares_like_for_like_and_as_before() -> None:
+    """Both generators reach the same positions for every roll (checked before timing), and both
+    comparisons are printed: GNU Backgammon listing positions only, and with its moves."""
+    (result,) = run_bench("moves.py", "--positions", "30", "--repeat", "1")
+    assert result["same_positions_every_roll"] and result["rolls"] == 30 * 21
+    assert result["like_for_like"]["gnubg"].startswith("moves(board, d1, d2, 0)")
+    assert result["with_gnubg_moves"]["gnubg"].startswith("moves(board, d1, d2, 1)")
+    for comparison in ("like_for_like", "with_gnubg_moves"):
+        assert result[comparison]["ratio"] > 0
