@@ -44,8 +44,10 @@ def main(argv: list[str] | None = None) -> int:
         box = BlackBox(args.checkout.resolve(), workdir.resolve(), seed=args.seed, impatient=args.impatient)
         ledger = asyncio.run(box.run())
         print(ledger.summary(box.kinds.names))
-        print(f"({time.perf_counter() - started:.0f} s; the bot's log: {workdir / 'bot.log'}"
-              f"{'' if args.keep else ', removed'})")  # fmt: skip
+        logs = ", ".join(str(run.log_path) for run in box.runs)
+        print(
+            f"({time.perf_counter() - started:.0f} s; the bot's output: {logs}{'' if args.keep else ', removed'})"
+        )
     return 1 if ledger.failures else 0
 
 

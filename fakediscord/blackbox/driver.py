@@ -321,6 +321,8 @@ class Table:
         if self.result() is not None:
             return False
         board = await self.ready()
+        if self.result() is not None:  # shown meanwhile
+            return False
         user = self.asked(board)
         if user is None or user.id == self.computer.id:
             before = self.fingerprint()

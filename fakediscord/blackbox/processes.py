@@ -68,7 +68,7 @@ def trouble(log: str) -> list[str]:
 @dataclass
 class BotProcess:
     """One run of the bot of ``checkout`` against the fake server at ``api_base``, in ``workdir`` (where
-    the database lives), its stdout and stderr appended to ``log_path``."""
+    the database lives), its stdout and stderr written to ``log_path``."""
 
     checkout: Path
     workdir: Path
@@ -77,7 +77,6 @@ class BotProcess:
     log_path: Path
     name: str
     proc: asyncio.subprocess.Process | None = None
-    log_from: int = 0
     #: the worker processes seen while it ran
     workers: set[int] = field(default_factory=set)
 
@@ -90,10 +89,7 @@ class BotProcess:
         env = {k: v for k, v in os.environ.items() if k not in ("DISCORD_TOKEN", "DATABASE", "DEV_GUILD_ID")}
         env.update(self.env)
         env["PYTHONPATH"] = str(self.checkout)
-        with self.log_path.open("ab") as log:
-            self.log_from = log.tell()
-            log.write(f"==== {self.name}: python -m fakediscord.run_bot in {self.checkout}\n".encode())
-            log.flush()
+        with self.log_path.open("wb") as log:
             self.proc = await asyncio.create_subprocess_exec(
                 sys.executable, "-m", "fakediscord.run_bot", "--api-base", self.api_base,
                 cwd=self.workdir, env=env, stdout=log, stderr=asyncio.subprocess.STDOUT,
@@ -101,9 +97,7 @@ class BotProcess:
 
     def log(self) -> str:
         """What this run wrote so far."""
-        with self.log_path.open("rb") as log:
-            log.seek(self.log_from)
-            return log.read().decode(errors="replace")
+        return self.log_path.read_text(errors="replace")
 
     def note_workers(self) -> set[int]:
         """The bot's worker processes now (remembered: after a SIGKILL they are nobody's children)."""
