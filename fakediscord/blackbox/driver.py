@@ -336,7 +336,14 @@ class Table:
             del others["opponent"]
         for message in {board.id: board, where.id: where}.values():
             await self.clicker.probe(message, others, skip=("rs:",), only_new=True)
-        custom_id, value = choose(where, rng)
+        try:
+            custom_id, value = choose(where, rng)
+        except LookupError:
+            self.clicker.ledger.fail(
+                f"{self.game} match #{self.match_id}: the board asks {user.name} ({board.content[:120]!r}) "
+                f"but gives them nothing to decide with: {where.content[:300]!r}"
+            )
+            raise Stuck from None
         mark = max(self.fake.world.messages, default=0)
         result = await self.clicker.press(user, "player", where, custom_id, [value] if value else None)
         if result is None:
