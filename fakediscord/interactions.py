@@ -240,28 +240,14 @@ class Interactions(InteractionData):
         component: JSON,
         values: Sequence[Any] | None = None,
         *,
-        locale: str = "en-US",
         timeout: float | None = None,
         expect_response: bool = True,
     ) -> InteractionResult:
         """``user`` uses ``component`` (a button, or with ``values`` a select: its JSON, as on a
         message) as though it were on ``message``, which they can see: a control the bot never gave
         them, as a modified client can send (a copy of another user's private control, an old control
-        a lost edit left on screen, a custom id the bot did not make)."""
-        inter = self.prepare_forged(user, message, component, values, locale=locale)
-        return await self.dispatch_interaction(inter, timeout=timeout, expect_response=expect_response)
-
-    def prepare_forged(
-        self,
-        user: UserLike,
-        message: MessageLike,
-        component: JSON,
-        values: Sequence[Any] | None = None,
-        *,
-        locale: str = "en-US",
-    ) -> FakeInteraction:
-        """The interaction of :meth:`forge`, built and checked but not sent. The stored message is left
-        as it was: the control is only in what the forged interaction carries."""
+        a lost edit left on screen, a custom id the bot did not make). The stored message is left as
+        it was: the control is only in what the forged interaction carries."""
         u = self._user(user)
         msg = self._visible_message(message, u)
         kept = msg.components
@@ -270,10 +256,12 @@ class Interactions(InteractionData):
         try:
             custom_id = str(component.get("custom_id"))
             if values is None:
-                return self.prepare_click(u, msg, custom_id, locale=locale)
-            return self.prepare_select(u, msg, custom_id, values, locale=locale)
+                inter = self.prepare_click(u, msg, custom_id)
+            else:
+                inter = self.prepare_select(u, msg, custom_id, values)
         finally:
             msg.components = kept
+        return await self.dispatch_interaction(inter, timeout=timeout, expect_response=expect_response)
 
     async def submit_modal(
         self,

@@ -173,15 +173,27 @@ class BlackBox:
         opponent: FakeUser,
         game: str,
         channel: int | None = None,
-        **options: object,
-    ) -> FakeMessage | None:
+        **options: int,
+    ) -> FakeMessage:
         made = await self.clicker.command(
             challenger, "challenge", {"opponent": opponent, "game": game, **options}, channel
         )
         if made is None or made.message is None:
             self.ledger.fail(f"/challenge {game} by {challenger.name} posted no challenge")
-            return None
+            raise Stuck
         return made.message
+
+    async def play_the_computer(self, member: FakeUser, game: str, **options: int) -> Table:
+        """``member`` challenges the bot itself: the match starts at once."""
+        challenge = await self.challenge(member, self.computer, game, **options)
+        return await self.table(challenge, game, (member, self.computer))
+
+    async def play_a_member(
+        self, challenger: FakeUser, opponent: FakeUser, game: str, **options: int
+    ) -> Table:
+        challenge = await self.challenge(challenger, opponent, game, **options)
+        await self.clicker.press(opponent, "opponent", challenge, self.op(challenge, ":accept"))
+        return await self.table(challenge, game, (challenger, opponent))
 
     def button(self, message: FakeMessage, label: str) -> str:
         found = next((b.custom_id for b in self.fake.message(message).buttons if b.label == label), None)
@@ -256,28 +268,31 @@ class BlackBox:
 
     # -- stages -----------------------------------------------------------------------------------
 
-    async def challenges(self) -> FakeMessage | None:
-        """Three challenges: one declined, one withdrawn, one accepted (returned: ring, alice v bob)."""
+    async def challenges(self) -> FakeMessage:
+        """Three challenges: one declined, one withdrawn, one accepted (returned: ring, alice v bob);
+        each button is tried first by those it is not for."""
         declined = await self.challenge(self.alice, self.dave, "backgammon", length=1)
-        if declined is not None:
-            roles = {"player": self.alice, "stranger": self.carol}
-            await self.clicker.probe(declined, roles, skip=(self.op(declined, ":cancel"),))
-            await self.clicker.press(self.dave, "opponent", declined, self.op(declined, ":decline"))
-            if "declined" not in self.fake.message(declined).content:
-                self.ledger.fail(f"Decline did not decline: {self.fake.message(declined).content!r}")
+        roles = {"player": self.alice, "stranger": self.carol}
+        await self.clicker.probe(declined, roles, skip=(self.op(declined, ":cancel"),))
+        await self.in_turn(declined, "decline", (self.dave, "opponent"), done="declined")
         withdrawn = await self.challenge(self.bob, self.carol, "space")
-        if withdrawn is not None:
-            await self.clicker.press(self.alice, "stranger", withdrawn, self.op(withdrawn, ":cancel"))
-            await self.clicker.press(self.carol, "opponent", withdrawn, self.op(withdrawn, ":cancel"))
-            await self.clicker.press(self.bob, "player", withdrawn, self.op(withdrawn, ":cancel"))
-            if "withdrew" not in self.fake.message(withdrawn).content:
-                self.ledger.fail(f"Cancel did not withdraw: {self.fake.message(withdrawn).content!r}")
+        tried = ((self.alice, "stranger"), (self.carol, "opponent"), (self.bob, "player"))
+        await self.in_turn(withdrawn, "cancel", *tried, done="withdrew")
         accepted = await self.challenge(self.alice, self.bob, "ring")
-        if accepted is not None:
-            await self.clicker.press(self.carol, "stranger", accepted, self.op(accepted, ":accept"))
-            await self.clicker.press(self.alice, "player", accepted, self.op(accepted, ":accept"))
-            await self.clicker.press(self.bob, "opponent", accepted, self.op(accepted, ":accept"))
+        tried = ((self.carol, "stranger"), (self.alice, "player"), (self.bob, "opponent"))
+        await self.in_turn(accepted, "accept", *tried, done="accepted")
         return accepted
+
+    async def in_turn(self, challenge: FakeMessage, op: str, *tried: tuple[FakeUser, str], done: str) -> None:
+        """The challenge's ``op`` button clicked by each of ``tried`` in turn; the last one's click must
+        leave the challenge saying ``done``."""
+        custom_id = self.op(challenge, f":{op}")
+        for user, role in tried:
+            await self.clicker.press(user, role, challenge, custom_id)
+        if done not in self.fake.message(challenge).content:
+            self.ledger.fail(
+                f"{op.title()} left the challenge saying {self.fake.message(challenge).content!r}"
+            )
 
     async def ring_until_the_kill(self, challenge: FakeMessage, run: BotProcess) -> Table:
         table = await self.table(challenge, "ring", (self.alice, self.bob))
@@ -349,21 +364,14 @@ class BlackBox:
         await self.clicker.press(self.bob, "opponent", offered[-1], self.op(offered[-1], ":decline"))
 
     async def ring_against_the_computer(self) -> None:
-        challenge = await self.challenge(self.dave, self.computer, "ring")
-        if challenge is None:
-            return
-        table = await self.table(challenge, "ring", (self.dave, self.computer))
+        table = await self.play_the_computer(self.dave, "ring")
         if not await table.play(self.rng, TO_THE_END):
             self.ledger.fail(
                 f"ring against the computer (match #{table.match_id}) did not end in {TO_THE_END} decisions"
             )
 
     async def backgammon(self) -> None:
-        challenge = await self.challenge(self.bob, self.alice, "backgammon", length=1)
-        if challenge is None:
-            return
-        await self.clicker.press(self.alice, "opponent", challenge, self.op(challenge, ":accept"))
-        table = await self.table(challenge, "backgammon", (self.bob, self.alice))
+        table = await self.play_a_member(self.bob, self.alice, "backgammon", length=1)
         undone = probed = False
         for _ in range(BACKGAMMON_STEPS):
             board = table.board()
@@ -400,10 +408,7 @@ class BlackBox:
 
     async def backgammon_against_the_computer(self) -> None:
         """A 1-point match against the computer to its end, with /hint and a roll typed with /move."""
-        challenge = await self.challenge(self.carol, self.computer, "backgammon", length=1)
-        if challenge is None:
-            return
-        table = await self.table(challenge, "backgammon", (self.carol, self.computer))
+        table = await self.play_the_computer(self.carol, "backgammon", length=1)
         while table.result() is None and table.asked(await table.ready()) != self.carol:
             await table.step(self.rng)
         if table.result() is None:
@@ -449,10 +454,7 @@ class BlackBox:
             await self.must_say(self.alice, name, options, channel)
 
     async def space_against_the_computer(self) -> None:
-        challenge = await self.challenge(self.bob, self.computer, "space")
-        if challenge is None:
-            return
-        table = await self.table(challenge, "space", (self.bob, self.computer))
+        table = await self.play_the_computer(self.bob, "space")
         if not await table.play(self.rng, SPACE_STEPS):
             board = table.board()
             hand = self.button(board, "My hand")
@@ -462,11 +464,7 @@ class BlackBox:
     async def space_windows(self) -> None:
         """Two members play space until the standing answers were used in a response window and a
         select was met (and tried by the other player), then one resigns with /resign."""
-        challenge = await self.challenge(self.dave, self.alice, "space")
-        if challenge is None:
-            return
-        await self.clicker.press(self.alice, "opponent", challenge, self.op(challenge, ":accept"))
-        table = await self.table(challenge, "space", (self.dave, self.alice))
+        table = await self.play_a_member(self.dave, self.alice, "space")
         answered = False
         for _ in range(SPACE_STEPS):
             board = await table.ready()
@@ -489,34 +487,25 @@ class BlackBox:
             await table.wait(lambda: table.result() is not None, "the result after /resign")
 
     async def standing_answers(self, table: Table, board: FakeMessage, defender: FakeUser) -> None:
-        """In a response window: the defender's private reply's **Always pass in this match** (tried by
-        the others first), then **Ask me in windows** in a fresh reply."""
-        others = {"opponent": table.other(defender), "stranger": self.carol}
-        opened = await self.clicker.press(defender, "player", board, self.button(board, "My hand"))
-        reply = opened.message if opened is not None else None
-        if reply is None:
-            return
-        always = self.button(reply, "Always pass in this match")
-        for role, user in others.items():
-            await self.clicker.press(user, role, reply, always)
-        await self.clicker.press(defender, "player", reply, always)
-        await table.wait(lambda: not WINDOW.search(table.board().content), "the window to pass")
-        board = await table.ready()
-        again = await self.clicker.press(defender, "player", board, self.button(board, "My hand"))
-        reply = again.message if again is not None else None
-        if reply is None:
-            return
-        ask = self.button(reply, "Ask me in windows")
-        for role, user in others.items():
-            await self.clicker.press(user, role, reply, ask)
-        await self.clicker.press(defender, "player", reply, ask)
+        """In a response window: the defender's private reply's **Always pass in this match**, then, once
+        the window has passed by it, **Ask me in windows** in a fresh reply; each tried by the others
+        first."""
+        for label in ("Always pass in this match", "Ask me in windows"):
+            opened = await self.clicker.press(defender, "player", board, self.button(board, "My hand"))
+            reply = opened.message if opened is not None else None
+            if reply is None:
+                return
+            answer = self.button(reply, label)
+            for role, user in (("opponent", table.other(defender)), ("stranger", self.carol)):
+                await self.clicker.press(user, role, reply, answer)
+            await self.clicker.press(defender, "player", reply, answer)
+            await table.wait(lambda: not WINDOW.search(table.board().content), "the window to pass")
+            board = await table.ready()
 
     async def pickers(self) -> None:
         """Alice plays Bob and Dave in one channel: /board and /resign ask which match."""
         first = await self.challenge(self.alice, self.bob, "ring", channel=self.lobby.id)
         second = await self.challenge(self.alice, self.dave, "ring", channel=self.lobby.id)
-        if first is None or second is None:
-            return
         await self.clicker.press(self.bob, "opponent", first, self.op(first, ":accept"))
         await self.clicker.press(self.dave, "opponent", second, self.op(second, ":accept"))
 
@@ -634,7 +623,8 @@ class BlackBox:
         self.clicker.kinds = self.kinds
         if Path(self.kinds.source).resolve() != self.checkout.resolve():
             self.ledger.fail(f"the bot's modules came from {self.kinds.source}, not {self.checkout}")
-        table = None
+        table: Table | None = None
+        accepted: FakeMessage | None = None
         async with self.stage("challenges"):
             accepted = await self.challenges()
         async with self.stage("ring, then kill -9"):
@@ -648,22 +638,18 @@ class BlackBox:
         async with self.stage("ring after the restart"):
             if table is not None:
                 await self.ring_after_the_restart(table)
-        async with self.stage("ring against the computer"):
-            await self.ring_against_the_computer()
-        async with self.stage("backgammon"):
-            await self.backgammon()
-        async with self.stage("backgammon against the computer"):
-            await self.backgammon_against_the_computer()
-        async with self.stage("space against the computer"):
-            await self.space_against_the_computer()
-        async with self.stage("space, response windows"):
-            await self.space_windows()
-        async with self.stage("match pickers"):
-            await self.pickers()
-        async with self.stage("made-up custom ids"):
-            await self.made_up()
-        async with self.stage("commands"):
-            await self.commands()
+        for name, stage in (
+            ("ring against the computer", self.ring_against_the_computer),
+            ("backgammon", self.backgammon),
+            ("backgammon against the computer", self.backgammon_against_the_computer),
+            ("space against the computer", self.space_against_the_computer),
+            ("space, response windows", self.space_windows),
+            ("match pickers", self.pickers),
+            ("made-up custom ids", self.made_up),
+            ("commands", self.commands),
+        ):
+            async with self.stage(name):
+                await stage()
         self.ledger.stage = "the fake's records"
         self.check_the_fake()
         self.ledger.stage = "SIGTERM"
