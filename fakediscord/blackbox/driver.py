@@ -1,9 +1,10 @@
 """Acting as the members of the fake server: commands and clicks that must be answered, controls of
 someone else's (forged, as a modified client sends them), and matches played turn by turn.
 
-Nothing here sleeps a fixed time: after a click the driver waits for what a player would wait for (the
-next decision shown to someone, a result, a private refusal), within generous limits that only a
-fault of the bot reaches.
+No wait here is a fixed time taken to be enough: after a click the driver waits for what a player
+would wait for (the next decision shown to someone, a result, a private refusal), within generous
+limits that only a fault of the bot reaches. The one thing the fake cannot tell it, whether the public
+board has caught up with what the bot saved, it looks up in the database (``Table.caught_up``).
 """
 
 from __future__ import annotations

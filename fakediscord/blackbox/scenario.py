@@ -2,21 +2,27 @@
 killed with SIGKILL in the middle of a match, started again on the same database, and stopped with
 SIGTERM; every failure goes to the ledger.
 
-Stages, in order (each is a method; a stage that finds its match stuck records why and the run goes on):
+Stages, in order (each a method; a stage that finds its match stuck records why, and the run goes on):
 
-1. challenges: Accept, Decline and Cancel by the challenger, the challenged and a stranger;
-2. ring between two members, its board's controls tried by the opponent and a stranger, **Rules**
-   by everyone, then turns, and a SIGKILL just after a click is answered;
-3. after the restart: the ring match finished, its Rematch, a stale control;
+1. challenges: Accept, Decline and Cancel, each tried by those it is not for first;
+2. ring between two members: the first board's controls tried by the opponent and a stranger,
+   **Rules** by everyone, Resign's confirmation tried by everyone, turns, and a SIGKILL as soon as a
+   click is answered (its action being saved and shown); the workers must end by themselves;
+3. the bot started again on the same database: that ring match to its end, a stale control, Rematch;
 4. ring against the computer, to the end;
-5. backgammon (a 1-point match) between two members: turns with Undo, a private panel's controls tried
-   by the others, then a resignation offered and accepted;
-6. space against the computer, some turns, then Resign;
-7. space between two members until a response window: **Always pass in this match**, **Ask me in
-   windows**, then Resign by the command;
-8. two matches in one channel without threads: the match pickers of /board and /resign;
-9. custom ids the bot never made;
-10. coverage (every registered kind in every role), what the fake recorded, SIGTERM.
+5. backgammon (a 1-point match) between two members: turns with Undo, a private panel tried by the
+   others, then Resign at the start of a turn;
+6. backgammon against the computer, to the end, with /hint and a roll typed with /move;
+7. space against the computer: turns through **My hand**, then Resign;
+8. space between two members: **Always pass in this match** and **Ask me in windows** in a response
+   window, more turns, then /resign;
+9. two matches in one channel without threads: the match pickers of /board and /resign;
+10. custom ids of the bot's kinds that none of its templates accept;
+11. the other commands; what the fake recorded; SIGTERM; and, after the run, the bot's output and
+    whether every registered kind was used in every role.
+
+Every kind of control met for the first time in a match is also tried by the others there
+(``Table.step``), so a kind added to the bot is clicked as soon as a board carries it.
 """
 
 from __future__ import annotations
@@ -605,6 +611,8 @@ class BlackBox:
         async with FakeDiscordServer(self.fake) as server:
             try:
                 await self.run_on(server)
+            except Exception as exc:  # the bot did not start, or could not be asked what it registers
+                self.ledger.fail(f"the run stopped: {exc}")
             finally:
                 for run in self.runs:
                     await run.ensure_stopped()
