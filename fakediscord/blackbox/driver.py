@@ -345,7 +345,7 @@ class Table:
                 f"but gives them nothing to decide with: {where.content[:300]!r}"
             )
             raise Stuck from None
-        mark = max(self.fake.world.messages, default=0)
+        seen = {m.id: len(m.history) for m in self.public()}
         result = await self.clicker.press(user, "player", where, custom_id, [value] if value else None)
         if result is None:
             raise Stuck
@@ -353,13 +353,16 @@ class Table:
         if after_answer is not None:
             await after_answer()
             return True
-        await self.settle(result, custom_id if value is None else value, version_of(custom_id), mark)
+        await self.settle(result, custom_id if value is None else value, version_of(custom_id), seen)
         return True
 
-    async def settle(self, result: InteractionResult, chosen: str, version: int | None, mark: int) -> None:
+    async def settle(
+        self, result: InteractionResult, chosen: str, version: int | None, seen: dict[int, int]
+    ) -> None:
         """Wait for what the click leads to: the next decision shown (a control of a later version, a
-        new board asking a person), the result, or a private refusal; a click that only opens other
-        controls (``n:``) is answered by the edit itself."""
+        board posted or edited since the click, ``seen`` (message: edits), asking a person), the
+        result, or a private refusal; a click that only opens other controls (``n:``) is answered by
+        the edit itself."""
         if chosen.startswith("n:") or version is None:
             return
 
@@ -375,7 +378,7 @@ class Table:
                 for control in message.all_components:
                     if not control.disabled and (version_of(control.custom_id or "") or 0) > version:
                         return True
-                if message.id > mark and message.visible_to is None:
+                if message.visible_to is None and len(message.history) > seen.get(message.id, -1):
                     asked = self.asked(message)
                     if asked is not None and asked.id != self.computer.id:
                         return True
