@@ -618,6 +618,7 @@ class BlackBox:
                     await run.ensure_stopped()
         for table in self.tables:
             self.note_match(table)
+        self.ledger.stage = "the bot's output"
         self.check_logs()
         self.ledger.stage = "coverage"
         self.ledger.check_coverage(self.kinds.names)
