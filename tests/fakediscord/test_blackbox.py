@@ -129,34 +129,27 @@ def test_the_kinds_are_those_the_bot_registers_in_the_order_discord_py_tries_the
 # -- clicks that are answered, and one that is not ------------------------------------------------
 
 
-class Answers(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"answers:(?P<n>\d+)"):
-    def __init__(self, n: int) -> None:
-        super().__init__(discord.ui.Button(label="Answers", custom_id=f"answers:{n}"))
+class Control(
+    discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"(?P<word>answers|silent):(?P<n>\d+)"
+):
+    """``answers:<n>`` answers privately with ``answers:<n+1>``; ``silent:<n>`` answers nothing."""
+
+    def __init__(self, word: str, n: int) -> None:
+        super().__init__(discord.ui.Button(label=word, custom_id=f"{word}:{n}"))
+        self.word, self.n = word, n
 
     @classmethod
     async def from_custom_id(
         cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: Any
-    ) -> Answers:
-        return cls(int(match["n"]))
+    ) -> Control:
+        return cls(match["word"], int(match["n"]))
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        if self.word == "silent":
+            return  # a member sees "This interaction failed"
         view = discord.ui.View(timeout=None)
-        view.add_item(Answers(2))  # a private control
+        view.add_item(Control("answers", self.n + 1))  # a private control
         await interaction.response.send_message("Not yours.", view=view, ephemeral=True)
-
-
-class Silent(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"silent:(?P<n>\d+)"):
-    def __init__(self, n: int) -> None:
-        super().__init__(discord.ui.Button(label="Silent", custom_id=f"silent:{n}"))
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: Any
-    ) -> Silent:
-        return cls(int(match["n"]))
-
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        return None  # a member sees "This interaction failed"
 
 
 class TwoControls(commands.Bot):
@@ -166,8 +159,8 @@ class TwoControls(commands.Bot):
         @self.tree.command(description="A board")
         async def board(interaction: discord.Interaction[Any]) -> None:
             view = discord.ui.View(timeout=None)
-            view.add_item(Answers(1))
-            view.add_item(Silent(1))
+            view.add_item(Control("answers", 1))
+            view.add_item(Control("silent", 1))
             await interaction.response.send_message("The board", view=view)
 
         @self.tree.command(description="Help")
@@ -175,7 +168,7 @@ class TwoControls(commands.Bot):
             await interaction.response.send_message("Some help", ephemeral=True)
 
     async def setup_hook(self) -> None:
-        self.add_dynamic_items(Answers, Silent)
+        self.add_dynamic_items(Control)
         await self.tree.sync()
 
 
