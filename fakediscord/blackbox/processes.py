@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 #: Seconds a killed bot's workers have to notice and end by themselves (they look every 0.2 s).
-ORPHAN_GRACE = 5.0
+ORPHAN_GRACE = 2.0
 #: Seconds SIGTERM may take to close the bot.
 STOP_TIMEOUT = 60.0
 #: The start of a line of discord.py's log format, plain ("[2025-01-01 12:00:00] [INFO    ] name: ...")

@@ -19,7 +19,7 @@ from discord.ext import commands
 from cogs.components import DYNAMIC_ITEMS
 from cogs.help import RULES_ITEMS
 from fakediscord import FakeDiscord
-from fakediscord.blackbox import Ledger, processes
+from fakediscord.blackbox import Ledger
 from fakediscord.blackbox.driver import Clicker
 from fakediscord.blackbox.kinds import Kinds
 from fakediscord.blackbox.processes import BotProcess, alive, children, trouble
@@ -96,9 +96,8 @@ DIES_WITH_PARENT = "import os, sys, time\nwhile os.getppid() == int(sys.argv[1])
 @pytest.mark.parametrize(("child", "left_behind"), [(ORPHAN, True), (DIES_WITH_PARENT, False)])
 @pytest.mark.asyncio
 async def test_a_killed_bot_is_watched_for_workers_left_behind(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, child: str, left_behind: bool
+    tmp_path: Path, child: str, left_behind: bool
 ) -> None:
-    monkeypatch.setattr(processes, "ORPHAN_GRACE", 2.0)
     run = BotProcess(REPO, tmp_path, "http://127.0.0.1:1", {}, tmp_path / "bot.log", "test")
     run.proc = await asyncio.create_subprocess_exec(
         sys.executable, "-c", _parent_with_a_child(child), stdout=asyncio.subprocess.PIPE
