@@ -209,7 +209,12 @@ class BlackBox:
         return found
 
     def op(self, message: FakeMessage, suffix: str) -> str:
-        return next(c for c in message.custom_ids if c.endswith(suffix))
+        """The control of ``message`` whose custom id ends with ``suffix`` (":accept", ":yes")."""
+        found = next((c for c in self.fake.message(message).custom_ids if c.endswith(suffix)), None)
+        if found is None:
+            self.ledger.fail(f"no control …{suffix} on {message.content[:200]!r} ({message.custom_ids})")
+            raise Stuck
+        return found
 
     async def table(self, challenge: FakeMessage, game: str, players: tuple[FakeUser, FakeUser]) -> Table:
         """The match started from ``challenge`` (accepted, or against the computer), once its first
@@ -225,7 +230,7 @@ class BlackBox:
             return next((m for m in found if match_of(m) is not None), None)
 
         try:
-            await self.fake.wait_for(lambda: board() is not None, 60, f"the first {game} board")
+            await self.fake.wait_for(lambda: board() is not None, SETTLE_TIMEOUT, f"the first {game} board")
         except TimeoutError:
             self.ledger.fail(f"{game}: the first board was never shown ({challenge.content[:200]!r})")
             raise Stuck from None
@@ -523,7 +528,7 @@ class BlackBox:
             }
 
         try:
-            await self.fake.wait_for(lambda: len(boards()) >= 2, 60, "two boards in one channel")
+            await self.fake.wait_for(lambda: len(boards()) >= 2, SETTLE_TIMEOUT, "two boards in one channel")
         except TimeoutError:
             self.ledger.fail(f"two matches in #{self.lobby.name}: the boards were not both shown")
             return
