@@ -233,6 +233,36 @@ class Interactions(InteractionData):
             MESSAGE_COMPONENT, u, channel, data, message=msg, locale=locale, custom_id=custom_id
         )
 
+    async def forge(
+        self,
+        user: UserLike,
+        message: MessageLike,
+        component: JSON,
+        values: Sequence[Any] | None = None,
+        *,
+        timeout: float | None = None,
+        expect_response: bool = True,
+    ) -> InteractionResult:
+        """``user`` uses ``component`` (a button, or with ``values`` a select: its JSON, as on a
+        message) as though it were on ``message``, which they can see: a control the bot never gave
+        them, as a modified client can send (a copy of another user's private control, an old control
+        a lost edit left on screen, a custom id the bot did not make). The stored message is left as
+        it was: the control is only in what the forged interaction carries."""
+        u = self._user(user)
+        msg = self._visible_message(message, u)
+        kept = msg.components
+        # First, so that it is the one found even when the message shows the same custom id disabled.
+        msg.components = [{"type": 1, "components": [{**component, "disabled": False}]}, *kept]
+        try:
+            custom_id = str(component.get("custom_id"))
+            if values is None:
+                inter = self.prepare_click(u, msg, custom_id)
+            else:
+                inter = self.prepare_select(u, msg, custom_id, values)
+        finally:
+            msg.components = kept
+        return await self.dispatch_interaction(inter, timeout=timeout, expect_response=expect_response)
+
     async def submit_modal(
         self,
         user: UserLike,

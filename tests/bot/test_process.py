@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from fakediscord import FakeDiscord, FakeDiscordServer
+from fakediscord.blackbox.processes import alive, children
 from fakediscord.matches import user_on_turn
 
 REPO = Path(__file__).resolve().parents[2]
@@ -296,25 +297,6 @@ def test_the_product_neither_imports_the_development_tools_nor_talks_to_another_
     assert offending == []
 
 
-def _children(pid: int) -> set[int]:
-    """The live processes whose parent is ``pid`` (from /proc)."""
-    found = set()
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        with contextlib.suppress(OSError, ValueError, IndexError):
-            fields = stat.read_text().rsplit(")", 1)[1].split()
-            if int(fields[1]) == pid and fields[0] != "Z":
-                found.add(int(stat.parent.name))
-    return found
-
-
-def _alive(pid: int) -> bool:
-    try:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    except OSError:
-        return False
-    return fields[0] != "Z"
-
-
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads the process table from /proc")
 @pytest.mark.asyncio
 async def test_kill_9_of_the_bot_takes_its_worker_processes_with_it(tmp_path: Path) -> None:
@@ -330,15 +312,15 @@ async def test_kill_9_of_the_bot_takes_its_worker_processes_with_it(tmp_path: Pa
         try:
             await server.wait_until_identified(timeout=30)
             await fake.wait_for(lambda: fake.synced, 30, "command sync")
-            workers = _children(proc.pid)
+            workers = children(proc.pid)
             assert workers, "the bot forks its render workers before it syncs its commands"
             proc.kill()
             await proc.wait()
             for _ in range(50):
-                if not any(_alive(pid) for pid in workers):
+                if not any(alive(pid) for pid in workers):
                     break
                 await asyncio.sleep(0.1)
-            left = [pid for pid in workers if _alive(pid)]
+            left = [pid for pid in workers if alive(pid)]
             assert left == [], f"worker processes {left} outlived the killed bot"
         finally:
             await _stop(proc)

@@ -460,6 +460,37 @@ async def test_dynamic_item_keeps_working_after_a_restart(fake: FakeDiscord, bot
 
 
 @pytest.mark.asyncio
+async def test_a_forged_control_reaches_the_bot_and_leaves_the_message_as_it_was(
+    fake: FakeDiscord, bot: TinyBot
+) -> None:
+    """A modified client can send a control it was never given (a copy of someone else's, a made-up
+    custom id): the interaction carries it on the message the user sees; the stored message is unchanged."""
+    alice, bob = fake.add_user("alice"), fake.add_user("bob")
+    counter = (await fake.slash(alice, "counter")).message
+    board = (await fake.slash(alice, "board")).message
+    assert counter is not None and board is not None
+    forged = await fake.forge(bob, board, counter.component("counter:0").raw)
+    assert forged.callback_type == 7 and forged.payload["data"]["custom_id"] == "counter:0"
+    assert forged.payload["message"]["id"] == str(board.id)
+    assert board.content == "Counter 1", "the bot answered on the message the control came on"
+
+    board = (await fake.slash(alice, "board")).message
+    assert board is not None and board.component("resign").disabled
+    shown = list(board.components)
+    resigned = await fake.forge(bob, board, board.component("resign").raw)  # shown disabled: forged live
+    assert resigned.message is not None and resigned.message.content == "resigned"
+    picked = await fake.forge(bob, board, board.component("colour").raw, ["red"])
+    assert picked.message is not None and picked.message.content == "You picked red"
+    assert board.components == shown and board.component("resign").disabled
+
+    secret = (await fake.slash(alice, "secret")).message
+    assert secret is not None
+    with pytest.raises(MessageNotVisible):  # only on a message the user can see
+        await fake.forge(bob, secret, counter.component("counter:0").raw)
+    fake.assert_clean()
+
+
+@pytest.mark.asyncio
 async def test_channel_message_sent_and_edited_with_the_bot_token(fake: FakeDiscord, bot: TinyBot) -> None:
     alice = fake.add_user("alice")
     result = await fake.slash(alice, "post", idle=True)

@@ -1,0 +1,397 @@
+"""Acting as the members of the fake server: commands and clicks that must be answered, controls of
+someone else's (forged, as a modified client sends them), and matches played turn by turn.
+
+No wait here is a fixed time taken to be enough: after a click the driver waits for what a player
+would wait for (the next decision shown to someone, a result, a private refusal), within generous
+limits that only a fault of the bot reaches. The one thing the fake cannot tell it, whether the public
+board has caught up with what the bot saved, it looks up in the database (``Table.caught_up``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import random
+import re
+import sqlite3
+import time
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from fakediscord.errors import NoResponse
+from fakediscord.fake import FakeDiscord
+from fakediscord.matches import private_panel, user_on_turn
+from fakediscord.results import InteractionResult
+from fakediscord.world import ComponentInfo, FakeMessage, FakeUser
+
+from .kinds import Kinds
+from .ledger import Click, Ledger
+
+JSON = dict[str, Any]
+
+#: Seconds a match may take to show the next decision after a click (or the computer to move).
+SETTLE_TIMEOUT = 60.0
+#: Seconds between two looks at whether the public board has caught up.
+PACE = 0.02
+#: A control that belongs to a match, and the match: ``g:<match>:...``, ``hand:<match>``, ...
+MATCH_CONTROL = re.compile(r"^(?:g|hand|rsk|rm|sa|rs):(\d+)")
+GAME_CONTROL = re.compile(r"^g:(\d+):(\d+):(.*)$")
+RESULT = "🏆"
+
+
+class Stuck(Exception):
+    """A match did not go on (already recorded as a failure): the stage that plays it stops."""
+
+
+def match_of(message: FakeMessage) -> int | None:
+    """The match whose controls a message carries, if any."""
+    for custom_id in message.custom_ids:
+        found = MATCH_CONTROL.match(custom_id)
+        if found:
+            return int(found[1])
+    return None
+
+
+def version_of(custom_id: str) -> int | None:
+    found = GAME_CONTROL.match(custom_id)
+    return int(found[2]) if found else None
+
+
+def choose(message: FakeMessage, rng: random.Random) -> tuple[str, str | None]:
+    """A random game decision on ``message``: an option of its first select, else one of its buttons;
+    never one that only navigates back, takes a step back or gives the match up."""
+    controls = [c for c in message.all_components if not c.disabled and GAME_CONTROL.match(c.custom_id or "")]
+    for select in (c for c in controls if c.is_select):
+        assert select.custom_id is not None
+        return select.custom_id, rng.choice(select.option_values)
+    buttons = [
+        b.custom_id
+        for b in controls
+        if b.custom_id and b.label not in ("Back", "Undo") and not (b.label or "").startswith("Resign")
+    ]
+    if not buttons:
+        raise LookupError(f"no game decision on {message!r}: {message.custom_ids}")
+    return rng.choice(buttons), None
+
+
+def first_value(control: ComponentInfo) -> list[str] | None:
+    """What a select is given when clicked (its first option); None for a button."""
+    return [control.option_values[0]] if control.is_select else None
+
+
+class Clicker:
+    """Commands and clicks as members make them: each click's kind and role go to the ledger, and one
+    nobody answers (Discord: "This interaction failed") is a failure, never an exception."""
+
+    def __init__(self, fake: FakeDiscord, kinds: Kinds, ledger: Ledger) -> None:
+        self.fake = fake
+        self.kinds = kinds
+        self.ledger = ledger
+        self._anchors: dict[tuple[int, int], FakeMessage] = {}
+
+    async def anchor(self, user: FakeUser, channel_id: int) -> FakeMessage:
+        """A private message of ``user``'s in that channel (their /help) to send forged controls from:
+        like a private reply of the bot's, it names no match, so the bot's own checks of who clicked
+        decide, and an answer that edits it harms no board."""
+        found = self._anchors.get((user.id, channel_id))
+        if found is None or found.deleted:
+            asked = await self.command(user, "help", channel=channel_id)
+            if asked is None or asked.message is None:
+                self.ledger.fail(f"/help by {user.name} showed nothing")
+                raise Stuck
+            found = self._anchors[(user.id, channel_id)] = asked.message
+        return found
+
+    def kind_of(self, custom_id: str) -> str:
+        found = self.kinds.of_id(custom_id)
+        if len(found) > 1:
+            self.ledger.fail(f"custom id {custom_id!r} is taken by several registered kinds: {found}")
+        return found[0] if found else "(no registered kind)"
+
+    async def command(
+        self, user: FakeUser, name: str, options: Mapping[str, Any] | None = None, channel: int | None = None
+    ) -> InteractionResult | None:
+        try:
+            return await self.fake.slash(user, name, options, channel=channel)
+        except NoResponse as exc:
+            self.ledger.fail(f"/{name} by {user.name} got no answer: {exc}")
+            return None
+
+    async def press(
+        self,
+        user: FakeUser,
+        role: str,
+        message: FakeMessage,
+        custom_id: str,
+        values: Sequence[str] | None = None,
+        *,
+        on: FakeMessage | None = None,
+    ) -> InteractionResult | None:
+        """``user`` uses the control ``custom_id`` of ``message`` (``values``: a select's choice, its first
+        option by default). If they cannot use it there (someone else's private message, a disabled
+        control), a client that still shows it sends it from ``on`` (default: their :meth:`anchor`)."""
+        message = self.fake.message(message)
+        control = message.component(custom_id)
+        chosen = list(values) if values is not None else first_value(control)
+        if message.is_visible_to(user) and not message.deleted and not control.disabled:
+            return await self._send(user, role, custom_id, message, control.raw, chosen, forged=False)
+        where = on or await self.anchor(user, message.channel_id)
+        return await self._send(user, role, custom_id, where, control.raw, chosen, forged=True)
+
+    async def press_made_up(
+        self, user: FakeUser, role: str, channel_id: int, custom_id: str
+    ) -> InteractionResult | None:
+        """A button with a custom id the bot never made (forged, or corrupted on the way)."""
+        button = {"type": 2, "style": 2, "label": "?", "custom_id": custom_id}
+        where = await self.anchor(user, channel_id)
+        return await self._send(user, role, custom_id, where, button, None, forged=True)
+
+    async def _send(
+        self,
+        user: FakeUser,
+        role: str,
+        custom_id: str,
+        where: FakeMessage,
+        raw: JSON,
+        values: list[str] | None,
+        *,
+        forged: bool,
+    ) -> InteractionResult | None:
+        kind = self.kind_of(custom_id)
+        try:
+            if forged:
+                result = await self.fake.forge(user, where, raw, values)
+            elif values is not None:
+                result = await self.fake.select(user, where, custom_id, values)
+            else:
+                result = await self.fake.click(user, where, custom_id)
+        except NoResponse as exc:
+            self.ledger.clicked(Click(kind, role, custom_id, user.name, answered=False))
+            self.ledger.fail(
+                f"{kind} {custom_id!r} used by {user.name} ({role}) got no answer "
+                f"(a member would see 'This interaction failed'): {exc}"
+            )
+            return None
+        self.ledger.clicked(Click(kind, role, custom_id, user.name, answered=True))
+        return result
+
+    async def probe(
+        self,
+        message: FakeMessage,
+        roles: Mapping[str, FakeUser],
+        *,
+        skip: Sequence[str] = (),
+        only_new: bool = False,
+    ) -> None:
+        """Every live control of ``message`` used by each of ``roles`` (who must not change the match
+        with it: the players not asked, strangers); controls whose custom id starts with one of ``skip``
+        are left alone, and with ``only_new`` so is a kind already clicked in that role."""
+        controls = [
+            c
+            for c in self.fake.message(message).all_components
+            if c.custom_id and not c.disabled and not c.custom_id.startswith(tuple(skip))
+        ]
+        for control in controls:
+            assert control.custom_id is not None
+            clicked = self.ledger.roles_of().get(self.kind_of(control.custom_id), set())
+            for role, user in roles.items():
+                if not (only_new and role in clicked):
+                    await self.press(user, role, message, control.custom_id)
+
+
+@dataclass
+class Table:
+    """One match played through its controls, in its own thread (``place``)."""
+
+    fake: FakeDiscord
+    clicker: Clicker
+    game: str
+    place: int
+    match_id: int
+    #: both players (the bot's user when it plays the computer)
+    players: tuple[FakeUser, FakeUser]
+    computer: FakeUser
+    #: a member who plays no part in the match
+    stranger: FakeUser
+    #: the bot's database, read only to pace the players (see :meth:`caught_up`); None: no pacing
+    database: Path | None = None
+    #: decisions the members made in it
+    decisions: int = 0
+
+    @property
+    def users(self) -> dict[int, FakeUser]:
+        return {u.id: u for u in (*self.players, self.computer)}
+
+    def other(self, user: FakeUser) -> FakeUser:
+        return self.players[1] if user.id == self.players[0].id else self.players[0]
+
+    def public(self) -> list[FakeMessage]:
+        return [m for m in self.fake.messages_in(self.place) if m.visible_to is None]
+
+    def result(self) -> FakeMessage | None:
+        return next((m for m in reversed(self.public()) if m.content.startswith(RESULT)), None)
+
+    def board(self) -> FakeMessage:
+        """The newest public message with live controls (the live board), or the newest one."""
+        messages = self.public()
+        for message in reversed(messages):
+            if any(not c.disabled for c in message.all_components):
+                return message
+        return messages[-1]
+
+    def live(self) -> list[FakeMessage]:
+        """The public messages whose controls can still be used (one board, or the result)."""
+        return [m for m in self.public() if any(not c.disabled for c in m.all_components)]
+
+    def asked(self, board: FakeMessage) -> FakeUser | None:
+        return user_on_turn(board, self.users)
+
+    def fingerprint(self) -> tuple[int, int]:
+        messages = self.fake.messages_in(self.place)
+        return len(messages), sum(len(m.history) for m in messages)
+
+    async def wait(self, predicate: Callable[[], bool], what: str) -> None:
+        try:
+            await self.fake.wait_for(predicate, SETTLE_TIMEOUT, what)
+        except TimeoutError:
+            board = self.board()
+            self.clicker.ledger.fail(
+                f"{self.game} match #{self.match_id}: no progress within {SETTLE_TIMEOUT:g} s waiting for "
+                f"{what}; the board says {board.content[:300]!r} with controls {board.custom_ids}"
+            )
+            raise Stuck from None
+
+    def behind(self) -> bool:
+        """Whether the bot saved more of the match than its public board shows yet."""
+        assert self.database is not None
+        with contextlib.closing(sqlite3.connect(f"file:{self.database}?mode=ro", uri=True, timeout=5)) as db:
+            row = db.execute(
+                "SELECT board_version, shown_version FROM matches WHERE id = ?", (self.match_id,)
+            ).fetchone()
+        return row is None or row[1] is None or row[1] < row[0]
+
+    async def caught_up(self) -> None:
+        """Wait, as a person does, until the public board shows the last thing saved. A player acting in
+        a private panel while the board of their previous step is still being posted is a race no
+        person wins at Discord's pace but a driver wins every time; ``database=None`` runs into it.
+        (The bot's progress is not an event of the fake's, so this one wait polls.)"""
+        if self.database is None:
+            return
+        deadline = time.perf_counter() + SETTLE_TIMEOUT
+        while self.behind():
+            if time.perf_counter() > deadline:
+                self.clicker.ledger.fail(
+                    f"{self.game} match #{self.match_id}: its public board stayed behind what was saved "
+                    f"for {SETTLE_TIMEOUT:g} s"
+                )
+                raise Stuck
+            await asyncio.sleep(PACE)
+
+    async def ready(self) -> FakeMessage:
+        """The live board, once it shows everything saved and the one before it has lost its controls
+        (the bot retires the old board after recording the new one)."""
+        await self.caught_up()
+        await self.wait(lambda: len(self.live()) <= 1, "a single board with live controls")
+        return self.board()
+
+    async def controls(self, user: FakeUser, board: FakeMessage) -> FakeMessage:
+        """Where ``user`` decides now: their private panel of a turn in progress, or a fresh private reply
+        from **My hand** when the board asks for it, or the board."""
+        panel = private_panel(self.fake, self.place, user, board)
+        if panel is not None:
+            return panel
+        hand = next((b.custom_id for b in board.buttons if b.label == "My hand" and b.custom_id), None)
+        if hand is not None and "**My hand**" in board.content:
+            opened = await self.clicker.press(user, "player", board, hand)
+            if opened is None or opened.message is None:
+                self.clicker.ledger.fail(
+                    f"{self.game} match #{self.match_id}: My hand showed {user.name} nothing"
+                )
+                raise Stuck
+            return opened.message
+        return board
+
+    async def step(
+        self, rng: random.Random, after_answer: Callable[[], Awaitable[None]] | None = None
+    ) -> bool:
+        """One decision by whoever the board asks (a human: a random legal control; the computer: wait
+        for it); False once the match is over. ``after_answer`` runs as soon as the click is answered,
+        instead of waiting for what it leads to (to kill the bot in the middle of showing it)."""
+        if self.result() is not None:
+            return False
+        board = await self.ready()
+        if self.result() is not None:  # shown meanwhile
+            return False
+        user = self.asked(board)
+        if user is None or user.id == self.computer.id:
+            before = self.fingerprint()
+            await self.wait(lambda: self.fingerprint() != before, "the computer's move")
+            return True
+        where = await self.controls(user, board)
+        # Every kind of control met for the first time is tried by the others too (the computer clicks
+        # nothing; Resign's confirmation would resign whoever clicks it).
+        others = {"opponent": self.other(user), "stranger": self.stranger}
+        if others["opponent"].id == self.computer.id:
+            del others["opponent"]
+        for message in {board.id: board, where.id: where}.values():
+            await self.clicker.probe(message, others, skip=("rs:",), only_new=True)
+        try:
+            custom_id, value = choose(where, rng)
+        except LookupError:
+            self.clicker.ledger.fail(
+                f"{self.game} match #{self.match_id}: the board asks {user.name} ({board.content[:120]!r}) "
+                f"but gives them nothing to decide with: {where.content[:300]!r}"
+            )
+            raise Stuck from None
+        seen = {m.id: len(m.history) for m in self.public()}
+        result = await self.clicker.press(user, "player", where, custom_id, [value] if value else None)
+        if result is None:
+            raise Stuck
+        self.decisions += 1
+        if after_answer is not None:
+            await after_answer()
+            return True
+        await self.settle(result, custom_id if value is None else value, version_of(custom_id), seen)
+        return True
+
+    async def settle(
+        self, result: InteractionResult, chosen: str, version: int | None, seen: dict[int, int]
+    ) -> None:
+        """Wait for what the click leads to: the next decision shown (a control of a later version, a
+        board posted or edited since the click, ``seen`` (message: edits), asking a person), the
+        result, or a private refusal; a click that only opens other controls (``n:``) is answered by
+        the edit itself."""
+        if chosen.startswith("n:") or version is None:
+            return
+
+        def refused() -> bool:  # a private message sent in answer, with nothing newer to decide on it
+            return any(
+                m.ephemeral
+                and not any((version_of(c.custom_id or "") or 0) > version for c in m.all_components)
+                for m in result.messages
+            )
+
+        def shown() -> bool:
+            for message in self.fake.messages_in(self.place):
+                for control in message.all_components:
+                    if not control.disabled and (version_of(control.custom_id or "") or 0) > version:
+                        return True
+                if message.visible_to is None and len(message.history) > seen.get(message.id, -1):
+                    asked = self.asked(message)
+                    if asked is not None and asked.id != self.computer.id:
+                        return True
+            return False
+
+        await self.wait(
+            lambda: self.result() is not None or shown() or refused(),
+            f"what {result.interaction.user.name}'s {chosen!r} leads to",
+        )
+
+    async def play(self, rng: random.Random, steps: int) -> bool:
+        """Up to ``steps`` decisions; whether the match is over."""
+        for _ in range(steps):
+            if not await self.step(rng):
+                return True
+        return self.result() is not None

@@ -1,0 +1,243 @@
+"""The black-box stage's own parts (``fakediscord.blackbox``), and the stage itself against this checkout."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import subprocess
+import sys
+import textwrap
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import discord
+import pytest
+import pytest_asyncio
+from discord.ext import commands
+
+from cogs.components import DYNAMIC_ITEMS
+from cogs.help import RULES_ITEMS
+from fakediscord import FakeDiscord
+from fakediscord.blackbox import Ledger
+from fakediscord.blackbox.driver import Clicker
+from fakediscord.blackbox.kinds import Kinds
+from fakediscord.blackbox.processes import BotProcess, alive, children, trouble
+
+REPO = Path(__file__).resolve().parents[2]
+
+PLAIN_LOG = """\
+[2026-01-02 10:00:00] [INFO    ] bot.client: synced 13 slash commands
+[2026-01-02 10:00:01] [WARNING ] bot.publisher: could not post; retrying
+[2026-01-02 10:00:02] [ERROR   ] discord.ui.view: Ignoring exception in dynamic item callback
+Traceback (most recent call last):
+  File "cogs/help.py", line 262, in callback
+AssertionError: the Help cog handles the rules pages
+[2026-01-02 10:00:03] [INFO    ] discord.gateway: connected
+"""
+# What discord.py writes in a container (it takes one for a colour terminal), even to a file.
+COLOUR_LOG = (
+    "\x1b[30;1m2026-01-02 10:00:00\x1b[0m \x1b[34;1mINFO    \x1b[0m \x1b[35mbot.client\x1b[0m synced\n"
+    "\x1b[30;1m2026-01-02 10:00:01\x1b[0m \x1b[33;1mWARNING \x1b[0m \x1b[35mbot.analyses\x1b[0m failed once\n"
+    "Traceback (most recent call last):\n"
+    '  File "engine/ai/backgammon_analysis.py", line 294, in _played_result\n'
+    "IndexError: list index out of range\n"
+    "\x1b[30;1m2026-01-02 10:00:02\x1b[0m \x1b[31mCRITICAL\x1b[0m \x1b[35mbot\x1b[0m the store is gone\n"
+    "\x1b[30;1m2026-01-02 10:00:03\x1b[0m \x1b[34;1mINFO    \x1b[0m \x1b[35mbot\x1b[0m SIGTERM received\n"
+)
+
+
+def test_trouble_is_every_error_and_every_traceback_in_either_log_format() -> None:
+    [error] = trouble(PLAIN_LOG)
+    assert error.startswith("[2026-01-02 10:00:02] [ERROR   ] discord.ui.view: Ignoring exception")
+    assert error.endswith("AssertionError: the Help cog handles the rules pages")
+    warning, critical = trouble(COLOUR_LOG)
+    assert warning.startswith("2026-01-02 10:00:01 WARNING  bot.analyses failed once\nTraceback")
+    assert warning.endswith("IndexError: list index out of range") and "\x1b" not in warning
+    assert critical == "2026-01-02 10:00:02 CRITICAL bot the store is gone"
+    assert trouble("[2026-01-02 10:00:00] [INFO    ] bot.client: synced\n") == []
+
+
+def test_children_and_alive_read_the_process_table() -> None:
+    parent = subprocess.Popen(
+        [sys.executable, "-c", "import subprocess, sys, time; c = subprocess.Popen(['sleep', '60']); "
+         "print(c.pid, flush=True); time.sleep(60)"],
+        stdout=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    try:
+        assert parent.stdout is not None
+        child = int(parent.stdout.readline())
+        assert children(parent.pid) == {child} and alive(child)
+        assert children(child) == set()
+    finally:
+        parent.kill()
+        parent.wait()
+        os.kill(child, 9)
+    assert not alive(parent.pid)
+
+
+def _parent_with_a_child(child: str) -> str:
+    """A process standing in for the bot: it starts one worker running ``child`` (given the parent's
+    pid) and waits. The worker does not share the pipe "ready" is read from: asyncio's ``wait()`` waits
+    for every end of it to close."""
+    return textwrap.dedent(f"""
+        import os, subprocess, sys, time
+        subprocess.Popen([sys.executable, "-c", {child!r}, str(os.getpid())], stdout=subprocess.DEVNULL)
+        print("ready", flush=True)
+        time.sleep(60)
+    """)
+
+
+ORPHAN = "import time; time.sleep(60)"
+DIES_WITH_PARENT = "import os, sys, time\nwhile os.getppid() == int(sys.argv[1]): time.sleep(0.05)"
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads the process table from /proc")
+@pytest.mark.parametrize(("child", "left_behind"), [(ORPHAN, True), (DIES_WITH_PARENT, False)])
+@pytest.mark.asyncio
+async def test_a_killed_bot_is_watched_for_workers_left_behind(
+    tmp_path: Path, child: str, left_behind: bool
+) -> None:
+    run = BotProcess(REPO, tmp_path, "http://127.0.0.1:1", {}, tmp_path / "bot.log", "test")
+    run.proc = await asyncio.create_subprocess_exec(
+        sys.executable, "-c", _parent_with_a_child(child), stdout=asyncio.subprocess.PIPE
+    )
+    assert run.proc.stdout is not None
+    await run.proc.stdout.readline()
+    while not run.note_workers():  # the worker is forked just before "ready": wait to see it
+        await asyncio.sleep(0.01)
+    [worker] = run.workers
+    left, _ = await run.kill()
+    try:
+        assert left == ([worker] if left_behind else [])
+    finally:
+        if alive(worker):
+            os.kill(worker, 9)
+
+
+def test_the_kinds_are_those_the_bot_registers_in_the_order_discord_py_tries_them() -> None:
+    kinds = Kinds.of(REPO)
+    assert Path(kinds.source) == REPO
+    assert set(kinds.names) == {c.__qualname__ for c in (*DYNAMIC_ITEMS, *RULES_ITEMS)}
+    assert kinds.of_id("g:12:3:roll") == ["GameButton"]
+    assert kinds.of_id("rules:ring") == ["OpenRulesButton"] and kinds.of_id("rules:ring:2") == ["RulesButton"]
+    assert kinds.of_id("g:99999999999999999999:1:roll") == ["MalformedControl"]
+    assert kinds.of_id("counter:1") == []
+
+
+# -- clicks that are answered, and one that is not ------------------------------------------------
+
+
+class Control(
+    discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"(?P<word>answers|silent):(?P<n>\d+)"
+):
+    """``answers:<n>`` answers privately with ``answers:<n+1>``; ``silent:<n>`` answers nothing."""
+
+    def __init__(self, word: str, n: int) -> None:
+        super().__init__(discord.ui.Button(label=word, custom_id=f"{word}:{n}"))
+        self.word, self.n = word, n
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: Any
+    ) -> Control:
+        return cls(match["word"], int(match["n"]))
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        if self.word == "silent":
+            return  # a member sees "This interaction failed"
+        view = discord.ui.View(timeout=None)
+        view.add_item(Control("answers", self.n + 1))  # a private control
+        await interaction.response.send_message("Not yours.", view=view, ephemeral=True)
+
+
+class TwoControls(commands.Bot):
+    def __init__(self) -> None:
+        super().__init__(command_prefix="!", intents=discord.Intents.default())
+
+        @self.tree.command(description="A board")
+        async def board(interaction: discord.Interaction[Any]) -> None:
+            view = discord.ui.View(timeout=None)
+            view.add_item(Control("answers", 1))
+            view.add_item(Control("silent", 1))
+            await interaction.response.send_message("The board", view=view)
+
+        @self.tree.command(description="Help")
+        async def help(interaction: discord.Interaction[Any]) -> None:
+            await interaction.response.send_message("Some help", ephemeral=True)
+
+    async def setup_hook(self) -> None:
+        self.add_dynamic_items(Control)
+        await self.tree.sync()
+
+
+@pytest_asyncio.fixture
+async def bot(fake: FakeDiscord) -> AsyncIterator[TwoControls]:
+    fake.timeout = 0.5  # how long the unanswered click is waited for
+    b = TwoControls()
+    await fake.connect(b)
+    try:
+        yield b
+    finally:
+        await b.close()
+
+
+KINDS = Kinds.from_json(
+    {
+        "source": "test",
+        "kinds": [
+            {"name": "Answers", "template": r"answers:(?P<n>\d+)"},
+            {"name": "Silent", "template": r"silent:(?P<n>\d+)"},
+            {"name": "Never", "template": r"never:(?P<n>\d+)"},
+            {"name": "AlsoAnswers", "template": r"answers:1"},
+        ],
+    }
+)
+
+
+@pytest.mark.asyncio
+async def test_a_click_nobody_answers_is_a_failure_and_coverage_counts_kinds_and_roles(
+    fake: FakeDiscord, bot: TwoControls
+) -> None:
+    alice, bob, carol = fake.add_user("alice"), fake.add_user("bob"), fake.add_user("carol")
+    ledger = Ledger()
+    clicker = Clicker(fake, KINDS, ledger)
+    board = (await fake.slash(alice, "board")).message
+    assert board is not None
+    answered = await clicker.press(alice, "player", board, "answers:1")
+    reply = answered.private if answered is not None else None
+    assert reply is not None and reply.content == "Not yours."
+    # Someone else's private message: sent from one they see (their own /help), as a modified client can.
+    copied = await clicker.press(bob, "opponent", reply, "answers:2")
+    assert copied is not None and copied.payload["message"]["content"] == "Some help"
+    assert await clicker.press(carol, "stranger", board, "silent:1") is None
+    assert [(c.kind, c.role, c.answered) for c in ledger.clicks] == [
+        ("Answers", "player", True),
+        ("Answers", "opponent", True),
+        ("Silent", "stranger", False),
+    ]
+    assert len(ledger.failures) == 2  # two kinds take "answers:1" (discord.py would run both); one silence
+    assert (
+        "'answers:1' is taken by several registered kinds: ['Answers', 'AlsoAnswers']"
+        in ledger.failures[0][1]
+    )
+    assert "Silent 'silent:1' used by carol (stranger) got no answer" in ledger.failures[-1][1]
+    ledger.failures.clear()
+    ledger.check_coverage(KINDS.names)
+    assert [f for _, f in ledger.failures] == [
+        "Answers: never clicked as stranger",
+        "Silent: never clicked as player, opponent",
+        "Never: a registered kind of control that was never clicked",
+        "AlsoAnswers: a registered kind of control that was never clicked",
+    ]
+    assert "FAILED: 4 problem(s)" in ledger.summary(KINDS.names)
+
+
+@pytest.mark.slow  # about 20 s: the real process, every game, a kill and a restart
+def test_the_black_box_stage_passes_on_this_checkout(tmp_path: Path) -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "fakediscord.blackbox", "--keep", str(tmp_path / "run")],
+        cwd=REPO, capture_output=True, text=True, timeout=900, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "black box passed" in done.stdout
