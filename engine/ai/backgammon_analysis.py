@@ -263,6 +263,8 @@ def _checker_play(
     if len(plays) < 2 or any(borne_off(p.result[1]) == CHECKERS for p in plays):
         return None
     chosen = _played_result(states, log, i)
+    if chosen is None:
+        return None  # the match ended in the middle of this turn: no play was made to judge
     ranked = ranked_plays(state, level)
     equities = {play.result: equity for equity, play in ranked}
     if chosen not in equities:
@@ -284,12 +286,15 @@ def _checker_play(
     )
 
 
-def _played_result(states: Sequence[Any], log: Sequence[str], i: int) -> Board:
+def _played_result(states: Sequence[Any], log: Sequence[str], i: int) -> Board | None:
     """The position (mover's view) the turn begun at ``log[i]`` reached: its steps are followed to the
-    one that ends the turn."""
+    one that ends the turn. None when the log ends before the turn does (a forced step was saved, then
+    the match was resigned or timed out with the rest of the turn unplayed)."""
     start: BackgammonState = states[i]
     j = i
     while True:
+        if j >= len(log):
+            return None
         state: BackgammonState = states[j]
         action = VARIANT.parse_action(state, log[j])
         nxt: BackgammonState = states[j + 1]

@@ -11,7 +11,7 @@ Stages, in order (each a method; a stage that finds its match stuck records why,
 3. the bot started again on the same database: that ring match to its end, a stale control, Rematch;
 4. ring against the computer, to the end;
 5. backgammon (a 1-point match) between two members: turns with Undo, a private panel tried by the
-   others, then Resign at the start of a turn;
+   others, then Resign wherever the match stands;
 6. backgammon against the computer, to the end, with /hint and a roll typed with /move;
 7. space against the computer: turns through **My hand**, then Resign;
 8. space between two members: **Always pass in this match** and **Ask me in windows** in a response
@@ -403,17 +403,11 @@ class BlackBox:
             self.ledger.fail(
                 f"backgammon match #{table.match_id}: no turn in progress with Undo in {BACKGAMMON_STEPS} decisions"
             )
-        # A 1-point match offers no resignation of a game (any loss loses the match): Resign the match,
-        # at the start of a turn. (In the middle of one, after a forced entry from the bar was played by
-        # itself, the match's analysis fails: a fault of the bot's, reported, left to its own fix.)
-        for _ in range(TO_THE_END):
-            board = await table.ready()
-            asked = table.asked(board)
-            if table.result() is not None or (
-                asked is not None and any(b.label == "Roll" for b in board.buttons)
-            ):
-                break
-            await table.step(self.rng)
+        # A 1-point match offers no resignation of a game (any loss loses the match): Resign the match
+        # wherever it stands, often in the middle of a turn (a log ending in a forced step once made
+        # the match's analysis fail).
+        board = await table.ready()
+        asked = table.asked(board)
         if table.result() is None and asked is not None:
             await self.resign_by_button(table, asked)
 

@@ -303,3 +303,11 @@ def test_the_chart_is_a_png_of_the_expected_size(one_point: tuple[list[str], Ana
     assert render_chances(((0.5, 0.9, 1.0),), 0, "a", (styles[0], styles[1])) != render_chances(
         ((0.5, 0.9, 1.0),), 1, "a", (styles[0], styles[1])
     )
+
+
+def test_a_match_ended_in_the_middle_of_a_turn_is_analysed_without_that_turns_play() -> None:
+    """A forced step is saved at once; a resignation before the rest of the turn leaves the log in the
+    middle of a turn (seen in the real process: a forced entry from the bar, then "resigned")."""
+    analysis = analyse({"length": 1, "rules": "standard"}, ["opening 4-1", "move 24/23"])
+    assert [d for d in analysis.decisions if d.kind == "play"] == []
+    assert len(analysis.players) == 2
