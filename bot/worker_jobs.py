@@ -1,0 +1,80 @@
+"""The jobs the bot sends to its worker processes (``bot.render_pool``): module-level functions, so
+they cross to a worker by reference, with arguments that are small values (views, notations, names,
+a seed), never sessions or connections. Each also runs as it is in the bot's process (a thread), for
+the bot without workers (tests, the sandbox) and as the fallback of a lost worker.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from engine.ai.coaching import Analysis, Hint, StopCheck
+from engine.protocol import GameView, Outcome
+from render.replay import ReplayGif, replay_match
+from render.theme import Caption, SeatStyle
+
+
+def draw_board(view: GameView, caption: Caption) -> bytes:
+    """A board picture (``render.render_board``)."""
+    from render import render_board
+
+    return render_board(view, caption)
+
+
+def warm_pictures() -> None:
+    """Draw one start position of every registered game: the fonts and each renderer's first-use
+    costs are paid before the first real picture."""
+    import logging
+
+    import engine
+    import render
+    from render.theme import NO_CAPTION
+
+    for key, renderer in list(render.RENDERERS.items()):
+        variant = engine.VARIANTS.get(key)
+        if variant is None:
+            continue
+        try:
+            renderer(variant.new_game().view(None), NO_CAPTION)
+        except Exception:  # a warm-up that fails only costs the first picture its warm-up
+            logging.getLogger(__name__).debug("warm-up picture of %s failed", key, exc_info=True)
+
+
+def make_replay(
+    game: str,
+    options: Mapping[str, Any] | None,
+    log: Sequence[str],
+    names: tuple[str, str],
+    ending: Outcome | None,
+    limit: int,
+) -> ReplayGif:
+    """A finished match's replay GIF of at most ``limit`` bytes, from its saved log
+    (``render.replay.replay_match``)."""
+    return replay_match(game, options, log, names, ending, limit)
+
+
+def draw_chart(
+    games: Sequence[Sequence[float]], seat: int, name: str, styles: tuple[SeatStyle, SeatStyle]
+) -> bytes:
+    """An analysis's winning-chances chart (``render.analysis_chart.render_chances``)."""
+    from render.analysis_chart import render_chances
+
+    return render_chances(games, seat, name, styles)
+
+
+def hint(game: str, view: GameView) -> Hint:
+    """The coach's hint for the decision in ``view`` (``engine.ai.coaches.HINTS``)."""
+    from engine.ai.coaches import HINTS
+
+    return HINTS[game](view)
+
+
+def analyse(
+    game: str, options: Mapping[str, Any] | None, log: Sequence[str], should_stop: StopCheck | None = None
+) -> Analysis:
+    """The analysis of a finished match (``engine.ai.coaches.ANALYSES``). In a worker nothing stops
+    it but the worker's end; in the bot's process ``should_stop`` does."""
+    from engine.ai.coaches import ANALYSES
+
+    return ANALYSES[game](options, log, should_stop)
