@@ -132,7 +132,7 @@ def draw(state: BackgammonState, caption: Caption = NO_CAPTION) -> Image.Image:
     return image
 
 
-@bytes_lru(8 * MB, canvas_bytes)
+@bytes_lru(6 * MB, canvas_bytes)
 def _canvas() -> theme.PaletteCanvas:
     return theme.PaletteCanvas(_background(), palette())
 
@@ -292,7 +292,7 @@ def counts(state: BackgammonState, bottom: int) -> list[tuple[int | None, int]]:
 # -- the static board ------------------------------------------------------------------------------
 
 
-@bytes_lru(8 * MB, picture_bytes)
+@bytes_lru(4 * MB, picture_bytes)
 def _background() -> Image.Image:
     """Everything that never changes: the frame, the felt, the 24 points, their numbers, the trays."""
     image = Image.new("RGB", (WIDTH, HEIGHT), theme.BACKGROUND)
@@ -506,7 +506,7 @@ def _bezier(start: Point, end: Point, t: float) -> Point:
 ARROW_W = 6
 
 
-@bytes_lru(8 * MB, picture_bytes)
+@bytes_lru(6 * MB, picture_bytes)
 def arrow_sprite(start: tuple[int, int], end: tuple[int, int]) -> tuple[Image.Image, tuple[int, int]]:
     """A gold arrow, outlined in dark, on a curve from ``start`` to the edge of the checker at
     ``end``; the sprite and the canvas position of its top-left corner."""

@@ -89,7 +89,7 @@ def render(view: GameView, caption: Caption = NO_CAPTION) -> bytes:
     return canvas.encode(image)
 
 
-@bytes_lru(8 * MB, canvas_bytes)
+@bytes_lru(6 * MB, canvas_bytes)
 def _canvas() -> theme.PaletteCanvas:
     return theme.PaletteCanvas(_background(), palette())
 
@@ -191,7 +191,7 @@ def position(space: int, radius: float = RING_R) -> Point:
 # -- the static board ------------------------------------------------------------------------------
 
 
-@bytes_lru(8 * MB, picture_bytes)
+@bytes_lru(4 * MB, picture_bytes)
 def _background() -> Image.Image:
     """Everything that never changes: the board face, the track, the 12 empty spaces and their numbers."""
     image = Image.new("RGB", (WIDTH, HEIGHT), theme.BACKGROUND)
@@ -359,7 +359,7 @@ def _step_badge(n: int) -> Image.Image:
     return theme.badge_sprite(str(n), 26, HIGHLIGHT, theme.SHADOW)
 
 
-@bytes_lru(8 * MB, picture_bytes)
+@bytes_lru(6 * MB, picture_bytes)
 def _move_arrow(source: int, target: int, lane: int = 0) -> tuple[Image.Image, tuple[int, int]]:
     """An arrow along the inside of the ring, clockwise from ``source`` to ``target``."""
     steps = (target - source) % SPACES or SPACES

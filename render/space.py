@@ -145,7 +145,7 @@ def draw(view: SpaceView, caption: Caption = NO_CAPTION) -> Image.Image:
     return image
 
 
-@bytes_lru(8 * MB, canvas_bytes)
+@bytes_lru(6 * MB, canvas_bytes)
 def _canvas() -> theme.PaletteCanvas:
     return theme.PaletteCanvas(_background(), palette())
 
@@ -223,7 +223,7 @@ CARDS_Y = HEIGHT - 150
 """The deck and the vortex sit in the bottom corners, outside the ring."""
 
 
-@bytes_lru(8 * MB, picture_bytes)
+@bytes_lru(4 * MB, picture_bytes)
 def _background() -> Image.Image:
     """The board face, the track, the 28 sectors, the planets, their numbers and names, and the
     static words of the panels."""
@@ -456,7 +456,7 @@ def _roller(view: SpaceView) -> int | None:
     return None if view.phase in (Phase.ROLL, Phase.DICE) else view.turn_seat
 
 
-@bytes_lru(8 * MB, picture_bytes)
+@bytes_lru(6 * MB, picture_bytes)
 def _middle(
     current: int, dice: tuple[int, ...], bonus: tuple[int, ...], used: tuple[bool, ...], roller: int | None
 ) -> Image.Image:
@@ -635,7 +635,7 @@ def _radius(sector: int) -> int:
     return PLANET_R + 6 if sector in PLANETS else SECTOR_R
 
 
-@bytes_lru(8 * MB, picture_bytes)
+@bytes_lru(6 * MB, picture_bytes)
 def _move_arrow(
     source: int, target: int, direction: int, lane: int = 0, dashed: bool = False
 ) -> tuple[Image.Image, tuple[int, int]]:

@@ -326,7 +326,7 @@ def numbered_stack_sprite(
     return counted
 
 
-@bytes_lru(8 * MB, picture_bytes)
+@bytes_lru(6 * MB, picture_bytes)
 def text_sprite(
     text: str, size: int, fill: RGB, bold: bool, stroke: int, anchor: str
 ) -> tuple[Image.Image, int, int]:
@@ -802,9 +802,9 @@ def encode_png(
 PNG_BAND = 64
 """Rows per independently compressed band of ``PaletteCanvas``."""
 
-RECENT_BANDS_BYTES = 4 * MB
+RECENT_BANDS_BYTES = 2 * MB
 """Bytes of drawn bands (raw and compressed) whose compressed bytes a ``PaletteCanvas`` remembers
-(as many bands as fit, counting each twice its raw size: about 35 of the ring board's 55 KB bands)."""
+(as many bands as fit, counting each twice its raw size: about 18 of the ring board's 55 KB bands)."""
 
 
 def _chunk(kind: bytes, data: bytes) -> bytes:

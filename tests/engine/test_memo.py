@@ -112,3 +112,12 @@ def test_a_worker_forked_while_a_cache_lock_is_held_can_use_the_cache() -> None:
         assert done.get(timeout=5) == 8
     finally:
         CACHES.remove(cache)
+
+
+def test_the_picture_caches_together_fit_a_worker_under_250_mb() -> None:
+    """A warmed render worker holds about 100 MB before its caches fill (bench/worker_memory.py):
+    the budgets of render/'s caches must leave it under 250 MB whatever it draws."""
+    for name in _modules():
+        importlib.import_module(name)
+    pictures = sum(cache.budget for cache in CACHES if cache.name.startswith("render."))
+    assert pictures <= 140 * memo.MB
