@@ -49,6 +49,7 @@ from engine.ai.selfplay import notations_played  # noqa: E402
 from engine.backgammon.variant import VARIANT  # noqa: E402
 from engine.protocol import CHANCE, Action, GameView, replay_states  # noqa: E402
 from render import SEAT_STYLES, Caption  # noqa: E402
+from render.replay import SavedMatch  # noqa: E402
 
 NAMES = ("Alice Liddell", "bob")
 PICTURE_EVERY = 0.05
@@ -155,12 +156,13 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     analysis_log = match_log(args.analysis_length, args.seed)
     analysis_options = {"length": args.analysis_length}
     report["replay_actions"] = len(long_log)
+    saved = SavedMatch("backgammon", options, tuple(long_log), NAMES)
     report["analysis_actions"] = len(analysis_log)
     moves = hard_positions(analysis_options, analysis_log, args.moves)
     with RenderPool() as pool:
         report["lanes"] = {lane.name: lane.workers for lane in pool.lanes}
         # each heavy job alone
-        replay_s = await timed(pool.replay("backgammon", options, long_log, NAMES))
+        replay_s = await timed(pool.replay(saved))
         started = time.perf_counter()
         analysis = await pool.analyse("backgammon", analysis_options, analysis_log, lambda: False)
         analysis_s = round(time.perf_counter() - started, 2)
@@ -170,8 +172,8 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
 
         # board pictures while two long replays and an analysis run
         heavy = [
-            asyncio.create_task(timed(pool.replay("backgammon", options, long_log, NAMES))),
-            asyncio.create_task(timed(pool.replay("backgammon", options, long_log, NAMES))),
+            asyncio.create_task(timed(pool.replay(saved))),
+            asyncio.create_task(timed(pool.replay(saved))),
             asyncio.create_task(
                 timed(pool.analyse("backgammon", analysis_options, analysis_log, lambda: False))
             ),

@@ -46,8 +46,8 @@ from bot import worker_jobs
 from bot.worker_lanes import Lane, LaneSpec, WorkerLost
 from engine.ai.coaching import Analysis, AnalysisStopped, Hint, StopCheck
 from engine.ai.levels import seeded_move
-from engine.protocol import Action, GameView, Outcome
-from render.replay import GIF_LIMIT, ReplayGif
+from engine.protocol import Action, GameView
+from render.replay import GIF_LIMIT, ReplayGif, SavedMatch, replay_match
 from render.theme import NO_CAPTION, Caption, SeatStyle
 
 _log = logging.getLogger(__name__)
@@ -169,23 +169,14 @@ class RenderPool:
 
     # -- heavy work: replays, analyses, charts -------------------------------------------------------
 
-    async def replay(
-        self,
-        game: str,
-        options: Mapping[str, Any] | None,
-        log: Sequence[str],
-        names: tuple[str, str],
-        ending: Outcome | None = None,
-        limit: int = GIF_LIMIT,
-    ) -> ReplayGif:
+    async def replay(self, match: SavedMatch, limit: int = GIF_LIMIT) -> ReplayGif:
         """A finished match's replay GIF (at most ``limit`` bytes), made from its saved log in a
         heavy worker (a thread without one); ``HeavyWorkFailed`` when the worker died or took over
         ``REPLAY_TIMEOUT``."""
-        args = (game, options, list(log), names, ending, limit)
-        if not self.heavy.knows(game):
-            return await asyncio.to_thread(worker_jobs.make_replay, *args)
+        if not self.heavy.knows(match.game):
+            return await asyncio.to_thread(replay_match, match, limit)
         try:
-            return await self.heavy.run(REPLAY_TIMEOUT, worker_jobs.make_replay, *args)
+            return await self.heavy.run(REPLAY_TIMEOUT, replay_match, match, limit)
         except WorkerLost as exc:
             raise HeavyWorkFailed(str(exc)) from exc
 

@@ -10,8 +10,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from engine.ai.coaching import Analysis, Hint, StopCheck
-from engine.protocol import GameView, Outcome
-from render.replay import ReplayGif, replay_match
+from engine.protocol import GameView
 from render.theme import Caption, SeatStyle
 
 
@@ -39,19 +38,6 @@ def warm_pictures() -> None:
             renderer(variant.new_game().view(None), NO_CAPTION)
         except Exception:  # a warm-up that fails only costs the first picture its warm-up
             logging.getLogger(__name__).debug("warm-up picture of %s failed", key, exc_info=True)
-
-
-def make_replay(
-    game: str,
-    options: Mapping[str, Any] | None,
-    log: Sequence[str],
-    names: tuple[str, str],
-    ending: Outcome | None,
-    limit: int,
-) -> ReplayGif:
-    """A finished match's replay GIF of at most ``limit`` bytes, from its saved log
-    (``render.replay.replay_match``)."""
-    return replay_match(game, options, log, names, ending, limit)
 
 
 def draw_chart(

@@ -22,7 +22,7 @@ from bot.store import MatchRecord
 from cogs.board import record_names
 from cogs.replies import reply_privately
 from engine import GameError, find_variant
-from render.replay import GIF_LIMIT, ReplayTooLarge
+from render.replay import GIF_LIMIT, ReplayTooLarge, SavedMatch
 
 if TYPE_CHECKING:
     from bot.client import RingsideBot
@@ -55,13 +55,17 @@ class Replay(commands.Cog):
     async def _make_and_post(self, interaction: discord.Interaction[Any], record: MatchRecord) -> None:
         """Make the replay in a heavy worker (from the saved log) and post it; every failure is told
         to the asker privately."""
-        log_ = [a.notation for a in await self.bot.store.matches.action_log(record.id)]
-        names = await record_names(self.bot, record)
-        ending = await self.bot.sessions.result_of(record.id)
+        saved = SavedMatch(
+            game=record.game,
+            options=record.options,
+            log=tuple(a.notation for a in await self.bot.store.matches.action_log(record.id)),
+            names=await record_names(self.bot, record),
+            ending=await self.bot.sessions.result_of(record.id),
+        )
         # Discord says in each interaction how large a file it takes here.
         limit = min(GIF_LIMIT, interaction.filesize_limit)
         try:
-            made = await self.bot.render_pool.replay(record.game, record.options, log_, names, ending, limit)
+            made = await self.bot.render_pool.replay(saved, limit)
         except GameError as exc:
             log.warning("match %s cannot be replayed: %s", record.id, exc)
             await _fail(interaction, f"Match #{record.id}'s saved moves cannot be replayed ({exc}).")

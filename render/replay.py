@@ -1,6 +1,6 @@
 """A finished match as an animated GIF (``/replay``): a frame per action, with that action's text.
 
-``replay_match`` makes it from what is saved of the match (game, options, action log, names): the
+``replay_match`` makes it from what is saved of the match (``SavedMatch``): the
 bot runs it in a heavy worker process, so neither replaying the log nor drawing hundreds of frames
 happens in the bot's process.
 
@@ -96,23 +96,29 @@ def replay_gif(frames: Sequence[Frame], limit: int = GIF_LIMIT) -> ReplayGif:
     raise ReplayTooLarge(f"the replay does not fit in {limit} bytes even with {ATTEMPTS[-1][0]} frames")
 
 
-def replay_match(
-    game: str,
-    options: Mapping[str, Any] | None,
-    log: Sequence[str],
-    names: tuple[str, str],
-    ending: Outcome | None = None,
-    limit: int = GIF_LIMIT,
-) -> ReplayGif:
-    """The GIF of a finished match from what is saved of it: its game, options and action log (a
-    ``GameError`` if the log does not replay), the players' names, and how it ended when play did
-    not end it (a resignation, a timeout: ``ending``, drawn on the last frame)."""
-    states = list(replay_states(find_variant(game), options, log))
+@dataclass(frozen=True, slots=True)
+class SavedMatch:
+    """What is saved of a finished match, all a replay needs: its game, options and action log, the
+    players' names, and how it ended when play did not end it (a resignation, a timeout)."""
+
+    game: str
+    options: Mapping[str, Any] | None
+    log: tuple[str, ...]
+    names: tuple[str, str]
+    ending: Outcome | None = None
+
+
+def replay_match(match: SavedMatch, limit: int = GIF_LIMIT) -> ReplayGif:
+    """The GIF of a finished match (a ``GameError`` if its log does not replay), its ending drawn on
+    the last frame when play did not end it."""
+    states = list(replay_states(find_variant(match.game), match.options, match.log))
     last = len(states) - 1
     frames = [
         Frame(
             view=state.view(None),
-            caption=Caption(names=names, ending=ending if i == last and state.outcome() is None else None),
+            caption=Caption(
+                names=match.names, ending=match.ending if i == last and state.outcome() is None else None
+            ),
         )
         for i, state in enumerate(states)
     ]

@@ -34,18 +34,7 @@ from engine.ring import (
 )
 from render import theme
 from render.ring_palette import PALETTE_HEX
-from render.theme import (
-    HIGHLIGHT,
-    MUTED,
-    NO_CAPTION,
-    TEXT,
-    Caption,
-    DieStyle,
-    Point,
-    SeatStyle,
-    canvas_bytes,
-    picture_bytes,
-)
+from render.theme import HIGHLIGHT, MUTED, NO_CAPTION, TEXT, Caption, DieStyle, Point, SeatStyle
 
 WIDTH, HEIGHT = 800, 900
 HEADER = 100
@@ -89,7 +78,7 @@ def render(view: GameView, caption: Caption = NO_CAPTION) -> bytes:
     return canvas.encode(image)
 
 
-@bytes_lru(6 * MB, canvas_bytes)
+@bytes_lru(6 * MB, theme.canvas_bytes)
 def _canvas() -> theme.PaletteCanvas:
     return theme.PaletteCanvas(_background(), palette())
 
@@ -120,7 +109,7 @@ def base_colours() -> list[theme.RGB]:
     return list(dict.fromkeys(base))
 
 
-@bytes_lru(1 * MB, picture_bytes)
+@bytes_lru(1 * MB, theme.picture_bytes)
 def palette() -> Image.Image:
     """The fixed 256-colour palette of every ring picture: ``render/ring_palette.py``, made by
     ``build_palette`` (``python -m render palette --game ring`` writes it again after a change of
@@ -191,7 +180,7 @@ def position(space: int, radius: float = RING_R) -> Point:
 # -- the static board ------------------------------------------------------------------------------
 
 
-@bytes_lru(4 * MB, picture_bytes)
+@bytes_lru(4 * MB, theme.picture_bytes)
 def _background() -> Image.Image:
     """Everything that never changes: the board face, the track, the 12 empty spaces and their numbers."""
     image = Image.new("RGB", (WIDTH, HEIGHT), theme.BACKGROUND)
@@ -359,7 +348,7 @@ def _step_badge(n: int) -> Image.Image:
     return theme.badge_sprite(str(n), 26, HIGHLIGHT, theme.SHADOW)
 
 
-@bytes_lru(6 * MB, picture_bytes)
+@bytes_lru(6 * MB, theme.picture_bytes)
 def _move_arrow(source: int, target: int, lane: int = 0) -> tuple[Image.Image, tuple[int, int]]:
     """An arrow along the inside of the ring, clockwise from ``source`` to ``target``."""
     steps = (target - source) % SPACES or SPACES
@@ -368,7 +357,7 @@ def _move_arrow(source: int, target: int, lane: int = 0) -> tuple[Image.Image, t
     return theme.arc_arrow_sprite(CENTER, radius, start, start + steps * 360 / SPACES, HIGHLIGHT, 7)
 
 
-@bytes_lru(4 * MB, picture_bytes)
+@bytes_lru(4 * MB, theme.picture_bytes)
 def _swap_arrow(a: int, b: int) -> tuple[Image.Image, tuple[int, int]]:
     """A dashed double arrow between two swapped spaces, the short way round the inside."""
     steps = (b - a) % SPACES
@@ -521,7 +510,7 @@ def _draw_header(image: Image.Image, state: RingState, caption: Caption) -> None
     image.paste(_header(seat, state.phase_text, state.turn_number, caption), (0, 0))
 
 
-@bytes_lru(3 * MB, picture_bytes)
+@bytes_lru(3 * MB, theme.picture_bytes)
 def _header(seat: int | None, phase_text: str, turn_number: int, caption: Caption) -> Image.Image:
     """The header strip over the empty background, drawn once per text: pasting it whole is several
     times faster than its tokens and texts one by one. Nothing else reaches above the board face."""

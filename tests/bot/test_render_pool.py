@@ -26,7 +26,7 @@ from engine.ai.random_player import random_action
 from engine.protocol import CHANCE, GameState, GameView
 from engine.ring import RingState
 from render import Caption, render_board
-from render.replay import replay_match
+from render.replay import SavedMatch, replay_match
 from tests.games import duel
 
 CAPTION = Caption(names=("Alice Liddell", "bob"))
@@ -347,11 +347,12 @@ async def test_a_replay_is_made_from_the_log_in_a_heavy_worker(monkeypatch: pyte
         action = random_action(state, rng)
         notations.append(action.notation)
         state = state.apply(action)
-    expected = replay_match("ring", None, notations, ("a", "b"))
+    saved = SavedMatch("ring", None, tuple(notations), ("a", "b"))
+    expected = replay_match(saved)
     with RenderPool(1, heavy_workers=1) as pool:
         # the bot's process does not replay the log itself: only the worker may
         monkeypatch.setattr(replay_module, "replay_states", _refuse)
-        made = await pool.replay("ring", None, notations, ("a", "b"))
+        made = await pool.replay(saved)
     assert made == expected and made.total == len(notations) + 1
 
 

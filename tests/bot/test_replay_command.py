@@ -5,10 +5,12 @@ from __future__ import annotations
 import asyncio
 import io
 import random
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+import pytest_asyncio
 from PIL import Image
 
 import render.replay as replay_module
@@ -120,6 +122,13 @@ async def test_replay_refuses_active_unknown_and_missing_matches_privately(
     await stop_bot(bot)
 
 
+@pytest_asyncio.fixture
+async def bot(fake: FakeDiscord, tmp_path: Path) -> AsyncIterator[RingsideBot]:
+    started = await start_bot(fake, tmp_path / "db.sqlite3")
+    yield started
+    await stop_bot(started)
+
+
 async def _finished_match(fake: FakeDiscord, bot: RingsideBot) -> tuple[int, int]:
     """A resigned ring match between two new players: (its id, its channel)."""
     alice, bob = fake.add_user(f"a{len(fake.world.users)}"), fake.add_user(f"b{len(fake.world.users)}")
@@ -144,9 +153,8 @@ def _held_replays(bot: RingsideBot, monkeypatch: pytest.MonkeyPatch) -> asyncio.
 
 @pytest.mark.asyncio
 async def test_replays_in_the_making_are_limited_per_member_per_server_and_in_all(
-    fake: FakeDiscord, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    fake: FakeDiscord, bot: RingsideBot, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    bot = await start_bot(fake, tmp_path / "db.sqlite3")
     match_id, channel = await _finished_match(fake, bot)
     release = _held_replays(bot, monkeypatch)
     carol, dave, erin = (fake.add_user(name) for name in ("carol", "dave", "erin"))
@@ -166,7 +174,6 @@ async def test_replays_in_the_making_are_limited_per_member_per_server_and_in_al
     done = await fake.slash(carol, "replay", {"match": match_id}, channel=channel, idle=True)
     assert done.messages[-1].attachment(f"match-{match_id}.gif").data
     fake.assert_clean()
-    await stop_bot(bot)
 
 
 def test_the_limit_in_all_counts_every_server() -> None:
@@ -184,9 +191,8 @@ def test_the_limit_in_all_counts_every_server() -> None:
 
 @pytest.mark.asyncio
 async def test_a_replay_whose_upload_fails_is_told_privately_without_a_traceback(
-    fake: FakeDiscord, tmp_path: Path
+    fake: FakeDiscord, bot: RingsideBot
 ) -> None:
-    bot = await start_bot(fake, tmp_path / "db.sqlite3")
     match_id, channel = await _finished_match(fake, bot)
     carol = fake.add_user("carol")
     for status, words in ((413, "too large"), (403, "Discord refused it (403)")):
@@ -199,14 +205,12 @@ async def test_a_replay_whose_upload_fails_is_told_privately_without_a_traceback
         assert result.message is None or result.message.deleted or result.message.ephemeral
         assert not result.errors
     assert bot.replays.in_making == 0
-    await stop_bot(bot)
 
 
 @pytest.mark.asyncio
 async def test_a_replay_not_made_in_time_is_told_privately(
-    fake: FakeDiscord, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    fake: FakeDiscord, bot: RingsideBot, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    bot = await start_bot(fake, tmp_path / "db.sqlite3")
     match_id, channel = await _finished_match(fake, bot)
 
     async def lost(*args: Any, **kwargs: Any) -> ReplayGif:
@@ -218,14 +222,12 @@ async def test_a_replay_not_made_in_time_is_told_privately(
     )
     assert result.private is not None and "could not be made in time" in result.private.content
     assert not result.errors and bot.replays.in_making == 0
-    await stop_bot(bot)
 
 
 @pytest.mark.asyncio
 async def test_the_gif_fits_the_upload_limit_discord_gives_in_the_interaction(
-    fake: FakeDiscord, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    fake: FakeDiscord, bot: RingsideBot, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    bot = await start_bot(fake, tmp_path / "db.sqlite3")
     alice, bob = fake.add_user("alice"), fake.add_user("bob")
     board = await challenge_and_accept(fake, alice, bob)
     match_id = match_id_of(board)
@@ -235,4 +237,3 @@ async def test_the_gif_fits_the_upload_limit_discord_gives_in_the_interaction(
     monkeypatch.setattr(payloads, "ATTACHMENT_SIZE_LIMIT", size // 2)
     smaller = await fake.slash(alice, "replay", {"match": match_id}, channel=board.channel_id, idle=True)
     assert len(smaller.messages[-1].attachment().data) <= size // 2  # fewer or smaller frames
-    await stop_bot(bot)
