@@ -85,16 +85,25 @@ def registered_games() -> frozenset[str]:
     return frozenset(engine.VARIANTS) & frozenset(render.RENDERERS)
 
 
-def _init_worker(nice: int, warm: Callable[[], None] | None) -> None:
+_started: Any = None
+"""In a worker: the barrier its lane's workers meet at once they are all ready (``_ping``)."""
+
+
+def _init_worker(nice: int, warm: Callable[[], None] | None, started: Any) -> None:
     """Run once in every worker as it starts."""
+    global _started
     die_with_parent()
     if nice:
         os.nice(nice)
     if warm is not None:
         warm()
+    _started = started
 
 
 def _ping() -> int:
+    # Each worker waits here for the others: so every one takes exactly one ping, and the lane is
+    # ready only when all of them are (one quick worker could otherwise answer every ping).
+    _started.wait(START_TIMEOUT)
     return os.getpid()
 
 
@@ -142,14 +151,15 @@ class Lane:
 
     def _new_executor(self) -> concurrent.futures.ProcessPoolExecutor:
         self.games = registered_games()
+        context = multiprocessing.get_context(START_METHOD)
         executor = concurrent.futures.ProcessPoolExecutor(
             max_workers=self.spec.workers,
-            mp_context=multiprocessing.get_context(START_METHOD),
+            mp_context=context,
             initializer=_init_worker,
-            initargs=(self.spec.nice, self.spec.warm),
+            initargs=(self.spec.nice, self.spec.warm, context.Barrier(self.spec.workers)),
         )
         # With "fork" every worker starts at the first submit and runs the initializer before its
-        # first job: one ping per worker waits for all of them to be ready.
+        # first job: one ping per worker, met at a barrier, waits for all of them to be ready.
         pings = [executor.submit(_ping) for _ in range(self.spec.workers)]
         done, late = concurrent.futures.wait(pings, timeout=START_TIMEOUT)
         try:
