@@ -22,7 +22,7 @@ Use (the cogs and services own the wiring; this module holds no reference to the
 With ``workers=0`` (tests, the sandbox), before ``start``, after ``close``, and for a game registered
 after the workers were forked, pictures are drawn on the calling thread as before and the other
 jobs run in a thread of the bot (``asyncio.to_thread``), exactly the same functions
-(``bot.worker_jobs``).
+(``bot.worker_jobs``, ``render.replay.replay_match``, ``engine.ai.levels.seeded_move``).
 
 When a worker is lost (``WorkerLost``: it died or hung; its lane has been replaced): a picture is
 drawn inline, a computer move, a hint or a chart is computed in a thread instead, a replay is
@@ -31,7 +31,8 @@ tries once more and then marks it failed. Closing the pool kills heavy work at o
 computed again at the next start).
 
 Views and captions cross to the workers by pickle (tests/bot/test_render_pool.py checks ring's and
-duel's); a computer move's randomness crosses as a seed drawn by the caller (``computer_move``).
+duel's); a computer move's randomness crosses as a seed drawn by the caller (``computer_move``), a
+replay as what is saved of the match (``render.replay.SavedMatch``), never as hundreds of views.
 """
 
 from __future__ import annotations
