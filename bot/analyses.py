@@ -1,13 +1,15 @@
 """Analyses of finished matches, computed in the background (``engine.ai.coaches.ANALYSES``).
 
 The publisher requests one when it posts a finished match's result (``request``: a row in the
-store, then ``queue``); one worker task computes them one at a time in a worker thread
-(``asyncio.to_thread``: the engine releases the GIL, so the event loop and the other matches never
-wait, and one analysis at a time leaves the other core to the bot) and hands each to the registered
-``AnalysisPublisher`` (a cog) to post. What is open (not computed, or not posted) is taken up again
-at start-up and at each scheduler round (``resume``), so a restart or a failed post loses nothing.
-Closing the bot stops a running analysis at its next decision (``AnalysisStopped``); it is computed
-again at the next start.
+store, then ``queue``); one worker task computes them one at a time in a heavy worker process
+(``RenderPool.analyse``: the evaluator does not release the GIL for all of its work, so in a thread
+it held the event loop for up to 90 ms at a time; one analysis at a time leaves the other heavy
+worker to replays) and hands each to the registered ``AnalysisPublisher`` (a cog) to post. What is
+open (not computed, or not posted) is taken up again at start-up and at each scheduler round
+(``resume``), so a restart or a failed post loses nothing. Closing the bot stops a running analysis
+(its worker is killed; in a thread, at its next decision: ``AnalysisStopped``); it is computed again
+at the next start. A worker lost during an analysis (killed, or over its time) is replaced and the
+analysis tried once more; lost again, it is marked failed and the result message says so.
 """
 
 from __future__ import annotations
@@ -16,10 +18,12 @@ import asyncio
 import contextlib
 import logging
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from typing import Any
 
 from bot.clock import Clock
 from bot.publishing import Publishers
+from bot.render_pool import HeavyWorkFailed, RenderPool
 from bot.store import Store
 from bot.store.analyses import DONE, PENDING, AnalysisRecord
 from engine import GameError
@@ -30,11 +34,19 @@ log = logging.getLogger(__name__)
 
 
 class Analyses:
-    def __init__(self, store: Store, clock: Clock, publishers: Callable[[], Publishers]) -> None:
-        """``publishers``: where the registered publishers are found (read at each use)."""
+    def __init__(
+        self,
+        store: Store,
+        clock: Clock,
+        publishers: Callable[[], Publishers],
+        workers: RenderPool | None = None,
+    ) -> None:
+        """``publishers``: where the registered publishers are found (read at each use); ``workers``:
+        where analyses are computed (None: in a thread of this process)."""
         self.store = store
         self.clock = clock
         self._publishers = publishers
+        self._workers = workers or RenderPool(0)
         self._queue: asyncio.Queue[int] = asyncio.Queue()
         self._queued: set[int] = set()
         self._stop = threading.Event()
@@ -114,15 +126,14 @@ class Analyses:
 
     async def _compute(self, match_id: int) -> Analysis | None:
         match = await self.store.matches.get(match_id)
-        analyse = ANALYSES.get(match.game) if match is not None else None
-        if match is None or analyse is None or match.status == "active":
+        if match is None or match.game not in ANALYSES or match.status == "active":
             log.warning("match %s has no analysis to compute (missing, active or another game)", match_id)
             await self.store.analyses.failed(match_id, self.clock.now())
             return None
         notations = [a.notation for a in await self.store.matches.action_log(match_id)]
         started = self.clock.now()
         try:
-            analysis = await asyncio.to_thread(analyse, match.options, notations, self._stop.is_set)
+            analysis = await self._analysed(match.game, match.options, notations)
         except AnalysisStopped:
             return None  # the bot is closing: computed again at the next start
         except Exception as exc:
@@ -140,3 +151,11 @@ class Analyses:
         log.info("match %s analysed (%d actions)", match_id, len(notations))
         await self.store.analyses.save(match_id, analysis_to_json(analysis), started)
         return analysis
+
+    async def _analysed(self, game: str, options: Mapping[str, Any] | None, notations: list[str]) -> Analysis:
+        """The analysis, tried once more in a fresh worker when the first one was lost."""
+        try:
+            return await self._workers.analyse(game, options, notations, self._stop.is_set)
+        except HeavyWorkFailed:
+            log.warning("the worker analysing a %s match was lost; trying once more", game)
+        return await self._workers.analyse(game, options, notations, self._stop.is_set)

@@ -18,6 +18,7 @@ from bot.clock import Clock, SystemClock
 from bot.housekeeping import Housekeeping
 from bot.publishing import Publishers
 from bot.render_pool import RenderPool
+from bot.replays import Replays
 from bot.sessions import SessionManager
 from bot.settings import ServerSettings
 from bot.store import Store, WriteFailed
@@ -61,8 +62,9 @@ class RingsideBot(commands.Bot):
         run_scheduler: bool = True,
         render_workers: int | None = None,
     ) -> None:
-        """``render_workers``: processes that draw the board pictures (None: one per core; 0: draw
-        them on the event loop, for tests and the sandbox)."""
+        """``render_workers``: processes that draw the board pictures, and as many that compute the
+        computer's moves and hints (None: one per core; 0: no worker processes: pictures drawn on the
+        event loop, the rest in threads, for tests and the sandbox). See ``bot.render_pool``."""
         # No privileged intent: slash commands and components need none.
         super().__init__(
             command_prefix=commands.when_mentioned, intents=discord.Intents.default(), help_command=None
@@ -75,8 +77,11 @@ class RingsideBot(commands.Bot):
         self.housekeeping = Housekeeping(store, self.clock)
         self.publishers = Publishers()
         self.controls = ControlHandlers()
-        self.analyses = Analyses(store, self.clock, lambda: self.publishers)
         self.render_pool = RenderPool(render_workers)
+        self.replays = Replays()
+        self.analyses = Analyses(store, self.clock, lambda: self.publishers, self.render_pool)
+        # The computer thinks in a compute worker (with no workers, in a thread).
+        self.sessions.think = self.render_pool.computer_move
         self.dev_guild_id = dev_guild_id
         self.run_scheduler = run_scheduler
         self._scheduler: asyncio.Task[None] | None = None

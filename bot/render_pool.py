@@ -1,134 +1,105 @@
-"""Board pictures drawn off the event loop, in a pool of processes: :class:`RenderPool`.
+"""The bot's worker processes: :class:`RenderPool`, three lanes (``bot.worker_lanes``) that keep
+pictures, computing and heavy work off the event loop and out of each other's way.
 
-A board picture takes about 10 ms of pure-Python/Pillow CPU (quantizing, PNG compression, drawing).
-Drawn on the event loop, 300 simultaneous clicks queue 3 s of pictures in front of every answer; drawn
-in a thread, the GIL keeps them on one core. ``RenderPool`` draws them in worker processes (one per
-core by default), so one match's picture never delays another's answer and every core draws.
+- ``board``: board pictures (about 10 ms of pure-Python/Pillow CPU each; one worker per core by
+  default). Drawn on the event loop, 300 simultaneous clicks would queue 3 s of pictures in front of
+  every answer; in a thread, the GIL would keep them on one core.
+- ``compute``: the computer's moves and ``/hint`` (bgsage does not release the GIL for all its work:
+  in a thread of the bot a hard move held the event loop for up to 90 ms at a time).
+- ``heavy``: replays (the frames rebuilt from the saved log and drawn, seconds for a long match),
+  analyses (minutes) and their charts; ``HEAVY_WORKERS`` workers at ``HEAVY_NICE``, so the OS
+  schedules board pictures first on a busy machine. At most one analysis runs at a time
+  (``bot.analyses``), so a replay always finds a heavy worker soon.
 
-Use (the cogs own the wiring; this module holds no reference to the bot)::
+Use (the cogs and services own the wiring; this module holds no reference to the bot)::
 
-    pool = RenderPool()              # workers = os.cpu_count(); RenderPool(0): inline, for tests
+    pool = RenderPool()              # workers = os.cpu_count(); RenderPool(0): no processes, for tests
     pool.start()                     # in setup_hook, AFTER every game/renderer is registered
     png = await pool.png(view, caption)   # instead of render.render_board(view, caption)
     ...
     pool.close()                     # in close(); idempotent
 
-Answer the interaction first (defer, or an update with the cheap part), then ``await pool.png(...)``
-and edit the message with the picture.
+With ``workers=0`` (tests, the sandbox), before ``start``, after ``close``, and for a game registered
+after the workers were forked, pictures are drawn on the calling thread as before and the other
+jobs run in a thread of the bot (``asyncio.to_thread``), exactly the same functions
+(``bot.worker_jobs``, ``render.replay.replay_match``, ``engine.ai.levels.seeded_move``).
 
-Start method: ``fork``, chosen explicitly (``mp_context``). The workers are copies of the parent at
-the moment they start, so they hold every game and renderer registered at run time in the parent
-before :meth:`start` (tests/support.py's ``ringx``, tests/games/duel.py's ``duel``), the fonts already
-loaded, and need not re-import anything by name (``spawn``/``forkserver`` would re-import the modules
-and lose run-time registrations). The initializer (:func:`_init_worker`) still imports the registries
-and draws one start position of every registered game, so the fonts and each renderer's first-use
-costs are paid before the first real picture. A game registered in the parent *after* the pool
-started is not known to the workers: :meth:`png` draws it inline (it checks the keys the workers were
-started with), so it is slower, never wrong. The parent is multi-threaded (aiosqlite, the executor's
-manager thread); the workers only draw pictures, never touch those threads' locks, and are forked
-once at start (or after a crash), not per picture.
+When a worker is lost (``WorkerLost``: it died or hung; its lane has been replaced): a picture is
+drawn inline, a computer move, a hint or a chart is computed in a thread instead, a replay is
+reported to its asker (``HeavyWorkFailed``), and an analysis is reported to ``bot.analyses``, which
+tries once more and then marks it failed. Closing the pool kills heavy work at once (an analysis is
+computed again at the next start).
 
-Failure: a worker that dies (killed, out of memory) breaks a ``ProcessPoolExecutor``
-(``BrokenProcessPool``). The picture that hit it is drawn inline, the pool is replaced by a fresh one
-(once per breakage, however many pictures were in flight; the new workers are forked and warmed in a
-thread, not on the event loop) and the user never sees an error. A picture not back within
-``PICTURE_TIMEOUT`` seconds (a stuck worker) is handled the same way; stopping a pool kills workers
-still busy after ``STOP_GRACE`` seconds, so neither a picture nor ``close()`` can hang.
-An exception raised by a renderer itself (a bug in the drawing code) propagates, as it would inline.
-
-Views are engine state/view objects (frozen dataclasses) and :class:`~render.theme.Caption`: they
-cross to the workers by pickle (tests/bot/test_render_pool.py checks ring's and duel's).
+Views and captions cross to the workers by pickle (tests/bot/test_render_pool.py checks ring's and
+duel's); a computer move's randomness crosses as a seed drawn by the caller (``computer_move``), a
+replay as what is saved of the match (``render.replay.SavedMatch``), never as hundreds of views.
 """
 
 from __future__ import annotations
 
 import asyncio
-import concurrent.futures
 import logging
-import multiprocessing
 import os
-import threading
-from collections.abc import Sequence
-from concurrent.futures.process import BrokenProcessPool
+from collections.abc import Mapping, Sequence
+from typing import Any, TypeVar
 
-from bot.worker_processes import die_with_parent
-from engine.protocol import GameView
-from render.replay import Frame, ReplayGif, replay_gif
-from render.theme import NO_CAPTION, Caption
+from bot import worker_jobs
+from bot.worker_lanes import Lane, LaneSpec, WorkerLost
+from engine.ai.coaching import Analysis, AnalysisStopped, Hint, StopCheck
+from engine.ai.levels import seeded_move
+from engine.protocol import Action, GameView
+from render.replay import GIF_LIMIT, ReplayGif, SavedMatch, replay_match
+from render.theme import NO_CAPTION, Caption, SeatStyle
 
 _log = logging.getLogger(__name__)
 
-#: The start method of the workers (see the module docstring).
-START_METHOD = "fork"
+T = TypeVar("T")
 
-#: Seconds a picture may take in a worker before the pool counts as broken (a picture takes ~10 ms;
-#: a worker stuck for this long is treated like a dead one: the picture is drawn inline).
+#: Seconds a picture may take in a worker before the worker counts as stuck (a picture takes ~10 ms).
 PICTURE_TIMEOUT = 10.0
 
-#: Seconds a whole replay (an animated GIF of a match: hundreds of pictures) may take in a worker.
+#: Seconds a computer move or a hint may take (a hard backgammon move takes up to a few seconds).
+COMPUTE_TIMEOUT = 120.0
+
+#: Seconds a replay may take in a heavy worker before it is reported as not made in time (a
+#: 10,000-action match takes about 10 s).
 REPLAY_TIMEOUT = 120.0
 
-#: Seconds a closing pool gives pictures in flight before killing the worker still drawing them.
-STOP_GRACE = 5.0
+#: Seconds an analysis may take (a long match's takes minutes).
+ANALYSIS_TIMEOUT = 1800.0
 
-#: Seconds the workers may take to start and warm up before :meth:`RenderPool.start` gives up.
-START_TIMEOUT = 60.0
+#: Seconds an analysis chart may take.
+CHART_TIMEOUT = 60.0
 
+#: Heavy workers: replays and charts share them with at most one analysis at a time.
+HEAVY_WORKERS = 2
 
-def _init_worker() -> None:
-    """Run once in every worker as it starts: it ends with the bot (``die_with_parent``), and the
-    registries are imported and every game drawn once."""
-    import engine
-    import render
-
-    die_with_parent()
-
-    for key, renderer in list(render.RENDERERS.items()):
-        variant = engine.VARIANTS.get(key)
-        if variant is None:
-            continue
-        try:
-            renderer(variant.new_game().view(None), NO_CAPTION)
-        except Exception:  # a warm-up that fails only costs the first picture its warm-up
-            _log.debug("warm-up picture of %s failed", key, exc_info=True)
+#: Niceness added to the heavy workers: below the board pictures and the computer's moves.
+HEAVY_NICE = 10
 
 
-def _render(view: GameView, caption: Caption) -> bytes:
-    """The worker's job (module-level, so it pickles by reference)."""
-    from render import render_board
-
-    return render_board(view, caption)
-
-
-def _replay(frames: Sequence[Frame]) -> ReplayGif:
-    """A worker's job: the animated GIF of a finished match (``render.replay``)."""
-    return replay_gif(frames)
-
-
-def _ping() -> int:
-    return os.getpid()
+class HeavyWorkFailed(Exception):
+    """A heavy job's worker died or did not finish in time (its lane has been replaced)."""
 
 
 class RenderPool:
-    """``render.render_board`` in a pool of worker processes; see the module docstring.
+    """The bot's lanes of worker processes; see the module docstring.
 
-    ``workers``: the number of processes (None: ``os.cpu_count()``; 0: draw inline on the calling
-    thread, no processes at all).
+    ``workers``: board-picture processes, and computing ones (None: ``os.cpu_count()``; 0: no
+    processes at all). ``heavy_workers``: processes for replays, analyses and charts.
     """
 
-    def __init__(self, workers: int | None = None) -> None:
+    def __init__(self, workers: int | None = None, *, heavy_workers: int = HEAVY_WORKERS) -> None:
         if workers is None:
             workers = os.cpu_count() or 1
-        if workers < 0:
+        if workers < 0 or heavy_workers < 0:
             raise ValueError("workers must be >= 0")
         self.workers = workers
-        self._executor: concurrent.futures.ProcessPoolExecutor | None = None
-        #: the game keys the current workers can draw (the renderers registered when they started)
-        self._keys: frozenset[str] = frozenset()
-        self._lock = threading.Lock()
-        self._closed = False
-        #: how many times a broken pool was replaced (for logs, tests and benches)
-        self.restarts = 0
+        heavy = heavy_workers if workers else 0
+        self.board = Lane(LaneSpec("board", workers, warm=worker_jobs.warm_pictures))
+        self.compute = Lane(LaneSpec("compute", workers))
+        self.heavy = Lane(LaneSpec("heavy", heavy, nice=HEAVY_NICE, stop_grace=0.0))
+        self.lanes = (self.board, self.compute, self.heavy)
 
     @property
     def inline(self) -> bool:
@@ -136,49 +107,23 @@ class RenderPool:
 
     @property
     def started(self) -> bool:
-        return self._executor is not None
+        return self.board.available
+
+    @property
+    def restarts(self) -> int:
+        """How many times a lane was replaced (a worker died or hung)."""
+        return sum(lane.restarts for lane in self.lanes)
 
     def start(self) -> None:
-        """Create the workers and wait until every one has run its warm-up (blocking, once).
-
-        Call it after every game and renderer is registered. Idempotent; a no-op for ``workers=0``.
-        """
-        if self.inline or self._closed:
-            return
-        with self._lock:
-            if self._executor is None:
-                self._executor = self._new_executor()
-
-    def _new_executor(self) -> concurrent.futures.ProcessPoolExecutor:
-        import render
-
-        self._keys = frozenset(render.RENDERERS)
-        executor = concurrent.futures.ProcessPoolExecutor(
-            max_workers=self.workers,
-            mp_context=multiprocessing.get_context(START_METHOD),
-            initializer=_init_worker,
-        )
-        # With "fork" every worker starts at the first submit and runs the initializer before its first
-        # job: one ping per worker waits for all of them to be ready.
-        pings = [executor.submit(_ping) for _ in range(self.workers)]
-        done, late = concurrent.futures.wait(pings, timeout=START_TIMEOUT)
-        try:
-            if late:
-                raise TimeoutError(f"render workers not ready after {START_TIMEOUT:g} s")
-            for ping in done:
-                ping.result()
-        except BaseException:
-            _stop(executor)
-            raise
-        return executor
+        """Fork every lane's workers and wait until they are ready (blocking, once). Call it after
+        every game and renderer is registered. Idempotent; a no-op for ``workers=0``."""
+        for lane in self.lanes:
+            lane.start()
 
     def close(self) -> None:
-        """Stop the workers (pictures in flight get a few seconds; stuck workers are killed). Idempotent."""
-        with self._lock:
-            self._closed = True
-            executor, self._executor = self._executor, None
-        if executor is not None:
-            _stop(executor)
+        """Stop every lane (pictures in flight get a few seconds; heavy work is killed). Idempotent."""
+        for lane in self.lanes:
+            lane.close()
 
     def __enter__(self) -> RenderPool:
         self.start()
@@ -188,83 +133,81 @@ class RenderPool:
         self.close()
 
     def pids(self) -> list[int]:
-        """The worker processes' ids (empty inline or before start)."""
-        executor = self._executor
-        processes = getattr(executor, "_processes", None) or {}
-        return sorted(processes)
+        """Every worker process's id (empty inline or before start)."""
+        return sorted(pid for lane in self.lanes for pid in lane.pids())
+
+    # -- board pictures ---------------------------------------------------------------------------
 
     async def png(self, view: GameView, caption: Caption = NO_CAPTION) -> bytes:
-        """``render.render_board(view, caption)``: PNG bytes, drawn by a worker process.
-
-        Inline (on the calling thread) when ``workers=0``, before :meth:`start`, after :meth:`close`,
-        for a game registered after the workers started, and for the picture that met a broken pool.
-        """
-        executor = self._executor
-        if executor is None or view.variant_key not in self._keys:
-            return _render(view, caption)
-        loop = asyncio.get_running_loop()
+        """``render.render_board(view, caption)``: PNG bytes, drawn by a board worker (inline when
+        there is none for this game, or when the worker was lost)."""
+        if not self.board.knows(view.variant_key):
+            return worker_jobs.draw_board(view, caption)
         try:
-            return await asyncio.wait_for(
-                loop.run_in_executor(executor, _render, view, caption), PICTURE_TIMEOUT
-            )
-        except asyncio.CancelledError:
-            task = asyncio.current_task()
-            if task is not None and task.cancelling():
-                raise  # the caller is being cancelled
-            # the pool was stopped or replaced with this picture still queued: draw it here
-            return _render(view, caption)
-        except (BrokenProcessPool, TimeoutError):
-            _log.warning("a render worker died or hung; drawing this picture inline and restarting the pool")
-            picture = _render(view, caption)
-            # forking and warming the new workers takes a moment: not on the event loop
-            await loop.run_in_executor(None, self._replace, executor)
-            return picture
+            return await self.board.run(PICTURE_TIMEOUT, worker_jobs.draw_board, view, caption)
+        except WorkerLost:
+            return worker_jobs.draw_board(view, caption)
 
-    async def replay(self, frames: Sequence[Frame]) -> ReplayGif:
-        """``render.replay.replay_gif(frames)`` in a worker process (a few seconds of drawing), or in a
-        thread when the pool draws inline or cannot draw this game; a broken or stuck pool is replaced
-        as for a picture and the replay is made in a thread instead."""
-        executor = self._executor
-        if executor is None or any(f.view.variant_key not in self._keys for f in frames[:1]):
-            return await asyncio.to_thread(_replay, frames)
-        loop = asyncio.get_running_loop()
+    # -- computing: the computer's moves, hints -----------------------------------------------------
+
+    async def computer_move(self, game: str, level: str | None, view: GameView, seed: int) -> Action:
+        """The computer's move (``engine.ai.levels.seeded_move``) in a compute worker, else a thread."""
+        move: Action = await self._compute(game, seeded_move, game, level, view, seed)
+        return move
+
+    async def hint(self, game: str, view: GameView) -> Hint:
+        """The coach's hint (``worker_jobs.hint``) in a compute worker, else a thread."""
+        given: Hint = await self._compute(game, worker_jobs.hint, game, view)
+        return given
+
+    async def _compute(self, game: str, job: Any, *args: Any) -> Any:
+        if self.compute.knows(game):
+            try:
+                return await self.compute.run(COMPUTE_TIMEOUT, job, *args)
+            except WorkerLost:
+                _log.warning("a compute worker was lost; computing in a thread instead")
+        return await asyncio.to_thread(job, *args)
+
+    # -- heavy work: replays, analyses, charts -------------------------------------------------------
+
+    async def replay(self, match: SavedMatch, limit: int = GIF_LIMIT) -> ReplayGif:
+        """A finished match's replay GIF (at most ``limit`` bytes), made from its saved log in a
+        heavy worker (a thread without one); ``HeavyWorkFailed`` when the worker died or took over
+        ``REPLAY_TIMEOUT``."""
+        if not self.heavy.knows(match.game):
+            return await asyncio.to_thread(replay_match, match, limit)
         try:
-            return await asyncio.wait_for(loop.run_in_executor(executor, _replay, frames), REPLAY_TIMEOUT)
-        except (BrokenProcessPool, TimeoutError):
-            _log.warning("a render worker died or hung during a replay; making it in a thread")
-            await loop.run_in_executor(None, self._replace, executor)
-            return await asyncio.to_thread(_replay, frames)
+            return await self.heavy.run(REPLAY_TIMEOUT, replay_match, match, limit)
+        except WorkerLost as exc:
+            raise HeavyWorkFailed(str(exc)) from exc
 
-    def _replace(self, broken: concurrent.futures.ProcessPoolExecutor) -> None:
-        """Replace ``broken`` by a new pool, unless another picture already did (or the pool closed)."""
-        with self._lock:
-            if self._closed or self._executor is not broken:
-                return
-            self._executor = None
-            self.restarts += 1
-        _stop(broken)
+    async def chart(
+        self, games: Sequence[Sequence[float]], seat: int, name: str, styles: tuple[SeatStyle, SeatStyle]
+    ) -> bytes:
+        """An analysis's chart in a heavy worker (a thread without one, or when it was lost)."""
+        args = ([list(g) for g in games], seat, name, styles)
+        if self.heavy.available:
+            try:
+                return await self.heavy.run(CHART_TIMEOUT, worker_jobs.draw_chart, *args)
+            except WorkerLost:
+                _log.warning("a heavy worker was lost drawing a chart; drawing it in a thread")
+        return await asyncio.to_thread(worker_jobs.draw_chart, *args)
+
+    async def analyse(
+        self,
+        game: str,
+        options: Mapping[str, Any] | None,
+        log: Sequence[str],
+        should_stop: StopCheck,
+    ) -> Analysis:
+        """A finished match's analysis in a heavy worker (a thread without one, stopped by
+        ``should_stop``). ``AnalysisStopped`` when the bot is closing (``should_stop()``),
+        ``HeavyWorkFailed`` when the worker died or took over ``ANALYSIS_TIMEOUT``."""
+        if not self.heavy.knows(game):
+            return await asyncio.to_thread(worker_jobs.analyse, game, options, list(log), should_stop)
         try:
-            fresh = self._new_executor()
-        except Exception:
-            _log.exception("could not restart the render pool; pictures are drawn inline")
-            return
-        with self._lock:
-            if self._closed or self._executor is not None:
-                stale = fresh
-            else:
-                self._executor, stale = fresh, None
-        if stale is not None:
-            _stop(stale)
-
-
-def _stop(executor: concurrent.futures.ProcessPoolExecutor) -> None:
-    """Shut ``executor`` down: queued pictures cancelled, pictures in flight given ``STOP_GRACE``
-    seconds, then any worker still alive (stuck) killed, so closing never hangs."""
-    grace = STOP_GRACE
-    processes = list((getattr(executor, "_processes", None) or {}).values())
-    executor.shutdown(wait=False, cancel_futures=True)
-    for process in processes:
-        process.join(grace)
-        if process.is_alive():
-            process.kill()
-            process.join(grace)
+            return await self.heavy.run(ANALYSIS_TIMEOUT, worker_jobs.analyse, game, options, list(log))
+        except WorkerLost as exc:
+            if should_stop():
+                raise AnalysisStopped("the bot is closing") from exc
+            raise HeavyWorkFailed(str(exc)) from exc

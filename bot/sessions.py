@@ -10,7 +10,7 @@ import asyncio
 import json
 import logging
 import random
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -24,12 +24,13 @@ from engine import (
     Forfeit,
     GameError,
     GameState,
+    GameView,
     Outcome,
     TurnConfirmation,
     Variant,
     find_variant,
 )
-from engine.ai.levels import level_player
+from engine.ai.levels import seeded_move
 from engine.ai.random_player import sample_outcome
 
 log = logging.getLogger(__name__)
@@ -246,6 +247,15 @@ def result_record(match_id: int, outcome: Outcome, now: float) -> ResultRecord:
     )
 
 
+Thinker = Callable[[str, str | None, GameView, int], Awaitable[Action]]
+"""(game, level, view, seed) -> the computer's move (``engine.ai.levels.seeded_move``)."""
+
+
+async def think_in_thread(game: str, level: str | None, view: GameView, seed: int) -> Action:
+    """The computer's move in a thread of this process (the bot without worker processes)."""
+    return await asyncio.to_thread(seeded_move, game, level, view, seed)
+
+
 class SessionManager:
     def __init__(
         self,
@@ -262,6 +272,8 @@ class SessionManager:
         # Dice of live games come from the operating system's random source.
         self.rng: random.Random = rng if rng is not None else random.SystemRandom()
         self.computer_ids = set(computer_ids)
+        #: how the computer's move is computed (the bot sets its compute workers' ``computer_move``)
+        self.think: Thinker = think_in_thread
         self._sessions: dict[int, Session] = {}
         self._loading = asyncio.Lock()
 
@@ -534,8 +546,8 @@ class SessionManager:
         """Play what needs nobody's decision: chance steps without a prompt, forced actions, the
         computer's turns, and the response windows of a player whose standing answer is to pass
         (``always_pass``: the standing answers, when they change with this request). The computer
-        thinks in a worker thread (``asyncio.to_thread``), so other matches never wait for it (the
-        session's lock keeps this match's clicks out meanwhile)."""
+        thinks in a worker process (``think``), so neither the event loop nor other matches wait for
+        it (the session's lock keeps this match's clicks out meanwhile)."""
         standing = always_pass or session.record.always_pass
         for _ in range(MAX_AUTOMATIC_ACTIONS):
             if state.is_terminal():
@@ -554,8 +566,11 @@ class SessionManager:
             legal = state.legal_actions()
             window = state.window_pass()
             if session.user_of(seat) in self.computer_ids:
-                player = level_player(session.variant.key, session.record.computer_level)
-                action = await asyncio.to_thread(player, state.view(seat), self.rng)
+                # A seed crosses to the worker, not the random source: the move is a pure function
+                # of (view, seed), and a seeded test's games are the same in a worker or a thread.
+                seed = self.rng.getrandbits(64)
+                level = session.record.computer_level
+                action = await self.think(session.variant.key, level, state.view(seat), seed)
             elif window is not None and standing[seat]:
                 # The standing answer, whatever the hand holds: the window closes at once.
                 after = state.apply(window)

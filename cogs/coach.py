@@ -2,12 +2,11 @@
 analysis posted after a finished match (``bot.analyses`` computes it; this cog shows it).
 
 Thin: which games have a coach is ``engine.ai.coaches``; the hint and the analysis are computed by
-the engine, in a worker thread. This cog checks who may ask, and formats what comes back.
+the engine, in worker processes (``bot.render_pool``). This cog checks who may ask, and formats what comes back.
 """
 
 from __future__ import annotations
 
-import asyncio
 import io
 import logging
 from typing import TYPE_CHECKING, Any
@@ -26,7 +25,6 @@ from engine import VARIANTS, find_variant
 from engine.ai.coaches import HINTS
 from engine.ai.coaching import Analysis, Decision, Hint, NoHintError, PlayerReport, Scale
 from render import SEAT_STYLES
-from render.analysis_chart import render_chances
 
 if TYPE_CHECKING:
     from bot.client import RingsideBot
@@ -87,11 +85,10 @@ class Coach(commands.Cog):
 
     async def _send_hint(self, interaction: discord.Interaction[Any], session: Session, seat: int) -> None:
         assert session.state is not None
-        advise = HINTS[session.variant.key]
         await interaction.response.defer(ephemeral=True, thinking=True)
         try:
-            # The engine thinks in a worker thread, as the computer players do.
-            given = await asyncio.to_thread(advise, session.state.view(seat))
+            # The engine thinks in a compute worker process, as the computer players do.
+            given = await self.bot.render_pool.hint(session.variant.key, session.state.view(seat))
         except NoHintError as exc:
             await interaction.followup.send(str(exc), ephemeral=True)
             return
@@ -179,8 +176,8 @@ class Coach(commands.Cog):
         names = await player_names(self.bot, session)
         shown = tuple(name or f"Player {seat + 1}" for seat, name in enumerate(names))
         styles = SEAT_STYLES[record.game]
-        chart = await asyncio.to_thread(
-            render_chances,
+        # Drawn in a heavy worker process, with the replays and the analyses.
+        chart = await self.bot.render_pool.chart(
             analysis.chances,
             0,
             f"{shown[0]} ({variant.seat_names[0]})",

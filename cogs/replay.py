@@ -1,7 +1,13 @@
-"""``/replay``: a finished match as an animated GIF, a frame per action (``render.replay``)."""
+"""``/replay``: a finished match as an animated GIF, a frame per action (``render.replay``).
+
+The GIF is made in a heavy worker process from the saved log (``RenderPool.replay``), so nothing of
+it runs on the event loop and no board picture waits for it; how many are made at once is limited
+per member, per server and in all (``bot.replays``), and every refusal or failure is told privately.
+"""
 
 from __future__ import annotations
 
+import contextlib
 import io
 import logging
 from typing import TYPE_CHECKING, Any
@@ -10,13 +16,13 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.sessions import Session
+from bot.render_pool import HeavyWorkFailed
+from bot.replays import ReplayRefused
 from bot.store import MatchRecord
-from cogs.board import player_names
+from cogs.board import record_names
 from cogs.replies import reply_privately
-from engine import GameError, find_variant, replay_states
-from render.replay import Frame, ReplayTooLarge
-from render.theme import Caption
+from engine import GameError, find_variant
+from render.replay import GIF_LIMIT, ReplayTooLarge, SavedMatch
 
 if TYPE_CHECKING:
     from bot.client import RingsideBot
@@ -40,15 +46,40 @@ class Replay(commands.Cog):
     async def replay(self, interaction: discord.Interaction[Any], match: int | None = None) -> None:
         try:
             record = await self._finished_match(interaction, match)
-        except ReplayError as exc:
+            with self.bot.replays.slot(interaction.user.id, interaction.guild_id):
+                await interaction.response.defer(thinking=True)
+                await self._make_and_post(interaction, record)
+        except (ReplayError, ReplayRefused) as exc:
             await reply_privately(interaction, str(exc))
-            return
-        await interaction.response.defer(thinking=True)
+
+    async def _make_and_post(self, interaction: discord.Interaction[Any], record: MatchRecord) -> None:
+        """Make the replay in a heavy worker (from the saved log) and post it; every failure is told
+        to the asker privately."""
+        saved = SavedMatch(
+            game=record.game,
+            options=record.options,
+            log=tuple(a.notation for a in await self.bot.store.matches.action_log(record.id)),
+            names=await record_names(self.bot, record),
+            ending=await self.bot.sessions.result_of(record.id),
+        )
+        # Discord says in each interaction how large a file it takes here.
+        limit = min(GIF_LIMIT, interaction.filesize_limit)
         try:
-            frames = await self._frames(record)
-            made = await self.bot.render_pool.replay(frames)
-        except (ReplayError, ReplayTooLarge) as exc:
-            await interaction.followup.send(str(exc), ephemeral=True)
+            made = await self.bot.render_pool.replay(saved, limit)
+        except GameError as exc:
+            log.warning("match %s cannot be replayed: %s", record.id, exc)
+            await _fail(interaction, f"Match #{record.id}'s saved moves cannot be replayed ({exc}).")
+            return
+        except ReplayTooLarge:
+            await _fail(interaction, f"Match #{record.id} is too long for a replay Discord would take.")
+            return
+        except HeavyWorkFailed as exc:
+            log.warning("the replay of match %s could not be made: %s", record.id, exc)
+            await _fail(
+                interaction,
+                f"The replay of match #{record.id} could not be made in time: the bot is busy. "
+                "Try again in a few minutes.",
+            )
             return
         variant = find_variant(record.game)
         shown = (
@@ -57,11 +88,27 @@ class Replay(commands.Cog):
             else f"{made.shown} of its {made.total} positions"
         )
         first, second = record.players
-        await interaction.followup.send(
-            f"Replay of match #{record.id}, {variant.title}: <@{first}> vs <@{second}>, {shown}.",
-            file=discord.File(io.BytesIO(made.data), filename=f"match-{record.id}.gif"),
-            allowed_mentions=discord.AllowedMentions.none(),
-        )
+        try:
+            await interaction.followup.send(
+                f"Replay of match #{record.id}, {variant.title}: <@{first}> vs <@{second}>, {shown}.",
+                file=discord.File(io.BytesIO(made.data), filename=f"match-{record.id}.gif"),
+                allowed_mentions=discord.AllowedMentions.none(),
+            )
+        except discord.HTTPException as exc:
+            log.warning(
+                "the replay of match %s (%d bytes) was not posted: %s", record.id, len(made.data), exc
+            )
+            too_large = exc.status == 413
+            await _fail(
+                interaction,
+                f"The replay of match #{record.id} could not be posted: "
+                + (
+                    f"Discord refused its file of {len(made.data) / 1e6:.1f} MB as too large."
+                    if too_large
+                    else f"Discord refused it ({exc.status})."
+                )
+                + " Try again later.",
+            )
 
     async def _finished_match(self, interaction: discord.Interaction[Any], match: int | None) -> MatchRecord:
         store = self.bot.store
@@ -83,26 +130,13 @@ class Replay(commands.Cog):
             )
         return record
 
-    async def _frames(self, record: MatchRecord) -> list[Frame]:
-        """The public board after each action of the match, as its channel saw it."""
-        try:
-            variant = find_variant(record.game)
-            log_ = [a.notation for a in await self.bot.store.matches.action_log(record.id)]
-            states = list(replay_states(variant, record.options, log_))
-        except GameError as exc:
-            log.warning("match %s cannot be replayed: %s", record.id, exc)
-            raise ReplayError(f"Match #{record.id}'s saved moves cannot be replayed ({exc}).") from exc
-        session = Session(record=record, variant=variant, state=states[-1])
-        names = await player_names(self.bot, session)
-        outcome = await self.bot.sessions.result_of(record.id)
-        last = len(states) - 1
-        return [
-            Frame(
-                view=state.view(None),
-                caption=Caption(
-                    names=names,
-                    ending=outcome if i == last and outcome is not None and state.outcome() is None else None,
-                ),
-            )
-            for i, state in enumerate(states)
-        ]
+
+async def _fail(interaction: discord.Interaction[Any], text: str) -> None:
+    """Tell the asker privately: the deferred "thinking…" reply is public, and the first followup
+    would take its place publicly, so it is deleted first and the message is a private followup."""
+    with contextlib.suppress(discord.HTTPException):
+        await interaction.delete_original_response()
+    try:
+        await interaction.followup.send(text, ephemeral=True)
+    except discord.HTTPException as exc:
+        log.warning("could not tell %s about a failed replay: %s", interaction.user.id, exc)

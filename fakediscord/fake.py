@@ -283,7 +283,10 @@ class FakeDiscord(WorldSetup, Interactions):
                 req.spec_errors = [f"{req.method} {req.path}: OpenAPI validation failed: {exc!r}"]
             self.spec_errors.extend(req.spec_errors)
         self.requests.append(req)
-        if req.violations and self.reject_invalid:
+        if any(v.endswith(limits.TOO_LARGE_MARK) for v in req.violations):
+            found = self.rest.match(req.method, req.path)
+            result = RestResult(413, dict(limits.TOO_LARGE), kind=found[0].name if found else None)
+        elif req.violations and self.reject_invalid:
             found = self.rest.match(req.method, req.path)
             result = RestResult(
                 400,

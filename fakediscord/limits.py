@@ -39,10 +39,21 @@ MAX_PLACEHOLDER = 150
 MAX_FILES = 10
 MAX_ATTACHMENT_DESCRIPTION = 1024
 DEFAULT_MAX_UPLOAD_BYTES = 10 * 1024 * 1024
+"""Discord's upload limit per file without Nitro or server boosts (docs: "Uploading Files": 10 MiB
+for all users, higher with Nitro or a server's boost tier; an interaction's ``attachment_size_limit``
+is the largest that applies). A file over it is refused with 413, code 40005."""
+MAX_REQUEST_BYTES = 25 * 1024 * 1024
+"""The largest request body Discord takes (observed: a form body over 25 MiB is refused with 413,
+code 40005, "Request entity too large", whatever the files' own limit)."""
+TOO_LARGE = {"message": "Request entity too large", "code": 40005}
+"""Discord's answer to a file or a request body over its limit (HTTP 413)."""
 MAX_THREAD_NAME = 100
 THREAD_ARCHIVE_DURATIONS = (60, 1440, 4320, 10080)
 MAX_MODAL_TITLE = 45
 MAX_AUTOCOMPLETE_CHOICES = 25
+
+TOO_LARGE_MARK = " [too large]"
+"""Ends the violation of a file over the upload limit: Discord answers it 413, not 400."""
 
 SELECT_TYPES = frozenset({3, 5, 6, 7, 8})
 #: Largest id that can be an upload index rather than a snowflake of an existing attachment.
@@ -187,7 +198,7 @@ def check_message(
         if not name:
             problems.append("an uploaded file has no filename")
         if len(data) > max_upload_bytes:
-            problems.append(f"file {name!r} has {len(data)} bytes (max {max_upload_bytes})")
+            problems.append(f"file {name!r} has {len(data)} bytes (max {max_upload_bytes}){TOO_LARGE_MARK}")
     if creating and not (
         content or embeds or components or uploads or body.get("sticker_ids") or body.get("poll")
     ):

@@ -26,6 +26,7 @@ from typing import Any
 import yarl
 from aiohttp import WSMsgType, web
 
+from . import limits
 from . import payloads as P
 from .fake import FakeDiscord
 from .tracking import _Tracker
@@ -52,6 +53,37 @@ def point_discord_py_at(base_url: str) -> None:
     discord.http.Route.BASE = f"{root}/api/v{API_VERSION}"
     ws_scheme = "wss" if root.scheme == "https" else "ws"
     discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = root.with_scheme(ws_scheme).with_path("/gateway")
+
+
+async def _read_body(request: web.Request) -> tuple[Any, list[tuple[int, str, bytes]]]:
+    """The JSON body and the uploaded files (upload index, filename, bytes) of a REST request;
+    ``HTTPRequestEntityTooLarge`` past Discord's request limit, ``ValueError`` for JSON it cannot read."""
+    body: Any = None
+    files: list[tuple[int, str, bytes]] = []
+    if request.content_type.startswith("multipart/"):
+        reader = await request.multipart()
+        index = 0
+        size = 0
+        while True:
+            part = await reader.next()
+            if part is None:
+                break
+            name = getattr(part, "name", None) or ""
+            data = bytes(await part.read())  # type: ignore[union-attr]
+            size += len(data)
+            if size > limits.MAX_REQUEST_BYTES:
+                raise web.HTTPRequestEntityTooLarge(max_size=limits.MAX_REQUEST_BYTES, actual_size=size)
+            if name == "payload_json":
+                body = json.loads(data)
+            elif getattr(part, "filename", None) is not None:
+                position = int(name[6:-1]) if name.startswith("files[") else 1000 + index
+                files.append((position, str(part.filename), data))  # type: ignore[union-attr]
+                index += 1
+    else:
+        raw = await request.read()
+        if raw:
+            body = json.loads(raw)
+    return body, files
 
 
 def _json_response(status: int, data: Any) -> web.Response:
@@ -168,7 +200,8 @@ class FakeDiscordServer:
         self.sessions: list[GatewaySession] = []
         self._runner: web.AppRunner | None = None
         self._identified = asyncio.Event()
-        self.app = web.Application()
+        # aiohttp refuses bodies over 1 MiB by default: Discord takes up to 25 MiB (a replay GIF).
+        self.app = web.Application(client_max_size=limits.MAX_REQUEST_BYTES)
         for version in (9, 10):
             self.app.router.add_route("*", f"/api/v{version}/{{tail:.*}}", self._rest)
         self.app.router.add_get("/gateway", self._gateway)
@@ -224,30 +257,12 @@ class FakeDiscordServer:
     async def _rest(self, request: web.Request) -> web.StreamResponse:
         path = "/" + request.match_info["tail"]
         query = {k: v for k, v in request.query.items()}
-        body: Any = None
-        files: list[tuple[int, str, bytes]] = []
-        if request.content_type.startswith("multipart/"):
-            reader = await request.multipart()
-            index = 0
-            while True:
-                part = await reader.next()
-                if part is None:
-                    break
-                name = getattr(part, "name", None) or ""
-                if name == "payload_json":
-                    body = json.loads(await part.text())  # type: ignore[union-attr]
-                elif getattr(part, "filename", None) is not None:
-                    data = bytes(await part.read())  # type: ignore[union-attr]
-                    position = int(name[6:-1]) if name.startswith("files[") else 1000 + index
-                    files.append((position, str(part.filename), data))  # type: ignore[union-attr]
-                    index += 1
-        else:
-            raw = await request.read()
-            if raw:
-                try:
-                    body = json.loads(raw)
-                except ValueError:
-                    return _json_response(400, {"message": "400: Bad Request", "code": 50109})
+        try:
+            body, files = await _read_body(request)
+        except web.HTTPRequestEntityTooLarge:
+            return _json_response(413, dict(limits.TOO_LARGE))
+        except ValueError:
+            return _json_response(400, {"message": "400: Bad Request", "code": 50109})
         files.sort(key=lambda f: f[0])
         authorized = request.headers.get("Authorization", "") == f"Bot {self.fake.token}"
         req = Request(

@@ -30,7 +30,6 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Callable
-from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
@@ -39,6 +38,7 @@ from engine.backgammon.board import BAR, BAR_POINT, CHECKERS, OFF_POINT, RuleSet
 from engine.backgammon.game import COLOURS, LEVELS, BackgammonState, BackgammonWin, Phase
 from engine.backgammon.plays import Move
 from engine.backgammon.variant import VARIANT
+from engine.memo import MB, bytes_lru
 from engine.protocol import Forfeit, GameView, Outcome
 from render import theme
 from render.backgammon_palette import PALETTE_HEX
@@ -121,7 +121,7 @@ def draw(state: BackgammonState, caption: Caption = NO_CAPTION) -> Image.Image:
     return image
 
 
-@lru_cache(maxsize=1)
+@bytes_lru(6 * MB, theme.canvas_bytes)
 def _canvas() -> theme.PaletteCanvas:
     return theme.PaletteCanvas(_background(), palette())
 
@@ -172,7 +172,7 @@ def base_colours() -> list[theme.RGB]:
     return list(dict.fromkeys(base))
 
 
-@lru_cache(maxsize=1)
+@bytes_lru(1 * MB, theme.picture_bytes)
 def palette() -> Image.Image:
     """The fixed 256-colour palette of every backgammon picture: ``render/backgammon_palette.py``,
     made by ``build_palette`` (``python -m render palette --game backgammon``)."""
@@ -281,7 +281,7 @@ def counts(state: BackgammonState, bottom: int) -> list[tuple[int | None, int]]:
 # -- the static board ------------------------------------------------------------------------------
 
 
-@lru_cache(maxsize=1)
+@bytes_lru(4 * MB, theme.picture_bytes)
 def _background() -> Image.Image:
     """Everything that never changes: the frame, the felt, the 24 points, their numbers, the trays."""
     image = Image.new("RGB", (WIDTH, HEIGHT), theme.BACKGROUND)
@@ -317,7 +317,7 @@ def _background() -> Image.Image:
 # -- checkers --------------------------------------------------------------------------------------
 
 
-@lru_cache(maxsize=8)
+@bytes_lru(1 * MB, theme.picture_bytes)
 def checker_sprite(seat: int, r: int = CHECKER_R) -> Image.Image:
     """A checker of radius ``r`` seen from above: White a plain ivory disc, Black a dark disc with a
     light double ring."""
@@ -342,7 +342,7 @@ def checker_sprite(seat: int, r: int = CHECKER_R) -> Image.Image:
     return theme.supersampled((size, size), paint)
 
 
-@lru_cache(maxsize=8)
+@bytes_lru(1 * MB, theme.picture_bytes)
 def slab_sprite(seat: int) -> Image.Image:
     """A borne-off checker standing on edge in the tray."""
     style = SEATS[seat]
@@ -495,7 +495,7 @@ def _bezier(start: Point, end: Point, t: float) -> Point:
 ARROW_W = 6
 
 
-@lru_cache(maxsize=512)
+@bytes_lru(6 * MB, theme.picture_bytes)
 def arrow_sprite(start: tuple[int, int], end: tuple[int, int]) -> tuple[Image.Image, tuple[int, int]]:
     """A gold arrow, outlined in dark, on a curve from ``start`` to the edge of the checker at
     ``end``; the sprite and the canvas position of its top-left corner."""
@@ -558,7 +558,7 @@ def arrow_sprite(start: tuple[int, int], end: tuple[int, int]) -> tuple[Image.Im
 # -- the cube, the dice and the middle of the board ------------------------------------------------
 
 
-@lru_cache(maxsize=32)
+@bytes_lru(1 * MB, theme.picture_bytes)
 def cube_sprite(text: str, size: int, offered: bool) -> Image.Image:
     """The doubling cube showing ``text``; gold-rimmed when ``offered``."""
     pad = 4
@@ -738,7 +738,7 @@ def _draw_rows(image: Image.Image, state: BackgammonState, bottom: int) -> None:
         image.paste(*_row(seat, state.pips(seat), state.score[seat] if state.length > 1 else -1, y))
 
 
-@lru_cache(maxsize=512)
+@bytes_lru(4 * MB, theme.picture_bytes)
 def _row(seat: int, pips: int, score: int, y: int) -> tuple[Image.Image, tuple[int, int]]:
     """One player's row as a strip over the empty background, drawn once per text."""
     top = y - 18
@@ -797,7 +797,7 @@ def _draw_header(image: Image.Image, state: BackgammonState, caption: Caption) -
     image.paste(_header(header_seat(state), header_text(state), state.turn_number, caption), (0, 0))
 
 
-@lru_cache(maxsize=256)
+@bytes_lru(3 * MB, theme.picture_bytes)
 def _header(seat: int | None, text: str, turn_number: int, caption: Caption) -> Image.Image:
     strip = _background().crop((0, 0, WIDTH, HEADER))
     theme.draw_header(strip, SEATS, seat, text, turn_number, caption, WIDTH)

@@ -1,5 +1,9 @@
 """A finished match as an animated GIF (``/replay``): a frame per action, with that action's text.
 
+``replay_match`` makes it from what is saved of the match (``SavedMatch``): the
+bot runs it in a heavy worker process, so neither replaying the log nor drawing hundreds of frames
+happens in the bot's process.
+
 Each frame is the public board (``render_board`` of the position after the action, as the channel saw
 it; every board picture writes the last action's text under the board, "White rolled 6-4: 24/14")
 with a strip under it counting the actions ("Action 12 of 97") and a bar of the match's progress. Discord takes
@@ -12,12 +16,14 @@ what changed from one frame to the next.
 from __future__ import annotations
 
 import io
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from PIL import Image, ImageDraw
 
-from engine.protocol import GameView
+from engine import find_variant, replay_states
+from engine.protocol import GameView, Outcome
 from render import render_board
 from render.theme import BACKGROUND, MUTED, TEXT, Caption, font
 
@@ -88,6 +94,35 @@ def replay_gif(frames: Sequence[Frame], limit: int = GIF_LIMIT) -> ReplayGif:
         if len(data) <= limit:
             return ReplayGif(data=data, shown=len(indices), total=len(frames))
     raise ReplayTooLarge(f"the replay does not fit in {limit} bytes even with {ATTEMPTS[-1][0]} frames")
+
+
+@dataclass(frozen=True, slots=True)
+class SavedMatch:
+    """What is saved of a finished match, all a replay needs: its game, options and action log, the
+    players' names, and how it ended when play did not end it (a resignation, a timeout)."""
+
+    game: str
+    options: Mapping[str, Any] | None
+    log: tuple[str, ...]
+    names: tuple[str, str]
+    ending: Outcome | None = None
+
+
+def replay_match(match: SavedMatch, limit: int = GIF_LIMIT) -> ReplayGif:
+    """The GIF of a finished match (a ``GameError`` if its log does not replay), its ending drawn on
+    the last frame when play did not end it."""
+    states = list(replay_states(find_variant(match.game), match.options, match.log))
+    last = len(states) - 1
+    frames = [
+        Frame(
+            view=state.view(None),
+            caption=Caption(
+                names=match.names, ending=match.ending if i == last and state.outcome() is None else None
+            ),
+        )
+        for i, state in enumerate(states)
+    ]
+    return replay_gif(frames, limit)
 
 
 def _label(index: int, actions: int) -> str:

@@ -14,11 +14,11 @@ from __future__ import annotations
 
 import math
 import random
-from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
 from engine.ai.random_player import random_action
+from engine.memo import MB, bytes_lru
 from engine.protocol import Forfeit, GameView, Outcome
 from engine.ring import (
     COLOURS,
@@ -78,7 +78,7 @@ def render(view: GameView, caption: Caption = NO_CAPTION) -> bytes:
     return canvas.encode(image)
 
 
-@lru_cache(maxsize=1)
+@bytes_lru(6 * MB, theme.canvas_bytes)
 def _canvas() -> theme.PaletteCanvas:
     return theme.PaletteCanvas(_background(), palette())
 
@@ -109,7 +109,7 @@ def base_colours() -> list[theme.RGB]:
     return list(dict.fromkeys(base))
 
 
-@lru_cache(maxsize=1)
+@bytes_lru(1 * MB, theme.picture_bytes)
 def palette() -> Image.Image:
     """The fixed 256-colour palette of every ring picture: ``render/ring_palette.py``, made by
     ``build_palette`` (``python -m render palette --game ring`` writes it again after a change of
@@ -180,7 +180,7 @@ def position(space: int, radius: float = RING_R) -> Point:
 # -- the static board ------------------------------------------------------------------------------
 
 
-@lru_cache(maxsize=1)
+@bytes_lru(4 * MB, theme.picture_bytes)
 def _background() -> Image.Image:
     """Everything that never changes: the board face, the track, the 12 empty spaces and their numbers."""
     image = Image.new("RGB", (WIDTH, HEIGHT), theme.BACKGROUND)
@@ -348,7 +348,7 @@ def _step_badge(n: int) -> Image.Image:
     return theme.badge_sprite(str(n), 26, HIGHLIGHT, theme.SHADOW)
 
 
-@lru_cache(maxsize=320)
+@bytes_lru(6 * MB, theme.picture_bytes)
 def _move_arrow(source: int, target: int, lane: int = 0) -> tuple[Image.Image, tuple[int, int]]:
     """An arrow along the inside of the ring, clockwise from ``source`` to ``target``."""
     steps = (target - source) % SPACES or SPACES
@@ -357,7 +357,7 @@ def _move_arrow(source: int, target: int, lane: int = 0) -> tuple[Image.Image, t
     return theme.arc_arrow_sprite(CENTER, radius, start, start + steps * 360 / SPACES, HIGHLIGHT, 7)
 
 
-@lru_cache(maxsize=80)
+@bytes_lru(4 * MB, theme.picture_bytes)
 def _swap_arrow(a: int, b: int) -> tuple[Image.Image, tuple[int, int]]:
     """A dashed double arrow between two swapped spaces, the short way round the inside."""
     steps = (b - a) % SPACES
@@ -510,7 +510,7 @@ def _draw_header(image: Image.Image, state: RingState, caption: Caption) -> None
     image.paste(_header(seat, state.phase_text, state.turn_number, caption), (0, 0))
 
 
-@lru_cache(maxsize=256)
+@bytes_lru(3 * MB, theme.picture_bytes)
 def _header(seat: int | None, phase_text: str, turn_number: int, caption: Caption) -> Image.Image:
     """The header strip over the empty background, drawn once per text: pasting it whole is several
     times faster than its tokens and texts one by one. Nothing else reaches above the board face."""

@@ -29,13 +29,13 @@ from __future__ import annotations
 import math
 import random
 from collections import Counter
-from functools import lru_cache
 from pathlib import Path
 from typing import NamedTuple, cast
 
 from PIL import Image, ImageDraw
 
 from engine.ai.selfplay import random_states
+from engine.memo import MB, bytes_lru
 from engine.protocol import GameView, Outcome
 from engine.space.board import (
     DIRECTION,
@@ -134,7 +134,7 @@ def draw(view: SpaceView, caption: Caption = NO_CAPTION) -> Image.Image:
     return image
 
 
-@lru_cache(maxsize=1)
+@bytes_lru(6 * MB, theme.canvas_bytes)
 def _canvas() -> theme.PaletteCanvas:
     return theme.PaletteCanvas(_background(), palette())
 
@@ -165,7 +165,7 @@ def base_colours() -> list[theme.RGB]:
     return list(dict.fromkeys(base))
 
 
-@lru_cache(maxsize=1)
+@bytes_lru(1 * MB, theme.picture_bytes)
 def palette() -> Image.Image:
     """The fixed palette: ``render/space_palette.py``, written by ``write_palette`` after a change of
     the look (building it from sample pictures takes seconds)."""
@@ -212,7 +212,7 @@ CARDS_Y = HEIGHT - 150
 """The deck and the vortex sit in the bottom corners, outside the ring."""
 
 
-@lru_cache(maxsize=1)
+@bytes_lru(4 * MB, theme.picture_bytes)
 def _background() -> Image.Image:
     """The board face, the track, the 28 sectors, the planets, their numbers and names, and the
     static words of the panels."""
@@ -278,7 +278,7 @@ def _card_shape(
     )
 
 
-@lru_cache(maxsize=4)
+@bytes_lru(1 * MB, theme.picture_bytes)
 def _card_icon(w: int, h: int) -> Image.Image:
     def paint(draw: ImageDraw.ImageDraw, s: int) -> None:
         _card_shape(draw, s, (w / 2 + 2, h / 2 + 2), w, h, CARD)
@@ -334,7 +334,7 @@ def _draw_planet_control(image: Image.Image, view: SpaceView) -> None:
         )
 
 
-@lru_cache(maxsize=512)
+@bytes_lru(2 * MB, theme.picture_bytes)
 def _counter(seat: int, layers: int, text: str, radius: int) -> Image.Image:
     """A stack of ``layers`` counters of ``seat`` with ``text`` (the force total) on the top one."""
     style = SEATS[seat]
@@ -387,7 +387,7 @@ def _draw_panels(image: Image.Image, view: SpaceView) -> None:
         image.paste(_panel(seat, view.hand_sizes[seat], heap), (left, top))
 
 
-@lru_cache(maxsize=512)
+@bytes_lru(4 * MB, theme.picture_bytes)
 def _panel(seat: int, hand: int, heap: tuple[tuple[int, int], ...]) -> Image.Image:
     left, top = round(CENTER[0]) + PANEL_BOX[0], round(PANEL_Y[seat]) + PANEL_BOX[1]
     strip = _background().crop(
@@ -445,7 +445,7 @@ def _roller(view: SpaceView) -> int | None:
     return None if view.phase in (Phase.ROLL, Phase.DICE) else view.turn_seat
 
 
-@lru_cache(maxsize=512)
+@bytes_lru(6 * MB, theme.picture_bytes)
 def _middle(
     current: int, dice: tuple[int, ...], bonus: tuple[int, ...], used: tuple[bool, ...], roller: int | None
 ) -> Image.Image:
@@ -483,7 +483,7 @@ def _middle(
     return strip
 
 
-@lru_cache(maxsize=16)
+@bytes_lru(1 * MB, theme.picture_bytes)
 def _bonus_badge(extra: int) -> Image.Image:
     return theme.badge_sprite(f"+{extra}", 17, HIGHLIGHT, theme.SHADOW)
 
@@ -613,7 +613,7 @@ def _draw_moves(image: Image.Image, view: SpaceView) -> None:
         )
 
 
-@lru_cache(maxsize=32)
+@bytes_lru(1 * MB, theme.picture_bytes)
 def _step_badge(n: int) -> Image.Image:
     """The number of a move in its turn: dark on gold, like the arrow it sits on."""
     return theme.badge_sprite(str(n), 20, HIGHLIGHT, theme.SHADOW)
@@ -624,7 +624,7 @@ def _radius(sector: int) -> int:
     return PLANET_R + 6 if sector in PLANETS else SECTOR_R
 
 
-@lru_cache(maxsize=512)
+@bytes_lru(6 * MB, theme.picture_bytes)
 def _move_arrow(
     source: int, target: int, direction: int, lane: int = 0, dashed: bool = False
 ) -> tuple[Image.Image, tuple[int, int]]:
@@ -658,7 +658,7 @@ def _draw_header(image: Image.Image, view: SpaceView, caption: Caption) -> None:
     image.paste(_header(seat, view.phase_text, view.turn_number, caption), (0, 0))
 
 
-@lru_cache(maxsize=256)
+@bytes_lru(3 * MB, theme.picture_bytes)
 def _header(seat: int | None, phase_text: str, turn_number: int, caption: Caption) -> Image.Image:
     strip = _background().crop((0, 0, WIDTH, HEADER))
     theme.draw_header(strip, SEATS, seat, phase_text, turn_number, caption, WIDTH)

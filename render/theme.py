@@ -17,12 +17,12 @@ import zlib
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from enum import Enum
-from functools import lru_cache
 from importlib import resources
 from typing import Literal, cast
 
 from PIL import Image, ImageDraw, ImageFont
 
+from engine.memo import MB, bytes_lru, small
 from engine.protocol import Outcome
 
 RGB = tuple[int, int, int]
@@ -83,10 +83,38 @@ class Caption:
 NO_CAPTION = Caption()
 
 
+# -- cache sizes -----------------------------------------------------------------------------------
+# Every cache of the pictures is bounded by bytes (``engine.memo``): these estimate what an entry holds.
+
+FONT_GLYPHS = 64 * 1024
+"""Bytes counted for a loaded font besides its file: FreeType's glyph cache of that size."""
+
+
+def picture_bytes(value: object) -> int:
+    """The pixels of the images a cached sprite holds: an image, or a tuple of images and offsets."""
+    if isinstance(value, Image.Image):
+        return value.width * value.height * len(value.getbands()) + (768 if value.mode == "P" else 0)
+    if isinstance(value, tuple):
+        return sum(picture_bytes(part) for part in value)
+    if isinstance(value, bytes):
+        return len(value)
+    return 32
+
+
+def font_bytes(face: ImageFont.FreeTypeFont) -> int:
+    """A loaded font: its file's bytes, which FreeType keeps, and its glyph cache."""
+    return len(getattr(face, "font_bytes", b"")) + FONT_GLYPHS
+
+
+def canvas_bytes(canvas: PaletteCanvas) -> int:
+    """A :class:`PaletteCanvas`: its background, its bands raw and compressed, its recent bands."""
+    return canvas.size_in_bytes()
+
+
 # -- fonts -----------------------------------------------------------------------------------------
 
 
-@lru_cache(maxsize=64)
+@bytes_lru(24 * MB, font_bytes)
 def font(size: int, bold: bool = True) -> ImageFont.FreeTypeFont:
     """DejaVu Sans (shipped in ``render/fonts``) at ``size`` pixels, loaded once per size."""
     name = "DejaVuSans-Bold.ttf" if bold else "DejaVuSans.ttf"
@@ -94,7 +122,7 @@ def font(size: int, bold: bool = True) -> ImageFont.FreeTypeFont:
     return ImageFont.truetype(io.BytesIO(data), size)
 
 
-@lru_cache(maxsize=4096)
+@bytes_lru(1 * MB, small)
 def text_length(face: ImageFont.FreeTypeFont, text: str) -> float:
     """``face.getlength(text)``, remembered: the header and the footer measure the same texts often."""
     return face.getlength(text)
@@ -205,7 +233,7 @@ STACK_STEP = 0.17
 """Vertical offset between two drawn tokens of a stack, as a fraction of the token radius."""
 
 
-@lru_cache(maxsize=64)
+@bytes_lru(2 * MB, picture_bytes)
 def stack_sprite(style: SeatStyle, radius: int, layers: int) -> Image.Image:
     """``layers`` tokens drawn in ``style`` seen slightly from above, the top token's face centred high.
 
@@ -282,7 +310,7 @@ def draw_stack(
     number(image, (center[0], y0 + 4 + radius), str(count), number_size)
 
 
-@lru_cache(maxsize=128)
+@bytes_lru(4 * MB, picture_bytes)
 def numbered_stack_sprite(
     style: SeatStyle, radius: int, layers: int, text: str, size: int, middle: int
 ) -> Image.Image | None:
@@ -298,7 +326,7 @@ def numbered_stack_sprite(
     return counted
 
 
-@lru_cache(maxsize=512)
+@bytes_lru(6 * MB, picture_bytes)
 def text_sprite(
     text: str, size: int, fill: RGB, bold: bool, stroke: int, anchor: str
 ) -> tuple[Image.Image, int, int]:
@@ -320,7 +348,7 @@ def text_sprite(
     return tinted(layers), left, top
 
 
-sentence_sprite = lru_cache(maxsize=256)(text_sprite.__wrapped__)
+sentence_sprite = bytes_lru(4 * MB, picture_bytes)(text_sprite.__wrapped__)
 """``text_sprite`` for sentences (``label(..., cache=False)``), with a cache of its own."""
 
 
@@ -387,7 +415,7 @@ def die_colours(style: DieStyle | SeatStyle) -> tuple[RGB, RGB, RGB]:
     return _DIE_COLOURS[style]
 
 
-@lru_cache(maxsize=128)
+@bytes_lru(3 * MB, picture_bytes)
 def die_sprite(value: int, size: int, style: DieStyle | SeatStyle, opacity: float = 1.0) -> Image.Image:
     """A die face showing ``value`` (0: blank) as a ``size`` pixel rounded square, with a shadow."""
     if opacity < 1.0:
@@ -433,7 +461,7 @@ def draw_die(
 # -- marks -----------------------------------------------------------------------------------------
 
 
-@lru_cache(maxsize=64)
+@bytes_lru(1 * MB, picture_bytes)
 def badge_sprite(text: str, size: int, fill: RGB, ink: RGB = TEXT) -> Image.Image:
     """A pill with ``text`` (a count such as "+2" or "−1") in ``ink`` on ``fill``."""
     face = font(size)
@@ -456,7 +484,7 @@ def badge_sprite(text: str, size: int, fill: RGB, ink: RGB = TEXT) -> Image.Imag
     return sprite
 
 
-@lru_cache(maxsize=32)
+@bytes_lru(2 * MB, picture_bytes)
 def ring_sprite(radius: float, width: float, colour: RGB, dashes: int = 0) -> Image.Image:
     """A circle outline of ``radius`` (to the middle of the line); ``dashes`` > 0 breaks it up."""
     half = math.ceil(radius + width)
@@ -481,7 +509,7 @@ def ring_sprite(radius: float, width: float, colour: RGB, dashes: int = 0) -> Im
     return supersampled((size, size), paint)
 
 
-@lru_cache(maxsize=16)
+@bytes_lru(1 * MB, picture_bytes)
 def cross_sprite(size: int, colour: RGB, width: float) -> Image.Image:
     """An X of ``size`` pixels in ``colour`` with a dark outline: a stack knocked out."""
     total = size + round(2 * width) + 4
@@ -665,7 +693,7 @@ def draw_header(
         label(image, (28, 80), subtitle, 24, TEXT, anchor="lm", bold=False)
 
 
-@lru_cache(maxsize=4096)
+@bytes_lru(1 * MB, picture_bytes)
 def _glyph(ch: str, size: int) -> bytes:
     """``ch`` drawn alone in the bold font of ``size``, as raw pixels."""
     image = Image.new("L", (2 * size, 2 * size), 0)
@@ -774,9 +802,9 @@ def encode_png(
 PNG_BAND = 64
 """Rows per independently compressed band of ``PaletteCanvas``."""
 
-RECENT_BANDS = 128
-"""Drawn bands whose compressed bytes ``PaletteCanvas`` remembers (each ~55 KB with its raw bytes,
-~7 MB in all for the ring board)."""
+RECENT_BANDS_BYTES = 2 * MB
+"""Bytes of drawn bands (raw and compressed) whose compressed bytes a ``PaletteCanvas`` remembers
+(as many bands as fit, counting each twice its raw size: about 18 of the ring board's 55 KB bands)."""
 
 
 def _chunk(kind: bytes, data: bytes) -> bytes:
@@ -805,7 +833,7 @@ class PaletteCanvas:
     in bands of ``PNG_BAND`` rows, each on its own (a full flush between them), so a band that
     equals the background's is not compressed again: its compressed bytes are kept from the
     background, and a band that equals one of a recent picture's takes its compressed bytes from
-    ``RECENT_BANDS``. The stream's Adler-32 is put together from each band's. Smaller bands would be
+    ``RECENT_BANDS_BYTES``. The stream's Adler-32 is put together from each band's. Smaller bands would be
     skipped more often, but each costs a flush and a fresh compressor, which measured slower (ring
     board: 15 bands, about one in seven untouched).
     """
@@ -830,6 +858,9 @@ class PaletteCanvas:
         self._compressed = [self._deflate(b) for b in self._bands]
         self._adlers = [zlib.adler32(b) for b in self._bands]
         self._recent: dict[tuple[int, int], tuple[bytes, bytes]] = {}
+        # A band's raw bytes and its compressed bytes (never more than the raw ones at level 1 with
+        # Z_RLE, for this kind of picture, plus a few bytes): so many bands fit in the budget.
+        self._recent_kept = max(1, RECENT_BANDS_BYTES // (2 * self._band_bytes + 64))
         width, height = self.size
         header = _chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 3, 0, 0, 0))
         self._head = b"\x89PNG\r\n\x1a\n" + header + _chunk(b"PLTE", bytes(entries))
@@ -859,12 +890,18 @@ class PaletteCanvas:
         if found is None or found[0] != band:
             found = (band, self._deflate(band))
         self._recent[key] = found  # newest last: the dict's order is the order of use
-        while len(self._recent) > RECENT_BANDS:
+        while len(self._recent) > self._recent_kept:
             try:
                 del self._recent[next(iter(self._recent))]
             except (KeyError, RuntimeError, StopIteration):
                 break
         return found[1]
+
+    def size_in_bytes(self) -> int:
+        """What this canvas holds: its background, its bands raw and compressed, its recent bands."""
+        width, height = self.background.size
+        held = sum(len(b) for b in self._bands) + sum(len(c) for c in self._compressed)
+        return width * height * 3 + held + RECENT_BANDS_BYTES
 
     def encode(self, image: Image.Image) -> bytes:
         """PNG bytes of ``image`` (a canvas from ``new_image``), cropped to the picture's size."""

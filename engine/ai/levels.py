@@ -7,6 +7,8 @@ a game has, by the names the arena accepts: ``random``, ``greedy`` and, for ever
 
 from __future__ import annotations
 
+import random
+
 from engine.ai import (
     backgammon_bgsage,
     backgammon_greedy,
@@ -18,6 +20,7 @@ from engine.ai import (
 )
 from engine.ai.players import PLAYERS, ComputerPlayer
 from engine.ai.random_player import random_choice
+from engine.protocol import Action, GameView
 
 __all__ = [
     "DEFAULT_LEVEL",
@@ -28,6 +31,7 @@ __all__ = [
     "find_player",
     "level_player",
     "levels_of",
+    "seeded_move",
 ]
 
 LEVELS = ("easy", "medium", "hard")
@@ -98,3 +102,10 @@ def level_player(game: str, level: str | None) -> ComputerPlayer:
         known = ", ".join(levels_of(game)) or "none yet"
         raise UnknownPlayerError(f"{game} has no computer level {level!r} (levels: {known})")
     return LEVEL_PLAYERS[game][level]
+
+
+def seeded_move(game: str, level: str | None, view: GameView, seed: int) -> Action:
+    """The move of ``level_player(game, level)`` in ``view`` with ``random.Random(seed)`` as its
+    randomness: a pure function of its arguments, so the bot may compute it in another process (it
+    draws the seed from its own source) and a test's seeded games stay the same wherever it runs."""
+    return level_player(game, level)(view, random.Random(seed))

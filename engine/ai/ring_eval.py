@@ -14,9 +14,9 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from functools import lru_cache
 from itertools import product
 
+from engine.memo import MB, bytes_lru, small
 from engine.ring import QUARTERS, SPACES, TOKENS, RingState
 
 FEATURE_NAMES = (
@@ -228,7 +228,7 @@ WEIGHTS = (
 """The fitted logistic-regression weights of ``FEATURE_NAMES`` (bench/ring_fit.py)."""
 
 
-@lru_cache(maxsize=1 << 15)
+@bytes_lru(4 * MB, small)
 def _fitted_logit(board: tuple[int, ...], piles: tuple[int, int], me: int) -> float:
     """The fitted model's log-odds, cached (a search meets the same positions again and again; 32768
     entries are a few megabytes)."""

@@ -12,8 +12,8 @@ many positions and rolls, so the engine stays the one authority on the rules.
 from __future__ import annotations
 
 import random
-from functools import lru_cache
 
+from engine.memo import bytes_lru, deep_size
 from engine.ring import FIVE_MASKS, QUARTERS, SPACES, can_step
 
 Board = tuple[int, ...]
@@ -134,9 +134,9 @@ def _place(
     return tuple(cells), (counts[0], counts[1])
 
 
-ROLL_ENDS_CACHED = 1 << 14
-"""How many (position, roll) results are kept: about a third of the look-ahead's calls find theirs
-here (hard against random, 60 games), and at about 1 KB a result the cache stays under 20 MB."""
+ROLL_ENDS_BYTES = 16 << 20
+"""Bytes of (position, roll) results kept (about 1 KB each, so some 16,000): about a third of the
+look-ahead's calls find theirs here (hard against random, 60 games)."""
 
 
 def _before_moving(
@@ -181,7 +181,7 @@ def _before_moving(
     return None
 
 
-@lru_cache(maxsize=ROLL_ENDS_CACHED)
+@bytes_lru(ROLL_ENDS_BYTES, deep_size)
 def roll_ends(board: Board, piles: Piles, seat: int, white1: int, white2: int, black: int) -> Ends:
     """Where the turn of ``seat`` can end once it has rolled ``white1``-``white2``-``black`` (rulings
     3 to 12), each end with its winner (or ``None``). The result is cached: do not change it."""

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from functools import lru_cache
 
+from engine.memo import MB, bytes_lru, deep_size
 from engine.space.board import FORCE
 
 
@@ -32,7 +32,7 @@ def keep_choices(units: Sequence[int], difference: int) -> list[tuple[int, ...]]
     return list(_keep_choices(tuple(sorted(units)), difference))
 
 
-@lru_cache(maxsize=4096)
+@bytes_lru(2 * MB, deep_size)
 def _keep_choices(units: tuple[int, ...], difference: int) -> tuple[tuple[int, ...], ...]:
     by_force: dict[int, list[int]] = {}
     for u in units:

@@ -42,12 +42,12 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import FrozenInstanceError, dataclass, field, fields
 from enum import Enum
-from functools import lru_cache
 from itertools import combinations_with_replacement, product
 from operator import attrgetter
 from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple, cast
 
 from engine.errors import GameOverError, IllegalActionError, NotYourTurnError
+from engine.memo import MB, bytes_lru, deep_size
 from engine.protocol import (
     CHANCE,
     Action,
@@ -177,7 +177,7 @@ _BONUS_PLANETS = tuple(p for p in PLANETS if p not in HOMEWORLD)
 """Nimrod and Cygnus-7: +1 card each to the hand limit of the side that controls it."""
 
 
-@lru_cache(maxsize=8192)
+@bytes_lru(2 * MB, deep_size)
 def max_dice(
     movers: tuple[tuple[int, int], ...], dice: tuple[int, ...], enemy: frozenset[int], direction: int
 ) -> int:
@@ -876,7 +876,7 @@ _STRATEGIC_ROWS = tuple(
 _PLAYS: dict[tuple[int, int | None, int | None, int | None, tuple[int, ...]], Play] = {}
 
 
-@lru_cache(maxsize=4096)
+@bytes_lru(2 * MB, deep_size)
 def _major_offensives(hand: tuple[int, ...]) -> tuple[Play, ...]:
     """Major Offensive with each pair of other cards of ``hand`` (card kinds, sorted) to discard."""
     rest = list(hand)
@@ -889,7 +889,7 @@ def _major_offensives(hand: tuple[int, ...]) -> tuple[Play, ...]:
     )
 
 
-@lru_cache(maxsize=4096)
+@bytes_lru(2 * MB, deep_size)
 def _keeps(units: tuple[int, ...], difference: int) -> tuple[Keep, ...]:
     """The listed choices of units to keep (``fights.keep_choices``), made once per fight situation."""
     return tuple(Keep(k) for k in keep_choices(units, difference))
@@ -922,13 +922,13 @@ _PASS_OR_ESPIONAGE: tuple[Action, ...] = (_PASS, _PLAY_PLAIN[_ESPIONAGE])
 _ROLL_OR_HYPER_JUMP: tuple[Action, ...] = (_ROLL, _PLAY_PLAIN[_HYPER_JUMP])
 
 
-@lru_cache(maxsize=4096)
+@bytes_lru(1 * MB, deep_size)
 def _kinds_held(hand: tuple[int, ...]) -> frozenset[int]:
     """The kinds of card in ``hand`` (card ids); a hand is asked about in every state of a turn."""
     return frozenset(c // C.COPIES for c in hand)
 
 
-@lru_cache(maxsize=256)
+@bytes_lru(1 * MB, deep_size)
 def _window_plays(kinds: frozenset[int]) -> tuple[Action, ...]:
     """``pass`` and a play of each of ``kinds`` (cards that name nothing: attack or defense cards)."""
     return (_PASS, *(_PLAY_PLAIN[k] for k in sorted(kinds)))

@@ -2,16 +2,23 @@
 
 from __future__ import annotations
 
+import asyncio
 import io
 import random
+from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
 import pytest
+import pytest_asyncio
 from PIL import Image
 
 import render.replay as replay_module
+from bot.client import RingsideBot
+from bot.render_pool import HeavyWorkFailed
+from bot.replays import ReplayLimits, ReplayRefused, Replays
 from engine.space.game import SpaceView
-from fakediscord import FakeDiscord
+from fakediscord import FakeDiscord, payloads
 from fakediscord.matches import (
     challenge_and_accept,
     controls_of,
@@ -20,6 +27,7 @@ from fakediscord.matches import (
     play_until_over,
     resign,
 )
+from render.replay import ReplayGif
 from tests.support import start_bot, stop_bot
 
 
@@ -112,3 +120,120 @@ async def test_replay_refuses_active_unknown_and_missing_matches_privately(
     negative = await fake.slash(alice, "replay", {"match": -3})
     assert negative.ephemeral and "There is no match #-3" in negative.message.content  # type: ignore[union-attr]
     await stop_bot(bot)
+
+
+@pytest_asyncio.fixture
+async def bot(fake: FakeDiscord, tmp_path: Path) -> AsyncIterator[RingsideBot]:
+    started = await start_bot(fake, tmp_path / "db.sqlite3")
+    yield started
+    await stop_bot(started)
+
+
+async def _finished_match(fake: FakeDiscord, bot: RingsideBot) -> tuple[int, int]:
+    """A resigned ring match between two new players: (its id, its channel)."""
+    alice, bob = fake.add_user(f"a{len(fake.world.users)}"), fake.add_user(f"b{len(fake.world.users)}")
+    board = await challenge_and_accept(fake, alice, bob)
+    match_id = match_id_of(board)
+    await resign(fake, alice, board.channel_id)
+    return match_id, board.channel_id
+
+
+def _held_replays(bot: RingsideBot, monkeypatch: pytest.MonkeyPatch) -> asyncio.Event:
+    """Replays are made only once the returned event is set (they stay "in the making" until then)."""
+    release = asyncio.Event()
+    make = bot.render_pool.replay
+
+    async def held(*args: Any, **kwargs: Any) -> ReplayGif:
+        await release.wait()
+        return await make(*args, **kwargs)
+
+    monkeypatch.setattr(bot.render_pool, "replay", held)
+    return release
+
+
+@pytest.mark.asyncio
+async def test_replays_in_the_making_are_limited_per_member_per_server_and_in_all(
+    fake: FakeDiscord, bot: RingsideBot, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    match_id, channel = await _finished_match(fake, bot)
+    release = _held_replays(bot, monkeypatch)
+    carol, dave, erin = (fake.add_user(name) for name in ("carol", "dave", "erin"))
+    first = await fake.slash(carol, "replay", {"match": match_id}, channel=channel, idle=False)
+    again = await fake.slash(carol, "replay", {"match": match_id}, channel=channel)
+    assert again.ephemeral and "at most one replay at a time per member" in again.message.content  # type: ignore[union-attr]
+    second = await fake.slash(dave, "replay", {"match": match_id}, channel=channel, idle=False)
+    third = await fake.slash(erin, "replay", {"match": match_id}, channel=channel)
+    assert third.ephemeral and "at most 2 replays at a time per server" in third.message.content  # type: ignore[union-attr]
+    assert bot.replays.in_making == 2
+    release.set()
+    for asked in (first, second):
+        await asked.wait_idle()
+        assert f"Replay of match #{match_id}" in asked.messages[-1].content
+    assert bot.replays.in_making == 0
+    # the places are given back: the same member may ask again
+    done = await fake.slash(carol, "replay", {"match": match_id}, channel=channel, idle=True)
+    assert done.messages[-1].attachment(f"match-{match_id}.gif").data
+    fake.assert_clean()
+
+
+def test_the_limit_in_all_counts_every_server() -> None:
+    replays = Replays(ReplayLimits(per_member=1, per_server=2, in_all=3))
+    with (
+        replays.slot(1, 10),
+        replays.slot(2, 10),
+        replays.slot(3, 20),
+        pytest.raises(ReplayRefused, match="making 3 replays already"),
+        replays.slot(4, 30),
+    ):
+        pass
+    assert replays.in_making == 0
+
+
+@pytest.mark.asyncio
+async def test_a_replay_whose_upload_fails_is_told_privately_without_a_traceback(
+    fake: FakeDiscord, bot: RingsideBot
+) -> None:
+    match_id, channel = await _finished_match(fake, bot)
+    carol = fake.add_user("carol")
+    for status, words in ((413, "too large"), (403, "Discord refused it (403)")):
+        fake.fail("POST", r"^/webhooks/", status=status)
+        result = await fake.slash(carol, "replay", {"match": match_id}, channel=channel, idle=True)
+        private = result.private
+        assert private is not None and f"replay of match #{match_id} could not be posted" in private.content
+        assert words in private.content
+        # the public "thinking…" reply is not left behind
+        assert result.message is None or result.message.deleted or result.message.ephemeral
+        assert not result.errors
+    assert bot.replays.in_making == 0
+
+
+@pytest.mark.asyncio
+async def test_a_replay_not_made_in_time_is_told_privately(
+    fake: FakeDiscord, bot: RingsideBot, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    match_id, channel = await _finished_match(fake, bot)
+
+    async def lost(*args: Any, **kwargs: Any) -> ReplayGif:
+        raise HeavyWorkFailed("a heavy worker hung")
+
+    monkeypatch.setattr(bot.render_pool, "replay", lost)
+    result = await fake.slash(
+        fake.add_user("carol"), "replay", {"match": match_id}, channel=channel, idle=True
+    )
+    assert result.private is not None and "could not be made in time" in result.private.content
+    assert not result.errors and bot.replays.in_making == 0
+
+
+@pytest.mark.asyncio
+async def test_the_gif_fits_the_upload_limit_discord_gives_in_the_interaction(
+    fake: FakeDiscord, bot: RingsideBot, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    alice, bob = fake.add_user("alice"), fake.add_user("bob")
+    board = await challenge_and_accept(fake, alice, bob)
+    match_id = match_id_of(board)
+    await play_until_over(fake, board.channel_id, {alice.id: alice, bob.id: bob}, random.Random(6))
+    full = await fake.slash(bob, "replay", {}, channel=board.channel_id, idle=True)
+    size = len(full.messages[-1].attachment().data)
+    monkeypatch.setattr(payloads, "ATTACHMENT_SIZE_LIMIT", size // 2)
+    smaller = await fake.slash(alice, "replay", {"match": match_id}, channel=board.channel_id, idle=True)
+    assert len(smaller.messages[-1].attachment().data) <= size // 2  # fewer or smaller frames

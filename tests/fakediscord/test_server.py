@@ -13,7 +13,7 @@ from pathlib import Path
 import aiohttp
 import pytest
 
-from fakediscord import FakeDiscord, FakeDiscordServer, point_discord_py_at
+from fakediscord import FakeDiscord, FakeDiscordServer, limits, point_discord_py_at
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -81,6 +81,25 @@ async def test_rest_answers_with_plain_application_json() -> None:
             assert resp.status == 404
             assert (await resp.json())["code"] == 0
         assert [r.path for r in server.fake.unhandled] == ["/nothing/here"]
+
+
+@pytest.mark.asyncio
+async def test_uploads_are_taken_up_to_discords_limits_and_refused_like_discord_past_them() -> None:
+    """Discord takes a file up to the upload limit (10 MiB without boosts) in a request up to 25 MiB;
+    past either it answers 413, code 40005. (aiohttp alone refuses any body over 1 MiB.)"""
+    fake = FakeDiscord()
+    async with FakeDiscordServer(fake) as server, aiohttp.ClientSession() as session:
+        url = f"{server.base_url}/api/v10/channels/{fake.channel.id}/messages"
+        headers = {"Authorization": "Bot fake-token"}
+        answers = []
+        for size in (3_000_000, limits.DEFAULT_MAX_UPLOAD_BYTES + 1, limits.MAX_REQUEST_BYTES + 1):
+            form = aiohttp.FormData()
+            form.add_field("payload_json", '{"content": "a replay"}', content_type="application/json")
+            form.add_field("files[0]", bytes(size), filename="match-1.gif", content_type="image/gif")
+            async with session.post(url, data=form, headers=headers) as resp:
+                answers.append((resp.status, await resp.json()))
+    assert answers[0][0] == 200 and answers[0][1]["attachments"][0]["size"] == 3_000_000
+    assert answers[1:] == [(413, {"message": "Request entity too large", "code": 40005})] * 2
 
 
 def test_point_discord_py_at_sets_rest_and_gateway() -> None:

@@ -344,8 +344,8 @@ def test_bands_remembered_from_recent_pictures_give_the_same_png(
         image = fresh.new_image()
         ring._paint(image, state, theme.NO_CAPTION)
         expected.append(fresh.encode(image))
-    monkeypatch.setattr(theme, "RECENT_BANDS", 5)
     canvas = theme.PaletteCanvas(ring._background(), ring.palette())
+    monkeypatch.setattr(canvas, "_recent_kept", 5)
     for _ in range(2):
         for state, png in zip(states, expected, strict=True):
             image = canvas.new_image()
