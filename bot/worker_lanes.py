@@ -89,10 +89,10 @@ _started: Any = None
 """In a worker: the barrier its lane's workers meet at once they are all ready (``_ping``)."""
 
 
-def _init_worker(nice: int, warm: Callable[[], None] | None, started: Any) -> None:
+def _init_worker(parent: int, nice: int, warm: Callable[[], None] | None, started: Any) -> None:
     """Run once in every worker as it starts."""
     global _started
-    die_with_parent()
+    die_with_parent(parent)
     if nice:
         os.nice(nice)
     if warm is not None:
@@ -156,7 +156,7 @@ class Lane:
             max_workers=self.spec.workers,
             mp_context=context,
             initializer=_init_worker,
-            initargs=(self.spec.nice, self.spec.warm, context.Barrier(self.spec.workers)),
+            initargs=(os.getpid(), self.spec.nice, self.spec.warm, context.Barrier(self.spec.workers)),
         )
         # With "fork" every worker starts at the first submit and runs the initializer before its
         # first job: one ping per worker, met at a barrier, waits for all of them to be ready.

@@ -19,9 +19,14 @@ import time
 PARENT_POLL = 0.2
 
 
-def die_with_parent(poll: float = PARENT_POLL) -> None:
-    """Start the watch in this (child) process: it exits at once when its parent is gone."""
-    parent = os.getppid()
+def die_with_parent(parent: int | None = None, poll: float = PARENT_POLL) -> None:
+    """Start the watch in this (child) process: it exits at once when ``parent`` (the pid the bot
+    passed it when it forked the worker; by default the present parent) is no longer its parent. Pass
+    the pid from the parent: a bot killed between the fork and this call would otherwise be missed."""
+    if parent is None:
+        parent = os.getppid()
+    if os.getppid() != parent:
+        os._exit(0)
 
     def watch() -> None:
         while True:
