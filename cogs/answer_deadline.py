@@ -173,23 +173,23 @@ class DeadlineResponse(InteractionResponse[Any]):
         delete_after: float | None = None,
         poll: discord.Poll = MISSING,
     ) -> InteractionCallbackResponse[Any]:
+        # What a message is, the same whether it is the response or a followup in its place.
+        message_args: dict[str, Any] = dict(
+            embed=embed,
+            embeds=embeds,
+            file=file,
+            files=files,
+            view=view,
+            tts=tts,
+            ephemeral=ephemeral,
+            allowed_mentions=allowed_mentions,
+            suppress_embeds=suppress_embeds,
+            silent=silent,
+            poll=poll,
+        )
         async with self._lock:
             if not self._late_turn():
-                sent = await super().send_message(
-                    content,
-                    embed=embed,
-                    embeds=embeds,
-                    file=file,
-                    files=files,
-                    view=view,
-                    tts=tts,
-                    ephemeral=ephemeral,
-                    allowed_mentions=allowed_mentions,
-                    suppress_embeds=suppress_embeds,
-                    silent=silent,
-                    delete_after=delete_after,
-                    poll=poll,
-                )
+                sent = await super().send_message(content, delete_after=delete_after, **message_args)
                 self._timer.cancel()
                 return sent
             if self._placeholder and not ephemeral:
@@ -198,19 +198,7 @@ class DeadlineResponse(InteractionResponse[Any]):
             # deferred message edits it), or is a message of its own.
             self._placeholder = False
             message = await self._parent.followup.send(
-                content if content is not None else MISSING,
-                embed=embed,
-                embeds=embeds,
-                file=file,
-                files=files,
-                view=view,
-                tts=tts,
-                ephemeral=ephemeral,
-                allowed_mentions=allowed_mentions,
-                suppress_embeds=suppress_embeds,
-                silent=silent,
-                poll=poll,
-                wait=True,
+                content if content is not None else MISSING, wait=True, **message_args
             )
             if delete_after is not None:
                 await message.delete(delay=delete_after)

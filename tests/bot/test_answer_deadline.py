@@ -153,13 +153,8 @@ async def test_deferred_at_once_every_kind_of_answer_still_arrives(fake: FakeDis
     """A deadline of 0 s: the deferral races every handler's first answer (and mostly wins), so each
     kind of answer goes through its late form, with nothing refused by Discord."""
     bot = await start_bot(fake, tmp_path / "db.sqlite3")
-    alice, bob, carol, ada = (
-        fake.add_user("alice"),
-        fake.add_user("bob"),
-        fake.add_user("carol"),
-        await admin(fake),
-    )
-    await fake.slash(ada, "settings", {"threads": False})
+    alice, bob, carol = (fake.add_user(n) for n in ("alice", "bob", "carol"))
+    await fake.slash(await admin(fake), "settings", {"threads": False})
     await challenge_and_accept_in_channel(fake, alice, bob)
     bot.answer_deadline = 0.0
     channel = fake.channel.id
