@@ -98,8 +98,8 @@ class DeadlineResponse(InteractionResponse[Any]):
                 else:
                     await super().defer(ephemeral=True, thinking=True)
                     self._placeholder = True
-            except discord.HTTPException as exc:
-                log.warning("interaction %s could not be deferred after its deadline: %s", parent.id, exc)
+            except Exception as exc:  # expired, or the bot is closing: the handler answers or not
+                log.warning("interaction %s could not be deferred after its deadline: %r", parent.id, exc)
                 return
             self._late = True
         log.info(
