@@ -38,6 +38,8 @@ class LineReader:
         self.stream = stream or sys.stdin
         self.output = output or sys.stdout
         self.terminal = self.stream.isatty()
+        # Printing above the prompt takes a terminal to show it on too (not output sent to a file).
+        self._redraws = self.terminal and self.output.isatty()
         self._pending: asyncio.Future[str | None] | None = None
         self._waiting = False
 
@@ -82,7 +84,7 @@ class LineReader:
 
     def say(self, text: str) -> None:
         """Print ``text``; while the prompt waits at a terminal, above it, showing it again after."""
-        if not (self._waiting and self.terminal):
+        if not (self._waiting and self._redraws):
             print(text, file=self.output, flush=True)
             return
         self.output.write(f"{_CLEAR_LINE}{text}\n{self.prompt}{_typed_so_far()}")
