@@ -1,6 +1,7 @@
 """How much the database and the process grow per 10,000 finished matches, before and after compaction.
 
     python bench/growth.py [--matches 10000] [--players 200] [--seed 1] [--keep PATH]
+                           [--analyses 0] [--analysis-length 1]
 
 A fresh temporary SQLite file gets ``--matches`` finished, rated ring matches between players drawn
 from ``--players`` users of one server. Each is a whole random game (``engine.ai.random_player`` for
@@ -13,8 +14,14 @@ Then every match is read through a ``SessionManager`` (what a late click, /board
 and the memory it keeps is measured: ``tracemalloc`` around those reads, the manager's sessions held,
 and the process RSS growth since before the matches were created.
 
-Then the housekeeping run of the scheduler (``bot.housekeeping``) compacts every log (the clock is
-moved past ``COMPACT_AFTER``), and the database is measured again: the file, the bytes in use
+With ``--analyses K``, K backgammon matches to ``--analysis-length`` points (the medium level against
+the easy one, seeds ``--seed`` on) are played and analysed for real (``engine.ai.backgammon_analysis``,
+a few seconds each), and each analysis is saved and marked posted for one of the first K matches, as
+the bot saves it (``AnalysisStore.request``, ``save``, ``posted``).
+
+Then the housekeeping run of the scheduler (``bot.housekeeping``) compacts every log and compresses
+every posted analysis (the clock is moved past ``COMPACT_AFTER``), and the database is measured
+again: the file, the bytes in use
 (pages not on the free list: freed pages are reused by new matches, so the file stops growing), and
 the file after ``VACUUM``. Per-table bytes come from SQLite's ``dbstat`` when it is compiled in.
 
@@ -29,6 +36,7 @@ import json
 import os
 import random
 import sqlite3
+import statistics
 import sys
 import tempfile
 import time
@@ -43,7 +51,11 @@ from bot.housekeeping import COMPACT_AFTER, Housekeeping
 from bot.sessions import SessionManager, result_record
 from bot.store import LoggedAction, Store
 from engine import find_variant
+from engine.ai.backgammon_analysis import analyse
+from engine.ai.backgammon_bgsage import EASY, MEDIUM
+from engine.ai.coaching import analysis_to_json
 from engine.ai.random_player import random_action
+from engine.ai.selfplay import notations_played
 
 GUILD = 1
 
@@ -106,7 +118,42 @@ async def build(store: Store, clock: ManualClock, matches: int, players: int, se
     return ids
 
 
-async def run(matches: int, players: int, seed: int, keep: Path | None) -> dict[str, Any]:
+async def add_analyses(store: Store, clock: ManualClock, ids: list[int], length: int, seed: int) -> list[int]:
+    """A real analysis for each of ``ids`` (a backgammon match of ``length`` points each), saved and
+    posted as the bot does; the size of each analysis's JSON."""
+    variant = find_variant("backgammon")
+    sizes = []
+    for offset, match_id in enumerate(ids):
+        log = list(
+            notations_played(variant, {"length": length}, (MEDIUM, EASY), random.Random(seed + offset))
+        )
+        analysis = analysis_to_json(await asyncio.to_thread(analyse, {"length": length}, log))
+        sizes.append(len(json.dumps(analysis, separators=(",", ":"))))
+        await store.analyses.request(match_id, clock.now())
+        await store.analyses.save(match_id, analysis, clock.now())
+        await store.analyses.posted(match_id, match_id)
+    return sizes
+
+
+def analysis_bytes(path: Path) -> int:
+    """The bytes the analyses take in their table, page slack left out (``dbstat`` when SQLite has
+    it, else the bytes of their columns)."""
+    with sqlite3.connect(path) as db:
+        db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        try:
+            used = db.execute(
+                "SELECT SUM(pgsize - unused) FROM dbstat WHERE name = 'match_analyses'"
+            ).fetchone()
+        except sqlite3.OperationalError:
+            used = db.execute(
+                "SELECT SUM(COALESCE(LENGTH(analysis), 0) + COALESCE(LENGTH(compact), 0)) FROM match_analyses"
+            ).fetchone()
+    return int(used[0] or 0)
+
+
+async def run(
+    matches: int, players: int, seed: int, keep: Path | None, analyses: int = 0, analysis_length: int = 1
+) -> dict[str, Any]:
     workdir = Path(tempfile.mkdtemp(prefix="ringside-growth-"))
     path = keep or workdir / "growth.sqlite3"
     if path.exists():
@@ -131,6 +178,12 @@ async def run(matches: int, players: int, seed: int, keep: Path | None) -> dict[
     tracemalloc.stop()
     rss_after = rss_bytes()
 
+    # After the memory figures: the engine that analyses takes memory of its own.
+    started = time.perf_counter()
+    json_sizes = await add_analyses(store, clock, ids[:analyses], analysis_length, seed)
+    analyse_s = time.perf_counter() - started
+    analyses_before = analysis_bytes(path)
+
     clock.advance(COMPACT_AFTER + 1)
     started = time.perf_counter()
     report = await Housekeeping(store, clock).run()
@@ -146,11 +199,23 @@ async def run(matches: int, players: int, seed: int, keep: Path | None) -> dict[
     def per10k(value: float) -> int:
         return round(value * scale)
 
+    analysed = len(json_sizes)
+    analyses_report = {
+        "count": analysed,
+        "match_length": analysis_length,
+        "compressed": report.compacted_analyses,
+        "json_bytes_mean": round(statistics.mean(json_sizes)) if json_sizes else 0,
+        "bytes_per_analysis_before": round(analyses_before / analysed) if analysed else 0,
+        "bytes_per_analysis_after": round(analysis_bytes(path) / analysed) if analysed else 0,
+        "analyse_s": round(analyse_s, 1),
+    }
+
     return {
         "matches": matches,
         "players": players,
         "seed": seed,
         "compacted": report.compacted,
+        "analyses": analyses_report,
         "db_before": {
             "file_per_10k": per10k(before["file"]),
             "bytes_per_match": round(before["in_use"] / matches),
@@ -182,8 +247,13 @@ def main() -> None:
     parser.add_argument("--players", type=int, default=200)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--keep", type=Path, default=None, help="the database file to write and keep")
+    parser.add_argument("--analyses", type=int, default=0, help="real backgammon analyses to add (posted)")
+    parser.add_argument("--analysis-length", type=int, default=1, help="their matches' length in points")
     args = parser.parse_args()
-    print(json.dumps(asyncio.run(run(args.matches, args.players, args.seed, args.keep))))
+    if args.analyses > args.matches:
+        parser.error("--analyses cannot exceed --matches (each analysis belongs to one match)")
+    result = run(args.matches, args.players, args.seed, args.keep, args.analyses, args.analysis_length)
+    print(json.dumps(asyncio.run(result)))
 
 
 if __name__ == "__main__":

@@ -7,6 +7,7 @@ import contextlib
 import logging
 import random
 from collections.abc import Callable, Iterator
+from typing import Any
 
 import discord
 from discord import app_commands
@@ -22,6 +23,7 @@ from bot.replays import Replays
 from bot.sessions import SessionManager
 from bot.settings import ServerSettings
 from bot.store import Store, WriteFailed
+from cogs.answer_deadline import ANSWER_DEADLINE, answer_in_time
 from cogs.challenge import Challenge
 from cogs.coach import Coach
 from cogs.components import DYNAMIC_ITEMS, ControlHandlers
@@ -52,6 +54,10 @@ DOWNTIME_SLACK = 2 * SCHEDULER_MAX_SLEEP
 
 
 class RingsideBot(commands.Bot):
+    answer_deadline: float = ANSWER_DEADLINE
+    """Seconds after which an interaction its handler has not answered yet is deferred (see
+    ``cogs.answer_deadline``), so that Discord never shows "This interaction failed"."""
+
     def __init__(
         self,
         store: Store,
@@ -85,6 +91,13 @@ class RingsideBot(commands.Bot):
         self.dev_guild_id = dev_guild_id
         self.run_scheduler = run_scheduler
         self._scheduler: asyncio.Task[None] | None = None
+
+    def dispatch(self, event_name: str, /, *args: Any, **kwargs: Any) -> None:
+        # discord.py dispatches "interaction" after scheduling the handlers' tasks but before any has
+        # run: the deadline is in place before a handler can answer.
+        if event_name == "interaction" and args and isinstance(args[0], discord.Interaction):
+            answer_in_time(args[0], self.answer_deadline)
+        super().dispatch(event_name, *args, **kwargs)
 
     async def _on_command_error(
         self, interaction: discord.Interaction[discord.Client], error: app_commands.AppCommandError

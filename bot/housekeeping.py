@@ -7,14 +7,19 @@
   same.
 - Closed challenges (accepted, declined, cancelled, expired) are deleted ``PURGE_CHALLENGES_AFTER``
   after their expiry time; a click on such an old challenge says it does not exist any more.
+- Posted analyses computed more than ``COMPACT_AFTER`` ago are compressed
+  (``AnalysisStore.compact_posted``), whole: every decision stays readable, for a review of the
+  match; only the bytes shrink (about five times).
 
 ``run_if_due`` does the work at most once per ``INTERVAL``, in batches of ``BATCH`` matches (one
-transaction each), so that clicks are never held up for long.
+transaction each; analyses ``ANALYSIS_BATCH`` at a time, compressed outside the transaction), so
+that clicks are never held up for long.
 """
 
 from __future__ import annotations
 
 import logging
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
 from bot.clock import Clock
@@ -27,12 +32,15 @@ COMPACT_AFTER = 7 * DAY
 PURGE_CHALLENGES_AFTER = 7 * DAY
 INTERVAL = 3600.0
 BATCH = 200
+ANALYSIS_BATCH = 20
+"""Analyses compressed per transaction: a long match's analysis is hundreds of kilobytes."""
 
 
 @dataclass(frozen=True, slots=True)
 class HousekeepingReport:
     compacted: int
     purged_challenges: int
+    compacted_analyses: int = 0
 
 
 class Housekeeping:
@@ -51,13 +59,27 @@ class Housekeeping:
 
     async def run(self) -> HousekeepingReport:
         now = self.clock.now()
-        compacted = 0
-        while True:
-            done = await self.store.matches.compact_finished(now - COMPACT_AFTER, limit=BATCH)
-            compacted += done
-            if done < BATCH:
-                break
+        old = now - COMPACT_AFTER
+        compacted = await _in_batches(lambda n: self.store.matches.compact_finished(old, limit=n), BATCH)
         purged = await self.store.challenges.purge_closed(now - PURGE_CHALLENGES_AFTER)
-        if compacted or purged:
-            log.info("housekeeping: compacted %d match logs, purged %d closed challenges", compacted, purged)
-        return HousekeepingReport(compacted=compacted, purged_challenges=purged)
+        analyses = await _in_batches(
+            lambda n: self.store.analyses.compact_posted(old, limit=n), ANALYSIS_BATCH
+        )
+        if compacted or purged or analyses:
+            log.info(
+                "housekeeping: compacted %d match logs and %d analyses, purged %d closed challenges",
+                compacted,
+                analyses,
+                purged,
+            )
+        return HousekeepingReport(compacted=compacted, purged_challenges=purged, compacted_analyses=analyses)
+
+
+async def _in_batches(step: Callable[[int], Awaitable[int]], batch: int) -> int:
+    """Run ``step(batch)`` (one transaction doing up to ``batch`` items) until it does fewer; the total."""
+    total = 0
+    while True:
+        done = await step(batch)
+        total += done
+        if done < batch:
+            return total

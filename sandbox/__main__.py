@@ -14,6 +14,7 @@ from pathlib import Path
 from bot.store import StoreError
 
 from .core import DEFAULT_PICTURES, PROMPT, Sandbox
+from .prompt import LineReader
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
@@ -44,37 +45,41 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     return parser.parse_args(argv)
 
 
-async def interactive(sandbox: Sandbox) -> None:
+async def interactive(sandbox: Sandbox, reader: LineReader) -> None:
     with contextlib.suppress(ImportError):
-        import readline  # noqa: F401  (line editing and history for input())
+        import readline  # noqa: F401  (line editing and history for input(), in the reader's thread)
     sandbox.out("Ringside sandbox: the real bot, a fake Discord. Type help for the commands, quit to leave.")
     sandbox.out(
         f"You are in {sandbox.label(sandbox.channel)}. Try: as alice /challenge opponent:@bob game:ring"
     )
     while not sandbox.quit_requested:
-        try:
-            line = input(PROMPT)
-        except EOFError:
+        line = await reader.readline()
+        if line is None:
             sandbox.out("")
             break
-        except KeyboardInterrupt:
-            sandbox.out("")
-            continue
         await sandbox.execute(line)
 
 
 async def run(args: argparse.Namespace) -> int:
+    reader = LineReader(PROMPT)
     async with Sandbox.open(
-        database=args.database, pictures=args.pictures, seed=args.seed, verbose=args.verbose
+        database=args.database, pictures=args.pictures, seed=args.seed, verbose=args.verbose, out=reader.say
     ) as sandbox:
-        if args.script is not None:
-            lines = args.script.read_text(encoding="utf-8").splitlines()
-            failed = await sandbox.run_lines(lines, keep_going=args.keep_going)
-        elif not sys.stdin.isatty():
-            failed = await sandbox.run_lines(sys.stdin, keep_going=args.keep_going)
-        else:
-            await interactive(sandbox)
-            failed = 0
+        # While a line is awaited (typed, piped), what the bot does by itself is printed as it happens.
+        background = asyncio.create_task(sandbox.show_background(), name="sandbox-background")
+        try:
+            if args.script is not None:
+                lines = args.script.read_text(encoding="utf-8").splitlines()
+                failed = await sandbox.run_lines(lines, keep_going=args.keep_going)
+            elif not reader.terminal:
+                failed = await sandbox.run_lines(reader.lines(), keep_going=args.keep_going)
+            else:
+                await interactive(sandbox, reader)
+                failed = 0
+        finally:
+            background.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await background
     return 1 if failed else 0
 
 

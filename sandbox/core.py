@@ -10,7 +10,7 @@ import random
 import re
 import tempfile
 import traceback
-from collections.abc import AsyncIterator, Callable, Iterable, Iterator, Sequence
+from collections.abc import AsyncIterable, AsyncIterator, Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -139,6 +139,7 @@ class Sandbox:
         self._next_number = self._first_free_number()
         self._shown: dict[int, _Seen] = {m.id: _seen(m) for m in fake.world.messages.values()}
         self._problem_counts = self._problems_now()
+        self._commands_running = 0
 
     # -- life cycle -------------------------------------------------------------------------------
 
@@ -201,11 +202,16 @@ class Sandbox:
 
     # -- running lines ----------------------------------------------------------------------------
 
-    async def run_lines(self, lines: Iterable[str], *, echo: bool = True, keep_going: bool = False) -> int:
+    async def run_lines(
+        self, lines: Iterable[str] | AsyncIterable[str], *, echo: bool = True, keep_going: bool = False
+    ) -> int:
         """Run script lines (echoed after the prompt, comments as they are); returns how many failed.
-        Stops at the first failure unless ``keep_going``, and at ``quit``."""
+        Stops at the first failure unless ``keep_going``, and at ``quit``. ``lines`` may arrive as
+        they are typed or piped (an async iterable): the bot goes on meanwhile."""
         failed = 0
-        for number, raw in enumerate(lines, 1):
+        number = 0
+        async for raw in _each(lines):
+            number += 1
             line = raw.rstrip("\n")
             if echo:
                 stripped = line.strip()
@@ -224,6 +230,7 @@ class Sandbox:
         text = strip_comment(line)
         if not text:
             return True
+        self._commands_running += 1
         try:
             await self._dispatch(text)
         except CommandError as exc:
@@ -239,8 +246,25 @@ class Sandbox:
                 self.out(traceback.format_exc().rstrip())
             return False
         finally:
+            self._commands_running -= 1
             bot_failed = self._report_problems()
         return not bot_failed
+
+    async def show_background(self) -> None:
+        """Print what the bot does by itself between commands (an analysis posted after a match), as
+        it happens. Runs until cancelled; a command prints what happens while it runs itself."""
+        fake = self.fake
+        while True:
+
+            def sent(count: int = len(fake.requests)) -> bool:
+                return len(fake.requests) > count
+
+            with contextlib.suppress(TimeoutError):
+                await fake.wait_for(sent, 60.0, "the bot to do something")
+            await asyncio.sleep(0)  # what the same step of the bot sends next belongs with it
+            if self._commands_running == 0:
+                self._print_changes()
+                self._report_problems()
 
     async def _dispatch(self, text: str) -> None:
         word, _, rest = text.partition(" ")
@@ -745,6 +769,15 @@ class Sandbox:
         for request in fake.unhandled[unhandled:]:
             self.out(f"warning: the fake Discord has no route for {request.method} {request.path}")
         return len(fake.errors) > errors
+
+
+async def _each(lines: Iterable[str] | AsyncIterable[str]) -> AsyncIterator[str]:
+    if isinstance(lines, AsyncIterable):
+        async for line in lines:
+            yield line
+    else:
+        for line in lines:
+            yield line
 
 
 def _value_of(option: dict[str, Any]) -> str:

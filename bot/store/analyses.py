@@ -1,9 +1,12 @@
 """Analyses of finished matches (migration 012): requested when the result is posted, computed in the
-background, posted once; open ones are taken up again after a restart."""
+background, posted once; open ones are taken up again after a restart. A week after it was posted an
+analysis is kept compressed (migration 014, ``compact_posted``), whole: ``get`` reads either form."""
 
 from __future__ import annotations
 
+import asyncio
 import json
+import zlib
 from dataclasses import dataclass
 from typing import Any
 
@@ -47,7 +50,7 @@ class AnalysisStore:
             status=row["status"],
             requested_at=row["requested_at"],
             computed_at=row["computed_at"],
-            analysis=json.loads(row["analysis"]) if row["analysis"] is not None else None,
+            analysis=_analysis(row),
             message_id=row["message_id"],
         )
 
@@ -74,9 +77,39 @@ class AnalysisStore:
                 (POSTED, message_id, match_id),
             )
 
+    async def compact_posted(self, computed_before: float, limit: int = 20) -> int:
+        """Compress up to ``limit`` posted analyses computed before ``computed_before``; returns how
+        many (fewer than ``limit``: none is left).
+
+        The JSON is compressed in a worker thread between a read and one short transaction (a long
+        match's analysis is hundreds of kilobytes: the bot's other writes must not wait for zlib),
+        and a row is only changed if it is still uncompressed."""
+        rows = await self._c.all(
+            "SELECT match_id, analysis FROM match_analyses WHERE status = ? AND analysis IS NOT NULL"
+            " AND computed_at < ? ORDER BY computed_at, match_id LIMIT ?",
+            (POSTED, computed_before, limit),
+        )
+        texts = [(int(row["match_id"]), str(row["analysis"])) for row in rows]
+        packed = await asyncio.to_thread(lambda: [(zlib.compress(t.encode("utf-8"), 9), m) for m, t in texts])
+        async with self._c.transaction() as db:
+            await db.executemany(
+                "UPDATE match_analyses SET compact = ?, analysis = NULL WHERE match_id = ? AND analysis IS NOT NULL",
+                packed,
+            )
+        return len(rows)
+
     async def failed(self, match_id: int, now: float) -> None:
         async with self._c.transaction() as db:
             await db.execute(
                 "UPDATE match_analyses SET status = ?, computed_at = ? WHERE match_id = ?",
                 (FAILED, now, match_id),
             )
+
+
+def _analysis(row: Any) -> Any:
+    """A row's analysis as JSON data, compressed (``compact``) or not; None before it is computed."""
+    if row["analysis"] is not None:
+        return json.loads(row["analysis"])
+    if row["compact"] is not None:
+        return json.loads(zlib.decompress(row["compact"]).decode("utf-8"))
+    return None

@@ -3,19 +3,29 @@
 Every part of the store (matches, challenges, ratings, settings, deadlines) reads and writes through
 the same ``Connection``, so a change that spans parts (an action, its state, the turn clock, the
 result and the ratings) is still one transaction.
+
+Another process may hold the database's write lock for a while (a backup, a second bot started by
+mistake). A query that finds it locked is tried again for at most ``LOCK_WAIT`` and then gives up
+with ``Busy``. The waiting is done here, between attempts, and never in SQLite's busy handler: the
+connection has one thread, and a statement waiting in it would hold up every other query of the bot,
+including the reads that the write-ahead log lets through a lock.
 """
 
 from __future__ import annotations
 
 import asyncio
 import sqlite3
-from collections.abc import AsyncIterator, Iterable
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
 from contextlib import asynccontextmanager, suppress
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import aiosqlite
+
+from bot.store.disk import full_disk_text
+
+T = TypeVar("T")
 
 
 class StoreError(Exception):
@@ -27,10 +37,31 @@ class WriteFailed(StoreError):
     I/O error): nothing of the transaction was kept. The message is written for players."""
 
 
+class Busy(WriteFailed):
+    """Another process held the database longer than ``LOCK_WAIT``: nothing was saved (or read)."""
+
+
 WRITE_FAILED = (
     "The bot could not save that just now (its database is busy or out of space); nothing was "
     "changed. Please try again in a moment."
 )
+BUSY = (
+    "The bot's database is busy just now (another program is using it); nothing was changed. Please "
+    "try again in a moment."
+)
+
+LOCK_WAIT = 2.0
+"""Seconds a query waits for a lock another process holds, counted from when it was asked for (time
+spent queueing behind the bot's own writes included, but always one attempt): short enough that a
+command can still answer "busy" within Discord's 3 seconds."""
+_FIRST_PAUSE = 0.005
+_LONGEST_PAUSE = 0.1
+
+
+def _is_busy(exc: sqlite3.Error) -> bool:
+    """Whether SQLite refused because another connection holds a lock (SQLITE_BUSY, SQLITE_LOCKED)."""
+    code = getattr(exc, "sqlite_errorcode", None)
+    return code is not None and code & 0xFF in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED)
 
 
 def _statements(sql: str) -> list[str]:
@@ -62,8 +93,9 @@ def _migrations() -> list[tuple[int, str, str]]:
 class Connection:
     """The shared aiosqlite connection. Writes go through ``transaction()``; reads through ``one``/``all``."""
 
-    def __init__(self, db: aiosqlite.Connection) -> None:
+    def __init__(self, db: aiosqlite.Connection, *, lock_wait: float = LOCK_WAIT) -> None:
         self.db = db
+        self.lock_wait = lock_wait
         self._write_lock = asyncio.Lock()
 
     @classmethod
@@ -75,14 +107,17 @@ class Connection:
         pass SQLite's ``quick_check`` (a damaged page would otherwise fail commands later, one by one).
         """
         if str(path) != ":memory:" and Path(path).is_file() and Path(path).stat().st_size == 0:
+            # On a full disk, the empty file is most likely this bot's own first start that failed.
             raise StoreError(
-                f"the database {path} is an empty file (0 bytes), not a Ringside database: restore it "
-                "from a backup, or delete it to start a new, empty store"
+                full_disk_text(path)
+                or f"the database {path} is an empty file (0 bytes), not a Ringside database: restore "
+                "it from a backup, or delete it to start a new, empty store"
             )
         try:
-            db = await aiosqlite.connect(str(path), isolation_level=None)
+            # While opening, SQLite's own busy handler may wait: nothing else runs yet.
+            db = await aiosqlite.connect(str(path), isolation_level=None, timeout=LOCK_WAIT)
         except (sqlite3.Error, OSError) as exc:
-            raise StoreError(f"cannot open the database {path}: {exc}") from exc
+            raise StoreError(full_disk_text(path, exc) or f"cannot open the database {path}: {exc}") from exc
         db.row_factory = aiosqlite.Row
         connection = cls(db)
         try:
@@ -91,14 +126,16 @@ class Connection:
             await db.execute("PRAGMA foreign_keys=ON")
             await connection.check_integrity(path)
             await connection.migrate()
-        except StoreError:
+            # From now on a lock is waited for between attempts (``_patiently``), off the thread.
+            await db.execute("PRAGMA busy_timeout=0")
+        except StoreError as exc:
             await db.close()
+            if isinstance(exc, Busy):
+                raise StoreError(_locked_text(path)) from exc
             raise
         except sqlite3.DatabaseError as exc:
             await db.close()
-            raise StoreError(
-                f"{path} is not a usable database ({exc}); move it away or choose another"
-            ) from exc
+            raise StoreError(_unusable(path, exc)) from exc
         return connection
 
     async def check_integrity(self, path: str | Path) -> None:
@@ -106,6 +143,9 @@ class Connection:
         try:
             rows = await self.all("PRAGMA quick_check")
         except sqlite3.DatabaseError as exc:
+            full = full_disk_text(path, exc)
+            if full is not None:
+                raise StoreError(full) from exc
             problems = [str(exc)]
         else:
             problems = [
@@ -130,11 +170,12 @@ class Connection:
         # land inside the first.
         # A write SQLite cannot make (locked by another process, disk full, I/O error) becomes a
         # ``WriteFailed`` whose message the cogs show to the player, after a rollback.
+        asked = asyncio.get_running_loop().time()
         async with self._write_lock:
             try:
-                await self.db.execute("BEGIN IMMEDIATE")
+                await self._patiently(lambda: self.db.execute("BEGIN IMMEDIATE"), asked)
             except sqlite3.OperationalError as exc:
-                raise WriteFailed(WRITE_FAILED) from exc
+                raise (Busy(BUSY) if _is_busy(exc) else WriteFailed(WRITE_FAILED)) from exc
             try:
                 yield self.db
             except BaseException as exc:
@@ -154,13 +195,46 @@ class Connection:
 
     async def one(self, sql: str, args: Iterable[Any] = ()) -> sqlite3.Row | None:
         """The first row of a query, or None."""
-        async with self.db.execute(sql, tuple(args)) as cur:
-            return await cur.fetchone()
+        return await self._read(self._one, sql, tuple(args))
 
     async def all(self, sql: str, args: Iterable[Any] = ()) -> list[sqlite3.Row]:
         """Every row of a query."""
-        async with self.db.execute(sql, tuple(args)) as cur:
+        return await self._read(self._all, sql, tuple(args))
+
+    async def _one(self, sql: str, args: tuple[Any, ...]) -> sqlite3.Row | None:
+        async with self.db.execute(sql, args) as cur:
+            return await cur.fetchone()
+
+    async def _all(self, sql: str, args: tuple[Any, ...]) -> list[sqlite3.Row]:
+        async with self.db.execute(sql, args) as cur:
             return list(await cur.fetchall())
+
+    async def _read(
+        self, query: Callable[[str, tuple[Any, ...]], Awaitable[T]], sql: str, args: tuple[Any, ...]
+    ) -> T:
+        # The write-ahead log lets reads through another process's write lock; what is left (its
+        # recovery after a crash, a program holding the file exclusively) is waited for like a write.
+        try:
+            return await self._patiently(lambda: query(sql, args), asyncio.get_running_loop().time())
+        except sqlite3.OperationalError as exc:
+            if _is_busy(exc):
+                raise Busy(BUSY) from exc
+            raise
+
+    async def _patiently(self, attempt: Callable[[], Awaitable[T]], asked: float) -> T:
+        """``attempt()``, tried again while another connection holds the lock, until ``lock_wait``
+        after ``asked`` (always at least once), with pauses that grow from 5 to 100 ms."""
+        loop = asyncio.get_running_loop()
+        pause = _FIRST_PAUSE
+        while True:
+            try:
+                return await attempt()
+            except sqlite3.OperationalError as exc:
+                left = asked + self.lock_wait - loop.time()
+                if not _is_busy(exc) or left <= 0:
+                    raise
+            await asyncio.sleep(min(pause, left))
+            pause = min(2 * pause, _LONGEST_PAUSE)
 
     async def migrate(self) -> int:
         """Apply every migration not yet applied, in order; return the schema version (the highest).
@@ -180,3 +254,21 @@ class Connection:
                 await db.execute("INSERT INTO schema_migrations (version) VALUES (?)", (number,))
             applied.add(number)
         return max(applied, default=0)
+
+
+def _unusable(path: str | Path, exc: sqlite3.DatabaseError) -> str:
+    """Why the database at ``path`` cannot be used, in words that point the operator to the right fix:
+    a full disk is not a damaged file, and a locked one is not either."""
+    full = full_disk_text(path, exc)
+    if full is not None:
+        return full
+    if _is_busy(exc):
+        return _locked_text(path)
+    return f"{path} is not a usable database ({exc}); move it away or choose another"
+
+
+def _locked_text(path: str | Path) -> str:
+    return (
+        f"the database {path} is locked by another program (a second copy of the bot, a backup?): "
+        "stop it or wait for it, and start the bot again"
+    )

@@ -17,6 +17,11 @@ from bot.sessions import SessionManager
 from bot.store import Store
 from bot.store.connection import Connection
 from engine import find_variant, replay
+from engine.ai.backgammon_analysis import analyse
+from engine.ai.backgammon_bgsage import EASY, MEDIUM
+from engine.ai.coaching import analysis_to_json
+from engine.ai.selfplay import notations_played
+from engine.backgammon.variant import VARIANT as BACKGAMMON
 
 ALICE, BOB = 101, 202
 DAY = 24 * 3600.0
@@ -195,3 +200,53 @@ async def test_a_migration_merged_later_with_a_lower_number_is_still_applied(
     assert await opened.one("SELECT name FROM sqlite_master WHERE name = 'y98'") is not None
     assert await opened.migrate() == 99
     await opened.close()
+
+
+@pytest.mark.asyncio
+async def test_posted_analyses_are_kept_compressed_after_a_week_whole(tmp_path: Path) -> None:
+    """A real analysis (a 1-point backgammon match), posted: a week on it is compressed, about five
+    times smaller, and reads back exactly; one still to post, or posted less than a week ago, is not
+    touched."""
+    path = tmp_path / "db.sqlite3"
+    clock = ManualClock()
+    store = await Store.open(path)
+    bot = _bot(store, clock)
+    log = list(notations_played(BACKGAMMON, {"length": 1}, (MEDIUM, EASY), random.Random(1)))
+    analysis = analysis_to_json(analyse({"length": 1}, log))
+    ids = []
+    for channel in (10, 11, 12):
+        played = await bot.sessions.start_match(
+            game="ring", options={}, players=(ALICE, BOB), guild_id=1, channel_id=channel, parent_id=None,
+            rated=False,
+        )  # fmt: skip
+        ids.append(played.session.id)
+    old, unposted, recent = ids
+    for match_id in ids:
+        await store.analyses.request(match_id, clock.now())
+        if match_id == recent:
+            clock.advance(2 * DAY)
+        await store.analyses.save(match_id, analysis, clock.now())
+        if match_id != unposted:
+            await store.analyses.posted(match_id, 1000 + match_id)
+    stored = _count(path, f"SELECT LENGTH(analysis) FROM match_analyses WHERE match_id = {old}")
+    clock.advance(COMPACT_AFTER - DAY)  # the old ones were computed 8 days ago, the recent one 6
+    await bot.run_due_tasks()
+
+    def compressed(match_id: int) -> bool:
+        return bool(
+            _count(
+                path,
+                "SELECT analysis IS NULL AND compact IS NOT NULL FROM match_analyses "
+                f"WHERE match_id = {match_id}",
+            )
+        )
+
+    assert compressed(old) and not compressed(unposted) and not compressed(recent)
+    packed = _count(path, f"SELECT LENGTH(compact) FROM match_analyses WHERE match_id = {old}")
+    assert packed * 4 < stored, (packed, stored)
+    for match_id in ids:
+        record = await store.analyses.get(match_id)
+        assert record is not None and record.analysis == analysis
+    assert (await store.analyses.get(old)).message_id == 1000 + old  # type: ignore[union-attr]
+    assert await store.analyses.open() == [unposted]
+    await store.close()

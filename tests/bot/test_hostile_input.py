@@ -159,7 +159,7 @@ async def test_a_write_the_database_refuses_gets_a_private_answer(fake: FakeDisc
     board = await challenge_and_accept(fake, alice, bob)
     mid = match_id_of(board)
     version = (await bot.sessions.get(mid)).version
-    await bot.store.connection.db.execute("PRAGMA busy_timeout=200")  # give up quickly, as if stuck
+    bot.store.connection.lock_wait = 0.2  # give up quickly, as if stuck
     # Another process holds the database locked for writing.
     other = sqlite3.connect(db, isolation_level=None)
     other.execute("BEGIN EXCLUSIVE")
@@ -168,10 +168,10 @@ async def test_a_write_the_database_refuses_gets_a_private_answer(fake: FakeDisc
         answer = await fake.click(player, board, roll_of(board), idle=True)
         refusal = answer.private
         assert refusal is not None
-        assert "could not save" in refusal.content and "nothing was changed" in refusal.content
+        assert "database is busy" in refusal.content and "nothing was changed" in refusal.content
         assert (await bot.sessions.get(mid)).version == version
         command = await fake.slash(alice, "challenge", {"opponent": carol, "game": "ring"}, idle=True)
-        assert command.ephemeral and "could not save" in command.message.content  # type: ignore[union-attr]
+        assert command.ephemeral and "try again" in command.message.content  # type: ignore[union-attr]
     finally:
         other.execute("ROLLBACK")
         other.close()

@@ -6,9 +6,13 @@ update ``docs/sandbox-example.txt``, the transcript in ``docs/sandbox.md`` and t
 
 from __future__ import annotations
 
+import contextlib
 import os
+import pty
+import select
 import subprocess
 import sys
+import time
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -339,3 +343,112 @@ def test_python_m_sandbox_runs_the_example(tmp_path: Path) -> None:
     saved = sorted((tmp_path / "sandbox-pictures").iterdir())
     assert len(saved) >= 8
     assert_pngs(saved)
+
+
+NEWCOMER = [
+    "as alice /challenge opponent:@ringside game:backgammon",
+    "as alice /resign",
+    "as alice click Resign",
+]
+"""A newcomer's first match, lost at once: its analysis is computed in the background afterwards."""
+
+
+class _Session:
+    """``python -m sandbox`` as a real process, typed to at a terminal (a pseudo-terminal) or
+    through a pipe, its output read as it comes."""
+
+    def __init__(self, tmp_path: Path, *, terminal: bool) -> None:
+        command = [sys.executable, "-m", "sandbox", "--seed", "3"]
+        self.output = b""
+        if terminal:
+            self.fd, child = pty.openpty()
+            self.proc = subprocess.Popen(
+                command, stdin=child, stdout=child, stderr=child, cwd=tmp_path, env=_subprocess_env()
+            )
+            os.close(child)
+            self.send = lambda text: os.write(self.fd, text.encode())
+            self.newline = "\r"
+        else:
+            self.proc = subprocess.Popen(
+                command,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.STDOUT,
+                cwd=tmp_path,
+                env=_subprocess_env(),
+            )
+            assert self.proc.stdin is not None and self.proc.stdout is not None
+            self.fd = self.proc.stdout.fileno()
+            pipe = self.proc.stdin
+
+            def send(text: str) -> int:
+                written = pipe.write(text.encode())
+                pipe.flush()
+                return written
+
+            self.send = send
+            self.newline = "\n"
+
+    def type(self, line: str) -> None:
+        self.send(line + self.newline)
+
+    def expect(self, wanted: str, timeout: float = 60.0) -> str:
+        """Read the output until it shows ``wanted`` (AssertionError after ``timeout`` without it)."""
+        deadline = time.monotonic() + timeout
+        while wanted.encode() not in self.output:
+            left = deadline - time.monotonic()
+            assert left > 0, f"{wanted!r} never came; the output:\n{self.output.decode(errors='replace')}"
+            ready, _, _ = select.select([self.fd], [], [], min(left, 0.5))
+            if ready:
+                try:
+                    chunk = os.read(self.fd, 65536)
+                except OSError:  # the terminal's other end closed: the process ended
+                    chunk = b""
+                assert chunk or wanted.encode() in self.output, (
+                    f"the sandbox ended before {wanted!r}:\n{self.output.decode(errors='replace')}"
+                )
+                self.output += chunk
+        return self.output.decode(errors="replace")
+
+    def close(self) -> None:
+        """Stop the process if it still runs, and let go of its terminal or pipes."""
+        if self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait(30)
+        if self.proc.stdin is not None:
+            self.proc.stdin.close()
+        if self.proc.stdout is not None:
+            self.proc.stdout.close()
+        else:
+            with contextlib.suppress(OSError):
+                os.close(self.fd)
+
+
+@pytest.mark.parametrize("terminal", [True, False], ids=["at-a-terminal", "piped"])
+def test_what_the_bot_does_by_itself_shows_while_the_prompt_waits(tmp_path: Path, terminal: bool) -> None:
+    """The analysis after a newcomer's match is computed and posted while the sandbox waits for the
+    next line, and printed as it comes (at a terminal above the prompt, which is shown again with
+    what was typed so far): nothing more is typed until it is there."""
+    session = _Session(tmp_path, terminal=terminal)
+    try:
+        if terminal:
+            session.expect("sandbox> ")
+        for line in NEWCOMER:
+            session.type(line)
+        session.expect("Analysis: being computed…")
+        session.expect("📊 **Analysis of match #1** (Backgammon)")
+        if terminal:
+            # Printed above the prompt, which is shown again after it.
+            session.expect("  picture: sandbox-pictures/0004-analysis-1.png\r\nsandbox> ")
+            # A line typed in two goes is read whole (the reading thread keeps it).
+            session.send("as al")
+            session.expect("as al")
+            session.type("ice /stats")
+        else:
+            session.expect("  picture: sandbox-pictures/0004-analysis-1.png\n")
+            session.type("as alice /stats")
+        session.expect("@alice has no rated matches in this server yet.")
+        session.type("quit")
+        assert session.proc.wait(30) == 0
+    finally:
+        session.close()
