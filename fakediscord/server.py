@@ -259,6 +259,7 @@ class FakeDiscordServer:
             transport="server",
             authorized=authorized,
         )
+        await self.fake.pass_gates(req)
         status, data = self.fake.handle(req)
         return _json_response(status, data)
 
