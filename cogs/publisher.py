@@ -26,11 +26,12 @@ import io
 import logging
 from typing import TYPE_CHECKING, Any, Literal
 
+import aiohttp
 import discord
 
 from bot.board_repair import BACKOFF, QUICK_TRIES, settled, warned
 from bot.sessions import REMATCH_SECONDS, Session, UserError, steps_of, told
-from bot.store import MatchRecord
+from bot.store import MatchRecord, StoreError
 from bot.store.analyses import FAILED, POSTED
 from cogs.board import (
     BoardMessage,
@@ -69,6 +70,11 @@ NONCE_LENGTH = 24
 REPOST_HEADLINE = "The board, as it stands:"
 
 
+EXPECTED = (discord.HTTPException, aiohttp.ClientError, OSError, TimeoutError, StoreError)
+"""Failures the bot expects now and then (Discord's, the network's, a write SQLite refused): logged in
+one line; anything else is a bug, logged with its traceback."""
+
+
 def gone(exc: BaseException) -> bool:
     """Whether ``exc`` is Discord saying that the channel is gone for the bot (``GONE_CODES``)."""
     return isinstance(exc, discord.HTTPException) and exc.code in GONE_CODES
@@ -87,7 +93,7 @@ def board_nonce(record: MatchRecord) -> str:
     return hashlib.blake2b(key, digest_size=NONCE_LENGTH // 2).hexdigest()
 
 
-class NotNoted(Exception):
+class NotNoted(StoreError):
     """The store did not note the board just shown: another showing replaced the board meanwhile."""
 
 
@@ -192,7 +198,7 @@ class BoardPublisher:
                 wait,
                 more,
                 exc,
-                exc_info=None if isinstance(exc, discord.HTTPException) else exc,
+                exc_info=None if isinstance(exc, EXPECTED) else exc,
             )
         else:
             log.debug("could not show the board of match %s (failure %d): %s", session.id, tries, exc)

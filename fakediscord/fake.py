@@ -82,11 +82,13 @@ class Fault:
 
 @dataclass
 class Gate:
-    """Held requests: those ``method`` to paths matching ``path`` wait, unanswered, until ``release``
-    (a race made deterministic: the test decides when Discord answers)."""
+    """Held requests: those ``method`` to paths matching ``path`` wait until ``release`` (a race made
+    deterministic: the test decides when Discord answers). ``answered``: Discord has done what they ask
+    (a message is posted) and only its answer waits, as when the bot dies before reading it."""
 
     method: str
     path: re.Pattern[str]
+    answered: bool = False
     #: the requests waiting at the gate now
     waiting: list[Request] = field(default_factory=list)
     #: every request that came to it, in order
@@ -269,6 +271,7 @@ class FakeDiscord(WorldSetup, Interactions):
         req = Request(method, path, query, body, files, transport=transport, authorized=authorized)
         await self.pass_gates(req)
         status, data = self.handle(req)
+        await self.pass_gates(req, answered=True)
         await asyncio.sleep(0)  # a real request yields to the loop
         if 200 <= status < 300:
             return "" if data is None else data
@@ -282,17 +285,19 @@ class FakeDiscord(WorldSetup, Interactions):
         self.faults.append(fault)
         return fault
 
-    def hold(self, method: str, path: str) -> Gate:
+    def hold(self, method: str, path: str, *, answered: bool = False) -> Gate:
         """Hold the requests ``method`` to paths matching the regular expression ``path`` (searched)
-        until ``Gate.release``: they wait unanswered, as requests do while Discord is slow."""
-        gate = Gate(method.upper(), re.compile(path))
+        until ``Gate.release``: they wait unanswered, as requests do while Discord is slow
+        (``answered``: done, but their answer waits)."""
+        gate = Gate(method.upper(), re.compile(path), answered)
         self.gates.append(gate)
         return gate
 
-    async def pass_gates(self, req: Request) -> None:
-        """Wait at every gate that holds ``req`` (used in process and by the local server)."""
+    async def pass_gates(self, req: Request, *, answered: bool = False) -> None:
+        """Wait at every gate that holds ``req`` before (``answered``: after) it is handled (used in
+        process and by the local server)."""
         for gate in self.gates:
-            if gate.applies(req):
+            if gate.answered == answered and gate.applies(req):
                 gate.came.append(req)
                 gate.waiting.append(req)
                 self._notify()
