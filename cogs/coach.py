@@ -201,8 +201,10 @@ class Coach(commands.Cog):
         if record.result_message_id is not None:
             message = channel.get_partial_message(record.result_message_id)
             reply = {"reference": message.to_reference(fail_if_not_exists=False), "mention_author": False}
-        text = analysis_text(analysis, match_id, variant.title, options_text(session), (shown[0], shown[1]))
         try:
+            text = analysis_text(
+                analysis, match_id, variant.title, options_text(session), (shown[0], shown[1])
+            )
             sent = await channel.send(
                 text[:2000],
                 file=discord.File(io.BytesIO(chart), filename=f"analysis-{match_id}.png"),

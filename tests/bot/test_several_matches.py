@@ -193,3 +193,43 @@ async def test_rematch_is_greyed_out_when_its_time_runs_out(
     assert fake.message(final).component(button(final, "Rematch")).disabled
     fake.assert_clean()
     await stop_bot(bot)
+
+
+@pytest.mark.asyncio
+async def test_a_rematch_once_accepted_greys_out_rematch_and_a_late_click_is_refused(
+    fake: FakeDiscord, tmp_path: Path
+) -> None:
+    bot = await start_bot(fake, tmp_path / "db.sqlite3")
+    alice, bob = fake.add_user("alice"), fake.add_user("bob")
+    final = await finished_match(fake, alice, bob)
+    rematch = button(final, "Rematch")
+    # A click from a client that has not seen the button greyed out yet, sent later.
+    late = fake.prepare_click(alice, final, rematch)
+    offer = await fake.click(bob, final, rematch)
+    assert offer.message is not None
+    await fake.click(alice, offer.message, button(offer.message, "Accept"), idle=True)
+    assert fake.message(final).component(rematch).disabled  # at once, not when its time runs out
+    answer = await fake.dispatch_interaction(late, idle=True)
+    assert answer.private is not None and "has had its rematch already" in answer.private.content
+    [played] = await bot.store.matches.active()
+    assert f"match #{played.id}" in answer.private.content
+    assert await bot.store.challenges.pending(alice.id, bob.id, bot.clock.now()) is None  # no new offer
+    fake.assert_clean()
+    await stop_bot(bot)
+
+
+@pytest.mark.asyncio
+async def test_a_rematch_against_the_computer_greys_out_its_rematch_at_once(
+    fake: FakeDiscord, tmp_path: Path
+) -> None:
+    bot = await start_bot(fake, tmp_path / "db.sqlite3")
+    alice = fake.add_user("alice")
+    await fake.slash(alice, "challenge", {"opponent": fake.bot_user, "game": "ring"}, idle=True)
+    (thread,) = fake.threads(fake.channel)
+    await resign(fake, alice, thread.id)
+    final = fake.messages_in(thread)[-1]
+    await fake.click(alice, final, button(final, "Rematch"), idle=True)
+    assert len(await bot.store.matches.active()) == 1
+    assert fake.message(final).component(button(final, "Rematch")).disabled
+    fake.assert_clean()
+    await stop_bot(bot)
