@@ -175,6 +175,8 @@ class RingsideBot(commands.Bot):
         done, _ = await asyncio.wait({work, hurry}, timeout=grace, return_when=asyncio.FIRST_COMPLETED)
         if work not in done:
             log.warning("stopping before everything taken is finished: the rest is shown at the next start")
+        else:
+            log.info("stopping: everything taken is finished and shown")
         for task in (work, hurry, *self._taken):
             task.cancel()
         await asyncio.gather(work, hurry, *self._taken, return_exceptions=True)

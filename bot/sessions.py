@@ -635,12 +635,15 @@ class SessionManager:
             # Another process moved this match on: drop our copy and let the user retry.
             self._sessions.pop(session.id, None)
             raise StaleControl("This match changed in the meantime; use the latest board message.")
-        clock = deadlines or Deadlines(record.reminder_at, record.timeout_at, record.window_at)
+        # The record as it is now: the publisher may have noted a board (its message, its clock)
+        # while this was being saved, and that must not be undone here.
+        current = session.record
+        clock = deadlines or Deadlines(current.reminder_at, current.timeout_at, current.window_at)
         if result is not None:
             clock = Deadlines(None, None)
         version = session.version + len(steps)
         session.record = _replace_record(
-            record,
+            current,
             state=after.canonical(),
             version=version,
             board_version=version,
@@ -996,6 +999,21 @@ class SessionManager:
             record = session.record
             session.record = _replace_record(record, new_board=True, redraw=True, reposts=record.reposts + 1)
         return True
+
+    async def reread_board(self, session: Session) -> None:
+        """Take what the store says of the match's board (its message, the version shown, what is
+        to show) into the session: another showing noted a board this copy did not see."""
+        stored = await self.store.matches.get(session.id)
+        if stored is None:
+            return
+        session.record = _replace_record(
+            session.record,
+            message_id=stored.message_id,
+            shown_version=stored.shown_version,
+            new_board=stored.new_board,
+            redraw=stored.redraw,
+            reposts=stored.reposts,
+        )
 
     async def board_failed(self, session: Session) -> tuple[int, float]:
         """Note that the match's board could not be shown: (failures in a row, when the scheduler

@@ -411,8 +411,8 @@ class BoardPublisher:
                 await self._strip(posted)
             raise
         if not noted:
-            stored = await self.bot.store.matches.get(session.id)
-            if posted is not None and (stored is None or stored.message_id != posted.id):
+            await self.bot.sessions.reread_board(session)
+            if posted is not None and session.record.message_id != posted.id:
                 await self._strip(posted)
             raise NotNoted(f"match {session.id}: its board of version {record.board_version} was not noted")
 

@@ -21,6 +21,7 @@ from bot.client import RingsideBot
 from bot.clock import ManualClock
 from cogs.publisher import SHOW_CONCURRENCY
 from fakediscord import FakeChannel, FakeDiscord, FakeUser
+from fakediscord.fake import Fault
 from fakediscord.matches import challenge_and_accept, live_board, match_id_of
 from tests.support import start_bot, stop_bot
 
@@ -28,9 +29,19 @@ HOUR = 3600.0
 POST_MESSAGE = r"^/channels/\d+/messages$"
 
 
-def no_quick_retries(bot: RingsideBot) -> None:
-    """Every new try is the scheduler's (``run_due_tasks``), none timed by the process itself."""
+async def scheduled_bot(fake: FakeDiscord, db: Path) -> tuple[RingsideBot, ManualClock]:
+    """The bot on ``db`` with a manual clock, every new try at a board being the scheduler's
+    (``run_due_tasks``), none timed by the process itself."""
+    clock = ManualClock()
+    bot = await start_bot(fake, db, clock)
     bot.get_cog("Play").publisher.retry_delays = ()  # type: ignore[union-attr]
+    return bot, clock
+
+
+def broken_channel(fake: FakeDiscord) -> tuple[FakeChannel, Fault]:
+    """A channel whose every new message Discord refuses (503, until the fault is cleared)."""
+    broken = fake.add_text_channel("broken")
+    return broken, fake.fail("POST", rf"^/channels/{broken.id}/messages$", times=None)
 
 
 async def unshown_match(bot: RingsideBot, fake: FakeDiscord, channel: FakeChannel) -> int:
@@ -84,9 +95,7 @@ async def accepted_with_a_failed_first_board(
 async def test_a_deleted_thread_abandons_its_match_once_instead_of_being_tried_forever(
     fake: FakeDiscord, tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
-    clock = ManualClock()
-    bot = await start_bot(fake, tmp_path / "db.sqlite3", clock)
-    no_quick_retries(bot)
+    bot, clock = await scheduled_bot(fake, tmp_path / "db.sqlite3")
     alice, bob, thread, match_id = await accepted_with_a_failed_first_board(fake, bot)
     fake.delete_channel(thread)  # a moderator deletes the match's thread
     clock.advance(BACKOFF[0])
@@ -114,9 +123,7 @@ async def test_a_deleted_thread_abandons_its_match_once_instead_of_being_tried_f
 async def test_a_server_that_removed_the_bot_abandons_the_matches_behind_there(
     fake: FakeDiscord, tmp_path: Path
 ) -> None:
-    clock = ManualClock()
-    bot = await start_bot(fake, tmp_path / "db.sqlite3", clock)
-    no_quick_retries(bot)
+    bot, clock = await scheduled_bot(fake, tmp_path / "db.sqlite3")
     _, _, thread, match_id = await accepted_with_a_failed_first_board(fake, bot)
     fake.remove_bot()  # Discord answers 403 Missing Access for the server's channels now
     clock.advance(BACKOFF[0])
@@ -136,13 +143,10 @@ async def test_a_server_that_removed_the_bot_abandons_the_matches_behind_there(
 async def test_boards_that_cannot_be_posted_never_starve_a_newer_one(
     fake: FakeDiscord, tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
-    clock = ManualClock()
-    bot = await start_bot(fake, tmp_path / "db.sqlite3", clock)
-    no_quick_retries(bot)
-    broken = fake.add_text_channel("broken")
+    bot, clock = await scheduled_bot(fake, tmp_path / "db.sqlite3")
+    broken, _ = broken_channel(fake)
     # More boards than the scheduler used to take in a round, all older, and none can be posted.
     stuck = [await unshown_match(bot, fake, broken) for _ in range(101)]
-    fake.fail("POST", rf"^/channels/{broken.id}/messages$", times=None)
     await bot.run_due_tasks()
     assert posts_to(fake, broken) == len(stuck)
     clock.advance(1)
@@ -168,12 +172,9 @@ async def test_boards_that_cannot_be_posted_never_starve_a_newer_one(
 async def test_warnings_about_a_board_stop_once_its_wait_stops_growing(
     fake: FakeDiscord, tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
-    clock = ManualClock()
-    bot = await start_bot(fake, tmp_path / "db.sqlite3", clock)
-    no_quick_retries(bot)
-    broken = fake.add_text_channel("broken")
+    bot, clock = await scheduled_bot(fake, tmp_path / "db.sqlite3")
+    broken, _ = broken_channel(fake)
     match_id = await unshown_match(bot, fake, broken)
-    fake.fail("POST", rf"^/channels/{broken.id}/messages$", times=None)
     for _ in range(len(BACKOFF) + 10):
         await bot.run_due_tasks()
         clock.advance(BACKOFF[-1])
@@ -186,12 +187,9 @@ async def test_warnings_about_a_board_stop_once_its_wait_stops_growing(
 @pytest.mark.asyncio
 async def test_the_wait_after_failures_is_kept_across_a_restart(fake: FakeDiscord, tmp_path: Path) -> None:
     db = tmp_path / "db.sqlite3"
-    clock = ManualClock()
-    bot = await start_bot(fake, db, clock)
-    no_quick_retries(bot)
-    broken = fake.add_text_channel("broken")
+    bot, clock = await scheduled_bot(fake, db)
+    broken, fault = broken_channel(fake)
     await unshown_match(bot, fake, broken)
-    fault = fake.fail("POST", rf"^/channels/{broken.id}/messages$", times=None)
     for wait in BACKOFF[:3]:
         await bot.run_due_tasks()
         clock.advance(wait)

@@ -15,12 +15,12 @@ from typing import Any
 import pytest
 
 from bot.client import RingsideBot
-from bot.clock import ManualClock
 from bot.store import WriteFailed
 from bot.store.connection import WRITE_FAILED
-from engine.ring import Move
 from fakediscord import FakeDiscord, FakeMessage, FakeUser
 from fakediscord.matches import challenge_and_accept, match_id_of, user_on_turn
+from tests.bot.test_board_repair import scheduled_bot
+from tests.bot.test_turn_drafts import first_move, reach_a_two_step_turn
 from tests.support import start_bot, stop_bot
 
 EDIT_ORIGINAL = r"^/webhooks/\d+/[^/]+/messages/@original$"
@@ -57,13 +57,14 @@ def roll_id(board: FakeMessage) -> str:
     return found
 
 
-async def ring_match(fake: FakeDiscord) -> tuple[dict[int, FakeUser], FakeMessage, FakeUser]:
+async def ring_match(fake: FakeDiscord) -> tuple[dict[int, FakeUser], FakeMessage, int, FakeUser]:
+    """A ring match between two new players: (the players, its first board, its id, who is on turn)."""
     alice, bob = fake.add_user("alice"), fake.add_user("bob")
     users = {alice.id: alice, bob.id: bob}
     board = await challenge_and_accept(fake, alice, bob)
     player = user_on_turn(board, users)
     assert player is not None
-    return users, board, player
+    return users, board, match_id_of(board), player
 
 
 @pytest.mark.asyncio
@@ -71,8 +72,7 @@ async def test_board_racing_a_click_leaves_one_live_board_that_works(
     fake: FakeDiscord, tmp_path: Path
 ) -> None:
     bot = await start_bot(fake, tmp_path / "db.sqlite3")
-    _users, board, player = await ring_match(fake)
-    match_id = match_id_of(board)
+    _users, board, match_id, player = await ring_match(fake)
     # The roll is saved, and its board is on its way to Discord (held) when /board comes in.
     gate = fake.hold("PATCH", EDIT_ORIGINAL)
     await fake.click(player, board, roll_id(board))
@@ -98,8 +98,7 @@ async def test_board_racing_a_click_leaves_one_live_board_that_works(
 @pytest.mark.asyncio
 async def test_many_board_commands_at_once_leave_one_live_board(fake: FakeDiscord, tmp_path: Path) -> None:
     bot = await start_bot(fake, tmp_path / "db.sqlite3")
-    users, board, player = await ring_match(fake)
-    match_id = match_id_of(board)
+    users, board, match_id, player = await ring_match(fake)
     other = next(u for u in users.values() if u.id != player.id)
     asked = await asyncio.gather(
         *(fake.slash(user, "board", channel=board.channel_id) for user in [player, other] * 10)
@@ -115,9 +114,7 @@ async def test_many_board_commands_at_once_leave_one_live_board(fake: FakeDiscor
 async def test_a_board_whose_note_fails_after_its_post_is_posted_once_and_only_live_when_noted(
     fake: FakeDiscord, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    clock = ManualClock()
-    bot = await start_bot(fake, tmp_path / "db.sqlite3", clock)
-    bot.get_cog("Play").publisher.retry_delays = ()  # type: ignore[union-attr]
+    bot, clock = await scheduled_bot(fake, tmp_path / "db.sqlite3")
     alice, bob = fake.add_user("alice"), fake.add_user("bob")
     challenge = await fake.slash(alice, "challenge", {"opponent": bob, "game": "ring"})
     assert challenge.message is not None
@@ -151,26 +148,14 @@ async def test_a_board_whose_note_fails_after_its_post_is_posted_once_and_only_l
 
 
 async def draft_a_step(bot: RingsideBot, match_id: int) -> int:
-    """Play the match (first legal choices) until a player is in a turn with a step still to take,
-    then take one step of it (a draft only its player sees); returns that player's user id."""
-    sessions = bot.sessions
-    for _ in range(200):
-        session = await sessions.get(match_id)
-        state = session.state
-        assert state is not None
-        spec = state.chance()
-        if spec is not None:
-            await sessions.roll(match_id, session.user_of(spec.prompt_seat or 0), session.version)
-            continue
-        user = session.user_of(state.to_move())
-        moves = [a for a in state.legal_actions() if isinstance(a, Move)]
-        if len({m.die for m in moves}) >= 2:
-            played = await sessions.act(match_id, user, session.version, moves[0].notation)
-            if played.draft:
-                return user
-        else:
-            await sessions.act(match_id, user, session.version, state.legal_actions()[0].notation)
-    raise AssertionError("no turn with two steps in 200 actions")
+    """Play the match on until a player is in a turn with two steps, then take one of them (a draft
+    only its player sees); returns that player's user id."""
+    user = await reach_a_two_step_turn(bot.sessions, match_id)
+    session = await bot.sessions.get(match_id)
+    assert session.state is not None
+    played = await bot.sessions.act(match_id, user, session.version, first_move(session.state))
+    assert played.draft
+    return user
 
 
 @pytest.mark.asyncio
@@ -178,8 +163,7 @@ async def test_a_public_board_shows_nothing_of_a_turn_in_progress_and_cannot_add
     fake: FakeDiscord, tmp_path: Path
 ) -> None:
     bot = await start_bot(fake, tmp_path / "db.sqlite3")
-    users, board, _ = await ring_match(fake)
-    match_id = match_id_of(board)
+    users, board, match_id, _ = await ring_match(fake)
     drafting = users[await draft_a_step(bot, match_id)]
     opponent = next(u for u in users.values() if u.id != drafting.id)
     await bot.run_due_tasks()  # the committed turns so far are shown
@@ -196,5 +180,45 @@ async def test_a_public_board_shows_nothing_of_a_turn_in_progress_and_cannot_add
     assert theirs.private is not None and "not yours" in theirs.private.content
     after = await bot.store.matches.get(match_id)
     assert after is not None and (after.version, after.draft) == (before.version, before.draft)
+    fake.assert_clean()
+    await stop_bot(bot)
+
+
+@pytest.mark.asyncio
+async def test_a_click_saved_while_its_board_is_being_noted_does_not_undo_the_note(
+    fake: FakeDiscord, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    bot = await start_bot(fake, tmp_path / "db.sqlite3")
+    alice, bob = fake.add_user("alice"), fake.add_user("bob")
+    users = {alice.id: alice, bob.id: bob}
+    challenge = await fake.slash(alice, "challenge", {"opponent": bob, "game": "ring"})
+    assert challenge.message is not None
+    # The first board is posted; Discord's answer (its id) is slow to come back.
+    gate = fake.hold("POST", POST_MESSAGE, answered=True)
+    accept = next(c for c in challenge.message.custom_ids if c.endswith(":accept"))
+    await fake.click(bob, challenge.message, accept)
+    await fake.wait_for(lambda: len(gate.waiting) == 1, what="the first board, posted")
+    thread = fake.thread_of(challenge.message)
+    assert thread is not None
+    [board] = fake.messages_in(thread)
+    [match] = await bot.store.matches.active()
+    session = await bot.sessions.get(match.id)
+    record_actions = bot.store.matches.record_actions
+
+    async def while_noted(*args: Any, **kwargs: Any) -> bool:
+        # The roll is being saved when the board's id comes back and is noted.
+        gate.release()
+        while session.record.shown_version is None:
+            await asyncio.sleep(0)
+        return await record_actions(*args, **kwargs)
+
+    monkeypatch.setattr(bot.store.matches, "record_actions", while_noted)
+    player = user_on_turn(board, users)
+    assert player is not None
+    await fake.click(player, board, roll_id(board), idle=True)
+    await fake.wait_idle()
+    # The roll is on the live board, the one the store knows (edited in place, or posted anew).
+    live = await one_live_board(fake, bot, match.id, thread.id)
+    assert "rolled" in str(live.embeds)
     fake.assert_clean()
     await stop_bot(bot)

@@ -10,11 +10,13 @@ import signal
 import sqlite3
 import subprocess
 import sys
+from asyncio.subprocess import Process
+from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 
 import pytest
 
-from fakediscord import FakeDiscord, FakeDiscordServer, FakeMessage, FakeUser
+from fakediscord import FakeDiscord, FakeDiscordServer, FakeInteraction, FakeMessage, FakeUser
 from fakediscord.matches import user_on_turn
 
 REPO = Path(__file__).resolve().parents[2]
@@ -266,6 +268,9 @@ async def test_a_kill_between_accept_and_the_first_board_loses_nothing(tmp_path:
                     15,
                     "the roll",
                 )
+                # SIGTERM drains: the board just shown is noted before the process exits.
+                second.send_signal(signal.SIGTERM)
+                await asyncio.wait_for(second.wait(), 30)
             except BaseException:
                 with contextlib.suppress(Exception):
                     print(log_path.read_text())
@@ -344,7 +349,44 @@ async def test_kill_9_of_the_bot_takes_its_worker_processes_with_it(tmp_path: Pa
             await _stop(proc)
 
 
-async def _start_matches(fake: FakeDiscord, count: int) -> list[tuple[FakeMessage, dict[int, FakeUser]]]:
+@contextlib.asynccontextmanager
+async def bot_processes(
+    directory: Path, fake: FakeDiscord
+) -> AsyncIterator[Callable[[], Awaitable[Process]]]:
+    """Starts ``python -m bot`` processes against ``fake`` served locally, on the database
+    ``directory/db.sqlite3``, all logging to ``directory/bot.log`` (printed if the block fails); each
+    is stopped at the end. Yields ``start()``, which returns a process once the bot has synced."""
+    log_path = directory / "bot.log"
+    started: list[Process] = []
+    async with FakeDiscordServer(fake) as server:
+        env = _env(directory, DISCORD_TOKEN=fake.token, DATABASE=str(directory / "db.sqlite3"))
+        with log_path.open("wb") as log:
+
+            async def start() -> Process:
+                proc = await asyncio.create_subprocess_exec(
+                    *server.bot_command(),
+                    cwd=directory,
+                    env=env,
+                    stdout=log,
+                    stderr=asyncio.subprocess.STDOUT,
+                )
+                started.append(proc)
+                await server.wait_until_identified(timeout=60)
+                await fake.wait_for(lambda: fake.synced, 60, "command sync")
+                return proc
+
+            try:
+                yield start
+            except BaseException:
+                with contextlib.suppress(Exception):
+                    print(log_path.read_text())
+                raise
+            finally:
+                for proc in started:
+                    await _stop(proc)
+
+
+async def start_matches(fake: FakeDiscord, count: int) -> list[tuple[FakeMessage, dict[int, FakeUser]]]:
     """``count`` ring matches started through the running bot process: (challenge message, players)."""
     started = []
     for i in range(count):
@@ -364,7 +406,23 @@ async def _start_matches(fake: FakeDiscord, count: int) -> list[tuple[FakeMessag
     return started
 
 
-def _live_boards(fake: FakeDiscord, channel_id: int) -> list[int]:
+def rolls_of(
+    fake: FakeDiscord, started: list[tuple[FakeMessage, dict[int, FakeUser]]]
+) -> list[FakeInteraction]:
+    """The click of Roll by the player on turn of each match's board, prepared (not sent)."""
+    clicks = []
+    for challenge, users in started:
+        thread = fake.thread_of(challenge)
+        assert thread is not None
+        board = fake.messages_in(thread)[-1]
+        player = user_on_turn(board, users)
+        roll = next(b.custom_id for b in board.buttons if b.label == "Roll")
+        assert player is not None and roll is not None
+        clicks.append(fake.prepare_click(player, board, roll))
+    return clicks
+
+
+def live_board_ids(fake: FakeDiscord, channel_id: int) -> list[int]:
     """The public messages of a channel with an enabled control of a match (Rules aside)."""
     return [
         m.id
@@ -374,65 +432,39 @@ def _live_boards(fake: FakeDiscord, channel_id: int) -> list[int]:
     ]
 
 
+CALLBACK = "/interactions/{interaction_id}/{token}/callback"
+
+
 @pytest.mark.slow
 @pytest.mark.asyncio
 async def test_sigterm_in_a_burst_of_clicks_shows_every_saved_change_before_exiting(tmp_path: Path) -> None:
     """SIGTERM a moment into a burst of clicks: the clicks taken are finished and shown, the later ones
     are told that the bot is restarting, then the process exits 0 with no traceback."""
     fake = FakeDiscord(timeout=30, token="process-token")
-    db = tmp_path / "db.sqlite3"
-    log_path = tmp_path / "bot.log"
-    async with FakeDiscordServer(fake) as server:
-        env = _env(tmp_path, DISCORD_TOKEN="process-token", DATABASE=str(db))
-        with log_path.open("wb") as log:
-            proc = await asyncio.create_subprocess_exec(
-                *server.bot_command(), cwd=tmp_path, env=env, stdout=log, stderr=asyncio.subprocess.STDOUT
-            )
-            try:
-                await server.wait_until_identified(timeout=30)
-                await fake.wait_for(lambda: fake.synced, 30, "command sync")
-                started = await _start_matches(fake, 300)
-                callbacks = len(fake.find_requests("POST", "/interactions/{interaction_id}/{token}/callback"))
-                clicks = []
-                for challenge, users in started:
-                    thread = fake.thread_of(challenge)
-                    assert thread is not None
-                    board = fake.messages_in(thread)[-1]
-                    player = user_on_turn(board, users)
-                    assert player is not None
-                    roll = next(b.custom_id for b in board.buttons if b.label == "Roll")
-                    assert roll is not None
-                    clicks.append(asyncio.create_task(fake.click(player, board, roll)))
-                await fake.wait_for(
-                    lambda: (
-                        len(fake.find_requests("POST", "/interactions/{interaction_id}/{token}/callback"))
-                        >= callbacks + 3
-                    ),
-                    30,
-                    "the first clicks taken",
-                )
-                proc.send_signal(signal.SIGTERM)
-                answers = await asyncio.gather(*clicks)
-                await asyncio.wait_for(proc.wait(), 60)
-            except BaseException:
-                with contextlib.suppress(Exception):
-                    print(log_path.read_text())
-                raise
-            finally:
-                await _stop(proc)
-    logged = log_path.read_text()
+    async with bot_processes(tmp_path, fake) as start:
+        proc = await start()
+        started = await start_matches(fake, 300)
+        callbacks = len(fake.find_requests("POST", CALLBACK))
+        clicks = [asyncio.create_task(fake.dispatch_interaction(c)) for c in rolls_of(fake, started)]
+        await fake.wait_for(
+            lambda: len(fake.find_requests("POST", CALLBACK)) >= callbacks + 3, 30, "the first clicks taken"
+        )
+        proc.send_signal(signal.SIGTERM)
+        answers = await asyncio.gather(*clicks)
+        await asyncio.wait_for(proc.wait(), 60)
+    logged = (tmp_path / "bot.log").read_text()
     assert proc.returncode == 0, logged
     assert "Traceback" not in logged and "ERROR" not in logged, logged
     refused = [a for a in answers if a.private is not None and "restarting" in a.private.content]
     taken = [a for a in answers if a.callback_type == 6]  # deferred: the click was taken
     assert len(refused) + len(taken) == len(answers) and taken
-    with contextlib.closing(sqlite3.connect(db)) as check:
+    with contextlib.closing(sqlite3.connect(tmp_path / "db.sqlite3")) as check:
         rows = check.execute(
-            "SELECT id, channel_id, message_id, shown_version, board_version, redraw FROM matches"
+            "SELECT channel_id, message_id, shown_version, board_version, redraw FROM matches"
         ).fetchall()
     # Every change saved is shown, on one live board per match, the one the store knows.
-    assert all(shown == version and not redraw for _, _, _, shown, version, redraw in rows), rows
-    assert all(_live_boards(fake, channel) == [message] for _, channel, message, *_ in rows)
+    assert all(shown == version and not redraw for _, _, shown, version, redraw in rows), rows
+    assert all(live_board_ids(fake, channel) == [message] for channel, message, *_ in rows)
 
 
 @pytest.mark.asyncio
@@ -443,52 +475,32 @@ async def test_a_kill_after_a_board_is_posted_but_before_its_note_posts_it_once(
     fake = FakeDiscord(timeout=15, token="process-token")
     alice, bob = fake.add_user("alice"), fake.add_user("bob")
     db = tmp_path / "db.sqlite3"
-    log_path = tmp_path / "bot.log"
-    async with FakeDiscordServer(fake) as server:
-        env = _env(tmp_path, DISCORD_TOKEN="process-token", DATABASE=str(db))
-        with log_path.open("wb") as log:
-            first = await asyncio.create_subprocess_exec(
-                *server.bot_command(), cwd=tmp_path, env=env, stdout=log, stderr=asyncio.subprocess.STDOUT
-            )
-            second = None
-            try:
-                await server.wait_until_identified(timeout=30)
-                await fake.wait_for(lambda: fake.synced, 30, "command sync")
-                result = await fake.slash(alice, "challenge", {"opponent": bob, "game": "ring"})
-                challenge = result.message
-                assert challenge is not None
-                gate = fake.hold("POST", r"^/channels/\d+/messages$", answered=True)
-                accept = next(c for c in challenge.custom_ids if c.endswith(":accept"))
-                await fake.click(bob, challenge, accept)
-                await fake.wait_for(lambda: len(gate.waiting) == 1, 30, "the first board, posted")
-                first.kill()  # the board is posted; the bot never reads Discord's answer
-                await first.wait()
-                gate.release()
-                thread = fake.thread_of(challenge)
-                assert thread is not None and len(fake.messages_in(thread)) == 1
-                second = await asyncio.create_subprocess_exec(
-                    *server.bot_command(), cwd=tmp_path, env=env, stdout=log, stderr=asyncio.subprocess.STDOUT
-                )
-                await server.wait_until_identified(timeout=30)
 
-                def noted() -> bool:
-                    with contextlib.closing(sqlite3.connect(db)) as check:
-                        return check.execute("SELECT shown_version FROM matches").fetchone() != (None,)
+    def noted() -> bool:
+        with contextlib.closing(sqlite3.connect(db)) as check:
+            return check.execute("SELECT shown_version FROM matches").fetchone() != (None,)
 
-                for _ in range(300):  # the note is a write of the other process: nothing to wait on here
-                    if noted():
-                        break
-                    await asyncio.sleep(0.1)
-                assert noted(), "the second process notes the board"
-                [board] = fake.messages_in(thread)
-                assert _live_boards(fake, thread.id) == [board.id]
-                with contextlib.closing(sqlite3.connect(db)) as check:
-                    assert check.execute("SELECT message_id FROM matches").fetchall() == [(board.id,)]
-            except BaseException:
-                with contextlib.suppress(Exception):
-                    print(log_path.read_text())
-                raise
-            finally:
-                await _stop(first)
-                if second is not None:
-                    await _stop(second)
+    async with bot_processes(tmp_path, fake) as start:
+        first = await start()
+        result = await fake.slash(alice, "challenge", {"opponent": bob, "game": "ring"})
+        challenge = result.message
+        assert challenge is not None
+        gate = fake.hold("POST", r"^/channels/\d+/messages$", answered=True)
+        accept = next(c for c in challenge.custom_ids if c.endswith(":accept"))
+        await fake.click(bob, challenge, accept)
+        await fake.wait_for(lambda: len(gate.waiting) == 1, 30, "the first board, posted")
+        first.kill()  # the board is posted; the bot never reads Discord's answer
+        await first.wait()
+        gate.release()
+        thread = fake.thread_of(challenge)
+        assert thread is not None and len(fake.messages_in(thread)) == 1
+        await start()
+        for _ in range(300):  # the note is a write of the other process: nothing to wait on here
+            if noted():
+                break
+            await asyncio.sleep(0.1)
+        assert noted(), "the second process notes the board"
+        [board] = fake.messages_in(thread)
+        assert live_board_ids(fake, thread.id) == [board.id]
+        with contextlib.closing(sqlite3.connect(db)) as check:
+            assert check.execute("SELECT message_id FROM matches").fetchall() == [(board.id,)]

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from bot.clock import ManualClock
-from fakediscord import FakeDiscord, FakeMessage, FakeUser
+from fakediscord import FakeChannel, FakeDiscord, FakeMessage, FakeUser
 from fakediscord.matches import challenge_and_accept, match_id_of, resign
 from tests.bot.test_clock_settings import admin, challenge_and_accept_in_channel
 from tests.support import start_bot, stop_bot
@@ -102,9 +102,7 @@ async def test_a_computer_match_has_its_own_thread_and_one_at_a_time_per_place(
     fake: FakeDiscord, tmp_path: Path
 ) -> None:
     bot = await start_bot(fake, tmp_path / "db.sqlite3")
-    alice = fake.add_user("alice")
-    await fake.slash(alice, "challenge", {"opponent": fake.bot_user, "game": "ring"}, idle=True)
-    (thread,) = fake.threads(fake.channel)
+    alice, thread = await against_the_computer(fake)
     (match,) = await bot.store.matches.active()
     assert match.channel_id == thread.id and match.parent_id == fake.channel.id
     again = await fake.slash(alice, "challenge", {"opponent": fake.bot_user, "game": "ring"}, idle=True)
@@ -148,6 +146,14 @@ async def test_crossed_challenges_start_one_match(fake: FakeDiscord, tmp_path: P
     assert sorted(m.created for m in made) == [False, True] and made[0].record.id == made[1].record.id
     fake.assert_clean()
     await stop_bot(bot)
+
+
+async def against_the_computer(fake: FakeDiscord) -> tuple[FakeUser, FakeChannel]:
+    """A new player challenges the bot to ring: the player, and the thread the match is played in."""
+    alice = fake.add_user("alice")
+    await fake.slash(alice, "challenge", {"opponent": fake.bot_user, "game": "ring"}, idle=True)
+    (thread,) = fake.threads(fake.channel)
+    return alice, thread
 
 
 async def finished_match(fake: FakeDiscord, alice: FakeUser, bob: FakeUser) -> FakeMessage:
@@ -223,9 +229,7 @@ async def test_a_rematch_against_the_computer_greys_out_its_rematch_at_once(
     fake: FakeDiscord, tmp_path: Path
 ) -> None:
     bot = await start_bot(fake, tmp_path / "db.sqlite3")
-    alice = fake.add_user("alice")
-    await fake.slash(alice, "challenge", {"opponent": fake.bot_user, "game": "ring"}, idle=True)
-    (thread,) = fake.threads(fake.channel)
+    alice, thread = await against_the_computer(fake)
     await resign(fake, alice, thread.id)
     final = fake.messages_in(thread)[-1]
     await fake.click(alice, final, button(final, "Rematch"), idle=True)
