@@ -22,11 +22,21 @@ async def run(settings: Settings) -> None:
     store = await Store.open(settings.database)
     try:
         bot = RingsideBot(store, dev_guild_id=settings.dev_guild_id)
-        # SIGTERM (a service manager stopping the bot) closes the bot, then the database, cleanly:
-        # the write-ahead log is checkpointed and the process exits 0.
+        # SIGTERM (a service manager stopping the bot) drains the bot (no new work is taken; what was
+        # taken is finished and every saved change shown, for a bounded time), then closes it and the
+        # database cleanly: the write-ahead log is checkpointed and the process exits 0. A second
+        # SIGTERM cuts the draining short.
         loop = asyncio.get_running_loop()
+        stopping: list[asyncio.Task[None]] = []
+
+        def on_sigterm() -> None:
+            if stopping:
+                bot.hurry()
+            else:
+                stopping.append(loop.create_task(_stop(bot)))
+
         with contextlib.suppress(NotImplementedError):  # no signal handlers on Windows
-            loop.add_signal_handler(signal.SIGTERM, lambda: loop.create_task(_stop(bot)))
+            loop.add_signal_handler(signal.SIGTERM, on_sigterm)
         async with bot:
             await bot.start(settings.token)
     finally:
@@ -34,7 +44,8 @@ async def run(settings: Settings) -> None:
 
 
 async def _stop(bot: RingsideBot) -> None:
-    log.info("SIGTERM received: closing")
+    log.info("SIGTERM received: draining, then closing")
+    await bot.drain()
     await bot.close()
 
 

@@ -22,7 +22,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from bot.clock import Clock
-from bot.publishing import Publishers
+from bot.publishing import Publishers, Unpostable
 from bot.render_pool import HeavyWorkFailed, RenderPool
 from bot.store import Store
 from bot.store.analyses import DONE, PENDING, AnalysisRecord
@@ -120,7 +120,12 @@ class Analyses:
         publisher = self._publishers().analyses
         if publisher is None:
             return  # posted when a publisher is registered (the next round)
-        message_id = await publisher.analysis_ready(match_id, analysis)
+        try:
+            message_id = await publisher.analysis_ready(match_id, analysis)
+        except Unpostable:
+            # Never postable (the channel is gone, a bug): not tried again at every round.
+            await self.store.analyses.failed(match_id, self.clock.now())
+            return
         await self.store.analyses.posted(match_id, message_id)
         self.finished.set()
 

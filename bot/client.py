@@ -51,6 +51,10 @@ class of the first would not recognise a cog of the second."""
 SCHEDULER_MAX_SLEEP = 30.0
 DOWNTIME_SLACK = 2 * SCHEDULER_MAX_SLEEP
 """A gap since the last heartbeat up to this long is the scheduler's normal rhythm, not downtime."""
+DRAIN_SECONDS = 15.0
+"""How long a stopping bot (SIGTERM) may take to finish what it took on and show what is saved; a
+service manager should wait longer than this before it kills the process (Docker: ``stop -t 20``)."""
+RESTARTING = "Ringside is restarting: nothing was done. Please try again in a minute."
 
 
 class RingsideBot(commands.Bot):
@@ -91,6 +95,10 @@ class RingsideBot(commands.Bot):
         self.dev_guild_id = dev_guild_id
         self.run_scheduler = run_scheduler
         self._scheduler: asyncio.Task[None] | None = None
+        #: True once the bot is stopping: new interactions are answered that it is restarting
+        self.draining = False
+        self._taken: set[asyncio.Task[Any]] = set()
+        self._hurry = asyncio.Event()
 
     def dispatch(self, event_name: str, /, *args: Any, **kwargs: Any) -> None:
         # discord.py dispatches "interaction" after scheduling the handlers' tasks but before any has
@@ -120,6 +128,7 @@ class RingsideBot(commands.Bot):
         self.sessions.computer_ids.add(self.user.id)
         self.challenges.computer_ids.add(self.user.id)
         self.add_dynamic_items(*DYNAMIC_ITEMS, *RULES_ITEMS)
+        self._take_interactions()
         self.tree.error(self._on_command_error)
         for cog in COGS:
             await self.add_cog(cog(self))
@@ -139,6 +148,75 @@ class RingsideBot(commands.Bot):
         await self.analyses.resume()
         if self.run_scheduler:
             self._scheduler = asyncio.create_task(self._schedule_forever(), name="ringside-scheduler")
+
+    def _take_interactions(self) -> None:
+        """Every interaction passes here before discord.py hands it to its command or control: the
+        tasks that handle it are kept (``drain`` waits for them), and once the bot is stopping it is
+        answered at once that the bot is restarting, and nothing else is done."""
+        parsers = self._connection.parsers
+        handle = parsers["INTERACTION_CREATE"]
+
+        def take(data: Any) -> None:
+            before = asyncio.all_tasks()
+            if self.draining:
+                asyncio.get_running_loop().create_task(self._refuse(data), name="ringside-restarting")
+            else:
+                handle(data)
+            for task in asyncio.all_tasks() - before:
+                self._taken.add(task)
+                task.add_done_callback(self._taken.discard)
+
+        parsers["INTERACTION_CREATE"] = take
+
+    async def _refuse(self, data: Any) -> None:
+        interaction: discord.Interaction[RingsideBot] = discord.Interaction(data=data, state=self._connection)
+        try:
+            if interaction.type is discord.InteractionType.autocomplete:
+                await interaction.response.autocomplete([])
+            else:
+                await interaction.response.send_message(RESTARTING, ephemeral=True)
+        except discord.HTTPException as exc:
+            log.info("could not tell interaction %s that the bot is restarting: %s", interaction.id, exc)
+
+    async def drain(self, grace: float = DRAIN_SECONDS) -> None:
+        """Stop taking new work, then finish what was taken: the interactions already being handled,
+        and every board that is behind what is saved, for at most ``grace`` seconds (``hurry`` cuts
+        it short). Whatever is left is saved and shown at the next start. Call ``close`` after it."""
+        if self.draining:
+            return
+        self.draining = True
+        log.info("stopping: finishing the %d interactions taken and the boards behind", len(self._taken))
+        await self._stop_scheduler()
+        work = asyncio.create_task(self._finish_taken_work(), name="ringside-drain")
+        hurry = asyncio.create_task(self._hurry.wait())
+        done, _ = await asyncio.wait({work, hurry}, timeout=grace, return_when=asyncio.FIRST_COMPLETED)
+        if work not in done:
+            log.warning("stopping before everything taken is finished: the rest is shown at the next start")
+        else:
+            log.info("stopping: everything taken is finished and shown")
+        for task in (work, hurry, *self._taken):
+            task.cancel()
+        await asyncio.gather(work, hurry, *self._taken, return_exceptions=True)
+
+    def hurry(self) -> None:
+        """Cut a running ``drain`` short (a second SIGTERM)."""
+        self._hurry.set()
+
+    async def _finish_taken_work(self) -> None:
+        while self._taken:
+            await asyncio.wait(set(self._taken))
+        matches = self.publishers.matches
+        if matches is not None:
+            shown = await matches.show_behind(everything=True)
+            if shown:
+                log.info("stopping: %d boards that were behind are shown", shown)
+
+    async def _stop_scheduler(self) -> None:
+        if self._scheduler is not None:
+            self._scheduler.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._scheduler
+            self._scheduler = None
 
     async def forgive_downtime(self) -> None:
         """At start-up: time while the bot was down costs no player their match (see the store)."""
@@ -163,7 +241,8 @@ class RingsideBot(commands.Bot):
         matches = self.publishers.matches
         if matches is not None:
             # What was saved but not shown (a failed post, a restart in between) is shown first: its
-            # turn clock starts only then.
+            # turn clock starts only then. Every board due at once (at start-up: every board behind),
+            # a few at a time; one that failed waits longer after each failure (bot.board_repair).
             with _logged("showing boards that are behind"):
                 await matches.show_behind()
             for reminder in await self.sessions.due_reminders():
@@ -201,10 +280,7 @@ class RingsideBot(commands.Bot):
 
     async def close(self) -> None:
         await self.analyses.close()
-        if self._scheduler is not None:
-            self._scheduler.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._scheduler
+        await self._stop_scheduler()
         with contextlib.suppress(Exception):
             # The last moment the bot was surely running: downtime counts from here.
             await self.store.deadlines.beat(self.clock.now())

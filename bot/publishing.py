@@ -17,6 +17,11 @@ from bot.store import ChallengeRecord, MatchRecord
 from engine.ai.coaching import Analysis
 
 
+class Unpostable(Exception):
+    """Raised by a publisher for what it can never post (Discord refuses it for good, or a bug): the
+    work is given up and not tried again at every round."""
+
+
 class ChallengePublisher(Protocol):
     async def challenge_expired(self, record: ChallengeRecord) -> None:
         """Show that a challenge ran out unanswered (it is already closed as expired)."""
@@ -27,9 +32,10 @@ class MatchPublisher(Protocol):
         """Bring the match's public board up to date with what is saved (``headline``: the first
         board's opening line); False if it could not be shown now (it is tried again)."""
 
-    async def show_behind(self) -> int:
-        """Show every board that is behind what is saved (a failed post, a crash before the post);
-        returns how many were brought up to date."""
+    async def show_behind(self, *, everything: bool = False) -> int:
+        """Show every board that is behind what is saved (a failed post, a crash before the post) and
+        due to be tried (``everything``: due or not, as when stopping); returns how many were brought
+        up to date."""
 
     async def remind(self, reminder: Reminder) -> None:
         """Remind the player on turn (the reminder is already claimed: it is given out once)."""
@@ -44,7 +50,7 @@ class MatchPublisher(Protocol):
 class AnalysisPublisher(Protocol):
     async def analysis_ready(self, match_id: int, analysis: Analysis) -> int | None:
         """Post a finished match's analysis; the id of the message that shows it (raise: tried again
-        later)."""
+        later; ``Unpostable``: given up)."""
 
     async def analysis_failed(self, match_id: int) -> None:
         """Say that the match's analysis could not be computed (it is not tried again)."""

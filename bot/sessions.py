@@ -12,12 +12,14 @@ import logging
 import random
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field, replace
+from types import EllipsisType
 from typing import Any
 
+from bot.board_repair import BACKOFF, GONE
 from bot.clock import Clock
 from bot.settings import ServerSettings
 from bot.store import Deadlines, LoggedAction, MatchRecord, ResultRecord, Store
-from bot.store.matches import ChallengeAnswered
+from bot.store.matches import AlreadyRematched, ChallengeAnswered
 from engine import (
     CHANCE,
     Action,
@@ -360,10 +362,12 @@ class SessionManager:
         thread_name: str | None = None,
         thread_on: int | None = None,
         computer_level: str | None = None,
+        rematch_of: int | None = None,
     ) -> Played:
         """Create a match, resolve its opening chance steps and save it; its first board (in the new
         thread ``thread_name``, opened on message ``thread_on`` if given) is for the publisher to show.
-        ``computer_level`` is the computer's level in a match against it (None: the game's default)."""
+        ``computer_level`` is the computer's level in a match against it (None: the game's default).
+        ``rematch_of``: the finished match this one rematches (each match is rematched once)."""
         variant = find_variant(game)
         state = variant.new_game(options)
         record_stub = MatchRecord(
@@ -392,9 +396,14 @@ class SessionManager:
                 thread_name=thread_name,
                 thread_on=thread_on,
                 computer_level=computer_level,
+                rematch_of=rematch_of,
             )
         except ChallengeAnswered as exc:
             raise UserError("This challenge was answered a moment ago.") from exc
+        except AlreadyRematched as exc:
+            raise UserError(
+                f"Match #{rematch_of} has had its rematch already; start a new match with /challenge."
+            ) from exc
         session = Session(record=record, variant=variant, state=state)
         self._sessions[record.id] = session
         return Played(session=session, before=None, steps=tuple(steps))
@@ -409,21 +418,30 @@ class SessionManager:
             )
         return session.state
 
-    def check_turn(self, session: Session, user_id: int, version: int | None) -> int:
-        """The user's seat if they may act on this match at ``version`` now; else a ``UserError``."""
-        seat, state = self._check(session, user_id, version)
+    def check_turn(
+        self, session: Session, user_id: int, version: int | None, *, committed: bool = False
+    ) -> int:
+        """The user's seat if they may act on this match at ``version`` now; else a ``UserError``.
+
+        ``committed``: ``version`` is that of a public board's control, drawn for the committed
+        position (``board_version``), which says nothing of a turn in progress: it is checked against
+        that, and whether a turn is in progress is for the caller to see (``turn_in_progress``)."""
+        seat, state = self._check(session, user_id, version, committed=committed)
         if deciding_seat(state) != seat:
             raise NotYourTurn(self._whose_turn(session, state))
         return seat
 
-    def _check(self, session: Session, user_id: int, version: int | None) -> tuple[int, GameState]:
+    def _check(
+        self, session: Session, user_id: int, version: int | None, *, committed: bool = False
+    ) -> tuple[int, GameState]:
         self.check_readable(session)
         if session.record.status != "active":
             raise MatchOver("This match is over.")
         seat = session.seat_of(user_id)
         if seat is None:
             raise NotInMatch("You are not playing in this match.")
-        if version is not None and version != session.version:
+        current = session.record.board_version if committed else session.version
+        if version is not None and version != current:
             raise StaleControl("That control is from an earlier position; use the latest board message.")
         assert session.state is not None
         return seat, session.state
@@ -632,12 +650,15 @@ class SessionManager:
             # Another process moved this match on: drop our copy and let the user retry.
             self._sessions.pop(session.id, None)
             raise StaleControl("This match changed in the meantime; use the latest board message.")
-        clock = deadlines or Deadlines(record.reminder_at, record.timeout_at, record.window_at)
+        # The record as it is now: the publisher may have noted a board (its message, its clock)
+        # while this was being saved, and that must not be undone here.
+        current = session.record
+        clock = deadlines or Deadlines(current.reminder_at, current.timeout_at, current.window_at)
         if result is not None:
             clock = Deadlines(None, None)
         version = session.version + len(steps)
         session.record = _replace_record(
-            record,
+            current,
             state=after.canonical(),
             version=version,
             board_version=version,
@@ -683,21 +704,36 @@ class SessionManager:
         return Deadlines(now + settings.reminder_seconds, now + settings.timeout_seconds)
 
     async def mark_shown(
-        self, session: Session, message_id: int | None, deadlines: Deadlines | None, version: int
+        self,
+        session: Session,
+        message_id: int | None,
+        deadlines: Deadlines | None,
+        version: int,
+        previous: int | EllipsisType | None = ...,
     ) -> bool:
         """The public board of committed ``version`` (the ``board_version`` it was drawn for) is
         visible as ``message_id``: note it, and start the turn clock of the player it asks with
         ``deadlines`` (``turn_clock`` when the board was drawn, as it shows them) if it is still the
         latest board and that player's clock is not running yet. A board the match has moved on from
-        meanwhile is noted as its message (to edit or retire next) but leaves the match behind."""
+        meanwhile is noted as its message (to edit or retire next) but leaves the match behind.
+        ``previous``: the board message it replaces (compare and set: False, with nothing noted, if
+        the store knows another one by now); by default the one the session knows."""
+        if isinstance(previous, EllipsisType):
+            previous = session.record.message_id
         if not await self.store.matches.mark_shown(
-            session.id, board_version=version, message_id=message_id, deadlines=deadlines
+            session.id, board_version=version, message_id=message_id, deadlines=deadlines, previous=previous
         ):
             return False
         latest = session.record.board_version == version
-        changes: dict[str, object] = {"shown_version": version, "message_id": message_id}
+        changes: dict[str, object] = {
+            "shown_version": version,
+            "message_id": message_id,
+            "show_tries": 0,
+            "show_after": None,
+        }
         if latest:
             changes["new_board"] = False
+            changes["redraw"] = False
             if (
                 deadlines is not None
                 and session.record.timeout_at is None
@@ -926,6 +962,16 @@ class SessionManager:
                 due.append(record)
         return due
 
+    async def claim_rematch(self, match_id: int) -> MatchRecord | None:
+        """Claim the greying out of the finished match's Rematch button now (it was rematched): the
+        record to grey out, or None if it is already greyed out (or being)."""
+        record = await self.store.matches.get(match_id)
+        if record is None or record.rematch_until is None:
+            return None
+        if not await self.store.deadlines.claim_rematch_expiry(record.id, record.rematch_until):
+            return None
+        return record
+
     async def claim_reminder(self, record: MatchRecord) -> Session | None:
         """Take a due reminder so it is sent once; the session to remind about, or None."""
         if record.reminder_at is None or not await self.store.deadlines.claim_reminder(
@@ -958,6 +1004,59 @@ class SessionManager:
         if session is not None:
             session.record = _replace_record(session.record, message_id=message_id)
 
+    async def request_board(self, session: Session) -> bool:
+        """Ask for the active match's board again as a new message (``/board``), to be shown by the
+        publisher; False if the match is over. Taken under the match's lock, so that a change being
+        saved at the same time cannot overwrite the request."""
+        async with session.lock:
+            if not await self.store.matches.request_board(session.id):
+                return False
+            record = session.record
+            session.record = _replace_record(record, new_board=True, redraw=True, reposts=record.reposts + 1)
+        return True
+
+    async def reread_board(self, session: Session) -> None:
+        """Take what the store says of the match's board (its message, the version shown, what is
+        to show) into the session: another showing noted a board this copy did not see."""
+        stored = await self.store.matches.get(session.id)
+        if stored is None:
+            return
+        session.record = _replace_record(
+            session.record,
+            message_id=stored.message_id,
+            shown_version=stored.shown_version,
+            new_board=stored.new_board,
+            redraw=stored.redraw,
+            reposts=stored.reposts,
+        )
+
+    async def board_failed(self, session: Session) -> tuple[int, float]:
+        """Note that the match's board could not be shown: (failures in a row, when the scheduler
+        tries it next), further out after each failure (``bot.board_repair.BACKOFF``)."""
+        tries, after = await self.store.matches.board_failed(session.id, self.clock.now(), BACKOFF)
+        session.record = _replace_record(session.record, show_tries=tries, show_after=after)
+        return tries, after
+
+    async def channel_gone(self, match_id: int) -> Played | None:
+        """Discord says the match's channel is gone (deleted, or the bot may no longer see it): its
+        boards can never be shown. An active match is ended, abandoned and unrated ("its channel is
+        gone"); a finished one keeps its result. Either way its board is noted as shown nowhere, so
+        it is not tried again. The match so abandoned, or None."""
+        session = await self.get(match_id)
+        played: Played | None = None
+        async with session.lock:
+            now = self.clock.now()
+            if session.record.status == "active":
+                step = Step(None, "abandon", f"Match #{match_id} was abandoned: {GONE}. It is not rated.")
+                if await self.store.matches.end(
+                    match_id, status="abandoned", result=None, now=now, board_steps=[step.to_json()]
+                ):
+                    self._ended(session, "abandoned", now, (step,))
+                    played = Played(session, session.state, (step,))
+            record = session.record
+            await self.mark_shown(session, None, None, record.board_version, record.message_id)
+        return played
+
     def _whose_turn(self, session: Session, state: GameState) -> str:
         if state.is_terminal():
             return "This match is over."
@@ -974,6 +1073,18 @@ AUTOMATIC = "auto:"
 def turn_complete(state: GameState, seat: int | None) -> bool:
     """Whether ``seat``'s turn is over in ``state``: someone else (or chance) decides, or it is over."""
     return state.is_terminal() or state.chance() is not None or deciding_seat(state) != seat
+
+
+def turn_in_progress(session: Session, seat: int) -> bool:
+    """Whether ``seat`` is deciding with a turn in progress: steps drafted since the last committed
+    change, even if every one was taken back (the match's version then differs from the board's)."""
+    state = session.state
+    return (
+        session.record.status == "active"
+        and state is not None
+        and deciding_seat(state) == seat
+        and (bool(session.draft) or session.version != session.record.board_version)
+    )
 
 
 def _own_step(state: GameState, seat: int) -> bool:

@@ -58,7 +58,11 @@ def options_text(session: Session) -> str:
 
 
 def build_view(session: Session, spec: PanelSpec, *, public: bool = False) -> discord.ui.View | None:
-    """The controls of ``spec``; on the public board, private controls give way to "My hand"."""
+    """The controls of ``spec``; on the public board, private controls give way to "My hand".
+
+    A public board's controls carry the committed version (``board_version``): everyone sees them, so
+    they say nothing of a turn in progress (its steps and undos change only the match's version)."""
+    version = session.record.board_version if public else session.version
     hand = public and isinstance(PANELS[session.variant.key], HandPanel)
     rows = () if public and spec.private else spec.rows
     # Every live public board carries the match's own Resign (confirmed privately).
@@ -68,12 +72,10 @@ def build_view(session: Session, spec: PanelSpec, *, public: bool = False) -> di
     view = discord.ui.View(timeout=None)
     for row_index, row in enumerate(rows):
         if isinstance(row, SelectSpec):
-            view.add_item(GameSelect.build(session.id, session.version, row_index, row))
+            view.add_item(GameSelect.build(session.id, version, row_index, row))
         else:
             for button in row:
-                view.add_item(
-                    GameButton.build(session.id, session.version, button, _STYLES[button.style], row_index)
-                )
+                view.add_item(GameButton.build(session.id, version, button, _STYLES[button.style], row_index))
     if hand:
         # On the row after the game's controls (a panel of a game with hands leaves one free).
         hand_button = HandButton(session.id)

@@ -214,10 +214,12 @@ class Challenge(commands.Cog):
         players: tuple[int, int],
         headline: str,
         computer_level: str | None = None,
+        rematch_of: int | None = None,
     ) -> None:
         """Start an unrated match with the computer at once, in its own thread when threads are
         allowed (else here). One such match per player and place: while one waits for them in this
-        channel (or its threads), another is refused, pointing to it."""
+        channel (or its threads), another is refused, pointing to it. ``rematch_of``: the finished
+        match this one rematches (its Rematch button is greyed out)."""
         assert interaction.channel_id is not None
         user = interaction.user
         channel = interaction.channel
@@ -240,17 +242,24 @@ class Challenge(commands.Cog):
             plan = await self.thread_plan(
                 interaction, interaction.guild_id, f"{variant.title}: {user.display_name} vs the computer"
             )
-            played = await self.bot.sessions.start_match(
-                game=game,
-                options=options,
-                players=players,
-                guild_id=interaction.guild_id,
-                channel_id=plan.channel_id,
-                parent_id=plan.parent_id,
-                rated=False,
-                thread_name=plan.thread_name,
-                computer_level=computer_level,
-            )
+            try:
+                played = await self.bot.sessions.start_match(
+                    game=game,
+                    options=options,
+                    players=players,
+                    guild_id=interaction.guild_id,
+                    channel_id=plan.channel_id,
+                    parent_id=plan.parent_id,
+                    rated=False,
+                    thread_name=plan.thread_name,
+                    computer_level=computer_level,
+                    rematch_of=rematch_of,
+                )
+            except UserError as exc:
+                await interaction.edit_original_response(content=str(exc))
+                return
+        if rematch_of is not None:
+            await self._rematched(rematch_of)
         match_id = played.session.id
         await self._publisher().show(match_id, headline=headline)
         where = played.session.record.channel_id
@@ -372,10 +381,13 @@ class Challenge(commands.Cog):
                 challenge_id=record.id,
                 thread_name=plan.thread_name,
                 thread_on=plan.thread_on,
+                rematch_of=record.rematch_of,
             )
         except UserError as exc:
             await reply_privately(interaction, str(exc))
             return
+        if record.rematch_of is not None:
+            await self._rematched(record.rematch_of)
         # A thread opened on the challenge message has that message's id.
         place = (
             f" in <#{plan.thread_on}>"
@@ -400,8 +412,15 @@ class Challenge(commands.Cog):
             with contextlib.suppress(discord.HTTPException):
                 await interaction.edit_original_response(content=f"{accepted} in <#{opened}>.")
 
+    async def _rematched(self, match_id: int) -> None:
+        """Match ``match_id`` has its rematch now: its Rematch button is greyed out at once (claimed,
+        so once; if this fails, the scheduler's round does it, as when the offer runs out)."""
+        record = await self.bot.sessions.claim_rematch(match_id)
+        if record is not None:
+            await self._publisher().rematch_expired(record)
+
     async def on_rematch(self, interaction: discord.Interaction[Any], match_id: int) -> None:
-        """Offer the other player a new match of the same game with seats swapped."""
+        """Offer the other player a new match of the same game with seats swapped (once per match)."""
         record = await self.bot.store.matches.get(match_id)
         if record is None or interaction.user.id not in record.players:
             await reply_privately(interaction, "Only the two players of this match can ask for a rematch.")
@@ -412,6 +431,13 @@ class Challenge(commands.Cog):
                 interaction,
                 f"Match #{record.id} is not a finished match of this channel: there is nothing to "
                 "rematch here. Nothing was changed.",
+            )
+            return
+        if record.rematch_id is not None:
+            await reply_privately(
+                interaction,
+                f"Match #{record.id} has had its rematch already (match #{record.rematch_id}); start a "
+                "new match with /challenge. Nothing was changed.",
             )
             return
         if self.bot.clock.now() - record.updated_at > REMATCH_SECONDS:
@@ -437,6 +463,7 @@ class Challenge(commands.Cog):
                 computer_level=record.computer_level,
                 headline=f"Rematch: {variant.title}{in_brackets(described)} again"
                 f"{level_words(record.computer_level)}!",
+                rematch_of=record.id,
             )
             return
         try:

@@ -11,15 +11,23 @@ import io
 import logging
 from typing import TYPE_CHECKING, Any
 
+import aiohttp
 import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.publishing import Unpostable
 from bot.sessions import MatchOver, NotInMatch, NotYourTurn, Session, UserError, deciding_seat
 from bot.store import MatchRecord
 from cogs.board import match_label, options_text, player_names
 from cogs.components import MatchPicker
-from cogs.publisher import ANALYSIS_FAILED, ANALYSIS_PENDING, ANALYSIS_POSTED
+from cogs.publisher import (
+    ANALYSIS_FAILED,
+    ANALYSIS_PENDING,
+    ANALYSIS_POSTED,
+    ANALYSIS_UNPOSTABLE,
+    transient,
+)
 from cogs.replies import reply_privately
 from engine import VARIANTS, find_variant
 from engine.ai.coaches import HINTS
@@ -184,20 +192,36 @@ class Coach(commands.Cog):
             (styles[0], styles[1]),
         )
         channel = self.bot.get_partial_messageable(record.channel_id, guild_id=record.guild_id)
-        reference = (
-            channel.get_partial_message(record.result_message_id)
-            if record.result_message_id is not None
-            else None
-        )
-        sent = await channel.send(
-            analysis_text(analysis, match_id, variant.title, options_text(session), (shown[0], shown[1]))[
-                :2000
-            ],
-            file=discord.File(io.BytesIO(chart), filename=f"analysis-{match_id}.png"),
-            reference=reference or discord.utils.MISSING,
-            mention_author=False,
-            allowed_mentions=discord.AllowedMentions.none(),
-        )
+        # A reply to the result message when there is one (a crash may have come between its post and
+        # the note of its id; a moderator may have deleted it): else a plain message in the channel.
+        reply: dict[str, Any] = {}
+        if record.result_message_id is not None:
+            message = channel.get_partial_message(record.result_message_id)
+            reply = {"reference": message.to_reference(fail_if_not_exists=False), "mention_author": False}
+        try:
+            text = analysis_text(
+                analysis, match_id, variant.title, options_text(session), (shown[0], shown[1])
+            )
+            sent = await channel.send(
+                text[:2000],
+                file=discord.File(io.BytesIO(chart), filename=f"analysis-{match_id}.png"),
+                allowed_mentions=discord.AllowedMentions.none(),
+                **reply,
+            )
+        except discord.HTTPException as exc:
+            if transient(exc):
+                raise  # Discord's trouble: tried again at the next round
+            log.warning(
+                "the analysis of match %s cannot be posted, and is not tried again: %s", match_id, exc
+            )
+            await self._note_on_result(record, ANALYSIS_UNPOSTABLE)
+            raise Unpostable(str(exc)) from exc
+        except (aiohttp.ClientError, OSError, TimeoutError):
+            raise  # the network: tried again at the next round
+        except Exception as exc:
+            # A bug never goes away by itself: given up, not retried at every round.
+            log.exception("the analysis of match %s cannot be posted, and is not tried again", match_id)
+            raise Unpostable(repr(exc)) from exc
         await self._note_on_result(record, ANALYSIS_POSTED)
         return sent.id
 

@@ -12,12 +12,10 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.sessions import Played, Reminder, Session, StaleControl, Step, UserError
+from bot.sessions import Played, Reminder, Session, StaleControl, Step, UserError, turn_in_progress
 from bot.store import MatchRecord
 from cogs.board import (
     PrivateMessage,
-    board_message,
-    board_picture,
     build_view,
     drafting,
     match_label,
@@ -29,7 +27,7 @@ from cogs.board import (
 )
 from cogs.components import PICK_ARG_LIMIT, MatchPicker, ResignButton
 from cogs.panels.base import CONFIRM, UNDO
-from cogs.publisher import BoardPublisher
+from cogs.publisher import REPOST_HEADLINE, BoardPublisher
 from cogs.replies import reply_privately
 from engine import NotationError
 
@@ -53,28 +51,34 @@ class Play(commands.Cog):
         self, interaction: discord.Interaction[Any], match_id: int, version: int, value: str
     ) -> None:
         """A game control. The cheap checks answer at once; a change is acknowledged first (the click
-        is deferred) and then saved, drawn and shown, so Discord's 3 seconds never run out."""
+        is deferred) and then saved, drawn and shown, so Discord's 3 seconds never run out.
+
+        A public board's controls carry the committed version, nothing of a turn in progress: a click
+        on them during one sends its player the private panel and adds nothing to the draft."""
         sessions = self.bot.sessions
+        public = not _is_private(interaction)
         try:
             session = await sessions.get(match_id)
             check_origin(interaction, session)
-            if value.startswith("n:"):
-                seat = sessions.check_turn(session, interaction.user.id, version)
-                # Only the controls change: no new picture is drawn.
-                if _is_private(interaction):
-                    reply = private_reply(session, seat, selection=value[2:], turn=drafting(session, seat))
-                    await interaction.response.edit_message(content=reply.content, view=reply.view)
-                else:
-                    await interaction.response.edit_message(
-                        view=build_view(session, panel_for(session, value[2:]), public=True)
-                    )
-                return
-            sessions.check_turn(session, interaction.user.id, version)
+            seat = sessions.check_turn(session, interaction.user.id, version, committed=public)
         except StaleControl as exc:
             await self.on_stale(interaction, match_id, str(exc))
             return
         except UserError as exc:
             await reply_privately(interaction, str(exc))
+            return
+        if public and turn_in_progress(session, seat):
+            await self.on_stale(interaction, match_id, "")
+            return
+        if value.startswith("n:"):
+            # Only the controls change: no new picture is drawn.
+            if public:
+                await interaction.response.edit_message(
+                    view=build_view(session, panel_for(session, value[2:]), public=True)
+                )
+            else:
+                reply = private_reply(session, seat, selection=value[2:], turn=drafting(session, seat))
+                await interaction.response.edit_message(content=reply.content, view=reply.view)
             return
         await interaction.response.defer()
         try:
@@ -99,7 +103,7 @@ class Play(commands.Cog):
         sessions = self.bot.sessions
         session = await sessions.get(match_id)
         seat = session.seat_of(interaction.user.id)
-        if seat is not None and drafting(session, seat):
+        if seat is not None and turn_in_progress(session, seat):
             await interaction.response.defer(ephemeral=True, thinking=True)
             reply = await self.turn_reply(session, seat)
             await interaction.followup.send(
@@ -279,9 +283,10 @@ class Play(commands.Cog):
         """Bring the match's public board up to date with what is saved."""
         return await self.publisher.show(match_id, headline=headline)
 
-    async def show_behind(self) -> int:
-        """Show every board that is behind what is saved (start-up, and each round of the scheduler)."""
-        return await self.publisher.show_behind()
+    async def show_behind(self, *, everything: bool = False) -> int:
+        """Show every board that is behind what is saved and due (start-up, each round of the
+        scheduler; ``everything``, due or not: when stopping)."""
+        return await self.publisher.show_behind(everything=everything)
 
     async def rematch_expired(self, record: MatchRecord) -> None:
         """Grey out the Rematch button of a finished match whose time for a rematch has run out."""
@@ -407,6 +412,8 @@ class Play(commands.Cog):
         await self._show_board(interaction, session)
 
     async def _show_board(self, interaction: discord.Interaction[Any], session: Session) -> None:
+        """Post the match's board again at the bottom of its channel: through the publisher, like
+        every board (one live board, the one the store knows); the asker is told privately."""
         try:
             self.bot.sessions.check_readable(session)
         except UserError as exc:
@@ -417,27 +424,14 @@ class Play(commands.Cog):
                 interaction, f"Match #{session.id} is played in <#{session.record.channel_id}>."
             )
             return
-        await interaction.response.defer(thinking=True)
-        if session.record.behind:
-            await self.publisher.show(session.id)
-        old = session.record.message_id
-        names = await player_names(self.bot, session)
-        message = board_message(
-            session,
-            headline="The board, as it stands:",
-            names=names,
-            picture=await self.publisher.picture(*board_picture(session, None, names)),
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        shown = await self.publisher.show(session.id, repost=True, headline=REPOST_HEADLINE)
+        text = (
+            f"Match #{session.id}'s board is posted again below{self._link(session)}."
+            if shown
+            else f"Match #{session.id}'s board cannot be posted right now; it is tried again shortly."
         )
-        sent = await interaction.followup.send(
-            content=message.content,
-            embed=message.embed,
-            file=message.file,
-            view=message.view or discord.utils.MISSING,
-            allowed_mentions=message.mentions,
-            wait=True,
-        )
-        await self.bot.sessions.set_message(session.id, sent.id)
-        await self.publisher.retire(session, old)
+        await interaction.followup.send(text, ephemeral=True)
 
     @app_commands.command(
         name="move", description="Play a move written in the game's notation in your match here."

@@ -3,25 +3,38 @@
 The session manager saves first and notes what the public board must show (``board_version``,
 ``board_steps``, ``new_board``); the publisher then shows it and notes that it did (``mark_shown``).
 Whatever is saved but not shown yet (``MatchRecord.behind``) is shown again, by the same code: right
-after the action, by a retry after a failed post (a few seconds later, then by the scheduler's round),
-at start-up (the scheduler's first round), and when someone clicks a control that is behind. A turn's
-clock starts when the board that asks for the move is shown, so a player whose board could not be
-posted never loses on time. One match is shown by one task at a time (a lock per match); a board that
-was posted twice (a crash between the post and its note) is the worst case, never a lost one.
+after the action, by a retry after a failed post (a few seconds later, then by the scheduler's rounds,
+waiting longer after each failure: ``bot.board_repair``), at start-up (the scheduler's first round,
+every board behind at once, a few at a time), and when someone clicks a control that is behind. A
+turn's clock starts when the board that asks for the move is shown, so a player whose board could not
+be posted never loses on time. One match is shown by one task at a time (a lock per match), and every
+board message of a match, ``/board``'s too, is posted here.
+
+Exactly one live board per match, the one the store knows: the board in place loses its controls
+before the next one is posted; the post carries a nonce made of the match, its version and its
+reposts, which Discord enforces, so a post repeated after a crash returns the first message instead
+of a second one; a post the store could not note loses its controls again; and the note is a compare
+and set on the board message it replaces. A channel Discord says is gone is not tried again: the
+match is abandoned, unrated (``SessionManager.channel_gone``).
 """
 
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import io
 import logging
 from typing import TYPE_CHECKING, Any, Literal
 
+import aiohttp
 import discord
 
-from bot.sessions import REMATCH_SECONDS, Session, UserError, steps_of
+from bot.board_repair import BACKOFF, QUICK_TRIES, settled, warned
+from bot.sessions import REMATCH_SECONDS, Session, UserError, steps_of, told
+from bot.store import MatchRecord, StoreError
 from bot.store.analyses import FAILED, POSTED
 from cogs.board import (
+    BoardMessage,
     board_message,
     board_picture,
     disabled_copy,
@@ -39,25 +52,61 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-RETRY_DELAYS = (2.0, 10.0)
-"""Seconds before showing a board again after a failed post; later tries are the scheduler's rounds."""
 LOCKS_KEPT = 1000
 """Locks of matches not being shown are dropped beyond this many."""
+SHOW_CONCURRENCY = 8
+"""Boards shown at once when many are behind (start-up, shutdown, a scheduler round)."""
 THREAD_ARCHIVE_MINUTES: Literal[10080] = 10080
 ATTACHMENT_DESCRIPTION_LIMIT = 1024
 """Discord's longest description (alt text) of an attachment."""
 THREAD_EXISTS = 160004
 """Discord's error code: a thread was already opened on this message (its id is the message's)."""
+UNKNOWN_MESSAGE = 10008
+GONE_CODES = frozenset({10003, 10004, 50001})
+"""Discord's error codes saying that a channel is gone for the bot: Unknown Channel (deleted), Unknown
+Guild (the server is gone or removed the bot), Missing Access (the bot may no longer see the channel)."""
+NONCE_LENGTH = 24
+"""Characters of a board post's nonce (Discord takes at most 25)."""
+REPOST_HEADLINE = "The board, as it stands:"
+
+
+EXPECTED = (discord.HTTPException, aiohttp.ClientError, OSError, TimeoutError, StoreError)
+"""Failures the bot expects now and then (Discord's, the network's, a write SQLite refused): logged in
+one line; anything else is a bug, logged with its traceback."""
+
+
+def gone(exc: BaseException) -> bool:
+    """Whether ``exc`` is Discord saying that the channel is gone for the bot (``GONE_CODES``)."""
+    return isinstance(exc, discord.HTTPException) and exc.code in GONE_CODES
+
+
+def transient(exc: discord.HTTPException) -> bool:
+    """Whether Discord's answer may well be different on the next try (its own trouble, a rate limit)."""
+    return exc.status >= 500 or exc.status == 429
+
+
+def board_nonce(record: MatchRecord) -> str:
+    """The nonce of the post of the board ``record`` is to show: the same for every try of the same
+    board (the match, its board version and its reposts), so Discord returns the message a repeated
+    post already made (``enforce_nonce``) instead of posting it twice."""
+    key = f"ringside board {record.id} {record.board_version} {record.reposts}".encode()
+    return hashlib.blake2b(key, digest_size=NONCE_LENGTH // 2).hexdigest()
+
+
+class NotNoted(StoreError):
+    """The store did not note the board just shown: another showing replaced the board meanwhile."""
 
 
 class BoardPublisher:
     def __init__(self, bot: RingsideBot) -> None:
         self.bot = bot
         self._locks: dict[int, asyncio.Lock] = {}
-        self._failures: dict[int, int] = {}
         self._retries: set[asyncio.Task[None]] = set()
-        #: seconds before each quick retry of a board that could not be shown (``RETRY_DELAYS``)
-        self.retry_delays: tuple[float, ...] = RETRY_DELAYS
+        #: seconds before each quick retry of a board that could not be shown; later tries are the
+        #: scheduler's (``bot.board_repair.BACKOFF``)
+        self.retry_delays: tuple[float, ...] = BACKOFF[:QUICK_TRIES]
+        #: boards shown at once by ``show_behind``
+        self.concurrency = SHOW_CONCURRENCY
 
     # -- drawing ------------------------------------------------------------------------------------
 
@@ -77,12 +126,15 @@ class BoardPublisher:
         *,
         interaction: discord.Interaction[Any] | None = None,
         headline: str | None = None,
+        repost: bool = False,
     ) -> bool:
         """Bring the match's public board up to date with what is saved; True when it is (or was).
 
         ``interaction``: the deferred click that caused the change, whose message is edited in place
-        (or greyed out) through it. ``headline``: the first board's opening line. On a failure the
-        board is left behind (it is shown again shortly) and False is returned.
+        (or greyed out) through it. ``headline``: the first board's opening line (or a reposted
+        one's). ``repost``: post the board again as a new message at the bottom of its channel
+        (``/board``), the old one losing its controls. On a failure the board is left behind (it is
+        shown again later) and False is returned.
         """
         if len(self._locks) > LOCKS_KEPT:
             self._locks = {k: v for k, v in self._locks.items() if v.locked()}
@@ -92,40 +144,105 @@ class BoardPublisher:
                 session = await self.bot.sessions.get(match_id)
             except UserError:
                 return True  # the match is gone: nothing to show
+            if repost:
+                await self.bot.sessions.request_board(session)
             if not session.record.behind:
                 return True
             try:
                 await self._show(session, interaction, headline)
             except discord.HTTPException as exc:
-                log.warning("could not show the board of match %s (tried again shortly): %s", match_id, exc)
-                self._failed(match_id)
+                if gone(exc):
+                    await self._gone(session, exc)
+                else:
+                    await self._failed(session, exc)
                 return False
-            except Exception:
-                # Anything else (a network error, a bug) also leaves it behind, to show again.
-                log.exception("showing the board of match %s failed (tried again shortly)", match_id)
-                self._failed(match_id)
+            except Exception as exc:
+                # Anything else (a network error, the store, a bug) also leaves it behind, to show again.
+                await self._failed(session, exc)
                 return False
-            self._failures.pop(match_id, None)
         return True
 
-    async def show_behind(self) -> int:
-        """Show every match whose board is behind what is saved (at start-up and each scheduler
-        round); returns how many were brought up to date."""
-        shown = 0
-        for record in await self.bot.store.matches.unshown():
-            if await self.show(record.id):
-                shown += 1
-        return shown
+    async def show_behind(self, *, everything: bool = False) -> int:
+        """Show every match whose board is behind what is saved and due to be tried (``everything``:
+        due or not, as at shutdown), ``concurrency`` at a time, fewest failures first; returns how
+        many were brought up to date."""
+        due = await self.bot.store.matches.due_boards(None if everything else self.bot.clock.now())
+        queue = iter(due)
 
-    def _failed(self, match_id: int) -> None:
-        """Try again soon: after each of ``RETRY_DELAYS``, then at the scheduler's rounds."""
-        count = self._failures.get(match_id, 0)
-        self._failures[match_id] = count + 1
-        if count >= len(self.retry_delays):
+        async def worker() -> int:
+            shown = 0
+            for match_id in queue:  # shared by the workers: each match is taken once
+                if self.bot.is_closed():
+                    break
+                shown += await self.show(match_id)
+            return shown
+
+        counts = await asyncio.gather(*(worker() for _ in range(min(self.concurrency, len(due)))))
+        return sum(counts)
+
+    async def _failed(self, session: Session, exc: BaseException) -> None:
+        """Note the failure (the board is tried again later, further out each time) and say so in the
+        log, once per step of the wait; the first tries are timed here (``retry_delays``)."""
+        try:
+            tries, after = await self.bot.sessions.board_failed(session)
+        except Exception:
+            log.exception("match %s: the failure to show its board could not be noted", session.id)
+            tries, after = session.record.show_tries + 1, self.bot.clock.now() + BACKOFF[0]
+        wait = after - self.bot.clock.now()
+        if warned(tries):
+            more = " (it stops growing now: no more warnings about it)" if settled(tries) else ""
+            log.warning(
+                "could not show the board of match %s (failure %d in a row; tried again in %.0f s%s): %s",
+                session.id,
+                tries,
+                wait,
+                more,
+                exc,
+                exc_info=None if isinstance(exc, EXPECTED) else exc,
+            )
+        else:
+            log.debug("could not show the board of match %s (failure %d): %s", session.id, tries, exc)
+        if tries <= len(self.retry_delays):
+            task = asyncio.get_running_loop().create_task(
+                self._retry(session.id, self.retry_delays[tries - 1])
+            )
+            self._retries.add(task)
+            task.add_done_callback(self._retries.discard)
+
+    async def _gone(self, session: Session, exc: discord.HTTPException) -> None:
+        """Discord says the match's channel is gone: never tried again; an active match is abandoned,
+        unrated, and the channel a thread was opened from is told."""
+        record = session.record
+        log.warning(
+            "match %s: Discord says its channel %s is gone (%s): its board is not tried again%s",
+            session.id,
+            record.channel_id,
+            exc,
+            "; the match is abandoned" if record.status == "active" else "",
+        )
+        try:
+            played = await self.bot.sessions.channel_gone(session.id)
+        except Exception:
+            log.exception("match %s: its channel is gone, and that could not be noted", session.id)
             return
-        task = asyncio.get_running_loop().create_task(self._retry(match_id, self.retry_delays[count]))
-        self._retries.add(task)
-        task.add_done_callback(self._retries.discard)
+        if played is None or record.parent_id is None:
+            return
+        a, b = record.players
+        text = (
+            f"Match #{session.id} ({session.variant.title}, <@{a}> vs <@{b}>) was abandoned: its thread "
+            "is gone. It is not rated."
+        )
+        try:
+            await self.bot.get_partial_messageable(record.parent_id, guild_id=record.guild_id).send(
+                text, allowed_mentions=discord.AllowedMentions.none()
+            )
+        except discord.HTTPException as notice:
+            log.info(
+                "match %s: could not say in channel %s that it was abandoned: %s",
+                session.id,
+                record.parent_id,
+                notice,
+            )
 
     async def _retry(self, match_id: int, delay: float) -> None:
         await asyncio.sleep(delay)
@@ -139,15 +256,22 @@ class BoardPublisher:
     async def _show(
         self, session: Session, interaction: discord.Interaction[Any] | None, headline: str | None
     ) -> None:
+        # The record as the board is drawn: what is noted as shown afterwards is this version, in
+        # place of this message, whatever is saved meanwhile.
         record = session.record
         sessions = self.bot.sessions
         if record.status == "abandoned":
-            await self._channel_of(session).send(
-                f"Match #{session.id} was abandoned: its saved position was damaged. It is not rated.",
-                allowed_mentions=discord.AllowedMentions.none(),
+            said = told(steps_of(record.board_steps), None)
+            text = (
+                said[-1]
+                if said
+                else f"Match #{session.id} was abandoned: its saved position was damaged. It is not rated."
             )
-            await sessions.mark_shown(session, None, None, record.board_version)
-            await self.retire(session, record.message_id, interaction)
+            await self._retire(session, record.message_id, interaction)
+            await self._channel_of(session).send(
+                text, nonce=board_nonce(record), allowed_mentions=discord.AllowedMentions.none()
+            )
+            await self._note(session, record, None, None)
             return
         finished = record.status == "finished"
         outcome = await sessions.result_of(session.id) if finished else None
@@ -156,53 +280,25 @@ class BoardPublisher:
         running = record.timeout_at is not None or record.window_at is not None
         clock = None if running else await sessions.turn_clock(session, self.bot.clock.now())
         first = record.shown_version is None
+        reposted = record.redraw and record.new_board and not first
         if first and headline is None:
             a, b = record.players
             headline = f"<@{a}> vs <@{b}>: good luck to both!"
+        elif reposted and headline is None:
+            headline = REPOST_HEADLINE
         message = board_message(
             session,
             steps_of(record.board_steps),
             outcome=outcome,
             rating_changes=changes,
             names=names,
-            headline=headline if first else None,
+            headline=headline if first or reposted else None,
             picture=await self.picture(*board_picture(session, outcome, names)),
             timeout_at=clock.timeout_at if clock is not None else None,
             window_at=clock.window_at if clock is not None else None,
         )
         if record.new_board or record.message_id is None:
-            content = message.content
-            analysis = await self.bot.analyses.request(session.id, record.game) if finished else None
-            if analysis is not None:
-                content += "\n" + analysis_line(analysis.status)
-            humans = [p for p in record.players if p not in sessions.computer_ids]
-            if first and len(humans) == 2:
-                content = f"<@{humans[0]}> <@{humans[1]}> — {content}"
-            files = [message.file]
-            if finished:
-                # Rebuilt from the saved log whenever the result is (re)posted: nothing more is stored.
-                match_file = await self.match_file(session, names)
-                if match_file is not None:
-                    files.append(match_file)
-            channel = await self._open_thread(session)
-            sent = await channel.send(
-                content=content[:2000],
-                embed=message.embed,
-                files=files,
-                view=message.view or discord.utils.MISSING,
-                allowed_mentions=message.mentions,
-            )
-            await sessions.mark_shown(session, sent.id if not finished else None, clock, record.board_version)
-            await self.retire(session, record.message_id, interaction)
-            if finished:
-                # Its Rematch button is greyed out by the scheduler when its time runs out.
-                await self.bot.store.matches.set_result_message(
-                    session.id, sent.id, self.bot.clock.now() + REMATCH_SECONDS
-                )
-                if analysis is not None:
-                    self.bot.analyses.queue(session.id)
-                if outcome is not None:
-                    await self.announce(session, outcome)
+            await self._post(session, record, message, interaction, outcome, names, first, clock)
             return
         edit: dict[str, Any] = dict(
             content=message.content,
@@ -211,12 +307,120 @@ class BoardPublisher:
             view=message.view,
             allowed_mentions=message.mentions,
         )
-        if _is_on(interaction, record.message_id):
-            assert interaction is not None
-            await interaction.edit_original_response(**edit)
-        else:
-            await self._channel_of(session).get_partial_message(record.message_id).edit(**edit)
-        await sessions.mark_shown(session, record.message_id, clock, record.board_version)
+        try:
+            if _is_on(interaction, record.message_id):
+                assert interaction is not None
+                await interaction.edit_original_response(**edit)
+            else:
+                await self._channel_of(session).get_partial_message(record.message_id).edit(**edit)
+        except discord.NotFound as exc:
+            if exc.code != UNKNOWN_MESSAGE:
+                raise
+            # The board message was deleted (by a moderator): a new one takes its place.
+            log.info(
+                "match %s: its board message %s is gone; posting a new one", session.id, record.message_id
+            )
+            if not await sessions.request_board(session):
+                raise
+            await self._show(session, None, None)
+            return
+        await self._note(session, record, record.message_id, clock)
+
+    async def _post(
+        self,
+        session: Session,
+        record: MatchRecord,
+        message: BoardMessage,
+        interaction: discord.Interaction[Any] | None,
+        outcome: Outcome | None,
+        names: tuple[str, str],
+        first: bool,
+        clock: Any,
+    ) -> None:
+        """Post the board as a new message (someone else is asked now, the match ended, /board), the
+        board in place losing its controls first; then note it."""
+        sessions = self.bot.sessions
+        finished = record.status == "finished"
+        content = message.content
+        analysis = await self.bot.analyses.request(session.id, record.game) if finished else None
+        if analysis is not None:
+            content += "\n" + analysis_line(analysis.status)
+        humans = [p for p in record.players if p not in sessions.computer_ids]
+        if first and len(humans) == 2:
+            content = f"<@{humans[0]}> <@{humans[1]}> — {content}"
+        files = [message.file]
+        if finished:
+            # Rebuilt from the saved log whenever the result is (re)posted: nothing more is stored.
+            match_file = await self.match_file(session, names)
+            if match_file is not None:
+                files.append(match_file)
+        channel = await self._open_thread(session)
+        # At no moment do two messages of the match carry live controls.
+        await self._retire(session, record.message_id, interaction)
+        sent = await channel.send(
+            content=content[:2000],
+            embed=message.embed,
+            files=files,
+            view=message.view or discord.utils.MISSING,
+            allowed_mentions=message.mentions,
+            nonce=board_nonce(record),
+        )
+        if message.view is not None and message.view.children and not sent.components:
+            # The nonce returned this board as posted by an earlier try whose note failed, which took
+            # its controls off again: they go back on, with this try's words (its deadline).
+            sent = await sent.edit(
+                content=content[:2000],
+                embed=message.embed,
+                view=message.view,
+                allowed_mentions=message.mentions,
+            )
+        if finished:
+            # Its Rematch button is greyed out by the scheduler when its time runs out.
+            try:
+                await self.bot.store.matches.set_result_message(
+                    session.id, sent.id, self.bot.clock.now() + REMATCH_SECONDS
+                )
+            except Exception:
+                await self._strip(sent)
+                raise
+        await self._note(session, record, sent.id if not finished else None, clock, sent)
+        if finished:
+            if analysis is not None:
+                self.bot.analyses.queue(session.id)
+            if outcome is not None:
+                await self.announce(session, outcome)
+
+    async def _note(
+        self,
+        session: Session,
+        record: MatchRecord,
+        message_id: int | None,
+        clock: Any,
+        posted: discord.Message | None = None,
+    ) -> None:
+        """Note the board of ``record`` as shown in ``message_id``, in place of the one the store knew
+        then. A message just ``posted`` that the store does not know (the note failed, or another
+        showing replaced the board meanwhile) loses its controls: only the board the store knows
+        is live."""
+        try:
+            noted = await self.bot.sessions.mark_shown(
+                session, message_id, clock, record.board_version, record.message_id
+            )
+        except Exception:
+            if posted is not None:
+                await self._strip(posted)
+            raise
+        if not noted:
+            await self.bot.sessions.reread_board(session)
+            if posted is not None and session.record.message_id != posted.id:
+                await self._strip(posted)
+            raise NotNoted(f"match {session.id}: its board of version {record.board_version} was not noted")
+
+    async def _strip(self, message: discord.Message) -> None:
+        try:
+            await message.edit(view=None)
+        except discord.HTTPException as exc:
+            log.info("could not take the controls off message %s: %s", message.id, exc)
 
     async def match_file(self, session: Session, names: tuple[str, str]) -> discord.File | None:
         """The finished match as its game's file (``Variant.export_match``) for the result message, or
@@ -279,11 +483,13 @@ class BoardPublisher:
         )
         return self._channel_of(session)
 
-    async def retire(
+    async def _retire(
         self, session: Session, message_id: int | None, interaction: discord.Interaction[Any] | None = None
     ) -> None:
-        """Take the controls off an older board message (it keeps its picture); greyed out when it is
-        the message of the click being answered."""
+        """Take the controls off the board in place before the next one is posted (it keeps its
+        picture); greyed out when it is the message of the click being answered. A board that is gone
+        has nothing to retire; Discord's trouble stops the showing (tried again later), so that the
+        new board never goes up beside a live old one."""
         if message_id is None:
             return
         try:
@@ -297,6 +503,10 @@ class BoardPublisher:
                     .edit(view=None)
                 )
         except discord.HTTPException as exc:
+            if exc.code == UNKNOWN_MESSAGE:
+                return
+            if gone(exc) or transient(exc):
+                raise
             log.info("could not retire board message %s of match %s: %s", message_id, session.id, exc)
 
     async def announce(self, session: Session, outcome: Outcome) -> None:
@@ -331,6 +541,7 @@ class BoardPublisher:
 ANALYSIS_PENDING = "Analysis: being computed…"
 ANALYSIS_POSTED = "Analysis: posted below."
 ANALYSIS_FAILED = "Analysis: it could not be computed."
+ANALYSIS_UNPOSTABLE = "Analysis: it could not be posted."
 
 
 def analysis_line(status: str) -> str:

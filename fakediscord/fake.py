@@ -80,6 +80,31 @@ class Fault:
         self.times = 0
 
 
+@dataclass
+class Gate:
+    """Held requests: those ``method`` to paths matching ``path`` wait until ``release`` (a race made
+    deterministic: the test decides when Discord answers). ``answered``: Discord has done what they ask
+    (a message is posted) and only its answer waits, as when the bot dies before reading it."""
+
+    method: str
+    path: re.Pattern[str]
+    answered: bool = False
+    #: the requests waiting at the gate now
+    waiting: list[Request] = field(default_factory=list)
+    #: every request that came to it, in order
+    came: list[Request] = field(default_factory=list)
+    _opened: asyncio.Event = field(default_factory=asyncio.Event)
+
+    def applies(self, req: Request) -> bool:
+        return (
+            not self._opened.is_set() and req.method == self.method and self.path.search(req.path) is not None
+        )
+
+    def release(self) -> None:
+        """Let every held request (and every later one) through."""
+        self._opened.set()
+
+
 class FakeDiscord(WorldSetup, Interactions):
     """An in-memory Discord for real discord.py. See the module docstring.
 
@@ -153,6 +178,8 @@ class FakeDiscord(WorldSetup, Interactions):
         self._prev_factory: Any = None
         #: injected failures (``fail``), checked in order before a request is answered
         self.faults: list[Fault] = []
+        #: held requests (``hold``)
+        self.gates: list[Gate] = []
 
     # install --------------------------------------------------------------------------------
     def install(self) -> FakeDiscord:
@@ -242,7 +269,9 @@ class FakeDiscord(WorldSetup, Interactions):
     ) -> Any:
         path, query = split_url(url, params)
         req = Request(method, path, query, body, files, transport=transport, authorized=authorized)
+        await self.pass_gates(req)
         status, data = self.handle(req)
+        await self.pass_gates(req, answered=True)
         await asyncio.sleep(0)  # a real request yields to the loop
         if 200 <= status < 300:
             return "" if data is None else data
@@ -255,6 +284,27 @@ class FakeDiscord(WorldSetup, Interactions):
         fault = Fault(method.upper(), re.compile(path), status, times)
         self.faults.append(fault)
         return fault
+
+    def hold(self, method: str, path: str, *, answered: bool = False) -> Gate:
+        """Hold the requests ``method`` to paths matching the regular expression ``path`` (searched)
+        until ``Gate.release``: they wait unanswered, as requests do while Discord is slow
+        (``answered``: done, but their answer waits)."""
+        gate = Gate(method.upper(), re.compile(path), answered)
+        self.gates.append(gate)
+        return gate
+
+    async def pass_gates(self, req: Request, *, answered: bool = False) -> None:
+        """Wait at every gate that holds ``req`` before (``answered``: after) it is handled (used in
+        process and by the local server)."""
+        for gate in self.gates:
+            if gate.answered == answered and gate.applies(req):
+                gate.came.append(req)
+                gate.waiting.append(req)
+                self._notify()
+                try:
+                    await gate._opened.wait()
+                finally:
+                    gate.waiting.remove(req)
 
     def _fault_for(self, req: Request) -> Fault | None:
         for fault in self.faults:

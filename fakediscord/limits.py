@@ -18,6 +18,7 @@ from .world import FLAG_EPHEMERAL, FLAG_IS_COMPONENTS_V2, Request
 JSON = dict[str, Any]
 
 MAX_CONTENT = 2000
+MAX_NONCE = 25
 MAX_EMBEDS = 10
 MAX_EMBED_TOTAL = 6000
 MAX_EMBED_TITLE = 256
@@ -181,6 +182,9 @@ def check_message(
         content = str(content)
     if content and len(content) > MAX_CONTENT:
         problems.append(f"content has {len(content)} characters (max {MAX_CONTENT})")
+    nonce = body.get("nonce")
+    if isinstance(nonce, str) and len(nonce) > MAX_NONCE:
+        problems.append(f"nonce has {len(nonce)} characters (max {MAX_NONCE})")
     if int(flags) & FLAG_EPHEMERAL and not allow_ephemeral:
         problems.append(
             "ephemeral flag on a channel message (ephemeral messages exist only as interaction replies)"

@@ -199,6 +199,8 @@ def message_payload(world: World, msg: FakeMessage, *, gateway: bool = False, de
         "flags": msg.flags,
         "components": msg.components,
     }
+    if msg.nonce is not None:
+        data["nonce"] = msg.nonce
     if msg.webhook_id is not None:
         data["webhook_id"] = str(msg.webhook_id)
     if msg.application_id is not None:

@@ -274,7 +274,9 @@ class FakeDiscordServer:
             transport="server",
             authorized=authorized,
         )
+        await self.fake.pass_gates(req)
         status, data = self.fake.handle(req)
+        await self.fake.pass_gates(req, answered=True)
         return _json_response(status, data)
 
     async def _gateway(self, request: web.Request) -> web.StreamResponse:

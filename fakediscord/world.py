@@ -354,6 +354,8 @@ class FakeMessage:
     pinned: bool = False
     poll: JSON | None = None
     sticker_ids: list[str] = field(default_factory=list)
+    #: the nonce the message was created with, echoed back as Discord does
+    nonce: str | None = None
     reactions: dict[str, set[int]] = field(default_factory=dict)
     edited_at: dt.datetime | None = None
     deleted: bool = False
@@ -551,6 +553,10 @@ class World:
         self.attachments: dict[int, FakeAttachment] = {}
         self.interactions: dict[int, FakeInteraction] = {}
         self.interactions_by_token: dict[str, FakeInteraction] = {}
+        #: (author id, nonce) of messages created with ``enforce_nonce``: (message id, when, monotonic)
+        self.nonces: dict[tuple[int, str], tuple[int, float]] = {}
+        #: how long a nonce is enforced (Discord: "the past few minutes")
+        self.nonce_seconds = 300.0
         self.global_commands: list[JSON] = []
         self.guild_commands: dict[int, list[JSON]] = {}
         self.command_syncs = 0

@@ -134,6 +134,22 @@ class WorldSetup(Lookups):
         ch.overwrites[target.id] = Overwrite(target.id, kind, allow=perm_value(allow), deny=perm_value(deny))
         self._emit("CHANNEL_UPDATE", P.channel_payload(self.world, ch))
 
+    def delete_channel(self, channel: ChannelLike) -> None:
+        """A channel or thread deleted (by a moderator): Discord answers 404 Unknown Channel for it."""
+        target = self._channel(channel)
+        target.deleted = True
+        if target.is_thread:
+            data = {"id": str(target.id), "guild_id": str(target.guild_id), "type": target.type}
+            self._emit("THREAD_DELETE", {**data, "parent_id": str(target.parent_id)})
+        else:
+            self._emit("CHANNEL_DELETE", P.channel_payload(self.world, target))
+
+    def remove_bot(self, guild: FakeGuild | None = None) -> None:
+        """The server removes (kicks) the bot: Discord answers 403 Missing Access for its channels."""
+        guild = guild or self.guild
+        guild.members.pop(self.bot_user.id, None)
+        self._emit("GUILD_DELETE", {"id": str(guild.id)})
+
     def bot_permissions(self, channel: ChannelLike | None = None) -> discord.Permissions:
         return discord.Permissions(self.world.permissions_for(self.bot_user.id, self._channel(channel)))
 

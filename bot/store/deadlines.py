@@ -7,7 +7,7 @@ read, and a due reminder is claimed so that it is sent once, even across restart
 from __future__ import annotations
 
 from bot.store.connection import Connection
-from bot.store.matches import match_record
+from bot.store.matches import BEHIND, match_record
 from bot.store.records import MatchRecord
 
 
@@ -77,8 +77,9 @@ class DeadlineStore:
     async def forgive_downtime(self, now: float, *, slack: float) -> tuple[float, int]:
         """Give back the time the bot was down: every turn clock (and response window clock) still
         running when it was last seen alive moves on by the time since then, so each player keeps the
-        time (and the reminder) they had left. Returns (seconds given back, matches whose clocks moved); nothing for a gap of at
-        most ``slack`` seconds (the scheduler's usual round)."""
+        time (and the reminder) they had left, and the board of each such match is to be drawn again
+        (``redraw``: it shows the deadline). Returns (seconds given back, matches whose clocks moved);
+        nothing for a gap of at most ``slack`` seconds (the scheduler's usual round)."""
         async with self._c.transaction() as db:
             async with db.execute("SELECT alive_at FROM heartbeat WHERE id = 1") as cur:
                 row = await cur.fetchone()
@@ -87,14 +88,14 @@ class DeadlineStore:
             alive_at = float(row[0])
             down = now - alive_at
             cur = await db.execute(
-                "UPDATE matches SET timeout_at = timeout_at + ?,"
+                "UPDATE matches SET timeout_at = timeout_at + ?, redraw = 1,"
                 " reminder_at = CASE WHEN reminder_at IS NULL THEN NULL ELSE reminder_at + ? END"
                 " WHERE status = 'active' AND timeout_at IS NOT NULL AND timeout_at > ?",
                 (down, down, alive_at),
             )
             moved = cur.rowcount
             cur = await db.execute(
-                "UPDATE matches SET window_at = window_at + ?"
+                "UPDATE matches SET window_at = window_at + ?, redraw = 1"
                 " WHERE status = 'active' AND window_at IS NOT NULL AND window_at > ?",
                 (down, alive_at),
             )
@@ -104,12 +105,13 @@ class DeadlineStore:
 
     async def earliest(self) -> float | None:
         """The earliest pending deadline of any kind: challenge expiry, reminder, timeout, response
-        window, rematch expiry."""
+        window, rematch expiry, the next try at a board that could not be shown."""
         row = await self._c.one(
             "SELECT MIN(t) FROM (SELECT MIN(expires_at) AS t FROM challenges WHERE status = 'pending'"
             " UNION ALL SELECT MIN(reminder_at) FROM matches WHERE status = 'active'"
             " UNION ALL SELECT MIN(timeout_at) FROM matches WHERE status = 'active'"
             " UNION ALL SELECT MIN(window_at) FROM matches WHERE status = 'active'"
-            " UNION ALL SELECT MIN(rematch_until) FROM matches)"
+            " UNION ALL SELECT MIN(rematch_until) FROM matches"
+            f" UNION ALL SELECT MIN(show_after) FROM matches WHERE {BEHIND})"
         )
         return float(row[0]) if row and row[0] is not None else None

@@ -27,6 +27,14 @@ class ChallengeAnswered(Exception):
     """The challenge a match was to start from is no longer pending (answered a moment ago)."""
 
 
+class AlreadyRematched(Exception):
+    """The finished match a rematch was to start from has had its rematch already (its id)."""
+
+
+BEHIND = "(shown_version IS NULL OR shown_version < board_version OR redraw = 1)"
+"""A match whose board is behind what is saved, or must be drawn again (the ``matches_behind`` index)."""
+
+
 def match_record(row: aiosqlite.Row) -> MatchRecord:
     """A match row as a record (the two player columns make one field)."""
     return from_row(MatchRecord, row, players=(row["player0"], row["player1"]))
@@ -107,12 +115,16 @@ class MatchStore:
         thread_name: str | None = None,
         thread_on: int | None = None,
         computer_level: str | None = None,
+        rematch_of: int | None = None,
     ) -> MatchRecord:
         """Create a match with its first actions (the opening roll) in one transaction; its first
         board is still to show (a new message, in the thread ``thread_name`` when given).
 
         With ``challenge_id``, that challenge is marked accepted in the same transaction: a challenge
         and its match come into being together, and the publisher shows the rest (thread, board).
+        With ``rematch_of``, that finished match is noted as rematched by this one, in the same
+        transaction, and its Rematch button comes due to be greyed out (``rematch_until``, now at the
+        latest); ``AlreadyRematched`` (nothing saved) if it was rematched already.
         """
         async with self._c.transaction() as db:
             cur = await db.execute(
@@ -152,6 +164,14 @@ class MatchStore:
                 )
                 if cur.rowcount != 1:
                     raise ChallengeAnswered(challenge_id)  # rolls the match back
+            if rematch_of is not None:
+                cur = await db.execute(
+                    "UPDATE matches SET rematch_id = ?, rematch_until = MIN(rematch_until, ?)"
+                    " WHERE id = ? AND rematch_id IS NULL",
+                    (match_id, now, rematch_of),
+                )
+                if cur.rowcount != 1:
+                    raise AlreadyRematched(rematch_of)  # rolls the match back
         found = await self.get(match_id)
         assert found is not None
         return found
@@ -186,20 +206,41 @@ class MatchStore:
             return cur.rowcount == 1
 
     async def mark_shown(
-        self, match_id: int, *, board_version: int, message_id: int | None, deadlines: Deadlines | None
+        self,
+        match_id: int,
+        *,
+        board_version: int,
+        message_id: int | None,
+        deadlines: Deadlines | None,
+        previous: int | None,
     ) -> bool:
-        """Note that the board of ``board_version`` is visible as ``message_id``; start the turn clock
+        """Note that the board of ``board_version`` is visible as ``message_id`` in place of
+        ``previous`` (the board message the store knew when this one was drawn); start the turn clock
         with ``deadlines`` if that board is still the latest and the match is active with no clock
         running (a turn handed over starts its clock when the board that asks for the move is shown).
         A board of an older version (the match moved on while it was being posted) is noted too, so
-        the next showing edits or retires it, but it leaves the match behind. False if a board of
-        this version or a newer one was already noted."""
+        the next showing edits or retires it, but it leaves the match behind. A board drawn again at
+        the same version (``redraw``) is noted once. False, with nothing changed, if a board of this
+        version or a newer one was already noted, or the board message is no longer ``previous``
+        (another showing replaced it): only one message is ever the match's board."""
         async with self._c.transaction() as db:
             cur = await db.execute(
-                "UPDATE matches SET shown_version = ?, message_id = ?,"
-                " new_board = CASE WHEN board_version = ? THEN 0 ELSE new_board END"
-                " WHERE id = ? AND board_version >= ? AND (shown_version IS NULL OR shown_version < ?)",
-                (board_version, message_id, board_version, match_id, board_version, board_version),
+                "UPDATE matches SET shown_version = ?, message_id = ?, show_tries = 0, show_after = NULL,"
+                " new_board = CASE WHEN board_version = ? THEN 0 ELSE new_board END,"
+                " redraw = CASE WHEN board_version = ? THEN 0 ELSE redraw END"
+                " WHERE id = ? AND board_version >= ? AND message_id IS ?"
+                " AND (shown_version IS NULL OR shown_version < ? OR (shown_version = ? AND redraw = 1))",
+                (
+                    board_version,
+                    message_id,
+                    board_version,
+                    board_version,
+                    match_id,
+                    board_version,
+                    previous,
+                    board_version,
+                    board_version,
+                ),
             )
             if cur.rowcount != 1:
                 return False
@@ -218,13 +259,47 @@ class MatchStore:
         return True
 
     async def unshown(self, limit: int = 100) -> list[MatchRecord]:
-        """Matches whose saved changes are not all on their public board yet, oldest change first."""
+        """Matches whose saved changes are not all on their public board yet (or whose board must be
+        drawn again), oldest change first."""
         rows = await self._c.all(
-            "SELECT * FROM matches WHERE shown_version IS NULL OR shown_version < board_version"
-            " ORDER BY updated_at LIMIT ?",
-            (limit,),
+            f"SELECT * FROM matches WHERE {BEHIND} ORDER BY updated_at LIMIT ?", (limit,)
         )
         return [match_record(r) for r in rows]
+
+    async def due_boards(self, now: float | None) -> list[int]:
+        """The matches whose board is behind and due to be tried (``show_after`` passed; ``now`` None:
+        every one), fewest failures first, then the earliest try: an old failure never starves a new
+        one."""
+        due = "" if now is None else " AND (show_after IS NULL OR show_after <= ?)"
+        rows = await self._c.all(
+            f"SELECT id FROM matches WHERE {BEHIND}{due} ORDER BY show_tries, show_after, id",
+            () if now is None else (now,),
+        )
+        return [int(r["id"]) for r in rows]
+
+    async def board_failed(self, match_id: int, now: float, delays: Sequence[float]) -> tuple[int, float]:
+        """Note a failed attempt at showing the match's board: (failures in a row now, when it is tried
+        next), the wait after the n-th failure being ``delays[n - 1]`` (the last one from then on)."""
+        async with self._c.transaction() as db:
+            async with db.execute(
+                "UPDATE matches SET show_tries = show_tries + 1 WHERE id = ? RETURNING show_tries",
+                (match_id,),
+            ) as cur:
+                row = await cur.fetchone()
+            tries = int(row[0]) if row is not None else 1
+            after = now + delays[min(tries, len(delays)) - 1]
+            await db.execute("UPDATE matches SET show_after = ? WHERE id = ?", (after, match_id))
+        return tries, after
+
+    async def request_board(self, match_id: int) -> bool:
+        """Ask for the active match's board again, as a new message (``/board``); False if it is over."""
+        async with self._c.transaction() as db:
+            cur = await db.execute(
+                "UPDATE matches SET new_board = 1, redraw = 1, reposts = reposts + 1"
+                " WHERE id = ? AND status = 'active'",
+                (match_id,),
+            )
+            return cur.rowcount == 1
 
     async def set_thread(self, match_id: int, channel_id: int, parent_id: int | None) -> None:
         """The match's thread is open: it is played there from now on."""

@@ -68,11 +68,22 @@ class MatchRecord:
     """When the open response window passes by itself (None: no window clock is running)."""
     always_pass: tuple[bool, bool] = (False, False)
     """Each seat's standing answer to response windows: True "always pass", False "ask me"."""
+    show_tries: int = 0
+    """Failed attempts in a row at bringing the board up to date (0 once it is shown)."""
+    show_after: float | None = None
+    """When the scheduler tries that board again after a failure (None: at once)."""
+    redraw: bool = False
+    """The board must be drawn again though nothing was committed (a deadline moved, /board)."""
+    reposts: int = 0
+    """How many times /board asked for the board as a new message (part of the post's nonce)."""
+    rematch_id: int | None = None
+    """The match that rematched this finished one, once its rematch has started."""
 
     @property
     def behind(self) -> bool:
-        """Whether something saved is not shown on the public board yet."""
-        return self.shown_version is None or self.shown_version < self.board_version
+        """Whether something saved is not shown on the public board yet, or the board must be drawn
+        again (``redraw``)."""
+        return self.shown_version is None or self.shown_version < self.board_version or self.redraw
 
 
 @dataclass(frozen=True, slots=True)

@@ -40,6 +40,7 @@ CODECS: dict[str, Codec] = {
     "rated": Codec(bool, int),
     "use_threads": Codec(bool, int),
     "new_board": Codec(bool, int),
+    "redraw": Codec(bool, int),
     "board_steps": Codec(lambda text: tuple(json.loads(text)), lambda steps: canonical(list(steps))),
     "turn_steps": Codec(lambda text: tuple(json.loads(text)), lambda steps: canonical(list(steps))),
     "always_pass": Codec(

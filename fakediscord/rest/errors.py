@@ -36,6 +36,7 @@ def invalid_form(field: str, message: str, code: str = "BASE_TYPE_INVALID") -> A
 
 UNKNOWN_CHANNEL = (404, 10003, "Unknown Channel")
 UNKNOWN_MESSAGE = (404, 10008, "Unknown Message")
+MISSING_ACCESS = (403, 50001, "Missing Access")
 MISSING_PERMISSIONS = (403, 50013, "Missing Permissions")
 
 

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import time
+
 from ..world import (
+    FakeMessage,
     Request,
 )
 from .errors import ApiError, invalid_form
@@ -55,6 +58,11 @@ class MessageRoutes(MessageModel):
             self._require(channel, send_messages=True)
         if req.files:
             self._require(channel, attach_files=True)
+        repeated = self._repeated(body)
+        if repeated is not None:
+            # enforce_nonce: the same author's message with this nonce, made in the past few minutes,
+            # is returned instead of a second one.
+            return RestResult(200, self._message_json(repeated), message=repeated)
         ref = body.get("message_reference")
         msg_type = 0
         if isinstance(ref, dict) and ref.get("message_id") is not None and ref.get("type", 0) == 0:
@@ -67,6 +75,10 @@ class MessageRoutes(MessageModel):
             else:
                 msg_type = 19
         msg = self._new_message(channel, body, req.files, author=self.world.bot_user, msg_type=msg_type)
+        if body.get("nonce") is not None:
+            msg.nonce = str(body["nonce"])
+            if body.get("enforce_nonce"):
+                self.world.nonces[(msg.author.id, msg.nonce)] = (msg.id, time.monotonic())
         if msg_type == 19 and isinstance(ref, dict):
             msg.message_reference = {
                 "type": 0,
@@ -75,6 +87,18 @@ class MessageRoutes(MessageModel):
                 **({"guild_id": str(channel.guild_id)} if channel.guild_id else {}),
             }
         return RestResult(200, self._message_json(msg), message=msg)
+
+    def _repeated(self, body: dict[str, object]) -> FakeMessage | None:
+        """The bot's message created with this nonce in the past few minutes, when the body asks for
+        the nonce to be enforced (a deleted one is not returned: a new message is made)."""
+        nonce = body.get("nonce")
+        if not body.get("enforce_nonce") or nonce is None:
+            return None
+        found = self.world.nonces.get((self.world.bot_user.id, str(nonce)))
+        if found is None or time.monotonic() - found[1] > self.world.nonce_seconds:
+            return None
+        msg = self.world.messages.get(found[0])
+        return msg if msg is not None and not msg.deleted else None
 
     def get_message(self, req: Request, p: dict[str, str]) -> RestResult:
         channel = self._channel(p["channel_id"])

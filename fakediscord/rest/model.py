@@ -30,7 +30,7 @@ from ..world import (
     World,
     now,
 )
-from .errors import MISSING_PERMISSIONS, UNKNOWN_CHANNEL, UNKNOWN_MESSAGE, ApiError, _err
+from .errors import MISSING_ACCESS, MISSING_PERMISSIONS, UNKNOWN_CHANNEL, UNKNOWN_MESSAGE, ApiError, _err
 from .routing import JSON, Emit, Router, _int
 
 _UPLOAD_INDEX_LIMIT = 1 << 22
@@ -49,8 +49,12 @@ class MessageModel(Router):
         channel = self.world.channels.get(_int(channel_id))
         if channel is None or channel.deleted:
             raise _err(UNKNOWN_CHANNEL)
-        if channel.guild_id is not None and not self.world.bot_can(channel, view_channel=True):
-            raise ApiError(403, 50001, "Missing Access")
+        if channel.guild_id is not None and (
+            self.world.member(channel.guild_id, self.world.bot_user.id) is None
+            or not self.world.bot_can(channel, view_channel=True)
+        ):
+            # A server that removed the bot, or a channel hidden from it.
+            raise _err(MISSING_ACCESS)
         return channel
 
     def _channel_message(self, channel: FakeChannel, message_id: str) -> FakeMessage:

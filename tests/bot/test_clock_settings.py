@@ -257,7 +257,8 @@ async def test_commands_on_your_match_pick_the_one_here_or_say_there_are_several
     second = await challenge_and_accept(fake, alice, carol)
     assert first.channel_id != second.channel_id  # each match has its own thread
     here = await fake.slash(alice, "board", channel=second.channel_id, idle=True)
-    assert here.message is not None and carol.mention in here.message.content
+    assert here.private is not None and "posted again below" in here.private.content
+    assert carol.mention in live_board(fake, second.channel_id).content
     ada = await admin(fake)
     await fake.slash(ada, "settings", {"threads": False})
     await challenge_and_accept_in_channel(fake, alice, bob)

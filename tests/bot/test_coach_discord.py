@@ -24,7 +24,15 @@ from cogs.coach import analysis_text, biggest_mistakes
 from cogs.publisher import ANALYSIS_FAILED, ANALYSIS_PENDING, ANALYSIS_POSTED
 from engine import IllegalActionError
 from engine.ai.coaches import ANALYSES
-from engine.ai.coaching import Analysis, AnalysisStopped, Decision, PlayerReport, Scale, StopCheck
+from engine.ai.coaching import (
+    Analysis,
+    AnalysisStopped,
+    Decision,
+    PlayerReport,
+    Scale,
+    StopCheck,
+    analysis_to_json,
+)
 from fakediscord import FakeDiscord, FakeMessage, FakeUser
 from fakediscord.matches import challenge_and_accept, match_id_of, play_until_over, resign, user_on_turn
 from tests.support import start_bot, stop_bot
@@ -336,3 +344,64 @@ def test_the_analysis_lists_the_costliest_counted_decisions() -> None:
     ]
     clean = replace(analysis, decisions=decisions[:2])
     assert "Biggest mistakes" not in analysis_text(clean, 7, "Backgammon", "", ("Alice", "Bob"))
+
+
+async def analysed_without_a_result_message(bot: Any, fake: FakeDiscord) -> int:
+    """A finished backgammon match whose analysis is computed and waits to be posted, and whose result
+    message id was never noted (the bot died between the result's post and its note)."""
+    alice, bob = fake.add_user("alice"), fake.add_user("bob")
+    made = await bot.store.matches.create(
+        guild_id=fake.guild.id, channel_id=fake.channel.id, parent_id=None, game="backgammon", options={},
+        players=(alice.id, bob.id), state="{}", actions=[], rated=False, now=5.0,
+    )  # fmt: skip
+    await bot.store.matches.end(made.id, status="finished", result=None, now=6.0)
+    report = PlayerReport(0, 3, 0.09, 2, 1, 0, 0.1, 10)
+    analysis = Analysis((report, replace(report, seat=1)), (), ((0.5, 0.6, 1.0),), Scale.MONEY, "hard")
+    await bot.store.analyses.request(made.id, 7.0)
+    await bot.store.analyses.save(made.id, analysis_to_json(analysis), 8.0)
+    record = await bot.store.matches.get(made.id)
+    assert record is not None and record.result_message_id is None
+    return int(made.id)
+
+
+@pytest.mark.asyncio
+async def test_an_analysis_whose_result_message_was_never_noted_is_posted_in_the_channel(
+    fake: FakeDiscord, tmp_path: Path
+) -> None:
+    bot = await start_bot(fake, tmp_path / "db.sqlite3")
+    match_id = await analysed_without_a_result_message(bot, fake)
+    await bot.analyses.run(match_id)
+    posted = analysis_of(fake, fake.channel.id)
+    assert posted is not None and f"Analysis of match #{match_id}" in posted.content
+    assert posted.message_reference is None  # no result message to reply to
+    record = await bot.store.analyses.get(match_id)
+    assert record is not None and record.status == POSTED and record.message_id == posted.id
+    assert await bot.analyses.resume() == 0
+    fake.assert_clean()
+    await stop_bot(bot)
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize("fault", ["bug", "channel gone"])
+async def test_an_analysis_that_can_never_be_posted_is_given_up_not_retried_every_round(
+    fake: FakeDiscord, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fault: str
+) -> None:
+    bot = await start_bot(fake, tmp_path / "db.sqlite3")
+    match_id = await analysed_without_a_result_message(bot, fake)
+    if fault == "bug":
+
+        def broken(*args: Any) -> str:
+            raise TypeError("a bug in the analysis message")
+
+        monkeypatch.setattr("cogs.coach.analysis_text", broken)
+    else:
+        fake.delete_channel(fake.channel)
+    await bot.analyses.run(match_id)
+    record = await bot.store.analyses.get(match_id)
+    assert record is not None and record.status == FAILED
+    assert await bot.analyses.resume() == 0  # not queued again at every scheduler round
+    assert analysis_of(fake, fake.channel.id) is None
+    logged = [r for r in fake.errors if "cannot be posted" in r.getMessage()]
+    assert len(logged) == (1 if fault == "bug" else 0)  # a bug's traceback once, then never again
+    fake.errors.clear()
+    await stop_bot(bot)

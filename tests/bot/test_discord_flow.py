@@ -19,6 +19,7 @@ from fakediscord import FakeDiscord
 from fakediscord.matches import (
     challenge_and_accept,
     controls_of,
+    live_board,
     match_id_of,
     play_one,
     play_until_over,
@@ -238,7 +239,11 @@ async def test_board_reposts_and_resign_ends_with_a_result(fake: FakeDiscord, tm
     nothing = await fake.slash(carol, "board", channel=board.channel_id)
     assert nothing.ephemeral and "no match in progress here" in nothing.message.content  # type: ignore[union-attr]
     again = await fake.slash(bob, "board", channel=board.channel_id, idle=True)
-    assert again.message is not None and again.message.attachment_bytes("board.png").startswith(b"\x89PNG")
+    # The board is posted again at the bottom, the old one loses its controls; bob is told privately.
+    assert again.private is not None and "posted again below" in again.private.content
+    reposted = live_board(fake, board.channel_id)
+    assert reposted.id != board.id and reposted.attachment_bytes("board.png").startswith(b"\x89PNG")
+    assert "The board, as it stands" in reposted.embeds[0]["description"]
     assert all(not c.all_components for c in [fake.message(board)]) or all(
         c.disabled for c in fake.message(board).all_components
     )

@@ -10,11 +10,13 @@ import signal
 import sqlite3
 import subprocess
 import sys
+from asyncio.subprocess import Process
+from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 
 import pytest
 
-from fakediscord import FakeDiscord, FakeDiscordServer
+from fakediscord import FakeDiscord, FakeDiscordServer, FakeInteraction, FakeMessage, FakeUser
 from fakediscord.blackbox.processes import alive, children
 from fakediscord.matches import user_on_turn
 
@@ -267,6 +269,9 @@ async def test_a_kill_between_accept_and_the_first_board_loses_nothing(tmp_path:
                     15,
                     "the roll",
                 )
+                # SIGTERM drains: the board just shown is noted before the process exits.
+                second.send_signal(signal.SIGTERM)
+                await asyncio.wait_for(second.wait(), 30)
             except BaseException:
                 with contextlib.suppress(Exception):
                     print(log_path.read_text())
@@ -324,3 +329,160 @@ async def test_kill_9_of_the_bot_takes_its_worker_processes_with_it(tmp_path: Pa
             assert left == [], f"worker processes {left} outlived the killed bot"
         finally:
             await _stop(proc)
+
+
+@contextlib.asynccontextmanager
+async def bot_processes(
+    directory: Path, fake: FakeDiscord
+) -> AsyncIterator[Callable[[], Awaitable[Process]]]:
+    """Starts ``python -m bot`` processes against ``fake`` served locally, on the database
+    ``directory/db.sqlite3``, all logging to ``directory/bot.log`` (printed if the block fails); each
+    is stopped at the end. Yields ``start()``, which returns a process once the bot has synced."""
+    log_path = directory / "bot.log"
+    started: list[Process] = []
+    async with FakeDiscordServer(fake) as server:
+        env = _env(directory, DISCORD_TOKEN=fake.token, DATABASE=str(directory / "db.sqlite3"))
+        with log_path.open("wb") as log:
+
+            async def start() -> Process:
+                proc = await asyncio.create_subprocess_exec(
+                    *server.bot_command(),
+                    cwd=directory,
+                    env=env,
+                    stdout=log,
+                    stderr=asyncio.subprocess.STDOUT,
+                )
+                started.append(proc)
+                await server.wait_until_identified(timeout=60)
+                await fake.wait_for(lambda: fake.synced, 60, "command sync")
+                return proc
+
+            try:
+                yield start
+            except BaseException:
+                with contextlib.suppress(Exception):
+                    print(log_path.read_text())
+                raise
+            finally:
+                for proc in started:
+                    await _stop(proc)
+
+
+async def start_matches(fake: FakeDiscord, count: int) -> list[tuple[FakeMessage, dict[int, FakeUser]]]:
+    """``count`` ring matches started through the running bot process: (challenge message, players)."""
+    started = []
+    for i in range(count):
+        alice, bob = fake.add_user(f"alice{i}"), fake.add_user(f"bob{i}")
+        result = await fake.slash(alice, "challenge", {"opponent": bob, "game": "ring"})
+        challenge = result.message
+        assert challenge is not None
+        accept = next(c for c in challenge.custom_ids if c.endswith(":accept"))
+        await fake.click(bob, challenge, accept)
+        started.append((challenge, {alice.id: alice, bob.id: bob}))
+    for challenge, _ in started:
+        await fake.wait_for(
+            lambda c=challenge: (t := fake.thread_of(c)) is not None and bool(fake.messages_in(t)),
+            60,
+            "every first board",
+        )
+    return started
+
+
+def rolls_of(
+    fake: FakeDiscord, started: list[tuple[FakeMessage, dict[int, FakeUser]]]
+) -> list[FakeInteraction]:
+    """The click of Roll by the player on turn of each match's board, prepared (not sent)."""
+    clicks = []
+    for challenge, users in started:
+        thread = fake.thread_of(challenge)
+        assert thread is not None
+        board = fake.messages_in(thread)[-1]
+        player = user_on_turn(board, users)
+        roll = next(b.custom_id for b in board.buttons if b.label == "Roll")
+        assert player is not None and roll is not None
+        clicks.append(fake.prepare_click(player, board, roll))
+    return clicks
+
+
+def live_board_ids(fake: FakeDiscord, channel_id: int) -> list[int]:
+    """The public messages of a channel with an enabled control of a match (Rules aside)."""
+    return [
+        m.id
+        for m in fake.messages_in(channel_id)
+        if m.visible_to is None
+        and any(not c.disabled and (c.custom_id or "").startswith(("g:", "rsk:")) for c in m.all_components)
+    ]
+
+
+CALLBACK = "/interactions/{interaction_id}/{token}/callback"
+
+
+@pytest.mark.slow
+@pytest.mark.asyncio
+async def test_sigterm_in_a_burst_of_clicks_shows_every_saved_change_before_exiting(tmp_path: Path) -> None:
+    """SIGTERM a moment into a burst of clicks: the clicks taken are finished and shown, the later ones
+    are told that the bot is restarting, then the process exits 0 with no traceback."""
+    fake = FakeDiscord(timeout=30, token="process-token")
+    async with bot_processes(tmp_path, fake) as start:
+        proc = await start()
+        started = await start_matches(fake, 300)
+        callbacks = len(fake.find_requests("POST", CALLBACK))
+        clicks = [asyncio.create_task(fake.dispatch_interaction(c)) for c in rolls_of(fake, started)]
+        await fake.wait_for(
+            lambda: len(fake.find_requests("POST", CALLBACK)) >= callbacks + 3, 30, "the first clicks taken"
+        )
+        proc.send_signal(signal.SIGTERM)
+        answers = await asyncio.gather(*clicks)
+        await asyncio.wait_for(proc.wait(), 60)
+    logged = (tmp_path / "bot.log").read_text()
+    assert proc.returncode == 0, logged
+    assert "Traceback" not in logged and "ERROR" not in logged, logged
+    refused = [a for a in answers if a.private is not None and "restarting" in a.private.content]
+    taken = [a for a in answers if a.callback_type == 6]  # deferred: the click was taken
+    assert len(refused) + len(taken) == len(answers) and taken
+    with contextlib.closing(sqlite3.connect(tmp_path / "db.sqlite3")) as check:
+        rows = check.execute(
+            "SELECT channel_id, message_id, shown_version, board_version, redraw FROM matches"
+        ).fetchall()
+    # Every change saved is shown, on one live board per match, the one the store knows.
+    assert all(shown == version and not redraw for _, _, shown, version, redraw in rows), rows
+    assert all(live_board_ids(fake, channel) == [message] for channel, message, *_ in rows)
+
+
+@pytest.mark.asyncio
+async def test_a_kill_after_a_board_is_posted_but_before_its_note_posts_it_once(tmp_path: Path) -> None:
+    """kill -9 of the real process after Discord posted the first board but before the bot read the
+    answer (so before it noted it): the next process posts the same board again with the same nonce,
+    Discord returns the first message, and the match has one board."""
+    fake = FakeDiscord(timeout=15, token="process-token")
+    alice, bob = fake.add_user("alice"), fake.add_user("bob")
+    db = tmp_path / "db.sqlite3"
+
+    def noted() -> bool:
+        with contextlib.closing(sqlite3.connect(db)) as check:
+            return check.execute("SELECT shown_version FROM matches").fetchone() != (None,)
+
+    async with bot_processes(tmp_path, fake) as start:
+        first = await start()
+        result = await fake.slash(alice, "challenge", {"opponent": bob, "game": "ring"})
+        challenge = result.message
+        assert challenge is not None
+        gate = fake.hold("POST", r"^/channels/\d+/messages$", answered=True)
+        accept = next(c for c in challenge.custom_ids if c.endswith(":accept"))
+        await fake.click(bob, challenge, accept)
+        await fake.wait_for(lambda: len(gate.waiting) == 1, 30, "the first board, posted")
+        first.kill()  # the board is posted; the bot never reads Discord's answer
+        await first.wait()
+        gate.release()
+        thread = fake.thread_of(challenge)
+        assert thread is not None and len(fake.messages_in(thread)) == 1
+        await start()
+        for _ in range(300):  # the note is a write of the other process: nothing to wait on here
+            if noted():
+                break
+            await asyncio.sleep(0.1)
+        assert noted(), "the second process notes the board"
+        [board] = fake.messages_in(thread)
+        assert live_board_ids(fake, thread.id) == [board.id]
+        with contextlib.closing(sqlite3.connect(db)) as check:
+            assert check.execute("SELECT message_id FROM matches").fetchall() == [(board.id,)]

@@ -20,6 +20,8 @@ from fakediscord.matches import challenge_and_accept, live_board, match_id_of, u
 from tests.support import start_bot, stop_bot
 
 HOUR = 3600.0
+RESTART = 5.0
+"""Seconds a restart takes: longer than the wait before the first new try of a board that failed once."""
 POST_MESSAGE = r"^/channels/\d+/messages$"
 OPEN_THREAD = r"^/channels/\d+/messages/\d+/threads$"
 EDIT_ORIGINAL = r"^/webhooks/\d+/[^/]+/messages/@original$"
@@ -60,6 +62,9 @@ async def test_a_first_board_that_cannot_be_posted_is_shown_later_and_its_clock_
     assert (await bot.store.matches.get(match.id)).status == "active"  # type: ignore[union-attr]
     assert len(fault.failed) >= 2  # the scheduler tried again
     fault.clear()
+    await bot.run_due_tasks()
+    assert fake.messages_in(thread) == []  # it waits a little longer after each failure
+    clock.advance(60)
     await bot.run_due_tasks()
     board = live_board(fake, thread.id)
     assert alice.mention in board.content and bob.mention in board.content and "Roll" in str(board.components)
@@ -130,7 +135,8 @@ async def test_a_click_on_a_board_left_behind_shows_the_fresh_board(
 @pytest.mark.asyncio
 async def test_accept_is_one_step_that_a_restart_completes(fake: FakeDiscord, tmp_path: Path) -> None:
     db = tmp_path / "db.sqlite3"
-    bot = await start_bot(fake, db)
+    clock = ManualClock()
+    bot = await start_bot(fake, db, clock)
     quick_retries(bot)
     alice, bob, message = await challenge(fake)
     # Discord fails to open the thread; then the bot stops before anything else.
@@ -147,7 +153,8 @@ async def test_accept_is_one_step_that_a_restart_completes(fake: FakeDiscord, tm
     )
     await stop_bot(bot)
     fault.clear()
-    bot = await start_bot(fake, db)
+    clock.advance(RESTART)
+    bot = await start_bot(fake, db, clock)
     await bot.run_due_tasks()  # the first round after start-up shows what is behind
     thread = fake.thread_of(message)
     assert thread is not None, "the thread is opened on the challenge message after the restart"
@@ -165,7 +172,8 @@ async def test_a_thread_opened_before_a_restart_is_used_not_opened_twice(
     fake: FakeDiscord, tmp_path: Path
 ) -> None:
     db = tmp_path / "db.sqlite3"
-    bot = await start_bot(fake, db)
+    clock = ManualClock()
+    bot = await start_bot(fake, db, clock)
     quick_retries(bot)
     _alice, bob, message = await challenge(fake)
     # The thread opens, then posting the board fails and the bot stops.
@@ -175,7 +183,8 @@ async def test_a_thread_opened_before_a_restart_is_used_not_opened_twice(
     assert thread is not None and fake.messages_in(thread) == []
     await stop_bot(bot)
     fault.clear()
-    bot = await start_bot(fake, db)
+    clock.advance(RESTART)
+    bot = await start_bot(fake, db, clock)
     await bot.run_due_tasks()
     assert fake.thread_of(message) == thread
     assert len(fake.messages_in(thread)) == 1

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from bot.clock import ManualClock
-from fakediscord import FakeDiscord, FakeMessage, FakeUser
+from fakediscord import FakeChannel, FakeDiscord, FakeMessage, FakeUser
 from fakediscord.matches import challenge_and_accept, match_id_of, resign
 from tests.bot.test_clock_settings import admin, challenge_and_accept_in_channel
 from tests.support import start_bot, stop_bot
@@ -102,9 +102,7 @@ async def test_a_computer_match_has_its_own_thread_and_one_at_a_time_per_place(
     fake: FakeDiscord, tmp_path: Path
 ) -> None:
     bot = await start_bot(fake, tmp_path / "db.sqlite3")
-    alice = fake.add_user("alice")
-    await fake.slash(alice, "challenge", {"opponent": fake.bot_user, "game": "ring"}, idle=True)
-    (thread,) = fake.threads(fake.channel)
+    alice, thread = await against_the_computer(fake)
     (match,) = await bot.store.matches.active()
     assert match.channel_id == thread.id and match.parent_id == fake.channel.id
     again = await fake.slash(alice, "challenge", {"opponent": fake.bot_user, "game": "ring"}, idle=True)
@@ -150,6 +148,14 @@ async def test_crossed_challenges_start_one_match(fake: FakeDiscord, tmp_path: P
     await stop_bot(bot)
 
 
+async def against_the_computer(fake: FakeDiscord) -> tuple[FakeUser, FakeChannel]:
+    """A new player challenges the bot to ring: the player, and the thread the match is played in."""
+    alice = fake.add_user("alice")
+    await fake.slash(alice, "challenge", {"opponent": fake.bot_user, "game": "ring"}, idle=True)
+    (thread,) = fake.threads(fake.channel)
+    return alice, thread
+
+
 async def finished_match(fake: FakeDiscord, alice: FakeUser, bob: FakeUser) -> FakeMessage:
     board = await challenge_and_accept(fake, alice, bob)
     await resign(fake, alice, board.channel_id)
@@ -190,6 +196,44 @@ async def test_rematch_is_greyed_out_when_its_time_runs_out(
     clock.advance(60 + 1)
     await bot.run_due_tasks()
     await bot.run_due_tasks()
+    assert fake.message(final).component(button(final, "Rematch")).disabled
+    fake.assert_clean()
+    await stop_bot(bot)
+
+
+@pytest.mark.asyncio
+async def test_a_rematch_once_accepted_greys_out_rematch_and_a_late_click_is_refused(
+    fake: FakeDiscord, tmp_path: Path
+) -> None:
+    bot = await start_bot(fake, tmp_path / "db.sqlite3")
+    alice, bob = fake.add_user("alice"), fake.add_user("bob")
+    final = await finished_match(fake, alice, bob)
+    rematch = button(final, "Rematch")
+    # A click from a client that has not seen the button greyed out yet, sent later.
+    late = fake.prepare_click(alice, final, rematch)
+    offer = await fake.click(bob, final, rematch)
+    assert offer.message is not None
+    await fake.click(alice, offer.message, button(offer.message, "Accept"), idle=True)
+    assert fake.message(final).component(rematch).disabled  # at once, not when its time runs out
+    answer = await fake.dispatch_interaction(late, idle=True)
+    assert answer.private is not None and "has had its rematch already" in answer.private.content
+    [played] = await bot.store.matches.active()
+    assert f"match #{played.id}" in answer.private.content
+    assert await bot.store.challenges.pending(alice.id, bob.id, bot.clock.now()) is None  # no new offer
+    fake.assert_clean()
+    await stop_bot(bot)
+
+
+@pytest.mark.asyncio
+async def test_a_rematch_against_the_computer_greys_out_its_rematch_at_once(
+    fake: FakeDiscord, tmp_path: Path
+) -> None:
+    bot = await start_bot(fake, tmp_path / "db.sqlite3")
+    alice, thread = await against_the_computer(fake)
+    await resign(fake, alice, thread.id)
+    final = fake.messages_in(thread)[-1]
+    await fake.click(alice, final, button(final, "Rematch"), idle=True)
+    assert len(await bot.store.matches.active()) == 1
     assert fake.message(final).component(button(final, "Rematch")).disabled
     fake.assert_clean()
     await stop_bot(bot)

@@ -45,6 +45,12 @@ async def _to_a_two_step_turn(manager: SessionManager, game: str) -> tuple[int, 
         game=game, options={}, players=(ALICE, BOB), guild_id=1, channel_id=10, parent_id=None, rated=True
     )
     mid = played.session.id
+    return mid, await reach_a_two_step_turn(manager, mid)
+
+
+async def reach_a_two_step_turn(manager: SessionManager, mid: int) -> int:
+    """Match ``mid`` played on (first legal choices) until a player has two dice to move with after a
+    roll: that player's user id."""
     for _ in range(200):
         session = await manager.get(mid)
         state = session.state
@@ -58,14 +64,14 @@ async def _to_a_two_step_turn(manager: SessionManager, game: str) -> tuple[int, 
         moves = [a for a in position.legal_actions() if isinstance(a, Move)]
         dice = {m.die for m in moves}
         if not session.draft and len(dice) == 2 and len(position.legal_actions()) > 2:
-            return mid, session.user_of(state.to_move())
+            return session.user_of(state.to_move())
         await manager.act(
             mid, session.user_of(state.to_move()), session.version, position.legal_actions()[0].notation
         )
     raise AssertionError("no two-step turn in 200 actions")
 
 
-def _first_move(state: GameState) -> str:
+def first_move(state: GameState) -> str:
     return next(a for a in state.legal_actions() if isinstance(a, Move)).notation
 
 
@@ -78,7 +84,7 @@ async def test_a_step_before_the_last_is_a_draft_only_its_player_sees(
     session = await manager.get(mid)
     committed, log_before = session.state, await manager.store.matches.action_log(mid)
     assert committed is not None
-    played = await manager.act(mid, user, session.version, _first_move(committed))
+    played = await manager.act(mid, user, session.version, first_move(committed))
     assert played.draft and len(session.draft) == 1
     # Saved (it survives a restart) but not final: the public position and the log are unchanged.
     assert session.state is committed
@@ -100,18 +106,18 @@ async def test_undo_takes_back_the_latest_step_and_a_stale_control_is_refused(
     session = await manager.get(mid)
     assert session.state is not None
     start = session.state
-    first = await manager.act(mid, user, session.version, _first_move(start))
+    first = await manager.act(mid, user, session.version, first_move(start))
     version_after_step = first.session.version
     undone = await manager.undo(mid, user, session.version)
     assert undone.draft and session.draft == () and session.position == start
     # A control drawn for the draft's step is now behind: refused, nothing changes.
     with pytest.raises(StaleControl):
-        await manager.act(mid, user, version_after_step, _first_move(start))
+        await manager.act(mid, user, version_after_step, first_move(start))
     with pytest.raises(UserError, match="no step of this turn to take back"):
         await manager.undo(mid, user, session.version)
     # The opponent cannot undo the player's steps.
     other = BOB if user == ALICE else ALICE
-    await manager.act(mid, user, session.version, _first_move(start))
+    await manager.act(mid, user, session.version, first_move(start))
     with pytest.raises(UserError):
         await manager.undo(mid, other, session.version)
 
@@ -124,10 +130,10 @@ async def test_ring_turn_is_final_with_its_last_step_and_logged_without_taken_ba
     mid, user = await _to_a_two_step_turn(manager, "ring")
     session = await manager.get(mid)
     assert session.state is not None
-    await manager.act(mid, user, session.version, _first_move(session.state))
+    await manager.act(mid, user, session.version, first_move(session.state))
     await manager.undo(mid, user, session.version)
     before = len(await manager.store.matches.action_log(mid))
-    await manager.act(mid, user, session.version, _first_move(session.state))
+    await manager.act(mid, user, session.version, first_move(session.state))
     position = session.position
     assert position is not None
     final = await manager.act(mid, user, session.version, position.legal_actions()[0].notation)
@@ -154,7 +160,7 @@ async def test_a_game_with_confirm_waits_for_it_and_undo_works_until_then(
     committed = session.state
     with pytest.raises(UserError, match="not complete"):
         await manager.confirm(mid, user, session.version)
-    await manager.act(mid, user, session.version, _first_move(committed))
+    await manager.act(mid, user, session.version, first_move(committed))
     position = session.position
     assert position is not None
     last = await manager.act(mid, user, session.version, position.legal_actions()[0].notation)
