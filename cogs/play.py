@@ -578,6 +578,15 @@ class Play(commands.Cog):
         except UserError as exc:
             await reply_privately(interaction, str(exc))
             return
+        message = interaction.message
+        if message is None or not message.flags.ephemeral:
+            # Resign / Keep playing answer the private confirmation they were sent in; sent from a
+            # public message (a modified client can), they would overwrite that message.
+            await reply_privately(
+                interaction,
+                "Resign on the board first: it asks you privately to confirm. Nothing was changed.",
+            )
+            return
         if op == "no":
             await interaction.response.edit_message(content="Good luck: the match goes on.", view=None)
             return

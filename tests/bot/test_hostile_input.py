@@ -180,3 +180,26 @@ async def test_a_write_the_database_refuses_gets_a_private_answer(fake: FakeDisc
     assert (await bot.sessions.get(mid)).version > version
     fake.assert_clean()
     await stop_bot(bot)
+
+
+@pytest.mark.asyncio
+async def test_a_resign_confirmation_sent_from_the_public_board_changes_nothing(
+    fake: FakeDiscord, tmp_path: Path
+) -> None:
+    """Resign / Keep playing belong to the private confirmation; a modified client can send them from
+    the public board, where answering by editing the message would wipe the board's controls."""
+    bot = await start_bot(fake, tmp_path / "db.sqlite3")
+    alice, bob = fake.add_user("alice"), fake.add_user("bob")
+    board = await challenge_and_accept(fake, alice, bob)
+    mid = match_id_of(board)
+    before = fake.message(board).all_components
+    for op in ("no", "yes"):
+        forged = await fake.forge(
+            alice, board, {"type": 2, "style": 2, "label": op, "custom_id": f"rs:{mid}:{op}"}
+        )
+        assert forged.ephemeral and forged.message is not None
+        assert "Nothing was changed" in forged.message.content
+    assert fake.message(board).all_components == before
+    assert (await bot.sessions.get(mid)).record.status == "active"
+    fake.assert_clean()
+    await stop_bot(bot)
