@@ -45,6 +45,20 @@ class Play(commands.Cog):
         self.bot = bot
         self.publisher = BoardPublisher(bot)
 
+    async def _session_for(self, interaction: discord.Interaction[Any], match_id: int) -> Session:
+        """The match of a control clicked on ``interaction``'s message, checked to be clicked where it
+        belongs (``check_origin``). A click on a board posted a moment ago, whose id is not noted yet,
+        waits for that show to end and is checked again, rather than refused."""
+        session = await self.bot.sessions.get(match_id)
+        try:
+            check_origin(interaction, session)
+        except UserError:
+            if not await self.publisher.settled(match_id):
+                raise
+            session = await self.bot.sessions.get(match_id)
+            check_origin(interaction, session)
+        return session
+
     # -- game controls ---------------------------------------------------------------------------
 
     async def on_control(
@@ -58,8 +72,7 @@ class Play(commands.Cog):
         sessions = self.bot.sessions
         public = not _is_private(interaction)
         try:
-            session = await sessions.get(match_id)
-            check_origin(interaction, session)
+            session = await self._session_for(interaction, match_id)
             seat = sessions.check_turn(session, interaction.user.id, version, committed=public)
         except StaleControl as exc:
             await self.on_stale(interaction, match_id, str(exc))
@@ -144,8 +157,7 @@ class Play(commands.Cog):
         """ "My hand": a fresh private reply each time, so it works after restarts and after Discord's
         15 minutes for private messages."""
         try:
-            session = await self.bot.sessions.get(match_id)
-            check_origin(interaction, session)
+            session = await self._session_for(interaction, match_id)
             self.bot.sessions.check_readable(session)
             seat = session.seat_of(interaction.user.id)
             if seat is None:
@@ -168,8 +180,7 @@ class Play(commands.Cog):
         sessions = self.bot.sessions
         user_id = interaction.user.id
         try:
-            session = await sessions.get(match_id)
-            check_origin(interaction, session)
+            session = await self._session_for(interaction, match_id)
             if session.seat_of(user_id) is None:
                 raise UserError("You are not playing in this match; nothing was changed.")
             if op == "pass":
@@ -574,7 +585,7 @@ class Play(commands.Cog):
 
     async def on_resign_button(self, interaction: discord.Interaction[Any], match_id: int, op: str) -> None:
         try:
-            check_origin(interaction, await self.bot.sessions.get(match_id))
+            await self._session_for(interaction, match_id)
         except UserError as exc:
             await reply_privately(interaction, str(exc))
             return

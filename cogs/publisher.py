@@ -162,6 +162,15 @@ class BoardPublisher:
                 return False
         return True
 
+    async def settled(self, match_id: int) -> bool:
+        """Wait until no board of the match is being shown; True if one was (its message may have been
+        posted and clicked before its id was noted: the click is checked again after the note)."""
+        lock = self._locks.get(match_id)
+        if lock is None or not lock.locked():
+            return False
+        async with lock:
+            return True
+
     async def show_behind(self, *, everything: bool = False) -> int:
         """Show every match whose board is behind what is saved and due to be tried (``everything``:
         due or not, as at shutdown), ``concurrency`` at a time, fewest failures first; returns how

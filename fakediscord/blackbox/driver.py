@@ -39,6 +39,7 @@ PACE = 0.02
 MATCH_CONTROL = re.compile(r"^(?:g|hand|rsk|rm|sa|rs):(\d+)")
 GAME_CONTROL = re.compile(r"^g:(\d+):(\d+):(.*)$")
 RESULT = "🏆"
+STALE_BOARD = "does not belong to this message"
 
 
 class Stuck(Exception):
@@ -241,6 +242,11 @@ class Table:
                 return message
         return messages[-1]
 
+    def moved_on(self, board: FakeMessage) -> bool:
+        """Whether ``board`` (as read a moment ago) is no longer the live board as it was."""
+        now = self.board()
+        return now.id != board.id or now.content != board.content or now.history != board.history
+
     def live(self) -> list[FakeMessage]:
         """The public messages whose controls can still be used (one board, or the result)."""
         return [m for m in self.public() if any(not c.disabled for c in m.all_components)]
@@ -290,10 +296,13 @@ class Table:
             await asyncio.sleep(PACE)
 
     async def ready(self) -> FakeMessage:
-        """The live board, once it shows everything saved and the one before it has lost its controls
-        (the bot retires the old board after recording the new one)."""
+        """The live board, once it shows everything saved and it alone has live controls (the bot takes
+        the controls off the old board before it posts the new one: for a moment there is none)."""
         await self.caught_up()
-        await self.wait(lambda: len(self.live()) <= 1, "a single board with live controls")
+        await self.wait(
+            lambda: len(self.live()) == 1 or (self.result() is not None and len(self.live()) <= 1),
+            "a single board with live controls",
+        )
         return self.board()
 
     async def controls(self, user: FakeUser, board: FakeMessage) -> FakeMessage:
@@ -340,6 +349,10 @@ class Table:
         try:
             custom_id, value = choose(where, rng)
         except LookupError:
+            if STALE_BOARD in where.content or self.moved_on(board):
+                # The board was replaced between reading it and clicking it (a person rarely wins that
+                # race; --impatient does): the refusal points to the latest board, which is read anew.
+                return True
             self.clicker.ledger.fail(
                 f"{self.game} match #{self.match_id}: the board asks {user.name} ({board.content[:120]!r}) "
                 f"but gives them nothing to decide with: {where.content[:300]!r}"

@@ -9,6 +9,7 @@ the kill of the real process between a post and its note is in ``test_process.py
 from __future__ import annotations
 
 import asyncio
+import random
 from pathlib import Path
 from typing import Any
 
@@ -18,7 +19,7 @@ from bot.client import RingsideBot
 from bot.store import WriteFailed
 from bot.store.connection import WRITE_FAILED
 from fakediscord import FakeDiscord, FakeMessage, FakeUser
-from fakediscord.matches import challenge_and_accept, match_id_of, user_on_turn
+from fakediscord.matches import challenge_and_accept, controls_of, match_id_of, pick_control, user_on_turn
 from tests.bot.test_board_repair import scheduled_bot
 from tests.bot.test_turn_drafts import first_move, reach_a_two_step_turn
 from tests.support import start_bot, stop_bot
@@ -220,5 +221,51 @@ async def test_a_click_saved_while_its_board_is_being_noted_does_not_undo_the_no
     # The roll is on the live board, the one the store knows (edited in place, or posted anew).
     live = await one_live_board(fake, bot, match.id, thread.id)
     assert "rolled" in str(live.embeds)
+    fake.assert_clean()
+    await stop_bot(bot)
+
+
+@pytest.mark.asyncio
+async def test_a_click_on_a_board_posted_but_not_yet_noted_is_taken(
+    fake: FakeDiscord, tmp_path: Path
+) -> None:
+    """A new board is on Discord a moment before its id is noted in the store; a player quick enough
+    to click it then is answered when the note is made, not told the control belongs elsewhere."""
+    bot = await start_bot(fake, tmp_path / "db.sqlite3")
+    users, board, match_id, _player = await ring_match(fake)
+    gate = fake.hold("POST", POST_MESSAGE, answered=True)
+    rng = random.Random(3)
+    for _ in range(20):  # the first turn's steps, until its end posts the next board
+        where, user = controls_of(fake, board.channel_id, users)
+        assert user is not None
+        kind, custom_id, value = pick_control(where, rng)
+        if kind == "select":
+            await fake.select(user, where, custom_id, [value or ""])
+        else:
+            await fake.click(user, where, custom_id)
+        # The step is shown (the bot is idle again), or the turn's end is posting the next board.
+        idle = asyncio.create_task(fake.wait_idle())
+        posted = asyncio.create_task(fake.wait_for(lambda: bool(gate.waiting), what="a new board"))
+        _done, pending = await asyncio.wait({idle, posted}, return_when=asyncio.FIRST_COMPLETED)
+        for task in pending:
+            task.cancel()
+        await asyncio.gather(*pending, return_exceptions=True)
+        if gate.waiting:
+            break
+    assert gate.waiting, "no new board was posted"
+    new = fake.messages_in(board.channel_id)[-1]
+    record = await bot.store.matches.get(match_id)
+    assert record is not None and record.message_id != new.id  # posted, not noted yet
+    nxt = user_on_turn(new, users)
+    assert nxt is not None
+    click = asyncio.create_task(fake.click(nxt, new, roll_id(new)))
+    for _ in range(100):
+        await asyncio.sleep(0)
+    gate.release()
+    answered = await click
+    assert not (answered.private and "does not belong" in answered.private.content)
+    await fake.wait_idle()
+    live = await one_live_board(fake, bot, match_id, board.channel_id)
+    assert "rolled" in str(live.embeds) or live.id != new.id
     fake.assert_clean()
     await stop_bot(bot)
