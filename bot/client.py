@@ -27,7 +27,7 @@ from cogs.answer_deadline import ANSWER_DEADLINE, answer_in_time
 from cogs.challenge import Challenge
 from cogs.coach import Coach
 from cogs.components import DYNAMIC_ITEMS, ControlHandlers
-from cogs.help import RULES_ITEMS, Help
+from cogs.help import Help
 from cogs.play import Play
 from cogs.replay import Replay
 from cogs.replies import reply_privately
@@ -127,7 +127,7 @@ class RingsideBot(commands.Bot):
         # Challenging the bot itself plays the computer.
         self.sessions.computer_ids.add(self.user.id)
         self.challenges.computer_ids.add(self.user.id)
-        self.add_dynamic_items(*DYNAMIC_ITEMS, *RULES_ITEMS)
+        self.add_dynamic_items(*DYNAMIC_ITEMS)
         self._take_interactions()
         self.tree.error(self._on_command_error)
         for cog in COGS:

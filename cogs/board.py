@@ -16,11 +16,12 @@ from cogs.components import (
     GameButton,
     GameSelect,
     HandButton,
+    OpenRulesButton,
     RematchButton,
     ResignAskButton,
     StandingAnswerButton,
 )
-from cogs.help import OpenRulesButton, add_rules_button
+from cogs.help import add_rules_button
 from cogs.panels import PANELS
 from cogs.panels.base import CONFIRM, UNDO, ButtonSpec, HandPanel, PanelSpec, SelectSpec, Style
 from engine import GameView, Outcome
@@ -78,16 +79,16 @@ def build_view(session: Session, spec: PanelSpec, *, public: bool = False) -> di
                 view.add_item(GameButton.build(session.id, version, button, _STYLES[button.style], row_index))
     if hand:
         # On the row after the game's controls (a panel of a game with hands leaves one free).
-        hand_button = HandButton(session.id)
+        hand_button = HandButton.build(session.id)
         hand_button.item.row = len(rows)
         view.add_item(hand_button)
     if resign:
-        resign_button = ResignAskButton(session.id)
+        resign_button = ResignAskButton.build(session.id)
         resign_button.item.row = len(rows)
         view.add_item(resign_button)
     if public and len(rows) < MAX_ROWS:
         # Rules beside Resign, on every live board, so the controls below the game's stay one row.
-        rules_button = OpenRulesButton(session.variant.key)
+        rules_button = OpenRulesButton.build(session.variant.key)
         rules_button.row = len(rows)
         view.add_item(rules_button)
     return view
@@ -208,7 +209,7 @@ def with_standing_answer(view: discord.ui.View | None, session: Session, op: str
     """``view`` with the player's standing-answer button (``op``: "pass" for "Always pass in this
     match", "ask" for "Ask me in windows") on a row of its own below the controls."""
     view = view or discord.ui.View(timeout=None)
-    button = StandingAnswerButton(session.id, session.version, op)
+    button = StandingAnswerButton.build(session.id, session.version, op)
     below = _last_row_in_use(view) + 1
     button.item.row = below if below < MAX_ROWS else None
     view.add_item(button)
@@ -471,7 +472,7 @@ def turn_picture(session: Session, seat: int, names: tuple[str, str] = ("", ""))
 def rematch_view(match_id: int, game: str, *, disabled: bool = False) -> discord.ui.View:
     """A finished match's Rematch button (greyed out once its time has run out) and its Rules."""
     view = discord.ui.View(timeout=None)
-    button = RematchButton(match_id)
+    button = RematchButton.build(match_id)
     button.item.disabled = disabled
     view.add_item(button)
     add_rules_button(view, game)

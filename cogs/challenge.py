@@ -49,7 +49,7 @@ class ThreadPlan:
 def challenge_view(challenge_id: int, *, disabled: bool = False) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
     for op in ("accept", "decline", "cancel"):
-        item = ChallengeButton(challenge_id, op)
+        item = ChallengeButton.build(challenge_id, op)
         item.item.disabled = disabled
         view.add_item(item)
     return view

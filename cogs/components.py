@@ -1,5 +1,10 @@
 """Persistent controls: every custom id carries what is needed to act on it after a restart.
 
+Every kind of control is a ``Control``: a declaration of its custom id (``id_format`` with named
+``fields``, each with its pattern), of who answers it (``handler``, an entry of ``ControlHandlers``,
+and its ``method``) and of its look (``build``). The base makes the template discord.py matches, the
+custom id, the parsing and the dispatch, so a new kind is a declaration and nothing else.
+
 Game controls: ``g:<match>:<version>:<value>`` for buttons, ``g:<match>:<version>:s<row>`` for
 selects (the chosen option's value says what to do). The version makes a control from an earlier
 position harmless: the session manager refuses it.
@@ -8,7 +13,9 @@ position harmless: the session manager refuses it.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import Any, ClassVar, Protocol, TypeVar
 
 import discord
@@ -38,9 +45,6 @@ def _bounded_digits(limit: int) -> str:
 
 #: One id in a custom id (a match, a challenge): at most 19 digits and within signed 64-bit.
 ID = _bounded_digits(MAX_ID)
-#: What the rules pages' buttons match (cogs/help.py); listed here so that a malformed one is answered.
-RULES_TEMPLATE = r"rules:(?P<game>[a-z0-9_-]{1,40}):(?P<page>\d{1,4})"
-OPEN_RULES_TEMPLATE = r"rules:(?P<game>[a-z0-9_-]{1,40})"
 
 
 class GameControls(Protocol):
@@ -119,58 +123,159 @@ async def ready(interaction: discord.Interaction[Any], handler: H | None) -> H |
     return handler
 
 
-class GameButton(
-    discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=rf"g:(?P<mid>{ID}):(?P<ver>{ID}):(?P<value>roll|undo|confirm|a:.+|n:.*)",
-):
-    def __init__(self, match_id: int, version: int, value: str, button: discord.ui.Button[Any]) -> None:
-        super().__init__(button)
-        self.match_id = match_id
-        self.version = version
-        self.value = value
+@dataclass(frozen=True, slots=True)
+class Field:
+    """One named part of a custom id: what it matches, and how it is read back."""
+
+    pattern: str
+    read: Callable[[str], Any] = str
+
+
+def named(**fields: Field) -> Mapping[str, Field]:
+    """A control's fields by name, in the order given."""
+    return MappingProxyType(fields)
+
+
+NUMBER = Field(ID, int)
+"""A match's, a challenge's or a version's number."""
+
+ItemT = TypeVar("ItemT", bound=discord.ui.Item[Any])
+_OPTIONAL = re.compile(r"\[(.*?)\]")
+_NAMED = re.compile(r"\{(\w+)\}")
+
+
+def _tails(id_format: str) -> list[tuple[str, str]]:
+    """``id_format`` cut into (text, "") and ("", optional tail) pieces, in order."""
+    pieces: list[tuple[str, str]] = []
+    last = 0
+    for match in _OPTIONAL.finditer(id_format):
+        pieces += [(id_format[last : match.start()], ""), ("", match[1])]
+        last = match.end()
+    return [*pieces, (id_format[last:], "")]
+
+
+def _pieces(text: str) -> list[tuple[str, str]]:
+    """``text`` cut into (literal, "") and ("", field name) pieces, in order."""
+    pieces: list[tuple[str, str]] = []
+    last = 0
+    for match in _NAMED.finditer(text):
+        pieces += [(text[last : match.start()], ""), ("", match[1])]
+        last = match.end()
+    return [*pieces, (text[last:], "")]
+
+
+class Control(discord.ui.DynamicItem[ItemT], template=r"(?!)"):
+    """The base of every persistent control; a subclass declares ``id_format``, ``fields``,
+    ``handler`` and ``method`` (and ``build``, its look). ``[...]`` in ``id_format`` is a tail
+    written only when its field has a value (the match picker's ``/move`` notation)."""
+
+    id_format: ClassVar[str]
+    fields: ClassVar[Mapping[str, Field]]
+    handler: ClassVar[str]
+    """Which entry of ``ControlHandlers`` answers it."""
+    method: ClassVar[str]
+    """The method of that handler called with the interaction and the fields, in the id's order."""
+    kinds: ClassVar[list[type[Control[Any]]]] = []
+    """Every kind declared, in order (what the bot registers with discord.py)."""
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(template=cls._template())
+        Control.kinds.append(cls)
+
+    @classmethod
+    def _template(cls) -> str:
+        def fill(text: str) -> str:
+            return "".join(
+                f"(?P<{name}>{cls.fields[name].pattern})" if name else re.escape(literal)
+                for literal, name in _pieces(text)
+            )
+
+        return "".join(f"(?:{fill(tail)})?" if tail else fill(text) for text, tail in _tails(cls.id_format))
+
+    @classmethod
+    def id_for(cls, **values: Any) -> str:
+        """The custom id of a control with these ``values`` (``ValueError`` past Discord's limit)."""
+
+        def fill(text: str) -> str:
+            return "".join(str(values[name]) if name else literal for literal, name in _pieces(text))
+
+        text = "".join(
+            (fill(tail) if all(values.get(n) for n in _NAMED.findall(tail)) else "") if tail else fill(text)
+            for text, tail in _tails(cls.id_format)
+        )
+        if len(text) > CUSTOM_ID_LIMIT:
+            raise ValueError(f"custom id too long: {text!r}")
+        return text
+
+    def __init__(self, item: ItemT, **values: Any) -> None:
+        super().__init__(item)
+        self.values = values
+        for name, value in values.items():
+            setattr(self, name, value)
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> Control[Any]:
+        values = {
+            name: field.read(match[name]) if match[name] is not None else ""
+            for name, field in cls.fields.items()
+        }
+        return cls(item, **values)  # type: ignore[arg-type]  # the template decides the kind
+
+    def arguments(self) -> tuple[Any, ...] | str:
+        """What the handler's method gets after the interaction; a string is a private answer instead."""
+        return tuple(self.values[name] for name in _NAMED.findall(self.id_format))
+
+    def handler_name(self) -> str:
+        return self.handler
+
+    @answers_write_failures
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        arguments = self.arguments()
+        if isinstance(arguments, str):
+            await interaction.response.send_message(arguments, ephemeral=True)
+            return
+        handler = getattr(controls(interaction.client), self.handler_name())
+        if handler := await ready(interaction, handler):
+            await getattr(handler, self.method)(interaction, *arguments)
+
+
+def _button(custom_id: str, label: str, style: discord.ButtonStyle, emoji: str | None = None) -> Any:
+    return discord.ui.Button(label=label, style=style, custom_id=custom_id, emoji=emoji)
+
+
+class GameButton(Control[discord.ui.Button[Any]]):
+    id_format = "g:{match_id}:{version}:{value}"
+    fields = named(match_id=NUMBER, version=NUMBER, value=Field("roll|undo|confirm|a:.+|n:.*"))
+    handler, method = "game", "on_control"
 
     @classmethod
     def build(
         cls, match_id: int, version: int, spec: ButtonSpec, style: discord.ButtonStyle, row: int
     ) -> GameButton:
-        custom_id = f"g:{match_id}:{version}:{spec.value}"
-        if len(custom_id) > CUSTOM_ID_LIMIT:
-            raise ValueError(f"custom id too long: {custom_id!r}")
+        values = {"match_id": match_id, "version": version, "value": spec.value}
         button: discord.ui.Button[Any] = discord.ui.Button(
             label=spec.label[:80],
             style=style,
-            custom_id=custom_id,
+            custom_id=cls.id_for(**values),
             emoji=spec.emoji,
             disabled=spec.disabled,
             row=row,
         )
-        return cls(match_id, version, spec.value, button)
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
-    ) -> GameButton:
-        assert isinstance(item, discord.ui.Button)
-        return cls(int(match["mid"]), int(match["ver"]), match["value"], item)
-
-    @answers_write_failures
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        if handler := await ready(interaction, controls(interaction.client).game):
-            await handler.on_control(interaction, self.match_id, self.version, self.value)
+        return cls(button, **values)
 
 
-class GameSelect(
-    discord.ui.DynamicItem[discord.ui.Select[Any]], template=rf"g:(?P<mid>{ID}):(?P<ver>{ID}):s(?P<row>\d)"
-):
-    def __init__(self, match_id: int, version: int, select: discord.ui.Select[Any]) -> None:
-        super().__init__(select)
-        self.match_id = match_id
-        self.version = version
+class GameSelect(Control[discord.ui.Select[Any]]):
+    id_format = "g:{match_id}:{version}:s{row}"
+    fields = named(match_id=NUMBER, version=NUMBER, row=Field(r"\d", int))
+    handler, method = "game", "on_control"
 
     @classmethod
     def build(cls, match_id: int, version: int, row: int, spec: SelectSpec) -> GameSelect:
+        values = {"match_id": match_id, "version": version, "row": row}
         select: discord.ui.Select[Any] = discord.ui.Select(
-            custom_id=f"g:{match_id}:{version}:s{row}",
+            custom_id=cls.id_for(**values),
             placeholder=spec.placeholder[:150],
             options=[
                 discord.SelectOption(
@@ -180,270 +285,187 @@ class GameSelect(
             ],
             row=row,
         )
-        return cls(match_id, version, select)
+        return cls(select, **values)
 
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
-    ) -> GameSelect:
-        assert isinstance(item, discord.ui.Select)
-        return cls(int(match["mid"]), int(match["ver"]), item)
-
-    @answers_write_failures
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+    def arguments(self) -> tuple[Any, ...] | str:
+        # The chosen option's value says what to do.
         values = self.item.values
-        if not values:
-            await interaction.response.send_message("Choose one of the options.", ephemeral=True)
-            return
-        if handler := await ready(interaction, controls(interaction.client).game):
-            await handler.on_control(interaction, self.match_id, self.version, values[0])
+        return (
+            (self.values["match_id"], self.values["version"], values[0])
+            if values
+            else "Choose one of the options."
+        )
 
 
-class ChallengeButton(
-    discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=rf"ch:(?P<cid>{ID}):(?P<op>accept|decline|cancel)",
-):
+class ChallengeButton(Control[discord.ui.Button[Any]]):
+    id_format = "ch:{challenge_id}:{op}"
+    fields = named(challenge_id=NUMBER, op=Field("accept|decline|cancel"))
+    handler, method = "challenge", "on_challenge_button"
     LABELS: ClassVar[dict[str, tuple[str, discord.ButtonStyle]]] = {
         "accept": ("Accept", discord.ButtonStyle.success),
         "decline": ("Decline", discord.ButtonStyle.danger),
         "cancel": ("Cancel", discord.ButtonStyle.secondary),
     }
 
-    def __init__(self, challenge_id: int, op: str, button: discord.ui.Button[Any] | None = None) -> None:
-        label, style = self.LABELS[op]
-        super().__init__(
-            button or discord.ui.Button(label=label, style=style, custom_id=f"ch:{challenge_id}:{op}")
+    @classmethod
+    def build(cls, challenge_id: int, op: str) -> ChallengeButton:
+        label, style = cls.LABELS[op]
+        return cls(
+            _button(cls.id_for(challenge_id=challenge_id, op=op), label, style),
+            challenge_id=challenge_id,
+            op=op,
         )
-        self.challenge_id = challenge_id
-        self.op = op
+
+
+class ResignButton(Control[discord.ui.Button[Any]]):
+    """Resign / Keep playing in the private confirmation."""
+
+    id_format = "rs:{match_id}:{op}"
+    fields = named(match_id=NUMBER, op=Field("yes|no"))
+    handler, method = "game", "on_resign_button"
 
     @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
-    ) -> ChallengeButton:
-        assert isinstance(item, discord.ui.Button)
-        return cls(int(match["cid"]), match["op"], item)
-
-    @answers_write_failures
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        if handler := await ready(interaction, controls(interaction.client).challenge):
-            await handler.on_challenge_button(interaction, self.challenge_id, self.op)
-
-
-class ResignButton(
-    discord.ui.DynamicItem[discord.ui.Button[Any]], template=rf"rs:(?P<mid>{ID}):(?P<op>yes|no)"
-):
-    def __init__(self, match_id: int, op: str, button: discord.ui.Button[Any] | None = None) -> None:
+    def build(cls, match_id: int, op: str) -> ResignButton:
         label, style = (
             ("Resign", discord.ButtonStyle.danger)
             if op == "yes"
             else ("Keep playing", discord.ButtonStyle.secondary)
         )
-        super().__init__(
-            button or discord.ui.Button(label=label, style=style, custom_id=f"rs:{match_id}:{op}")
-        )
-        self.match_id = match_id
-        self.op = op
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
-    ) -> ResignButton:
-        assert isinstance(item, discord.ui.Button)
-        return cls(int(match["mid"]), match["op"], item)
-
-    @answers_write_failures
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        if handler := await ready(interaction, controls(interaction.client).game):
-            await handler.on_resign_button(interaction, self.match_id, self.op)
+        return cls(_button(cls.id_for(match_id=match_id, op=op), label, style), match_id=match_id, op=op)
 
 
-class HandButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=rf"hand:(?P<mid>{ID})"):
+class HandButton(Control[discord.ui.Button[Any]]):
     """ "My hand" on a public board: a fresh private reply with the clicker's own view and, when it is
     their decision, its private controls. It carries no version: it always shows the present."""
 
-    def __init__(self, match_id: int, button: discord.ui.Button[Any] | None = None) -> None:
-        super().__init__(
-            button
-            or discord.ui.Button(
-                label="My hand", emoji="🂠", style=discord.ButtonStyle.primary, custom_id=f"hand:{match_id}"
-            )
-        )
-        self.match_id = match_id
+    id_format = "hand:{match_id}"
+    fields = named(match_id=NUMBER)
+    handler, method = "game", "on_hand"
 
     @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
-    ) -> HandButton:
-        assert isinstance(item, discord.ui.Button)
-        return cls(int(match["mid"]), item)
-
-    @answers_write_failures
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        if handler := await ready(interaction, controls(interaction.client).game):
-            await handler.on_hand(interaction, self.match_id)
+    def build(cls, match_id: int) -> HandButton:
+        button = _button(cls.id_for(match_id=match_id), "My hand", discord.ButtonStyle.primary, "🂠")
+        return cls(button, match_id=match_id)
 
 
-class StandingAnswerButton(
-    discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=rf"sa:(?P<mid>{ID}):(?P<ver>{ID}):(?P<op>pass|ask)",
-):
+class StandingAnswerButton(Control[discord.ui.Button[Any]]):
     """A player's standing answer to response windows in one match, in their private reply: "Always
     pass in this match" (``pass``: the window open now passes, and every later one as it opens) or
     "Ask me in windows" (``ask``: back to being asked). It carries the match version its reply was
     drawn for, so a stale "Always pass" passes nothing."""
 
+    id_format = "sa:{match_id}:{version}:{op}"
+    fields = named(match_id=NUMBER, version=NUMBER, op=Field("pass|ask"))
+    handler, method = "game", "on_standing_answer"
     LABELS: ClassVar[dict[str, str]] = {"pass": "Always pass in this match", "ask": "Ask me in windows"}
 
-    def __init__(
-        self, match_id: int, version: int, op: str, button: discord.ui.Button[Any] | None = None
-    ) -> None:
-        super().__init__(
-            button
-            or discord.ui.Button(
-                label=self.LABELS[op],
-                emoji="⏩" if op == "pass" else "✋",
-                style=discord.ButtonStyle.secondary,
-                custom_id=f"sa:{match_id}:{version}:{op}",
-            )
-        )
-        self.match_id = match_id
-        self.version = version
-        self.op = op
+    @classmethod
+    def build(cls, match_id: int, version: int, op: str) -> StandingAnswerButton:
+        values = {"match_id": match_id, "version": version, "op": op}
+        emoji = "⏩" if op == "pass" else "✋"
+        button = _button(cls.id_for(**values), cls.LABELS[op], discord.ButtonStyle.secondary, emoji)
+        return cls(button, **values)
+
+
+class RematchButton(Control[discord.ui.Button[Any]]):
+    id_format = "rm:{match_id}"
+    fields = named(match_id=NUMBER)
+    handler, method = "challenge", "on_rematch"
 
     @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
-    ) -> StandingAnswerButton:
-        assert isinstance(item, discord.ui.Button)
-        return cls(int(match["mid"]), int(match["ver"]), match["op"], item)
-
-    @answers_write_failures
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        if handler := await ready(interaction, controls(interaction.client).game):
-            await handler.on_standing_answer(interaction, self.match_id, self.version, self.op)
+    def build(cls, match_id: int) -> RematchButton:
+        button = _button(cls.id_for(match_id=match_id), "Rematch", discord.ButtonStyle.primary, "🔁")
+        return cls(button, match_id=match_id)
 
 
-class RematchButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=rf"rm:(?P<mid>{ID})"):
-    def __init__(self, match_id: int, button: discord.ui.Button[Any] | None = None) -> None:
-        super().__init__(
-            button
-            or discord.ui.Button(
-                label="Rematch", emoji="🔁", style=discord.ButtonStyle.primary, custom_id=f"rm:{match_id}"
-            )
-        )
-        self.match_id = match_id
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
-    ) -> RematchButton:
-        assert isinstance(item, discord.ui.Button)
-        return cls(int(match["mid"]), item)
-
-    @answers_write_failures
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        if handler := await ready(interaction, controls(interaction.client).challenge):
-            await handler.on_rematch(interaction, self.match_id)
-
-
-class ResignAskButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=rf"rsk:(?P<mid>{ID})"):
+class ResignAskButton(Control[discord.ui.Button[Any]]):
     """Resign on a board message: a private confirmation (Resign / Keep playing) for the clicker."""
 
-    def __init__(self, match_id: int, button: discord.ui.Button[Any] | None = None) -> None:
-        super().__init__(
-            button
-            or discord.ui.Button(
-                label="Resign", emoji="🏳️", style=discord.ButtonStyle.secondary, custom_id=f"rsk:{match_id}"
-            )
-        )
-        self.match_id = match_id
+    id_format = "rsk:{match_id}"
+    fields = named(match_id=NUMBER)
+    handler, method = "game", "on_resign_ask"
 
     @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
-    ) -> ResignAskButton:
-        assert isinstance(item, discord.ui.Button)
-        return cls(int(match["mid"]), item)
-
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        if handler := await ready(interaction, controls(interaction.client).game):
-            await handler.on_resign_ask(interaction, self.match_id)
+    def build(cls, match_id: int) -> ResignAskButton:
+        button = _button(cls.id_for(match_id=match_id), "Resign", discord.ButtonStyle.secondary, "🏳️")
+        return cls(button, match_id=match_id)
 
 
 PICK_ARG_LIMIT = CUSTOM_ID_LIMIT - len("pick:move:")
 """The longest text a match picker can carry for its command (``/move``'s notation)."""
 
 
-class MatchPicker(
-    discord.ui.DynamicItem[discord.ui.Select[Any]],
-    template=rf"pick:(?P<op>board|resign|position|move|hint)(?::(?P<arg>.{{1,{PICK_ARG_LIMIT}}}))?",
-):
+class MatchPicker(Control[discord.ui.Select[Any]]):
     """/board, /resign, /position, /move or /hint with several matches in one place: choose the match.
     ``arg`` is what the command was given (``/move``'s notation), carried in the custom id so the
     choice needs nothing kept in memory."""
 
-    def __init__(self, op: str, select: discord.ui.Select[Any], arg: str = "") -> None:
-        super().__init__(select)
-        self.op = op
-        self.arg = arg
+    id_format = "pick:{op}[:{arg}]"
+    fields = named(op=Field("board|resign|position|move|hint"), arg=Field(f".{{1,{PICK_ARG_LIMIT}}}"))
+    handler, method = "game", "on_pick"
 
     @classmethod
     def build(cls, op: str, choices: list[tuple[int, str]], arg: str = "") -> MatchPicker:
         if len(arg) > PICK_ARG_LIMIT:
             raise ValueError(f"a picker carries at most {PICK_ARG_LIMIT} characters")
         select: discord.ui.Select[Any] = discord.ui.Select(
-            custom_id=f"pick:{op}:{arg}" if arg else f"pick:{op}",
+            custom_id=cls.id_for(op=op, arg=arg),
             placeholder="Which match?",
             options=[discord.SelectOption(label=label[:100], value=str(mid)) for mid, label in choices[:25]],
         )
-        return cls(op, select, arg)
+        return cls(select, op=op, arg=arg)
 
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
-    ) -> MatchPicker:
-        assert isinstance(item, discord.ui.Select)
-        return cls(match["op"], item, match["arg"] or "")
+    def handler_name(self) -> str:
+        return "hint" if self.values["op"] == "hint" else "game"
 
-    @answers_write_failures
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+    def arguments(self) -> tuple[Any, ...] | str:
         values = self.item.values
         if not values or not values[0].isdigit():
-            await interaction.response.send_message("Choose one of the matches.", ephemeral=True)
-            return
-        table = controls(interaction.client)
-        picker: GameControls | HintControls | None = table.hint if self.op == "hint" else table.game
-        if handler := await ready(interaction, picker):
-            await handler.on_pick(interaction, self.op, int(values[0]), self.arg)
+            return "Choose one of the matches."
+        return (self.values["op"], int(values[0]), self.values["arg"])
 
 
-_KNOWN = (
-    GameButton,
-    GameSelect,
-    ChallengeButton,
-    ResignButton,
-    RematchButton,
-    HandButton,
-    ResignAskButton,
-    MatchPicker,
-    StandingAnswerButton,
-)
+GAME_KEY = Field("[a-z0-9_-]{1,40}")
+
+
+class RulesButton(Control[discord.ui.Button[Any]]):
+    """Prev / Next on a rules page: the custom id names the game and the page it shows (1-based)."""
+
+    id_format = "rules:{game}:{page}"
+    fields = named(game=GAME_KEY, page=Field(r"\d{1,4}", int))
+    handler, method = "rules", "on_rules_page"
+
+    @classmethod
+    def build(cls, game: str, page: int, label: str) -> RulesButton:
+        button = _button(cls.id_for(game=game, page=page), label, discord.ButtonStyle.secondary)
+        return cls(button, game=game, page=page)
+
+
+class OpenRulesButton(Control[discord.ui.Button[Any]]):
+    """**Rules** on a board message: the game's rules, page 1, in a private reply."""
+
+    id_format = "rules:{game}"
+    fields = named(game=GAME_KEY)
+    handler, method = "rules", "send_rules"
+
+    @classmethod
+    def build(cls, game: str) -> OpenRulesButton:
+        button = _button(cls.id_for(game=game), "Rules", discord.ButtonStyle.secondary, "📖")
+        return cls(button, game=game)
 
 
 def _anonymous(template: str) -> str:
     return re.sub(r"\(\?P<\w+>", "(?:", template)
 
 
+_KNOWN = tuple(Control.kinds)
+_PREFIXES = sorted({kind.id_format.split(":")[0] for kind in _KNOWN})
+
 #: A custom id of one of the bot's kinds that none of them accepts (an id too long or beyond 64 bits,
 #: an unknown operation, a page out of range): matched by nothing else, so it gets its own answer.
 _MALFORMED = (
-    r"(?=(?:g|ch|rs|rsk|hand|rm|rules|pick|sa):)(?!(?:"
-    + "|".join(_anonymous(item.__discord_ui_compiled_template__.pattern) for item in _KNOWN)
-    + "|"
-    + _anonymous(RULES_TEMPLATE)
-    + "|"
-    + _anonymous(OPEN_RULES_TEMPLATE)
+    rf"(?=(?:{'|'.join(_PREFIXES)}):)(?!(?:"
+    + "|".join(_anonymous(kind.__discord_ui_compiled_template__.pattern) for kind in _KNOWN)
     + r")\Z).{1,100}"
 )
 

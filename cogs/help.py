@@ -23,13 +23,14 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from cogs.components import OPEN_RULES_TEMPLATE, RULES_TEMPLATE, controls, ready
+from cogs.components import OpenRulesButton, RulesButton
 from cogs.panels import PANELS
 from cogs.panels.base import HandPanel
 from cogs.replies import reply_privately
 from engine import VARIANTS, UnknownVariantError, find_variant
 from engine.ai.coaches import HINTS
 from engine.protocol import Variant
+from kits import KITS
 from render import render_board
 
 if TYPE_CHECKING:
@@ -207,64 +208,10 @@ def rules_pages(text: str, limit: int = PAGE_LIMIT) -> list[RulesPage]:
 # -- the persistent page buttons --------------------------------------------------------------------
 
 
-class RulesButton(
-    discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=RULES_TEMPLATE,
-):
-    """Prev / Next on a rules page: the custom id names the game and the page it shows (1-based)."""
-
-    def __init__(
-        self, game: str, page: int, label: str = "Next", button: discord.ui.Button[Any] | None = None
-    ) -> None:
-        super().__init__(
-            button
-            or discord.ui.Button(
-                label=label, style=discord.ButtonStyle.secondary, custom_id=f"rules:{game}:{page}"
-            )
-        )
-        self.game = game
-        self.page = page
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
-    ) -> RulesButton:
-        assert isinstance(item, discord.ui.Button)
-        return cls(match["game"], int(match["page"]), button=item)
-
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        if handler := await ready(interaction, controls(interaction.client).rules):
-            await handler.on_rules_page(interaction, self.game, self.page)
-
-
-class OpenRulesButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=OPEN_RULES_TEMPLATE):
-    """**Rules** on a board message: the game's rules, page 1, in a private reply."""
-
-    def __init__(self, game: str, button: discord.ui.Button[Any] | None = None) -> None:
-        super().__init__(
-            button
-            or discord.ui.Button(
-                label="Rules", emoji="📖", style=discord.ButtonStyle.secondary, custom_id=f"rules:{game}"
-            )
-        )
-        self.game = game
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
-    ) -> OpenRulesButton:
-        assert isinstance(item, discord.ui.Button)
-        return cls(match["game"], button=item)
-
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        if handler := await ready(interaction, controls(interaction.client).rules):
-            await handler.send_rules(interaction, self.game)
-
-
 def add_rules_button(view: discord.ui.View, game: str) -> None:
     """Put **Rules** on ``view``: on a row of its own after the game's controls (on the last row when
     the game uses all five and it has room)."""
-    button = OpenRulesButton(game)
+    button = OpenRulesButton.build(game)
 
     def row_of(item: discord.ui.Item[Any]) -> int | None:
         # Where the view put it (a select built with a row may report none).
@@ -287,9 +234,9 @@ def rules_view(game: str, page: int, count: int) -> discord.ui.View | None:
     if count <= 1:
         return None
     view = discord.ui.View(timeout=None)
-    back = RulesButton(game, page - 1, "◀ Prev")
+    back = RulesButton.build(game, page - 1, "◀ Prev")
     back.item.disabled = page <= 1
-    forward = RulesButton(game, page + 1, "Next ▶")
+    forward = RulesButton.build(game, page + 1, "Next ▶")
     forward.item.disabled = page >= count
     view.add_item(back)
     view.add_item(forward)
@@ -384,7 +331,10 @@ class Help(commands.Cog):
         """The pages of ``game``'s rules (read once), ``None`` when it has no rules file."""
         pages = self._pages.get(game)
         if pages is None:
-            entry = self.rules_dir / f"{game}.md"
+            kit = KITS.get(game)
+            if kit is None:
+                return None
+            entry = self.rules_dir / kit.rules_page
             if not entry.is_file():
                 return None
             pages = self._pages[game] = rules_pages(entry.read_text(encoding="utf-8"))
@@ -484,4 +434,3 @@ class Help(commands.Cog):
 
 
 #: The rules pages' persistent controls, registered with the others at start-up (``bot.client``).
-RULES_ITEMS = (RulesButton, OpenRulesButton)

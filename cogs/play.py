@@ -574,8 +574,8 @@ class Play(commands.Cog):
 
     async def _ask_resign(self, interaction: discord.Interaction[Any], session: Session) -> None:
         view = discord.ui.View(timeout=None)
-        view.add_item(ResignButton(session.id, "yes"))
-        view.add_item(ResignButton(session.id, "no"))
+        view.add_item(ResignButton.build(session.id, "yes"))
+        view.add_item(ResignButton.build(session.id, "no"))
         what = (
             "This match's saved position is damaged: resigning abandons it, unrated."
             if session.state is None

@@ -1,13 +1,13 @@
 """Command line.
 
 ``python -m engine selfplay --game ring --games N --seed S``: random self-play figures.
-``python -m engine plays --game backgammon --position ID --dice 6-4`` (or ``--stdin``): legal plays.
 ``python -m engine arena --game ring --players hard,greedy --games N --seed S``: two computer players
 play each other (seats alternating) and the figures come out as one JSON object.
-``python -m engine move --game backgammon --level hard --position ID --dice 6-4`` (or ``--stdin``): the
-computer's play, one line as ``plays`` prints it.
-``python -m engine move --game ring --level hard --state FILE`` (``-``: stdin; ring and space): the
-computer's action in a state saved as the bot saves it, one line of notation.
+``python -m engine move --game G --level hard --state FILE`` (``-``: stdin): the computer's action in
+a state saved as the bot saves it, one line of notation.
+
+A game may add commands of its own and its own way of answering ``move`` (its kit's ``commands``,
+``engine/commands.py``), such as a ``move`` from a position ID and a roll rather than a saved state.
 """
 
 from __future__ import annotations
@@ -15,24 +15,20 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Mapping
 
 from engine.ai.arena import arena
-from engine.ai.backgammon_move import level_player, move_line, serve_moves
 from engine.ai.levels import LEVEL_PLAYERS, UnknownPlayerError, find_player
 from engine.ai.selfplay import selfplay
 from engine.ai.state_move import StateMoveError, choose_action, read_state
-from engine.backgammon.board import RuleSet
-from engine.backgammon.cli import (
-    QueryError,
-    check_game,
-    parse_dice,
-    parse_position,
-    play_lines,
-    serve,
-)
+from engine.commands import Command, GameCommands, spoken_list
 from engine.errors import GameError
 from engine.protocol import Variant
 from engine.registry import VARIANTS, find_variant
+from kits import KITS, KitTable
+
+COMMANDS: Mapping[str, GameCommands] = KitTable(KITS, lambda kit: kit.commands)
+"""The games with commands of their own, by key."""
 
 
 def _variant(name: str) -> Variant | None:
@@ -78,70 +74,37 @@ def _arena(args: argparse.Namespace) -> int:
     return 0
 
 
-def _plays(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
-    rules = RuleSet(args.rules)
-    if args.stdin:
-        if args.position is not None or args.dice is not None:
-            parser.error("--stdin reads the positions and dice: leave out --position and --dice")
-    elif args.position is None or args.dice is None:
-        parser.error("give --position and --dice, or --stdin")
-    try:
-        check_game(args.game)
-        if args.stdin:
-            return 0 if serve(sys.stdin, sys.stdout, rules) else 1
-        board = parse_position(str(args.position))
-        d1, d2 = parse_dice(str(args.dice))
-    except QueryError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
-    for line in play_lines(board, d1, d2, rules):
-        print(line)
-    return 0
-
-
-BACKGAMMON_ONLY = (("position", "--position"), ("dice", "--dice"), ("stdin", "--stdin"), ("rules", "--rules"))
-"""The options of ``move`` that only backgammon reads (its position ID and roll)."""
-
-
 def _move(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
-    if args.game != "backgammon":
-        return _move_from_state(args)
-    if args.state is not None:
-        print("error: backgammon reads --position and --dice (or --stdin), not --state", file=sys.stderr)
-        return 2
-    rules = RuleSet(args.rules or RuleSet.STANDARD.value)
-    if args.stdin:
-        if args.position is not None or args.dice is not None:
-            parser.error("--stdin reads the positions and dice: leave out --position and --dice")
-    elif args.position is None or args.dice is None:
-        parser.error("give --position and --dice, or --stdin")
-    try:
-        check_game(args.game)
-        player = level_player(str(args.level))
-        if args.stdin:
-            return 0 if serve_moves(sys.stdin, sys.stdout, player, rules, args.seed) else 1
-        board = parse_position(str(args.position))
-        d1, d2 = parse_dice(str(args.dice))
-    except (QueryError, UnknownPlayerError) as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
-    print(move_line(player, board, d1, d2, rules, args.seed))
-    return 0
+    game = args.game
+    if game is None:
+        owners = [key for key, c in COMMANDS.items() for name, _ in c.move_options if _given(args, name)]
+        defaults = [key for key, c in COMMANDS.items() if c.move_by_default]
+        game = (owners or defaults or [next(iter(VARIANTS))])[0]
+        args.game = game
+    commands = COMMANDS.get(str(game).strip().lower())
+    if commands is not None:
+        return commands.move(args, parser)
+    return _move_from_state(args)
+
+
+def _given(args: argparse.Namespace, name: str) -> bool:
+    return getattr(args, name, None) not in (None, False)
 
 
 def _move_from_state(args: argparse.Namespace) -> int:
-    """``move`` for ring and space: read the saved state, print the chosen action's notation."""
+    """``move`` for a game without its own: read the saved state, print the chosen action's notation."""
     variant = _variant(args.game)
     if variant is None:
         return 2
-    given = [flag for name, flag in BACKGAMMON_ONLY if getattr(args, name) not in (None, False)]
-    if given:
-        print(
-            f"error: {', '.join(given)} {'is' if len(given) == 1 else 'are'} for backgammon only; "
-            f"{variant.key} reads --state FILE (- for stdin)",
-            file=sys.stderr,
-        )
-        return 2
+    for owner, commands in COMMANDS.items():
+        given = [flag for name, flag in commands.move_options if _given(args, name)]
+        if given:
+            print(
+                f"error: {', '.join(given)} {'is' if len(given) == 1 else 'are'} for {owner} only; "
+                f"{variant.key} reads --state FILE (- for stdin)",
+                file=sys.stderr,
+            )
+            return 2
     if args.state is None:
         print(f"error: give --state FILE (- for stdin) with the saved {variant.key} state", file=sys.stderr)
         return 2
@@ -167,69 +130,44 @@ def _move_from_state(args: argparse.Namespace) -> int:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m engine", description=__doc__)
     commands = parser.add_subparsers(dest="command", required=True)
+    games = ", ".join(sorted(VARIANTS))
+    first = next(iter(VARIANTS))
     play = commands.add_parser("selfplay", help="play games between two random players and print figures")
-    play.add_argument("--game", default="ring", help=f"one of: {', '.join(sorted(VARIANTS))}")
+    play.add_argument("--game", default=first, help=f"one of: {games}")
     play.add_argument("--games", type=int, default=1000)
     play.add_argument("--seed", type=int, default=1)
-    plays = commands.add_parser(
-        "plays", help="list the legal plays of a roll: notation, TAB, GNU Backgammon position ID after it"
-    )
-    plays.add_argument("--game", default="backgammon", help="backgammon")
-    plays.add_argument("--rules", choices=[r.value for r in RuleSet], default=RuleSet.STANDARD.value)
-    plays.add_argument("--position", help="GNU Backgammon position ID, the player on roll to move")
-    plays.add_argument("--dice", help="the roll, like 6-4")
-    plays.add_argument(
-        "--stdin",
-        action="store_true",
-        help="read 'POSITION_ID A-B' lines; each answer ends with an empty line",
-    )
+    handlers: dict[str, Command] = {"selfplay": _selfplay, "arena": _arena}
+    for own in COMMANDS.values():
+        handlers.update(own.add_commands(commands))
     fight = commands.add_parser(
         "arena", help="play games between two computer players (seats alternating) and print figures"
     )
-    fight.add_argument("--game", default="ring", help=f"one of: {', '.join(sorted(VARIANTS))}")
+    fight.add_argument("--game", default=first, help=f"one of: {games}")
     players_help = "; ".join(f"{game}: {', '.join(table)}" for game, table in sorted(LEVEL_PLAYERS.items()))
     fight.add_argument("--players", default="hard,greedy", help=f"two names, A,B ({players_help})")
     fight.add_argument("--games", type=int, default=200)
     fight.add_argument("--seed", type=int, default=1)
+    from_state = spoken_list([key for key in VARIANTS if key not in COMMANDS])
+    own_moves = " ".join(c.move_help for c in COMMANDS.values())
     move = commands.add_parser(
         "move",
-        help="the computer's choice in one position: for backgammon the play of a roll (notation, TAB, "
-        "GNU Backgammon position ID after it); for ring and space the action's notation in a saved state",
-        description="The computer's choice in one position. Backgammon: --position ID --dice A-B (or "
-        "--stdin), the play and the position ID it reaches, cubeless money play. Ring and space: "
+        help=f"the computer's choice in one position; for {from_state} the action's notation in a saved "
+        "state (see the description for the other games)",
+        description=f"The computer's choice in one position. {own_moves} {from_state.capitalize()}: "
         "--state FILE (- for stdin) holding the state's JSON as the bot saves it; prints the notation "
-        "of the deciding seat's action (space: chosen from that seat's view only). A state at a chance "
+        "of the deciding seat's action (chosen from that seat's view only). A state at a chance "
         "step or a finished game, bad JSON, a corrupt state or an unknown level: one line on stderr, "
         "exit status 2.",
     )
-    move.add_argument("--game", default="backgammon", help=f"one of: {', '.join(sorted(VARIANTS))}")
-    move.add_argument(
-        "--level",
-        default="medium",
-        help=f"a player of the game ({players_help}); backgammon plays cubeless money play",
-    )
-    move.add_argument(
-        "--rules", choices=[r.value for r in RuleSet], help="backgammon only: the rule set (standard)"
-    )
-    move.add_argument(
-        "--position", help="backgammon only: GNU Backgammon position ID, the player on roll to move"
-    )
-    move.add_argument("--dice", help="backgammon only: the roll, like 6-4")
-    move.add_argument("--state", help="ring and space: a file with the saved state's JSON, - for stdin")
+    move.add_argument("--game", default=None, help=f"one of: {games}")
+    move.add_argument("--level", default="medium", help=f"a player of the game ({players_help})")
+    for own in COMMANDS.values():
+        own.add_move_options(move)
+    move.add_argument("--state", help=f"{from_state}: a file with the saved state's JSON, - for stdin")
     move.add_argument("--seed", type=int, default=1, help="the random source of levels that draw (easy)")
-    move.add_argument(
-        "--stdin",
-        action="store_true",
-        help="backgammon only: read 'POSITION_ID A-B' lines, one answer line each",
-    )
+    handlers["move"] = lambda parsed: _move(parsed, move)
     args = parser.parse_args(argv)
-    if args.command == "move":
-        return _move(args, move)
-    if args.command == "arena":
-        return _arena(args)
-    if args.command == "plays":
-        return _plays(args, plays)
-    return _selfplay(args)
+    return handlers[args.command](args)
 
 
 if __name__ == "__main__":

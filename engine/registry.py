@@ -1,18 +1,14 @@
-"""The one table of games: adding a game means one line here."""
+"""The games' rules by key, derived from the kits (``kits.KITS``): no game is named here."""
 
 from __future__ import annotations
 
-from engine import ring
-from engine.backgammon import variant as backgammon
+from collections.abc import Mapping
+
 from engine.errors import UnknownVariantError
 from engine.protocol import Variant
-from engine.space import variant as space
+from kits import KITS, KitTable
 
-VARIANTS: dict[str, Variant] = {
-    ring.VARIANT.key: ring.VARIANT,
-    backgammon.VARIANT.key: backgammon.VARIANT,
-    space.VARIANT.key: space.VARIANT,
-}
+VARIANTS: Mapping[str, Variant] = KitTable(KITS, lambda kit: kit.variant)
 
 
 def find_variant(name: str) -> Variant:

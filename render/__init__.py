@@ -1,7 +1,7 @@
 """Board pictures: ``render_board(view)`` returns a PNG of what one viewer may see of a position.
 
-One module per game draws it; ``RENDERERS`` maps each game's key to its drawing function and
-``SEAT_STYLES`` to the look of its two seats (``SEATS`` in the game's module), which everything else
+One module per game draws it, named by the game's kit (``kits/``): ``RENDERERS`` maps each game's key
+to its drawing function and ``SEAT_STYLES`` to the look of its two seats (``SEATS`` in the game's module), which everything else
 shown per seat (an embed's colour) takes too. A renderer receives a view (``state.view(None)`` for
 the public board shown in a channel), never the state, so it cannot draw what that viewer may not see.
 A ``Caption`` brings what is not in the position (the players' display names, as plain strings, and
@@ -10,10 +10,10 @@ how a match ended off the board); the shared header (``theme.draw_header``) draw
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 
 from engine.protocol import GameView
-from render import backgammon, ring, space
+from kits import KITS, KitTable
 from render.theme import NO_CAPTION, Caption, SeatStyle
 
 
@@ -21,17 +21,8 @@ class NoRendererError(LookupError):
     """There is no board picture for this game."""
 
 
-RENDERERS: dict[str, Callable[[GameView, Caption], bytes]] = {
-    "ring": ring.render,
-    "backgammon": backgammon.render,
-    "space": space.render,
-}
-
-SEAT_STYLES: dict[str, tuple[SeatStyle, SeatStyle]] = {
-    "ring": ring.SEATS,
-    "backgammon": backgammon.SEATS,
-    "space": space.SEATS,
-}
+RENDERERS: Mapping[str, Callable[[GameView, Caption], bytes]] = KitTable(KITS, lambda kit: kit.renderer)
+SEAT_STYLES: Mapping[str, tuple[SeatStyle, SeatStyle]] = KitTable(KITS, lambda kit: kit.seats)
 
 
 def seat_style(game: str, seat: int) -> SeatStyle:

@@ -39,10 +39,11 @@ from engine.backgammon.game import COLOURS, LEVELS, BackgammonState, BackgammonW
 from engine.backgammon.plays import Move
 from engine.backgammon.variant import VARIANT
 from engine.memo import MB, bytes_lru
-from engine.protocol import Forfeit, GameView, Outcome
+from engine.protocol import Forfeit, Outcome
 from render import theme
 from render.backgammon_palette import PALETTE_HEX
-from render.theme import HIGHLIGHT, MUTED, NO_CAPTION, TEXT, Caption, DieStyle, Point, SeatStyle
+from render.picture import BoardPicture
+from render.theme import HIGHLIGHT, MUTED, TEXT, Caption, DieStyle, Point, SeatStyle
 
 WIDTH, HEIGHT = 800, 868
 HEADER = 100
@@ -103,29 +104,6 @@ DICE: tuple[DieStyle, DieStyle] = (DieStyle.WHITE, DieStyle.BLACK)
 RULE_NAMES = {RuleSet.NACKGAMMON: "Nackgammon", RuleSet.OLDENGLISH: "Old English rules"}
 
 
-def render(view: GameView, caption: Caption = NO_CAPTION) -> bytes:
-    """The backgammon picture as PNG bytes. Backgammon has no secrets: every view is the position."""
-    state = view
-    if not isinstance(state, BackgammonState):
-        raise TypeError(f"the backgammon renderer draws backgammon states, not {type(state).__name__}")
-    canvas = _canvas()
-    image = canvas.new_image()
-    _paint(image, state, caption)
-    return canvas.encode(image)
-
-
-def draw(state: BackgammonState, caption: Caption = NO_CAPTION) -> Image.Image:
-    """The backgammon picture as an RGB image of ``WIDTH`` x ``HEIGHT``."""
-    image = _background().copy()
-    _paint(image, state, caption)
-    return image
-
-
-@bytes_lru(6 * MB, theme.canvas_bytes)
-def _canvas() -> theme.PaletteCanvas:
-    return theme.PaletteCanvas(_background(), palette())
-
-
 def _paint(image: Image.Image, state: BackgammonState, caption: Caption) -> None:
     """Everything of ``state`` over the static board (``image`` may be wider than ``WIDTH``)."""
     bottom = bottom_seat(state)
@@ -170,27 +148,6 @@ def base_colours() -> list[theme.RGB]:
     for style in DieStyle:
         base += list(theme.die_colours(style))
     return list(dict.fromkeys(base))
-
-
-@bytes_lru(1 * MB, theme.picture_bytes)
-def palette() -> Image.Image:
-    """The fixed 256-colour palette of every backgammon picture: ``render/backgammon_palette.py``,
-    made by ``build_palette`` (``python -m render palette --game backgammon``)."""
-    data = bytes.fromhex("".join(PALETTE_HEX.split()))
-    entries = [(data[i], data[i + 1], data[i + 2]) for i in range(0, len(data), 3)] or base_colours()
-    return theme.palette_image(entries, base_colours())
-
-
-def build_palette() -> list[theme.RGB]:
-    """The palette's colours: ``base_colours`` exactly, and the blends found in sample pictures."""
-    caption = Caption(names=("Alice", "Bob"))
-    pictures = [draw(state, caption) for state in _palette_states()]
-    return theme.palette_entries(base_colours(), pictures)
-
-
-def palette_module(entries: list[theme.RGB]) -> str:
-    """The text of ``render/backgammon_palette.py`` holding ``entries``."""
-    return theme.palette_module("backgammon", entries)
 
 
 def random_match(seed: int, length: int = 5, rules: RuleSet = RuleSet.STANDARD) -> list[BackgammonState]:
@@ -440,7 +397,7 @@ def _draw_play(image: Image.Image, state: BackgammonState, bottom: int) -> None:
     if shown is None:
         return
     seat, moves = shown
-    ghost = theme.ring_sprite(CHECKER_R - 2, 3, HIGHLIGHT, dashes=10)
+    ghost = theme.circle_sprite(CHECKER_R - 2, 3, HIGHLIGHT, dashes=10)
     paths: list[tuple[Point, Point]] = []
     for move in moves:
         start = _place(state, bottom, seat, move.src, leaving=True)
@@ -816,3 +773,22 @@ def _draw_footer(image: Image.Image, state: BackgammonState) -> None:
         theme.label(
             image, (WIDTH / 2, y + i * 28), line, 22, MUTED, anchor="mm", bold=False, stroke=0, cache=False
         )
+
+
+PICTURE = BoardPicture(
+    game="backgammon",
+    kind=BackgammonState,
+    draws="backgammon states",
+    background=_background,
+    paint=_paint,
+    base_colours=base_colours,
+    palette_hex=PALETTE_HEX,
+    palette_views=_palette_states,
+)
+render = PICTURE.render
+draw = PICTURE.draw
+palette = PICTURE.palette
+build_palette = PICTURE.build_palette
+palette_module = PICTURE.palette_module
+write_palette = PICTURE.write_palette
+_canvas = PICTURE.canvas

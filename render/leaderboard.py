@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from PIL import Image, ImageDraw
 
 from render import theme
-from render.theme import BACKGROUND, BOARD, HIGHLIGHT, MUTED, RGB, SPACE_EDGE, TEXT, TRACK
+from render.theme import BACKGROUND, BOARD, CELL_EDGE, HIGHLIGHT, MUTED, RGB, TEXT, TRACK
 
 WIDTH, HEIGHT = 600, 300
 S = 2
@@ -82,12 +82,12 @@ def draw_chart(
         draw.line((PLOT_LEFT * S, y, PLOT_RIGHT * S, y), fill=TRACK, width=S)
         labels.append(((PLOT_LEFT - 10, y / S), f"{tick:.0f}", AXIS_SIZE, "rm"))
     if low < BASELINE < high:
-        _dashed(draw, y_of(BASELINE), SPACE_EDGE)
+        _dashed(draw, y_of(BASELINE), CELL_EDGE)
 
     # Match numbers along the bottom.
     for i in match_ticks(first_match - 1, len(values) - 1):
         x = x_of(i)
-        draw.line((x, PLOT_BOTTOM * S, x, (PLOT_BOTTOM + 5) * S), fill=SPACE_EDGE, width=S)
+        draw.line((x, PLOT_BOTTOM * S, x, (PLOT_BOTTOM + 5) * S), fill=CELL_EDGE, width=S)
         labels.append(((x / S, PLOT_BOTTOM + 8), str(first_match - 1 + i), AXIS_SIZE, "ma"))
 
     points = [(x_of(i), y_of(v)) for i, v in enumerate(values)]

@@ -19,7 +19,7 @@ from PIL import Image, ImageDraw
 
 from engine.ai.random_player import random_action
 from engine.memo import MB, bytes_lru
-from engine.protocol import Forfeit, GameView, Outcome
+from engine.protocol import Forfeit, Outcome
 from engine.ring import (
     COLOURS,
     FIVE_MASKS,
@@ -33,8 +33,9 @@ from engine.ring import (
     RingWin,
 )
 from render import theme
+from render.picture import BoardPicture
 from render.ring_palette import PALETTE_HEX
-from render.theme import HIGHLIGHT, MUTED, NO_CAPTION, TEXT, Caption, DieStyle, Point, SeatStyle
+from render.theme import HIGHLIGHT, MUTED, TEXT, Caption, DieStyle, Point, SeatStyle
 
 WIDTH, HEIGHT = 800, 900
 HEADER = 100
@@ -67,22 +68,6 @@ def _style(seat: int) -> SeatStyle:
     return SEATS[seat]
 
 
-def render(view: GameView, caption: Caption = NO_CAPTION) -> bytes:
-    """The ring picture as PNG bytes. Ring has no secrets: every seat's view is the position."""
-    state = view
-    if not isinstance(state, RingState):
-        raise TypeError(f"the ring renderer draws ring states, not {type(state).__name__}")
-    canvas = _canvas()
-    image = canvas.new_image()
-    _paint(image, state, caption)
-    return canvas.encode(image)
-
-
-@bytes_lru(6 * MB, theme.canvas_bytes)
-def _canvas() -> theme.PaletteCanvas:
-    return theme.PaletteCanvas(_background(), palette())
-
-
 PALETTE_GAMES = (1, 2, 3, 4)
 """Seeded random games whose pictures give the fixed palette its edge colours."""
 
@@ -94,8 +79,8 @@ def base_colours() -> list[theme.RGB]:
         theme.BACKGROUND,
         theme.BOARD,
         theme.TRACK,
-        theme.SPACE,
-        theme.SPACE_EDGE,
+        theme.CELL,
+        theme.CELL_EDGE,
         TEXT,
         MUTED,
         theme.SHADOW,
@@ -109,29 +94,6 @@ def base_colours() -> list[theme.RGB]:
     return list(dict.fromkeys(base))
 
 
-@bytes_lru(1 * MB, theme.picture_bytes)
-def palette() -> Image.Image:
-    """The fixed 256-colour palette of every ring picture: ``render/ring_palette.py``, made by
-    ``build_palette`` (``python -m render palette --game ring`` writes it again after a change of
-    the look; a test checks it is current). Building it takes seconds, so it ships ready."""
-    data = bytes.fromhex("".join(PALETTE_HEX.split()))
-    entries = [(data[i], data[i + 1], data[i + 2]) for i in range(0, len(data), 3)]
-    return theme.palette_image(entries, base_colours())
-
-
-def build_palette() -> list[theme.RGB]:
-    """The palette's colours: ``base_colours`` exactly, and the anti-aliased blends found in sample
-    pictures (every 12th position and the end of a few seeded random games, with players' names)."""
-    caption = Caption(names=("Alice", "Bob"))
-    pictures = [draw(state, caption) for state in _palette_states()]
-    return theme.palette_entries(base_colours(), pictures)
-
-
-def palette_module(entries: list[theme.RGB]) -> str:
-    """The text of ``render/ring_palette.py`` holding ``entries``."""
-    return theme.palette_module("ring", entries)
-
-
 def _palette_states() -> list[RingState]:
     states: list[RingState] = []
     for seed in PALETTE_GAMES:
@@ -143,13 +105,6 @@ def _palette_states() -> list[RingState]:
             played.append(state)
         states += [*played[::12], played[-1]]
     return states
-
-
-def draw(state: RingState, caption: Caption = NO_CAPTION) -> Image.Image:
-    """The ring picture as an RGB image of ``WIDTH`` x ``HEIGHT``."""
-    image = _background().copy()
-    _paint(image, state, caption)
-    return image
 
 
 def _paint(image: Image.Image, state: RingState, caption: Caption) -> None:
@@ -197,8 +152,8 @@ def _background() -> Image.Image:
             r = SPACE_R * s
             draw.ellipse(
                 (x * s - r, y * s - r, x * s + r, y * s + r),
-                fill=theme.SPACE,
-                outline=theme.SPACE_EDGE,
+                fill=theme.CELL,
+                outline=theme.CELL_EDGE,
                 width=3 * s,
             )
 
@@ -293,8 +248,8 @@ def arrow_lanes(steps: list[tuple[int, int]]) -> list[int]:
 def _draw_space_marks(image: Image.Image, state: RingState, winning: frozenset[int]) -> None:
     """Gold rings round the spaces of the turn's actions or of the win, and the move/swap arrows."""
     draw = ImageDraw.Draw(image)
-    solid = theme.ring_sprite(SPACE_R + 4, 6, HIGHLIGHT)
-    dashed = theme.ring_sprite(SPACE_R + 4, 4, HIGHLIGHT, dashes=12)
+    solid = theme.circle_sprite(SPACE_R + 4, 6, HIGHLIGHT)
+    dashed = theme.circle_sprite(SPACE_R + 4, 4, HIGHLIGHT, dashes=12)
     if winning:
         for space in sorted(winning):
             theme.paste(image, solid, position(space))
@@ -415,7 +370,7 @@ def _draw_piles(image: Image.Image, state: RingState) -> None:
         if count:
             theme.draw_stack(image, (x, y), style, count, PILE_TOKEN_R, 32, max_layers=3)
         else:
-            theme.paste(image, theme.ring_sprite(PILE_TOKEN_R, 2, MUTED, dashes=10), (x, y))
+            theme.paste(image, theme.circle_sprite(PILE_TOKEN_R, 2, MUTED, dashes=10), (x, y))
             theme.number(image, (x, y), "0", 32, MUTED)
 
 
@@ -531,3 +486,22 @@ def _draw_footer(image: Image.Image, state: RingState) -> None:
         theme.label(
             image, (WIDTH / 2, y + i * 30), line, 24, MUTED, anchor="mm", bold=False, stroke=0, cache=False
         )
+
+
+PICTURE = BoardPicture(
+    game="ring",
+    kind=RingState,
+    draws="ring states",
+    background=_background,
+    paint=_paint,
+    base_colours=base_colours,
+    palette_hex=PALETTE_HEX,
+    palette_views=_palette_states,
+)
+render = PICTURE.render
+draw = PICTURE.draw
+palette = PICTURE.palette
+build_palette = PICTURE.build_palette
+palette_module = PICTURE.palette_module
+write_palette = PICTURE.write_palette
+_canvas = PICTURE.canvas

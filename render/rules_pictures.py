@@ -45,43 +45,6 @@ class Sheet:
     """The part of each board picture shown (the game's ring, without its header and footer)."""
 
 
-RING_SHEETS: tuple[Sheet, ...] = (
-    Sheet(
-        "goal",
-        (
-            Panel("won-five-in-a-row", "5 spaces in a row"),
-            Panel("won-spaces-12-1-2-3", "A quarter: 12, 1, 2, 3"),
-            Panel("won-spaces-6-7-8-9", "A quarter: 6, 7, 8, 9"),
-            Panel("won-all-captured", "No enemy token left"),
-        ),
-    ),
-    Sheet(
-        "turn",
-        (
-            Panel("triples-placed", "Triples: place 2"),
-            Panel("odds-swap-done", "1-3-5: swap"),
-            Panel("evens-knock-done", "2-4-6: knock out"),
-            Panel("doubles-placed", "White double: place 1"),
-            Panel("move-capture", "Else: move, capture"),
-            Panel("placement-blocked", "Blocked: go on"),
-        ),
-        dice=True,
-    ),
-)
-
-
-SPACE_SHEETS: tuple[Sheet, ...] = (
-    Sheet(
-        "start",
-        (
-            Panel("start", "The start"),
-            Panel("fight-result", "A fight won: keep units"),
-        ),
-        crop=(0, 95, 800, 835),
-    ),
-)
-
-
 def _panel(
     board: bytes, caption: str, detail: str, width: int, crop: tuple[int, int, int, int] = CROP
 ) -> Image.Image:

@@ -36,7 +36,7 @@ from PIL import Image, ImageDraw
 
 from engine.ai.selfplay import random_states
 from engine.memo import MB, bytes_lru
-from engine.protocol import GameView, Outcome
+from engine.protocol import Outcome
 from engine.space.board import (
     DIRECTION,
     FORCE,
@@ -53,8 +53,9 @@ from engine.space.board import (
 from engine.space.game import Phase, SpaceState, SpaceView
 from engine.space.variant import VARIANT
 from render import theme
+from render.picture import BoardPicture
 from render.space_palette import PALETTE_HEX
-from render.theme import HIGHLIGHT, MUTED, NO_CAPTION, TEXT, Caption, DieStyle, Point, SeatStyle
+from render.theme import HIGHLIGHT, MUTED, TEXT, Caption, DieStyle, Point, SeatStyle
 
 WIDTH, HEIGHT = 800, 900
 HEADER = 100
@@ -116,29 +117,6 @@ ROLLED_BY = ("the Empire's roll", "the Terrans' roll")
 FIGHT_PHASES = frozenset({Phase.ATTACK, Phase.DEFEND, Phase.FIGHT_DIE, Phase.KEEP})
 
 
-def render(view: GameView, caption: Caption = NO_CAPTION) -> bytes:
-    """The space picture as PNG bytes. Only what ``view`` shows is drawn, and no hand's cards: the
-    public view and every seat's view of one position give the same picture."""
-    if not isinstance(view, SpaceView):
-        raise TypeError(f"the space renderer draws space views, not {type(view).__name__}")
-    canvas = _canvas()
-    image = canvas.new_image()
-    _paint(image, view, caption)
-    return canvas.encode(image)
-
-
-def draw(view: SpaceView, caption: Caption = NO_CAPTION) -> Image.Image:
-    """The space picture as an RGB image of ``WIDTH`` x ``HEIGHT``."""
-    image = _background().copy()
-    _paint(image, view, caption)
-    return image
-
-
-@bytes_lru(6 * MB, theme.canvas_bytes)
-def _canvas() -> theme.PaletteCanvas:
-    return theme.PaletteCanvas(_background(), palette())
-
-
 # -- the fixed palette -----------------------------------------------------------------------------
 
 
@@ -148,8 +126,8 @@ def base_colours() -> list[theme.RGB]:
         theme.BACKGROUND,
         theme.BOARD,
         theme.TRACK,
-        theme.SPACE,
-        theme.SPACE_EDGE,
+        theme.CELL,
+        theme.CELL_EDGE,
         TEXT,
         MUTED,
         theme.SHADOW,
@@ -163,29 +141,6 @@ def base_colours() -> list[theme.RGB]:
         base += [seat.fill, seat.dark, seat.light, seat.text]
     base += list(theme.die_colours(DieStyle.WHITE))
     return list(dict.fromkeys(base))
-
-
-@bytes_lru(1 * MB, theme.picture_bytes)
-def palette() -> Image.Image:
-    """The fixed palette: ``render/space_palette.py``, written by ``write_palette`` after a change of
-    the look (building it from sample pictures takes seconds)."""
-    data = bytes.fromhex("".join(PALETTE_HEX.split()))
-    entries = [(data[i], data[i + 1], data[i + 2]) for i in range(0, len(data), 3)]
-    return theme.palette_image(entries, base_colours())
-
-
-def build_palette() -> list[theme.RGB]:
-    """``base_colours`` and the blends found in pictures of a few seeded random games."""
-    caption = Caption(names=("Alice", "Bob"))
-    views = [s.view(None) for seed in (1, 2, 3) for s in playout_states(seed)[::25]]
-    return theme.palette_entries(base_colours(), [draw(v, caption) for v in views])
-
-
-def write_palette() -> Path:
-    """Write ``render/space_palette.py`` again (``python -m render palette --game space``)."""
-    path = Path(__file__).with_name("space_palette.py")
-    path.write_text(theme.palette_module("space", build_palette()))
-    return path
 
 
 # -- geometry --------------------------------------------------------------------------------------
@@ -231,8 +186,8 @@ def _background() -> Image.Image:
             r = (PLANET_R if planet else SECTOR_R) * s
             draw.ellipse(
                 (x * s - r, y * s - r, x * s + r, y * s + r),
-                fill=PLANET_COLOURS[sector] if planet else theme.SPACE,
-                outline=theme.SPACE_EDGE,
+                fill=PLANET_COLOURS[sector] if planet else theme.CELL,
+                outline=theme.CELL_EDGE,
                 width=3 * s,
             )
         for x in (DECK_X, VORTEX_X):
@@ -321,16 +276,16 @@ def _draw_planet_control(image: Image.Image, view: SpaceView) -> None:
             continue
         present = [seat for seat in (0, 1) if sides[seat][0]]
         if len(present) == 1:
-            theme.paste(image, theme.ring_sprite(PLANET_R + 3, 5, SEATS[present[0]].fill), position(planet))
+            theme.paste(image, theme.circle_sprite(PLANET_R + 3, 5, SEATS[present[0]].fill), position(planet))
     if view.fight_sector and view.phase in FIGHT_PHASES:
         r = (PLANET_R if view.fight_sector in PLANETS else SECTOR_R) + 6
-        theme.paste(image, theme.ring_sprite(r, 5, HIGHLIGHT), position(view.fight_sector))
+        theme.paste(image, theme.circle_sprite(r, 5, HIGHLIGHT), position(view.fight_sector))
     elif view.last_fight is not None:
         # Where the last fight was, dashed in the winner's colour.
         fight = view.last_fight
         r = (PLANET_R if fight.sector in PLANETS else SECTOR_R) + 6
         theme.paste(
-            image, theme.ring_sprite(r, 4, SEATS[fight.winner].fill, dashes=12), position(fight.sector)
+            image, theme.circle_sprite(r, 4, SEATS[fight.winner].fill, dashes=12), position(fight.sector)
         )
 
 
@@ -593,11 +548,13 @@ def _draw_moves(image: Image.Image, view: SpaceView) -> None:
     for arrow in arrows:
         theme.paste(
             image,
-            theme.ring_sprite(_radius(arrow.source) + 4, 3, HIGHLIGHT, dashes=10),
+            theme.circle_sprite(_radius(arrow.source) + 4, 3, HIGHLIGHT, dashes=10),
             position(arrow.source),
         )
     for arrow in arrows:
-        theme.paste(image, theme.ring_sprite(_radius(arrow.target) + 4, 4, HIGHLIGHT), position(arrow.target))
+        theme.paste(
+            image, theme.circle_sprite(_radius(arrow.target) + 4, 4, HIGHLIGHT), position(arrow.target)
+        )
     lanes = arrow_lanes(arrows)
     for arrow, lane in zip(arrows, lanes, strict=True):
         sprite, corner = _move_arrow(arrow.source, arrow.target, arrow.direction, lane, arrow.jump)
@@ -718,3 +675,26 @@ def samples(out_dir: str | Path, seed: int = 1) -> list[Path]:
         path.write_bytes(render(state.view(None), caption))
         paths.append(path)
     return paths
+
+
+def _palette_views() -> list[SpaceView]:
+    return [s.view(None) for seed in (1, 2, 3) for s in playout_states(seed)[::25]]
+
+
+PICTURE = BoardPicture(
+    game="space",
+    kind=SpaceView,
+    draws="space views",
+    background=_background,
+    paint=_paint,
+    base_colours=base_colours,
+    palette_hex=PALETTE_HEX,
+    palette_views=_palette_views,
+)
+render = PICTURE.render
+draw = PICTURE.draw
+palette = PICTURE.palette
+build_palette = PICTURE.build_palette
+palette_module = PICTURE.palette_module
+write_palette = PICTURE.write_palette
+_canvas = PICTURE.canvas

@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import random
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -13,13 +14,11 @@ import pytest
 from bot.client import RingsideBot
 from bot.clock import ManualClock
 from bot.store import Store
-from cogs.panels import PANELS
-from engine import VARIANTS, GameState, MatchFile, TurnConfirmation, Variant
-from engine.ai.players import PLAYERS
+from engine import GameState, MatchFile, TurnConfirmation, Variant
 from engine.protocol import OptionSpec
 from engine.ring import RingVariant
 from fakediscord import FakeDiscord
-from render import RENDERERS, SEAT_STYLES
+from kits import KITS, GameKit, Part
 
 
 async def start_bot(
@@ -64,11 +63,7 @@ class RingWithOptions(RingVariant):
 def register_ring_with_options(monkeypatch: pytest.MonkeyPatch) -> RingWithOptions:
     """Put ``RingWithOptions`` (key ``ringx``) into every registry for the test's duration."""
     variant = RingWithOptions()
-    monkeypatch.setitem(VARIANTS, variant.key, variant)
-    monkeypatch.setitem(RENDERERS, variant.key, RENDERERS["ring"])
-    monkeypatch.setitem(SEAT_STYLES, variant.key, SEAT_STYLES["ring"])
-    monkeypatch.setitem(PANELS, variant.key, PANELS["ring"])
-    monkeypatch.setitem(PLAYERS, variant.key, PLAYERS["ring"])
+    register_ring_like(monkeypatch, variant)
     return variant
 
 
@@ -84,21 +79,27 @@ class RingConfirmed(RingVariant):
 def register_ring_confirmed(monkeypatch: pytest.MonkeyPatch) -> RingConfirmed:
     """Put ``RingConfirmed`` (key ``ringc``) into every registry for the test's duration."""
     variant = RingConfirmed()
-    monkeypatch.setitem(VARIANTS, variant.key, variant)
-    monkeypatch.setitem(RENDERERS, variant.key, RENDERERS["ring"])
-    monkeypatch.setitem(SEAT_STYLES, variant.key, SEAT_STYLES["ring"])
-    monkeypatch.setitem(PANELS, variant.key, PANELS["ring"])
-    monkeypatch.setitem(PLAYERS, variant.key, PLAYERS["ring"])
+    register_ring_like(monkeypatch, variant)
     return variant
 
 
 def register_ring_like(monkeypatch: pytest.MonkeyPatch, variant: Variant) -> None:
-    """Put a test variant whose states are ring states into every registry for the test's duration."""
-    monkeypatch.setitem(VARIANTS, variant.key, variant)
-    monkeypatch.setitem(RENDERERS, variant.key, RENDERERS["ring"])
-    monkeypatch.setitem(SEAT_STYLES, variant.key, SEAT_STYLES["ring"])
-    monkeypatch.setitem(PANELS, variant.key, PANELS["ring"])
-    monkeypatch.setitem(PLAYERS, variant.key, PLAYERS["ring"])
+    """Put a test variant whose states are ring states into every registry for the test's duration:
+    ring's kit under the variant's key, with the variant swapped in."""
+    ring = KITS["ring"]
+    # Ring's players without its levels: a test game plays the computer without ``level:``.
+    players = {name: ring.players.get()[name] for name in ("random", ring.bot_player)}
+    register_kit(monkeypatch, replace(ring, key=variant.key, variant=Part(variant), players=Part(players)))
+
+
+def register_kit(monkeypatch: pytest.MonkeyPatch, kit: GameKit) -> None:
+    """Register ``kit`` (a new game, or a changed kit of a registered one) for the test's duration."""
+    monkeypatch.setitem(KITS.kits, kit.key, kit)
+
+
+def change_kit(monkeypatch: pytest.MonkeyPatch, game: str, **parts: Any) -> None:
+    """Replace parts of ``game``'s kit for the test's duration: ``change_kit(mp, "ring", players=...)``."""
+    register_kit(monkeypatch, replace(KITS[game], **parts))
 
 
 class RingExported(RingVariant):

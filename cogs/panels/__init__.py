@@ -1,12 +1,10 @@
-"""One panel per game: the controls a player sees. One line per game in ``PANELS``."""
+"""One panel per game: the controls a player sees, named by the game's kit (``GameKit.panel``)."""
 
 from __future__ import annotations
 
-from cogs.panels import backgammon, ring, space
-from cogs.panels.base import Panel
+from collections.abc import Mapping
 
-PANELS: dict[str, Panel] = {
-    "ring": ring.PANEL,
-    "backgammon": backgammon.PANEL,
-    "space": space.PANEL,
-}
+from cogs.panels.base import Panel
+from kits import KITS, KitTable
+
+PANELS: Mapping[str, Panel] = KitTable(KITS, lambda kit: kit.panel)

@@ -18,25 +18,44 @@ import math
 import random
 import time
 from collections import Counter
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
-from engine.ai.backgammon_bgsage import for_money
 from engine.ai.levels import ComputerPlayer, find_player
 from engine.ai.random_player import sample_outcome
 from engine.protocol import Variant
+from kits import KITS
 
 MAX_ACTIONS = 100_000
 Z95 = 1.959963984540054
-GAMES_WITH_POINTS = frozenset({"backgammon"})
-"""Games whose ``Outcome.points`` vary (a gammon scores 2): the arena reports points per game."""
-BENCHMARK_OPTIONS: dict[str, dict[str, object]] = {"backgammon": {"length": 1, "rules": "standard"}}
-"""The game options of an arena game: backgammon single games, no cube, standard rules."""
+
+
+def _as_is(player: ComputerPlayer) -> ComputerPlayer:
+    return player
+
+
+@dataclass(frozen=True)
+class Benchmark:
+    """How the arena plays a game: the options of each game, whether an outcome's points vary (the
+    arena then reports points per game) and the form a player is seated in."""
+
+    options: Mapping[str, object] | None = None
+    points: bool = False
+    seat: Callable[[ComputerPlayer], ComputerPlayer] = _as_is
+
+
+PLAIN = Benchmark()
+"""A game whose kit declares no benchmark: default options, one point a game, players as they are."""
+
+
+def benchmark_of(game: str) -> Benchmark:
+    kit = KITS.get(game)
+    return kit.benchmark.get() if kit is not None and kit.benchmark is not None else PLAIN
 
 
 def benchmark_player(game: str, name: str) -> ComputerPlayer:
-    """The player called ``name`` as the arena seats it: for backgammon, playing cubeless money."""
-    player = find_player(game, name)
-    return for_money(player) if game == "backgammon" else player
+    """The player called ``name`` as the arena seats it (its kit's ``Benchmark.seat``)."""
+    return benchmark_of(game).seat(find_player(game, name))
 
 
 def wilson_interval(successes: int, trials: int, z: float = Z95) -> tuple[float, float]:
@@ -100,7 +119,7 @@ def play_game(
     chance_rng: random.Random,
     player_rngs: tuple[random.Random, random.Random],
     timings: tuple[list[float], list[float]],
-    options: dict[str, object] | None = None,
+    options: Mapping[str, object] | None = None,
 ) -> GameRecord:
     """Play one game, ``seated[s]`` deciding for seat ``s``.
 
@@ -130,7 +149,7 @@ def arena(variant: Variant, names: tuple[str, str], games: int, seed: int) -> di
     Raises ``UnknownPlayerError`` for a player name the game does not have.
     """
     players = (benchmark_player(variant.key, names[0]), benchmark_player(variant.key, names[1]))
-    options = BENCHMARK_OPTIONS.get(variant.key)
+    options = benchmark_of(variant.key).options
     tallies = (PlayerTally(names[0]), PlayerTally(names[1]))
     chance_rng = random.Random(seed)
     draws = 0
@@ -169,7 +188,7 @@ def arena(variant: Variant, names: tuple[str, str], games: int, seed: int) -> di
         "game": variant.key,
         "games": games,
         "seed": seed,
-        "players": [_player_json(t, games, variant.key in GAMES_WITH_POINTS) for t in tallies],
+        "players": [_player_json(t, games, benchmark_of(variant.key).points) for t in tallies],
         "draws": draws,
         "wins_per_condition": dict(sorted(reasons.items())),
         "seats_of_first_player": "".join(str(s) for s in seats_of_a[:8]) + ("..." if games > 8 else ""),

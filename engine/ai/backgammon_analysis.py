@@ -319,3 +319,10 @@ def _result_of(state: BackgammonState, action: Any) -> Board:
             if stepped == wanted:
                 return board
     raise EngineMismatchError(f"{action} does not end a play from this position")
+
+
+def analyse_match(
+    options: Mapping[str, Any] | None, log: Sequence[str], should_stop: StopCheck | None
+) -> Analysis:
+    """``analyse`` at the module's depths, read at each call so a test or a benchmark may set them."""
+    return analyse(options, log, checker_level=CHECKER_LEVEL, cube_level=CUBE_LEVEL, should_stop=should_stop)

@@ -1,26 +1,18 @@
 """Computer players by game and name, for the arena (``python -m engine arena``).
 
 ``players.PLAYERS`` is what the bot plays with (one player per game); this table lists every player
-a game has, by the names the arena accepts: ``random``, ``greedy`` and, for every game,
-``easy``, ``medium`` and ``hard`` (backgammon also ``pubeval``, Tesauro's benchmark evaluator).
+a game has (its kit's ``players``), by the names the arena accepts: ``random``, ``greedy``, the levels
+``easy``, ``medium`` and ``hard`` as far as the game has them, and any player of its own.
 """
 
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 
-from engine.ai import (
-    backgammon_bgsage,
-    backgammon_greedy,
-    pubeval,
-    ring_greedy,
-    ring_levels,
-    space_greedy,
-    space_levels,
-)
 from engine.ai.players import PLAYERS, ComputerPlayer
-from engine.ai.random_player import random_choice
 from engine.protocol import Action, GameView
+from kits import KITS, KitTable
 
 __all__ = [
     "DEFAULT_LEVEL",
@@ -39,30 +31,8 @@ LEVELS = ("easy", "medium", "hard")
 DEFAULT_LEVEL = "medium"
 """The level of a computer match when the player names none (if the game has it)."""
 
-LEVEL_PLAYERS: dict[str, dict[str, ComputerPlayer]] = {
-    "ring": {
-        "random": random_choice,
-        "greedy": ring_greedy.choose,
-        "easy": ring_levels.easy,
-        "medium": ring_levels.medium,
-        "hard": ring_levels.hard,
-    },
-    "backgammon": {
-        "random": random_choice,
-        "greedy": backgammon_greedy.choose,
-        "pubeval": pubeval.choose,
-        "easy": backgammon_bgsage.EASY,
-        "medium": backgammon_bgsage.MEDIUM,
-        "hard": backgammon_bgsage.HARD,
-    },
-    "space": {
-        "random": random_choice,
-        "greedy": space_greedy.choose,
-        "easy": space_levels.easy,
-        "medium": space_greedy.choose,
-        "hard": space_levels.hard,
-    },
-}
+LEVEL_PLAYERS: Mapping[str, Mapping[str, ComputerPlayer]] = KitTable(KITS, lambda kit: kit.players)
+"""Every computer player of each game by name, from the kits (``GameKit.players``)."""
 
 
 class UnknownPlayerError(LookupError):

@@ -7,19 +7,16 @@ silent fallback (``tests/test_registries.py`` checks the keys against ``VARIANTS
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 
-from engine.ai import backgammon_bgsage, ring_greedy, space_greedy
 from engine.protocol import Action, GameView
+from kits import KITS, KitTable, Part
 
 ComputerPlayer = Callable[[GameView, random.Random], Action]
 """A computer player sees what its seat may see, never the opponent's secrets."""
 
-PLAYERS: dict[str, ComputerPlayer] = {
-    "ring": ring_greedy.choose,
-    "backgammon": backgammon_bgsage.MEDIUM,
-    "space": space_greedy.choose,
-}
+PLAYERS: Mapping[str, ComputerPlayer] = KitTable(KITS, lambda kit: Part(kit.players.get()[kit.bot_player]))
+"""The player of a computer match saved without a level, per game (the kit's ``bot_player``)."""
 
 
 class NoComputerPlayerError(LookupError):

@@ -21,6 +21,7 @@ from collections.abc import Callable, Sequence
 from itertools import product
 
 from engine.ai import ring_eval, ring_greedy, ring_turns
+from engine.ai.random_player import random_choice
 from engine.ai.ring_turns import Board, Piles
 from engine.protocol import Action, GameView
 from engine.ring import RingState, Roll
@@ -194,3 +195,13 @@ def hard(view: GameView, rng: random.Random) -> Action:
         if value > best_value:
             best_action, best_value = action, value
     return best_action
+
+
+PLAYERS = {
+    "random": random_choice,
+    "greedy": ring_greedy.choose,
+    "easy": easy,
+    "medium": medium,
+    "hard": hard,
+}
+"""Ring's computer players by the names the arena and ``/challenge level:`` take."""

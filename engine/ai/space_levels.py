@@ -18,6 +18,7 @@ import random
 from collections.abc import Sequence
 
 from engine.ai import space_greedy
+from engine.ai.random_player import random_choice
 from engine.protocol import Action, GameView
 from engine.space.actions import Move
 from engine.space.board import DIRECTION, FORCE, SCRAP, owner, step
@@ -135,3 +136,14 @@ def _best_plan(
     else:
         used[move.unit] = previous
     return best
+
+
+PLAYERS = {
+    "random": random_choice,
+    "greedy": space_greedy.choose,
+    "easy": easy,
+    "medium": space_greedy.choose,
+    "hard": hard,
+}
+"""Space's computer players by the names the arena and ``/challenge level:`` take (``medium`` is the
+greedy player)."""

@@ -26,28 +26,47 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from enum import Enum
 from typing import Any, ClassVar
 
 from engine.backgammon import cube
+from engine.backgammon.actions import (
+    COLOURS,
+    LEVEL_WORDS,
+    LEVELS,
+    POINTS,
+    SCHEMA,
+    AcceptResignation,
+    BackgammonWin,
+    Checkers,
+    DeclineResignation,
+    Double,
+    LastPlay,
+    MoveChecker,
+    OfferResignation,
+    Opening,
+    Pass,
+    Phase,
+    Roll,
+    RollOn,
+    Take,
+    _path,
+    score,
+)
 from engine.backgammon.board import (
-    BAR_POINT,
-    CHECKERS,
-    OFF_POINT,
     Board,
     RuleSet,
     Side,
-    borne_off,
     check_board,
     pip_count,
     starting_board,
 )
+from engine.backgammon.flow import _apply
 from engine.backgammon.notation import NO_PLAY, parse_among, play_text
 from engine.backgammon.plays import Move, Play
-from engine.backgammon.turn import Stepped, TurnInProgress, roll_dice, turn_of, without
+from engine.backgammon.turn import Stepped, TurnInProgress, turn_of
+from engine.backgammon.words import _parse_step
 from engine.errors import (
     CorruptStateError,
-    GameOverError,
     IllegalActionError,
     NotationError,
     NotYourTurnError,
@@ -65,189 +84,29 @@ from engine.protocol import (
     Outcome,
 )
 
-SCHEMA = 2
-COLOURS = ("White", "Black")
-
-
-class Phase(Enum):
-    OPENING = "opening"
-    DECIDE = "decide"
-    ROLL = "roll"
-    PLAY = "play"
-    TAKE = "take"
-    RESIGN = "resign"
-    OVER = "over"
-
-
-class BackgammonWin(EndReason):
-    """How the last game of a match was won: by the points it scored, or by a passed double."""
-
-    SINGLE = "single"
-    GAMMON = "gammon"
-    BACKGAMMON = "backgammon"
-    PASSED = "passed"
-
-
-LEVELS = (BackgammonWin.SINGLE, BackgammonWin.GAMMON, BackgammonWin.BACKGAMMON)
-"""A game's result by the points it is worth before the cube: ``LEVELS[points - 1]``."""
-LEVEL_WORDS = {
-    BackgammonWin.SINGLE: "a single game",
-    BackgammonWin.GAMMON: "a gammon",
-    BackgammonWin.BACKGAMMON: "a backgammon",
-}
-
-
-def _points(n: int) -> str:
-    return f"{n} point{'s' if n != 1 else ''}"
-
-
-# --- actions ------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class Opening(Action):
-    """Chance: one die for each seat (seat 0's first); a tie is rolled again."""
-
-    die0: int
-    die1: int
-
-    @property
-    def notation(self) -> str:
-        return f"opening {self.die0}-{self.die1}"
-
-
-@dataclass(frozen=True, slots=True)
-class Roll(Action):
-    """Chance: the two dice of a turn."""
-
-    d1: int
-    d2: int
-
-    @property
-    def notation(self) -> str:
-        return f"roll {self.d1}-{self.d2}"
-
-
-@dataclass(frozen=True, slots=True)
-class RollOn(Action):
-    """The player on turn rolls instead of doubling."""
-
-    @property
-    def notation(self) -> str:
-        return "roll"
-
-
-@dataclass(frozen=True, slots=True)
-class Double(Action):
-    """The player on turn offers the cube at twice its value, before rolling."""
-
-    @property
-    def notation(self) -> str:
-        return "double"
-
-
-@dataclass(frozen=True, slots=True)
-class Take(Action):
-    """The doubled player takes: the game goes on at twice the value, and the cube is theirs."""
-
-    @property
-    def notation(self) -> str:
-        return "take"
-
-
-@dataclass(frozen=True, slots=True)
-class Pass(Action):
-    """The doubled player passes: the game is lost at the cube's value before the double."""
-
-    @property
-    def notation(self) -> str:
-        return "pass"
-
-
-@dataclass(frozen=True, slots=True)
-class OfferResignation(Action):
-    """The player on turn offers to lose the game as a single game (1), a gammon (2) or a backgammon (3)."""
-
-    level: int
-
-    @property
-    def notation(self) -> str:
-        return f"resign {LEVELS[self.level - 1].value}"
-
-
-@dataclass(frozen=True, slots=True)
-class AcceptResignation(Action):
-    @property
-    def notation(self) -> str:
-        return "accept"
-
-
-@dataclass(frozen=True, slots=True)
-class DeclineResignation(Action):
-    @property
-    def notation(self) -> str:
-        return "decline"
-
-
-def _path(move: Move) -> str:
-    point = {BAR_POINT: "bar", OFF_POINT: "off"}
-    src = point.get(move.src, str(move.src))
-    dst = point.get(move.dst, str(move.dst))
-    return f"{src}/{dst}{'*' if move.hit else ''}"
-
-
-@dataclass(frozen=True, slots=True)
-class MoveChecker(Action):
-    """One checker moved by one die, a step of the play in progress (``move 24/18``, ``move bar/22*``;
-    a bear-off by a higher die names it: ``move 3/off with 6``)."""
-
-    src: int
-    dst: int
-    die: int
-    hit: bool = False
-
-    @property
-    def move(self) -> Move:
-        return Move(self.src, self.dst, self.hit)
-
-    @property
-    def notation(self) -> str:
-        pips = self.src - self.dst
-        return f"move {_path(self.move)}" + (f" with {self.die}" if pips != self.die else "")
-
-
-@dataclass(frozen=True, slots=True)
-class Checkers(Action):
-    """The rest of the play (from the start of the turn: all of it), in standard notation."""
-
-    moves: tuple[Move, ...]
-    result: Board
-
-    @property
-    def notation(self) -> str:
-        return play_text(Play(self.moves, self.result))
-
-
-def score(winner: Side, loser: Side) -> BackgammonWin:
-    """Single, gammon or backgammon, from the two sides once the winner has borne off all 15."""
-    if borne_off(loser) > 0:
-        return BackgammonWin.SINGLE
-    # The winner's home board is the loser's points 19-24 (indices 18-23); index 24 is the bar.
-    if sum(loser[18:25]) > 0:
-        return BackgammonWin.BACKGAMMON
-    return BackgammonWin.GAMMON
-
-
-POINTS = {BackgammonWin.SINGLE: 1, BackgammonWin.GAMMON: 2, BackgammonWin.BACKGAMMON: 3}
-
-
-@dataclass(frozen=True, slots=True)
-class LastPlay:
-    """The latest completed play: who, the dice, and the moves (in the mover's numbering)."""
-
-    seat: int
-    dice: tuple[int, int]
-    moves: tuple[Move, ...]
+__all__ = [
+    "COLOURS",
+    "LEVELS",
+    "LEVEL_WORDS",
+    "POINTS",
+    "SCHEMA",
+    "AcceptResignation",
+    "BackgammonState",
+    "BackgammonWin",
+    "Checkers",
+    "DeclineResignation",
+    "Double",
+    "LastPlay",
+    "MoveChecker",
+    "OfferResignation",
+    "Opening",
+    "Pass",
+    "Phase",
+    "Roll",
+    "RollOn",
+    "Take",
+    "score",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -416,7 +275,7 @@ class BackgammonState(GameState, GameView):
         return self.result
 
     def apply(self, action: Action) -> BackgammonState:
-        after = self._apply(action)
+        after = _apply(self, action)
         # A checker's move continues the text of the roll, or of the play so far, of this turn:
         # "White rolled 6-4" becomes "White rolled 6-4: 24/18", then "White rolled 6-4: 24/14".
         said = f"{COLOURS[self.turn_seat or 0]} rolled {self.dice_text}"
@@ -429,270 +288,15 @@ class BackgammonState(GameState, GameView):
             after = replace(after, continues=continues, seen_by=None)
         return after
 
-    def _apply(self, action: Action) -> BackgammonState:
-        if self.result is not None:
-            raise GameOverError("the match is over")
-        if isinstance(action, Opening):
-            return self._opening(action)
-        if isinstance(action, Roll):
-            return self._roll(action)
-        if isinstance(action, MoveChecker):
-            return self._move(action)
-        if isinstance(action, Checkers):
-            return self._checkers(action)
-        if isinstance(action, RollOn | Double):
-            return self._decide(action)
-        if isinstance(action, Take | Pass):
-            return self._answer_double(action)
-        if isinstance(action, OfferResignation):
-            return self._offer(action)
-        if isinstance(action, AcceptResignation | DeclineResignation):
-            return self._answer_offer(action)
-        raise IllegalActionError(f"{action} is not a backgammon action")
-
     # -- the opening and the roll ----------------------------------------------------------------
-
-    def _opening(self, action: Opening) -> BackgammonState:
-        if self.phase is not Phase.OPENING:
-            raise IllegalActionError("the opening roll is over")
-        if action.die0 == action.die1:
-            return replace(self, last=f"Both rolled {action.die0} to start: roll again")
-        seat = 0 if action.die0 > action.die1 else 1
-        dice = (max(action.die0, action.die1), min(action.die0, action.die1))
-        game = f"Game {self.game_number}: " if self.length > 1 else ""
-        opened = replace(self, turn_seat=seat, turn_number=self.turn_number + 1)
-        return opened._rolled(
-            dice,
-            f"{game}{COLOURS[0]} rolled {action.die0}, {COLOURS[1]} {action.die1}: "
-            f"{COLOURS[seat]} starts with {dice[0]}-{dice[1]}",
-        )
-
-    def _roll(self, action: Roll) -> BackgammonState:
-        if self.phase is not Phase.ROLL:
-            raise NotYourTurnError("the dice are not to be rolled now")
-        rolled = replace(self, turn_number=self.turn_number + 1)
-        high, low = max(action.d1, action.d2), min(action.d1, action.d2)
-        return rolled._rolled((action.d1, action.d2), f"{COLOURS[self.turn_seat or 0]} rolled {high}-{low}")
-
-    def _rolled(self, dice: tuple[int, int], text: str) -> BackgammonState:
-        """The play phase of ``dice``; a roll that cannot be played passes the turn at once."""
-        state = replace(
-            self,
-            phase=Phase.PLAY,
-            dice=dice,
-            start=self.sides,
-            dice_left=roll_dice(*dice),
-            played=(),
-            last=text,
-        )
-        if state._turn().need == 0:
-            seat = self.turn_seat or 0
-            return state._next_turn(LastPlay(seat, dice, ()), f"{text} and cannot move")
-        return state
 
     # -- the play --------------------------------------------------------------------------------
 
-    def _check_play_phase(self) -> None:
-        if self.phase is not Phase.PLAY:
-            if self.phase is Phase.DECIDE:
-                raise NotYourTurnError("roll first (or double): the dice are not rolled yet")
-            raise NotYourTurnError("no checker is to be moved now")
-
-    def _move(self, action: MoveChecker) -> BackgammonState:
-        self._check_play_phase()
-        turn = self._turn()
-        wanted = Stepped(action.move, action.die)
-        for stepped, after in turn.steps(self.board, self.dice_left, len(self.played)):
-            if stepped == wanted:
-                state = replace(
-                    self,
-                    sides=self._sides_of(after),
-                    dice_left=without(self.dice_left, action.die),
-                    played=(*self.played, stepped),
-                )
-                return state._after_moves(turn)
-        raise IllegalActionError(
-            f"{_path(action.move)} is not a move that leads to a legal play of {self.dice_text}"
-        )
-
-    def _checkers(self, action: Checkers) -> BackgammonState:
-        self._check_play_phase()
-        turn = self._turn()
-        finishes = {p.result: p for p in turn.completions(self.board, self.dice_left, len(self.played))}
-        if action.result not in finishes:
-            raise IllegalActionError(f"{action.notation} is not a legal play of {self.dice_text} here")
-        moves = finishes[action.result].moves if not action.moves else action.moves
-        steps = tuple(Stepped(m, 0) for m in moves)
-        state = replace(
-            self, sides=self._sides_of(action.result), dice_left=(), played=(*self.played, *steps)
-        )
-        return state._after_moves(turn, forced=len(finishes) == 1 and not self.played)
-
-    def _after_moves(self, turn: TurnInProgress, forced: bool = False) -> BackgammonState:
-        seat = self.turn_seat or 0
-        assert self.dice is not None
-        moves = tuple(s.move for s in self.played)
-        text = f"{COLOURS[seat]} rolled {self.dice_text}: {play_text(Play(moves, self.board))}"
-        if forced:
-            text += " (forced)"
-        if borne_off(self.sides[seat]) == CHECKERS:
-            kind = score(self.sides[seat], self.sides[1 - seat])
-            done = replace(self, last_play=LastPlay(seat, self.dice, moves), last=text)
-            return done._game_won(
-                seat, kind, POINTS[kind] * self.cube, f"{COLOURS[seat]} wins {LEVEL_WORDS[kind]}"
-            )
-        if len(self.played) < turn.need:
-            return replace(self, last=text)
-        return self._next_turn(LastPlay(seat, self.dice, moves), text)
-
-    def _next_turn(self, last_play: LastPlay, text: str) -> BackgammonState:
-        nxt = 1 - (self.turn_seat or 0)
-        state = replace(
-            self,
-            turn_seat=nxt,
-            dice=None,
-            start=None,
-            dice_left=(),
-            played=(),
-            last_play=last_play,
-            last=text,
-        )
-        return replace(state, phase=Phase.DECIDE if state.may_double(nxt) else Phase.ROLL)
-
     # -- the cube --------------------------------------------------------------------------------
-
-    def _decide(self, action: RollOn | Double) -> BackgammonState:
-        if self.phase is not Phase.DECIDE:
-            if isinstance(action, Double) and self.phase in (Phase.PLAY, Phase.ROLL):
-                raise IllegalActionError(self._no_double_reason())
-            raise NotYourTurnError("there is no roll or double to decide now")
-        seat = self.turn_seat or 0
-        if isinstance(action, RollOn):
-            # The dice follow at once and say it all ("White rolled 6-4"): no words of its own.
-            return replace(self, phase=Phase.ROLL, last=None)
-        return replace(self, phase=Phase.TAKE, last=f"{COLOURS[seat]} doubles to {self.cube * 2}")
-
-    def _no_double_reason(self) -> str:
-        seat = self.turn_seat or 0
-        if self.phase is Phase.PLAY:
-            return "a double comes before the roll: these dice are rolled already"
-        return cube.why_not_double(
-            seat,
-            rules=self.rules,
-            length=self.length,
-            score=self.score,
-            value=self.cube,
-            owner=self.cube_owner,
-            crawford=self.crawford,
-        )
-
-    def _answer_double(self, action: Take | Pass) -> BackgammonState:
-        if self.phase is not Phase.TAKE:
-            raise NotYourTurnError("no double waits for an answer")
-        seat = self.turn_seat or 0
-        taker = 1 - seat
-        if isinstance(action, Take):
-            return replace(
-                self,
-                phase=Phase.ROLL,
-                cube=self.cube * 2,
-                cube_owner=taker,
-                last=f"{COLOURS[taker]} takes: the cube is at {self.cube * 2}, {COLOURS[taker]}'s",
-            )
-        passed = replace(self, last=f"{COLOURS[taker]} passes")
-        return passed._game_won(
-            seat, BackgammonWin.PASSED, self.cube, f"{COLOURS[seat]} wins: the double was passed"
-        )
 
     # -- resignation offers ----------------------------------------------------------------------
 
-    def _offer(self, action: OfferResignation) -> BackgammonState:
-        if action not in self.resign_offers():
-            if self.phase is Phase.PLAY:
-                raise IllegalActionError("a resignation is offered before moving: take your moves back first")
-            raise NotYourTurnError("you can offer to resign on your turn, before rolling or moving")
-        seat = self.turn_seat or 0
-        kind = LEVELS[action.level - 1]
-        worth = action.level * self.cube
-        return replace(
-            self,
-            phase=Phase.RESIGN,
-            offer=action.level,
-            resume=self.phase,
-            last=f"{COLOURS[seat]} offers to resign {LEVEL_WORDS[kind]} ({_points(worth)})",
-        )
-
-    def _answer_offer(self, action: AcceptResignation | DeclineResignation) -> BackgammonState:
-        if self.phase is not Phase.RESIGN or self.resume is None:
-            raise NotYourTurnError("no resignation waits for an answer")
-        seat = self.turn_seat or 0
-        winner = 1 - seat
-        if isinstance(action, DeclineResignation):
-            return replace(
-                self, phase=self.resume, offer=0, resume=None, last=f"{COLOURS[winner]} declines: play on"
-            )
-        kind = LEVELS[self.offer - 1]
-        accepted = replace(self, offer=0, resume=None, last=f"{COLOURS[winner]} accepts")
-        return accepted._game_won(
-            winner,
-            kind,
-            self.offer * self.cube,
-            f"{COLOURS[winner]} wins {LEVEL_WORDS[kind]}: {COLOURS[seat]} resigned",
-        )
-
     # -- the end of a game -----------------------------------------------------------------------
-
-    def _game_won(self, winner: int, reason: BackgammonWin, points: int, words: str) -> BackgammonState:
-        """Score a finished game; start the next one, or end the match."""
-        new_score = list(self.score)
-        new_score[winner] += points
-        scored = (new_score[0], new_score[1])
-        said = f"{words}: {_points(points)}"
-        if self.length > 1:
-            said += f". Score: {COLOURS[0]} {scored[0]}, {COLOURS[1]} {scored[1]} (to {self.length})"
-        text = f"{self.last}. {said}" if self.last else said
-        if scored[winner] >= self.length:
-            if self.length > 1:
-                description = f"{COLOURS[winner]} wins the {self.length}-point match {scored[winner]}-{scored[1 - winner]}"
-            else:
-                description = f"{words} ({_points(points)})"
-            outcome = Outcome(
-                winner=winner, reason=reason, description=description, points=points, length=self.length
-            )
-            return replace(
-                self,
-                score=scored,
-                phase=Phase.OVER,
-                dice=None,
-                start=None,
-                dice_left=(),
-                played=(),
-                last=text,
-                result=outcome,
-            )
-        crawford, done = cube.after_game(
-            scored, winner, length=self.length, crawford=self.crawford, crawford_done=self.crawford_done
-        )
-        if crawford:
-            text += ". The next game is the Crawford game: no doubling"
-        return replace(
-            self,
-            sides=starting_board(self.rules),
-            score=scored,
-            cube=1,
-            cube_owner=None,
-            crawford=crawford,
-            crawford_done=done,
-            game_number=self.game_number + 1,
-            phase=Phase.OPENING,
-            turn_seat=None,
-            dice=None,
-            start=None,
-            dice_left=(),
-            played=(),
-            last_play=None,
-            last=text,
-        )
 
     # -- words -----------------------------------------------------------------------------------
 
@@ -730,35 +334,12 @@ class BackgammonState(GameState, GameView):
                 raise NotYourTurnError("roll first (or double): the dice are not rolled yet")
             raise NotYourTurnError("no checker is to be moved now")
         if words.startswith("move "):
-            return self._parse_step(words.removeprefix("move "))
+            return _parse_step(self, words.removeprefix("move "))
         if words in (NO_PLAY, "-", ""):
             raise IllegalActionError(f"{self.dice_text} can be played, so you must play it")
         done = play_text(Play(tuple(s.move for s in self.played), self.board)) if self.played else ""
         play = parse_among(words, self.board, self.plays(), self.dice_text, already=done)
         return Checkers(play.moves, play.result)
-
-    def _parse_step(self, text: str) -> MoveChecker:
-        body, _, die_text = text.partition(" with ")
-        hit = body.endswith("*")
-        src_text, _, dst_text = body.rstrip("*").partition("/")
-        points = {"bar": BAR_POINT, "b": BAR_POINT, "off": OFF_POINT, "o": OFF_POINT}
-        try:
-            src = points.get(src_text) or int(src_text)
-            dst = points[dst_text] if dst_text in points else int(dst_text)
-            die = int(die_text) if die_text else None
-        except ValueError:
-            raise NotationError(f"{text!r} is not one checker's move like 24/18, bar/22* or 6/off") from None
-        candidates = [s for s, _ in self.steps() if (s.move.src, s.move.dst) == (src, dst)]
-        if die is not None:
-            candidates = [s for s in candidates if s.die == die]
-        if not candidates:
-            options = ", ".join(sorted({_path(s.move) for s, _ in self.steps()}))
-            raise IllegalActionError(
-                f"{body} is not a move that leads to a legal play of {self.dice_text}; moves now: {options}"
-            )
-        chosen = min(candidates, key=lambda s: s.die)
-        del hit  # a move hits or not by the position; the mark is not needed to tell moves apart
-        return MoveChecker(chosen.move.src, chosen.move.dst, chosen.die, chosen.move.hit)
 
     @property
     def dice_text(self) -> str:

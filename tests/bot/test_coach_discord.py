@@ -35,7 +35,8 @@ from engine.ai.coaching import (
 )
 from fakediscord import FakeDiscord, FakeMessage, FakeUser
 from fakediscord.matches import challenge_and_accept, match_id_of, play_until_over, resign, user_on_turn
-from tests.support import start_bot, stop_bot
+from kits import KITS, Part
+from tests.support import change_kit, start_bot, stop_bot
 
 ANALYSIS_SECONDS = 180.0
 """Generous: a 1-point match takes about 10 s on a busy machine (bench/README.md)."""
@@ -253,7 +254,7 @@ async def test_an_analysis_cut_short_by_a_restart_is_computed_at_the_next_start(
         raise AnalysisStopped("stopped")
 
     real = ANALYSES["backgammon"]
-    monkeypatch.setitem(ANALYSES, "backgammon", until_stopped)
+    change_analysis(monkeypatch, until_stopped)
     bot = await start_bot(fake, tmp_path / "db.sqlite3")
     _, thread_id, result = await finish_against_the_computer(fake, 8)
     match_id = match_id_of(result)
@@ -265,7 +266,7 @@ async def test_an_analysis_cut_short_by_a_restart_is_computed_at_the_next_start(
     await stop_bot(bot)
     record_before = analysis_of(fake, thread_id)
     assert record_before is None
-    monkeypatch.setitem(ANALYSES, "backgammon", real)
+    change_analysis(monkeypatch, real)
     bot = await start_bot(fake, tmp_path / "db.sqlite3")
     pending = await bot.store.analyses.get(match_id)
     assert pending is not None and pending.status in (PENDING, POSTED)
@@ -304,7 +305,7 @@ async def test_a_match_that_cannot_be_analysed_says_so_on_its_result(
     ) -> Analysis:
         raise IllegalActionError("'roll 7-1' is not a roll")
 
-    monkeypatch.setitem(ANALYSES, "backgammon", broken)
+    change_analysis(monkeypatch, broken)
     bot = await start_bot(fake, tmp_path / "db.sqlite3")
     _, thread_id, result = await finish_against_the_computer(fake, 9)
     await fake.wait_for(
@@ -405,3 +406,10 @@ async def test_an_analysis_that_can_never_be_posted_is_given_up_not_retried_ever
     assert len(logged) == (1 if fault == "bug" else 0)  # a bug's traceback once, then never again
     fake.errors.clear()
     await stop_bot(bot)
+
+
+def change_analysis(monkeypatch: pytest.MonkeyPatch, analysis: Any) -> None:
+    """Backgammon's coach with ``analysis`` in place of its own, for the test's duration."""
+    coach = KITS["backgammon"].coach
+    assert coach is not None
+    change_kit(monkeypatch, "backgammon", coach=replace(coach, analysis=Part(analysis)))

@@ -20,8 +20,9 @@ from engine.ai.levels import DEFAULT_LEVEL, LEVEL_PLAYERS, LEVELS, level_player,
 from engine.ai.random_player import random_choice
 from fakediscord import FakeDiscord
 from fakediscord.matches import play_until_over
+from kits import Part
 from tests.bot.test_several_matches import button
-from tests.support import start_bot, stop_bot
+from tests.support import change_kit, start_bot, stop_bot
 
 Player = Callable[[GameView, random.Random], Action]
 
@@ -125,7 +126,7 @@ async def test_a_level_against_a_person_is_refused_and_nothing_is_created(
 async def test_a_game_without_levels_refuses_a_level_and_plays_its_one_player_without(
     fake: FakeDiscord, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setitem(LEVEL_PLAYERS, "backgammon", {"random": random_choice})
+    change_kit(monkeypatch, "backgammon", players=Part({"random": random_choice}), bot_player="random")
     bot = await start_bot(fake, tmp_path / "db.sqlite3")
     alice = fake.add_user("alice")
     result = await fake.slash(

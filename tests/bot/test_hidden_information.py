@@ -13,17 +13,13 @@ from pathlib import Path
 
 import pytest
 
-import engine.ai.players
-import render
 from bot.sessions import Session
 from bot.store import MatchRecord
-from cogs import panels
 from cogs.board import board_message, build_view
 from cogs.panels.base import ROLL, ButtonSpec, PanelSpec, act
-from engine import registry
 from fakediscord import FakeDiscord, FakeMessage, FakeUser
 from tests.games import duel
-from tests.support import start_bot, stop_bot
+from tests.support import register_kit, start_bot, stop_bot
 
 TURN = re.compile(r"^<@(\d+)>(?:, your turn|: open \*\*My hand\*\* to answer)")
 SECRET_WORDS = ("Your hand:", "You drew", "Guard,", "Strike 1,", "Strike 2,", "Strike 3,")
@@ -32,11 +28,7 @@ SECRET_WORDS = ("Your hand:", "You drew", "Guard,", "Strike 1,", "Strike 2,", "S
 @pytest.fixture(autouse=True)
 def duel_registered(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     """Duel in every registry, for this module's tests only."""
-    monkeypatch.setitem(registry.VARIANTS, "duel", duel.VARIANT)
-    monkeypatch.setitem(render.RENDERERS, "duel", duel.render)
-    monkeypatch.setitem(render.SEAT_STYLES, "duel", duel.SEATS)
-    monkeypatch.setitem(panels.PANELS, "duel", duel.PANEL)
-    monkeypatch.setitem(engine.ai.players.PLAYERS, "duel", duel.choose)
+    register_kit(monkeypatch, duel.KIT)
     yield
 
 

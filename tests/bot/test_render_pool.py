@@ -15,7 +15,6 @@ from pathlib import Path
 
 import pytest
 
-import render
 import render.replay as replay_module
 from bot import render_pool, worker_jobs, worker_lanes
 from bot.render_pool import HeavyWorkFailed, RenderPool
@@ -28,6 +27,7 @@ from engine.ring import RingState
 from render import Caption, render_board
 from render.replay import SavedMatch, replay_match
 from tests.games import duel
+from tests.support import register_kit
 
 CAPTION = Caption(names=("Alice Liddell", "bob"))
 
@@ -65,9 +65,7 @@ def pool() -> Iterator[RenderPool]:
 @pytest.fixture
 def duel_rendered(monkeypatch: pytest.MonkeyPatch) -> None:
     """Duel's picture registered at run time in this process, before a pool starts."""
-    monkeypatch.setitem(VARIANTS, "duel", duel.VARIANT)
-    monkeypatch.setitem(render.RENDERERS, "duel", duel.render)
-    monkeypatch.setitem(render.SEAT_STYLES, "duel", duel.SEATS)
+    register_kit(monkeypatch, duel.KIT)
 
 
 def test_views_and_captions_pickle() -> None:
@@ -104,8 +102,7 @@ async def test_a_game_registered_at_run_time_before_start_is_drawn_by_the_worker
 async def test_a_game_registered_after_start_is_drawn_inline(
     pool: RenderPool, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setitem(VARIANTS, "duel", duel.VARIANT)
-    monkeypatch.setitem(render.RENDERERS, "duel", duel.render)
+    register_kit(monkeypatch, duel.KIT)
     view = duel.VARIANT.new_game().view(None)
     assert await pool.png(view) == render_board(view)
 

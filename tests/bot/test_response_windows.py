@@ -12,18 +12,14 @@ from pathlib import Path
 import discord
 import pytest
 
-import engine.ai.players
-import render
 from bot.client import RingsideBot
 from bot.clock import ManualClock
 from bot.sessions import Session, SessionManager, Step, step_of
 from bot.store import MatchRecord, Store
-from cogs import panels
 from cogs.board import board_message
-from engine import registry
 from fakediscord import FakeDiscord, FakeMessage, FakeUser
 from tests.games import duel
-from tests.support import start_bot, stop_bot
+from tests.support import register_kit, start_bot, stop_bot
 
 HOUR = 3600.0
 ALWAYS = "Always pass in this match"
@@ -36,11 +32,7 @@ and two Strike 3, with Strike 2 and a Guard left in the deck."""
 @pytest.fixture(autouse=True)
 def duel_registered(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     """Duel in every registry, for this module's tests only."""
-    monkeypatch.setitem(registry.VARIANTS, "duel", duel.VARIANT)
-    monkeypatch.setitem(render.RENDERERS, "duel", duel.render)
-    monkeypatch.setitem(render.SEAT_STYLES, "duel", duel.SEATS)
-    monkeypatch.setitem(panels.PANELS, "duel", duel.PANEL)
-    monkeypatch.setitem(engine.ai.players.PLAYERS, "duel", duel.choose)
+    register_kit(monkeypatch, duel.KIT)
     yield
 
 

@@ -17,7 +17,6 @@ import pytest_asyncio
 from discord.ext import commands
 
 from cogs.components import DYNAMIC_ITEMS
-from cogs.help import RULES_ITEMS
 from fakediscord import FakeDiscord
 from fakediscord.blackbox import Ledger
 from fakediscord.blackbox.driver import Clicker
@@ -118,7 +117,7 @@ async def test_a_killed_bot_is_watched_for_workers_left_behind(
 def test_the_kinds_are_those_the_bot_registers_in_the_order_discord_py_tries_them() -> None:
     kinds = Kinds.of(REPO)
     assert Path(kinds.source) == REPO
-    assert set(kinds.names) == {c.__qualname__ for c in (*DYNAMIC_ITEMS, *RULES_ITEMS)}
+    assert set(kinds.names) == {c.__qualname__ for c in DYNAMIC_ITEMS}
     assert kinds.of_id("g:12:3:roll") == ["GameButton"]
     assert kinds.of_id("rules:ring") == ["OpenRulesButton"] and kinds.of_id("rules:ring:2") == ["RulesButton"]
     assert kinds.of_id("g:99999999999999999999:1:roll") == ["MalformedControl"]

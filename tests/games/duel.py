@@ -16,11 +16,13 @@ from __future__ import annotations
 import io
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
+from pathlib import Path
 from typing import Any, ClassVar
 
 from PIL import Image, ImageDraw
 
 from cogs.panels.base import ButtonSpec, PanelSpec, Style, act, chunk
+from engine.ai.random_player import random_choice
 from engine.errors import CorruptStateError, IllegalActionError, NotationError
 from engine.protocol import (
     CHANCE,
@@ -35,6 +37,8 @@ from engine.protocol import (
     Outcome,
     Variant,
 )
+from kits import GameKit, Part
+from render.samples import SampleSet, situation_samples
 from render.theme import NO_CAPTION, Caption, SeatStyle
 
 CARDS = ("S1", "S1", "S2", "S2", "S3", "S3", "G", "G")
@@ -434,3 +438,26 @@ def _rank(action: Action) -> int:
     if what.startswith("S"):
         return 10 + int(what[1])
     return {"guard": 9, "draw": 1}.get(what, 0)
+
+
+PLAYERS = {"random": random_choice, "greedy": choose}
+
+SAMPLES = SampleSet(
+    ("start", *(f"won-{reason}" for reason in DuelEnd)),
+    lambda seed, wanted: situation_samples("duel", {}, len(DuelEnd), seed, wanted),
+)
+
+RULES = Path(__file__).with_name("duel.md")
+
+KIT = GameKit(
+    key="duel",
+    variant=Part(VARIANT),
+    players=Part(PLAYERS),
+    bot_player="greedy",
+    renderer=Part(render),
+    seats=Part(SEATS),
+    panel=Part(PANEL),
+    samples=Part(SAMPLES),
+    rules_page=str(RULES),
+)
+"""Duel added as any game is: through its kit alone (``tests.support.register_kit``)."""

@@ -20,7 +20,7 @@ from engine import VARIANTS, find_variant
 from engine.ai.random_player import random_action
 from engine.protocol import GameView, Outcome
 from engine.ring import LastEvent, Mark, MarkKind, Move, Opening, Phase, RingState, Roll
-from render import RENDERERS, NoRendererError, render_board, ring, theme
+from render import RENDERERS, NoRendererError, png, render_board, ring, theme
 from render.__main__ import main as sample_main
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -347,10 +347,10 @@ def test_bands_remembered_from_recent_pictures_give_the_same_png(
     canvas = theme.PaletteCanvas(ring._background(), ring.palette())
     monkeypatch.setattr(canvas, "_recent_kept", 5)
     for _ in range(2):
-        for state, png in zip(states, expected, strict=True):
+        for state, picture in zip(states, expected, strict=True):
             image = canvas.new_image()
             ring._paint(image, state, theme.NO_CAPTION)
-            assert canvas.encode(image) == png
+            assert canvas.encode(image) == picture
     assert len(canvas._recent) == 5
 
 
@@ -359,7 +359,7 @@ def test_adler32_of_joined_pieces() -> None:
     for size in (0, 1, 5, 65520, 65521, 65522, 200_000):
         first = rng.randbytes(rng.randrange(0, 3000))
         second = bytes([255]) * size if size % 2 else rng.randbytes(size)
-        combined = theme._adler32_combine(zlib.adler32(first), zlib.adler32(second), len(second))
+        combined = png._adler32_combine(zlib.adler32(first), zlib.adler32(second), len(second))
         assert combined == zlib.adler32(first + second)
 
 
@@ -368,7 +368,7 @@ def test_the_fixed_palette_keeps_the_flat_colours_exact() -> None:
     assert pixel(data, (5, 5)) == theme.BACKGROUND
     assert pixel(data, ring.CENTER) == theme.BOARD
     x, y = ring.position(6)
-    assert pixel(data, (x, y)) == theme.SPACE
+    assert pixel(data, (x, y)) == theme.CELL
     colours = (open_png(data).getpalette() or [])[: 3 * 10]
     assert tuple(colours[:3]) == theme.BACKGROUND
 

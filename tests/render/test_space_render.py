@@ -165,7 +165,7 @@ def test_planets_are_marked_named_and_ringed_by_their_controller() -> None:
     assert image.getpixel((round(x), round(y) - 12)) != space.PLANET_COLOURS[NIMROD]
     # An empty deep-space sector stays empty.
     x, y = space.position(5)
-    assert image.getpixel((round(x), round(y))) == theme.SPACE
+    assert image.getpixel((round(x), round(y))) == theme.CELL
     assert len(PLANETS) == 4
 
 

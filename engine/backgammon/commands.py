@@ -1,0 +1,104 @@
+"""Backgammon's part of ``python -m engine``: ``plays`` (the legal plays of a roll) and ``move`` from a
+GNU Backgammon position ID and a roll rather than a saved state."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any
+
+from engine.ai.backgammon_move import level_player, move_line, serve_moves
+from engine.ai.levels import UnknownPlayerError
+from engine.backgammon.board import RuleSet
+from engine.backgammon.cli import QueryError, check_game, parse_dice, parse_position, play_lines, serve
+from engine.commands import Command
+
+RULES = [r.value for r in RuleSet]
+
+
+class BackgammonCommands:
+    move_options = (
+        ("position", "--position"),
+        ("dice", "--dice"),
+        ("stdin", "--stdin"),
+        ("rules", "--rules"),
+    )
+    move_help = (
+        "Backgammon: --position ID --dice A-B (or --stdin), the play and the position ID it reaches, "
+        "cubeless money play."
+    )
+    move_by_default = True
+
+    def add_commands(self, commands: argparse._SubParsersAction[Any]) -> dict[str, Command]:
+        plays = commands.add_parser(
+            "plays", help="list the legal plays of a roll: notation, TAB, GNU Backgammon position ID after it"
+        )
+        plays.add_argument("--game", default="backgammon", help="backgammon")
+        plays.add_argument("--rules", choices=RULES, default=RuleSet.STANDARD.value)
+        plays.add_argument("--position", help="GNU Backgammon position ID, the player on roll to move")
+        plays.add_argument("--dice", help="the roll, like 6-4")
+        plays.add_argument(
+            "--stdin",
+            action="store_true",
+            help="read 'POSITION_ID A-B' lines; each answer ends with an empty line",
+        )
+        return {"plays": lambda args: self._plays(args, plays)}
+
+    def add_move_options(self, move: argparse.ArgumentParser) -> None:
+        move.add_argument("--rules", choices=RULES, help="backgammon only: the rule set (standard)")
+        move.add_argument(
+            "--position", help="backgammon only: GNU Backgammon position ID, the player on roll to move"
+        )
+        move.add_argument("--dice", help="backgammon only: the roll, like 6-4")
+        move.add_argument(
+            "--stdin",
+            action="store_true",
+            help="backgammon only: read 'POSITION_ID A-B' lines, one answer line each",
+        )
+
+    @staticmethod
+    def _plays(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+        rules = RuleSet(args.rules)
+        if args.stdin:
+            if args.position is not None or args.dice is not None:
+                parser.error("--stdin reads the positions and dice: leave out --position and --dice")
+        elif args.position is None or args.dice is None:
+            parser.error("give --position and --dice, or --stdin")
+        try:
+            check_game(args.game)
+            if args.stdin:
+                return 0 if serve(sys.stdin, sys.stdout, rules) else 1
+            board = parse_position(str(args.position))
+            d1, d2 = parse_dice(str(args.dice))
+        except QueryError as exc:
+            print(f"error: {exc}", file=sys.stderr)
+            return 2
+        for line in play_lines(board, d1, d2, rules):
+            print(line)
+        return 0
+
+    def move(self, args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+        if args.state is not None:
+            print("error: backgammon reads --position and --dice (or --stdin), not --state", file=sys.stderr)
+            return 2
+        rules = RuleSet(args.rules or RuleSet.STANDARD.value)
+        if args.stdin:
+            if args.position is not None or args.dice is not None:
+                parser.error("--stdin reads the positions and dice: leave out --position and --dice")
+        elif args.position is None or args.dice is None:
+            parser.error("give --position and --dice, or --stdin")
+        try:
+            check_game(args.game)
+            player = level_player(str(args.level))
+            if args.stdin:
+                return 0 if serve_moves(sys.stdin, sys.stdout, player, rules, args.seed) else 1
+            board = parse_position(str(args.position))
+            d1, d2 = parse_dice(str(args.dice))
+        except (QueryError, UnknownPlayerError) as exc:
+            print(f"error: {exc}", file=sys.stderr)
+            return 2
+        print(move_line(player, board, d1, d2, rules, args.seed))
+        return 0
+
+
+COMMANDS = BackgammonCommands()

@@ -1,0 +1,335 @@
+"""How a backgammon match moves on: what each action does to a state (the opening, the roll, the\nmoves of a turn, the cube, resignation offers) and the end of a game or of the match."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+from engine.backgammon import cube
+from engine.backgammon.actions import (
+    COLOURS,
+    LEVEL_WORDS,
+    LEVELS,
+    POINTS,
+    AcceptResignation,
+    BackgammonWin,
+    Checkers,
+    DeclineResignation,
+    Double,
+    LastPlay,
+    MoveChecker,
+    OfferResignation,
+    Opening,
+    Pass,
+    Phase,
+    Roll,
+    RollOn,
+    Take,
+    _path,
+    _points,
+    score,
+)
+from engine.backgammon.board import (
+    CHECKERS,
+    borne_off,
+    starting_board,
+)
+from engine.backgammon.notation import play_text
+from engine.backgammon.plays import Play
+from engine.backgammon.turn import Stepped, TurnInProgress, roll_dice, without
+from engine.errors import (
+    GameOverError,
+    IllegalActionError,
+    NotYourTurnError,
+)
+from engine.protocol import (
+    Action,
+    Outcome,
+)
+
+if TYPE_CHECKING:
+    from engine.backgammon.game import BackgammonState
+
+
+def _apply(state: BackgammonState, action: Action) -> BackgammonState:
+    if state.result is not None:
+        raise GameOverError("the match is over")
+    if isinstance(action, Opening):
+        return _opening(state, action)
+    if isinstance(action, Roll):
+        return _roll(state, action)
+    if isinstance(action, MoveChecker):
+        return _move(state, action)
+    if isinstance(action, Checkers):
+        return _checkers(state, action)
+    if isinstance(action, RollOn | Double):
+        return _decide(state, action)
+    if isinstance(action, Take | Pass):
+        return _answer_double(state, action)
+    if isinstance(action, OfferResignation):
+        return _offer(state, action)
+    if isinstance(action, AcceptResignation | DeclineResignation):
+        return _answer_offer(state, action)
+    raise IllegalActionError(f"{action} is not a backgammon action")
+
+
+def _opening(state: BackgammonState, action: Opening) -> BackgammonState:
+    if state.phase is not Phase.OPENING:
+        raise IllegalActionError("the opening roll is over")
+    if action.die0 == action.die1:
+        return replace(state, last=f"Both rolled {action.die0} to start: roll again")
+    seat = 0 if action.die0 > action.die1 else 1
+    dice = (max(action.die0, action.die1), min(action.die0, action.die1))
+    game = f"Game {state.game_number}: " if state.length > 1 else ""
+    opened = replace(state, turn_seat=seat, turn_number=state.turn_number + 1)
+    return _rolled(
+        opened,
+        dice,
+        f"{game}{COLOURS[0]} rolled {action.die0}, {COLOURS[1]} {action.die1}: "
+        f"{COLOURS[seat]} starts with {dice[0]}-{dice[1]}",
+    )
+
+
+def _roll(state: BackgammonState, action: Roll) -> BackgammonState:
+    if state.phase is not Phase.ROLL:
+        raise NotYourTurnError("the dice are not to be rolled now")
+    rolled = replace(state, turn_number=state.turn_number + 1)
+    high, low = max(action.d1, action.d2), min(action.d1, action.d2)
+    return _rolled(rolled, (action.d1, action.d2), f"{COLOURS[state.turn_seat or 0]} rolled {high}-{low}")
+
+
+def _rolled(state: BackgammonState, dice: tuple[int, int], text: str) -> BackgammonState:
+    """The play phase of ``dice``; a roll that cannot be played passes the turn at once."""
+    following = replace(
+        state,
+        phase=Phase.PLAY,
+        dice=dice,
+        start=state.sides,
+        dice_left=roll_dice(*dice),
+        played=(),
+        last=text,
+    )
+    if following._turn().need == 0:
+        seat = state.turn_seat or 0
+        return _next_turn(following, LastPlay(seat, dice, ()), f"{text} and cannot move")
+    return following
+
+
+def _check_play_phase(state: BackgammonState) -> None:
+    if state.phase is not Phase.PLAY:
+        if state.phase is Phase.DECIDE:
+            raise NotYourTurnError("roll first (or double): the dice are not rolled yet")
+        raise NotYourTurnError("no checker is to be moved now")
+
+
+def _move(state: BackgammonState, action: MoveChecker) -> BackgammonState:
+    _check_play_phase(
+        state,
+    )
+    turn = state._turn()
+    wanted = Stepped(action.move, action.die)
+    for stepped, after in turn.steps(state.board, state.dice_left, len(state.played)):
+        if stepped == wanted:
+            following = replace(
+                state,
+                sides=state._sides_of(after),
+                dice_left=without(state.dice_left, action.die),
+                played=(*state.played, stepped),
+            )
+            return _after_moves(following, turn)
+    raise IllegalActionError(
+        f"{_path(action.move)} is not a move that leads to a legal play of {state.dice_text}"
+    )
+
+
+def _checkers(state: BackgammonState, action: Checkers) -> BackgammonState:
+    _check_play_phase(
+        state,
+    )
+    turn = state._turn()
+    finishes = {p.result: p for p in turn.completions(state.board, state.dice_left, len(state.played))}
+    if action.result not in finishes:
+        raise IllegalActionError(f"{action.notation} is not a legal play of {state.dice_text} here")
+    moves = finishes[action.result].moves if not action.moves else action.moves
+    steps = tuple(Stepped(m, 0) for m in moves)
+    following = replace(
+        state, sides=state._sides_of(action.result), dice_left=(), played=(*state.played, *steps)
+    )
+    return _after_moves(following, turn, forced=len(finishes) == 1 and not state.played)
+
+
+def _after_moves(state: BackgammonState, turn: TurnInProgress, forced: bool = False) -> BackgammonState:
+    seat = state.turn_seat or 0
+    assert state.dice is not None
+    moves = tuple(s.move for s in state.played)
+    text = f"{COLOURS[seat]} rolled {state.dice_text}: {play_text(Play(moves, state.board))}"
+    if forced:
+        text += " (forced)"
+    if borne_off(state.sides[seat]) == CHECKERS:
+        kind = score(state.sides[seat], state.sides[1 - seat])
+        done = replace(state, last_play=LastPlay(seat, state.dice, moves), last=text)
+        return _game_won(
+            done, seat, kind, POINTS[kind] * state.cube, f"{COLOURS[seat]} wins {LEVEL_WORDS[kind]}"
+        )
+    if len(state.played) < turn.need:
+        return replace(state, last=text)
+    return _next_turn(state, LastPlay(seat, state.dice, moves), text)
+
+
+def _next_turn(state: BackgammonState, last_play: LastPlay, text: str) -> BackgammonState:
+    nxt = 1 - (state.turn_seat or 0)
+    following = replace(
+        state,
+        turn_seat=nxt,
+        dice=None,
+        start=None,
+        dice_left=(),
+        played=(),
+        last_play=last_play,
+        last=text,
+    )
+    return replace(following, phase=Phase.DECIDE if following.may_double(nxt) else Phase.ROLL)
+
+
+def _decide(state: BackgammonState, action: RollOn | Double) -> BackgammonState:
+    if state.phase is not Phase.DECIDE:
+        if isinstance(action, Double) and state.phase in (Phase.PLAY, Phase.ROLL):
+            raise IllegalActionError(
+                _no_double_reason(
+                    state,
+                )
+            )
+        raise NotYourTurnError("there is no roll or double to decide now")
+    seat = state.turn_seat or 0
+    if isinstance(action, RollOn):
+        # The dice follow at once and say it all ("White rolled 6-4"): no words of its own.
+        return replace(state, phase=Phase.ROLL, last=None)
+    return replace(state, phase=Phase.TAKE, last=f"{COLOURS[seat]} doubles to {state.cube * 2}")
+
+
+def _no_double_reason(state: BackgammonState) -> str:
+    seat = state.turn_seat or 0
+    if state.phase is Phase.PLAY:
+        return "a double comes before the roll: these dice are rolled already"
+    return cube.why_not_double(
+        seat,
+        rules=state.rules,
+        length=state.length,
+        score=state.score,
+        value=state.cube,
+        owner=state.cube_owner,
+        crawford=state.crawford,
+    )
+
+
+def _answer_double(state: BackgammonState, action: Take | Pass) -> BackgammonState:
+    if state.phase is not Phase.TAKE:
+        raise NotYourTurnError("no double waits for an answer")
+    seat = state.turn_seat or 0
+    taker = 1 - seat
+    if isinstance(action, Take):
+        return replace(
+            state,
+            phase=Phase.ROLL,
+            cube=state.cube * 2,
+            cube_owner=taker,
+            last=f"{COLOURS[taker]} takes: the cube is at {state.cube * 2}, {COLOURS[taker]}'s",
+        )
+    passed = replace(state, last=f"{COLOURS[taker]} passes")
+    return _game_won(
+        passed, seat, BackgammonWin.PASSED, state.cube, f"{COLOURS[seat]} wins: the double was passed"
+    )
+
+
+def _offer(state: BackgammonState, action: OfferResignation) -> BackgammonState:
+    if action not in state.resign_offers():
+        if state.phase is Phase.PLAY:
+            raise IllegalActionError("a resignation is offered before moving: take your moves back first")
+        raise NotYourTurnError("you can offer to resign on your turn, before rolling or moving")
+    seat = state.turn_seat or 0
+    kind = LEVELS[action.level - 1]
+    worth = action.level * state.cube
+    return replace(
+        state,
+        phase=Phase.RESIGN,
+        offer=action.level,
+        resume=state.phase,
+        last=f"{COLOURS[seat]} offers to resign {LEVEL_WORDS[kind]} ({_points(worth)})",
+    )
+
+
+def _answer_offer(state: BackgammonState, action: AcceptResignation | DeclineResignation) -> BackgammonState:
+    if state.phase is not Phase.RESIGN or state.resume is None:
+        raise NotYourTurnError("no resignation waits for an answer")
+    seat = state.turn_seat or 0
+    winner = 1 - seat
+    if isinstance(action, DeclineResignation):
+        return replace(
+            state, phase=state.resume, offer=0, resume=None, last=f"{COLOURS[winner]} declines: play on"
+        )
+    kind = LEVELS[state.offer - 1]
+    accepted = replace(state, offer=0, resume=None, last=f"{COLOURS[winner]} accepts")
+    return _game_won(
+        accepted,
+        winner,
+        kind,
+        state.offer * state.cube,
+        f"{COLOURS[winner]} wins {LEVEL_WORDS[kind]}: {COLOURS[seat]} resigned",
+    )
+
+
+def _game_won(
+    state: BackgammonState, winner: int, reason: BackgammonWin, points: int, words: str
+) -> BackgammonState:
+    """Score a finished game; start the next one, or end the match."""
+    new_score = list(state.score)
+    new_score[winner] += points
+    scored = (new_score[0], new_score[1])
+    said = f"{words}: {_points(points)}"
+    if state.length > 1:
+        said += f". Score: {COLOURS[0]} {scored[0]}, {COLOURS[1]} {scored[1]} (to {state.length})"
+    text = f"{state.last}. {said}" if state.last else said
+    if scored[winner] >= state.length:
+        if state.length > 1:
+            description = (
+                f"{COLOURS[winner]} wins the {state.length}-point match {scored[winner]}-{scored[1 - winner]}"
+            )
+        else:
+            description = f"{words} ({_points(points)})"
+        outcome = Outcome(
+            winner=winner, reason=reason, description=description, points=points, length=state.length
+        )
+        return replace(
+            state,
+            score=scored,
+            phase=Phase.OVER,
+            dice=None,
+            start=None,
+            dice_left=(),
+            played=(),
+            last=text,
+            result=outcome,
+        )
+    crawford, done = cube.after_game(
+        scored, winner, length=state.length, crawford=state.crawford, crawford_done=state.crawford_done
+    )
+    if crawford:
+        text += ". The next game is the Crawford game: no doubling"
+    return replace(
+        state,
+        sides=starting_board(state.rules),
+        score=scored,
+        cube=1,
+        cube_owner=None,
+        crawford=crawford,
+        crawford_done=done,
+        game_number=state.game_number + 1,
+        phase=Phase.OPENING,
+        turn_seat=None,
+        dice=None,
+        start=None,
+        dice_left=(),
+        played=(),
+        last_play=None,
+        last=text,
+    )

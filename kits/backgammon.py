@@ -1,0 +1,24 @@
+"""Backgammon's kit: match play with the cube, and the Old English and nackgammon rule sets."""
+
+from __future__ import annotations
+
+from kits.base import Coach, GameKit, Part
+
+KIT = GameKit(
+    key="backgammon",
+    variant=Part("engine.backgammon.variant:VARIANT"),
+    players=Part("engine.ai.backgammon_players:PLAYERS"),
+    bot_player="medium",
+    renderer=Part("render.backgammon:render"),
+    seats=Part("render.backgammon:SEATS"),
+    panel=Part("cogs.panels.backgammon:PANEL"),
+    samples=Part("render.backgammon_samples:SAMPLES"),
+    rules_page="backgammon.md",
+    palette=Part("render.backgammon:write_palette"),
+    coach=Coach(
+        hint=Part("engine.ai.backgammon_hints:hint"),
+        analysis=Part("engine.ai.backgammon_analysis:analyse_match"),
+    ),
+    benchmark=Part("engine.ai.backgammon_players:BENCHMARK"),
+    commands=Part("engine.backgammon.commands:COMMANDS"),
+)

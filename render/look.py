@@ -1,0 +1,66 @@
+"""The shared colours and the per-seat look of every picture (``SeatStyle``), and the caption a
+picture is drawn with (``Caption``)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from engine.protocol import Outcome
+
+RGB = tuple[int, int, int]
+Point = tuple[float, float]
+
+SCALE = 4
+"""Supersampling factor of cached sprites."""
+
+# -- palette ---------------------------------------------------------------------------------------
+
+BACKGROUND: RGB = (24, 29, 39)
+BOARD: RGB = (33, 40, 53)
+TRACK: RGB = (47, 57, 74)
+CELL: RGB = (40, 48, 63)
+CELL_EDGE: RGB = (74, 87, 108)
+TEXT: RGB = (236, 239, 244)
+MUTED: RGB = (146, 157, 175)
+SHADOW: RGB = (12, 15, 21)
+HIGHLIGHT: RGB = (246, 196, 69)
+"""Gold: the actions of the turn and the winning spaces."""
+
+
+@dataclass(frozen=True, slots=True)
+class SeatStyle:
+    """How one seat of a game is drawn. ``shape`` is the cue that does not depend on seeing colour.
+
+    The seat's name is the game's (``Variant.seat_names``); this is only its look.
+    """
+
+    fill: RGB
+    dark: RGB
+    light: RGB
+    text: RGB
+    """The seat's colour for text and marks on the dark background (lighter than ``fill``)."""
+    shape: Literal["disc", "square", "ringed"]
+    """"disc" and "square" tokens; "ringed": a disc whose face carries a second, inner ring."""
+
+    @property
+    def hex(self) -> int:
+        """``fill`` as one 0xRRGGBB number (an embed's colour)."""
+        r, g, b = self.fill
+        return r << 16 | g << 8 | b
+
+
+@dataclass(frozen=True, slots=True)
+class Caption:
+    """What a board picture shows that is not in the position: who plays each seat and how the match
+    ended when it did not end on the board (a resignation, a timeout). The shared header draws it
+    (``draw_header``), so a game's renderer only passes it on.
+
+    ``names`` are plain display names per seat ("" for none); they are elided to fit.
+    """
+
+    names: tuple[str, str] = ("", "")
+    ending: Outcome | None = None
+
+
+NO_CAPTION = Caption()
