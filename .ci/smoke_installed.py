@@ -68,7 +68,7 @@ async def store_has_its_tables() -> None:
 
 
 async def rules_pages_and_pictures() -> None:
-    from bot.client import RingsideBot
+    from app.client import RingsideBot
     from bot.clock import ManualClock
     from bot.store import Store
     from cogs.help import Help

@@ -27,7 +27,7 @@ _HERE = Path(__file__).resolve().parent
 sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != _HERE]
 sys.path.insert(0, str(_HERE.parent))
 
-from bot.client import SCHEDULER_MAX_SLEEP  # noqa: E402
+from app.client import SCHEDULER_MAX_SLEEP  # noqa: E402
 from bot.clock import ManualClock  # noqa: E402
 from fakediscord import FakeDiscord  # noqa: E402
 from tests.support import start_bot, stop_bot  # noqa: E402

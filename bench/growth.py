@@ -48,7 +48,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bot.clock import ManualClock
 from bot.housekeeping import COMPACT_AFTER, Housekeeping
-from bot.sessions import SessionManager, result_record
+from bot.session import result_record
+from bot.sessions import SessionManager
 from bot.store import LoggedAction, Store
 from engine import find_variant
 from engine.ai.backgammon_analysis import analyse

@@ -4,7 +4,7 @@ the computer and the analysis think, and each heavy job's own time.
     python bench/heavy_work.py [--replay-actions 8000] [--analysis-length 5] [--pictures 200]
                                [--moves 4] [--seed 1] [--skip-threads]
 
-One run, in the bot's own worker lanes (``bot.render_pool.RenderPool()``: as many board and compute
+One run, in the bot's own worker lanes (``app.render_pool.RenderPool()``: as many board and compute
 workers as CPUs, ``HEAVY_WORKERS`` heavy ones at ``HEAVY_NICE``), prints one JSON object:
 
 - ``alone``: each heavy job by itself, wall seconds as the bot awaits it: a replay of a backgammon
@@ -42,9 +42,9 @@ _HERE = Path(__file__).resolve().parent
 sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != _HERE]
 sys.path.insert(0, str(_HERE.parent))
 
+from app.render_pool import RenderPool  # noqa: E402
 from bench.analysis import match_log  # noqa: E402
 from bench.render import positions  # noqa: E402
-from bot.render_pool import RenderPool  # noqa: E402
 from engine.ai.selfplay import notations_played  # noqa: E402
 from engine.backgammon.variant import VARIANT  # noqa: E402
 from engine.protocol import CHANCE, Action, GameView, replay_states  # noqa: E402

@@ -108,9 +108,9 @@ _HERE = Path(__file__).resolve().parent
 sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != _HERE]
 sys.path.insert(0, str(_HERE.parent))
 
-from bot.client import RingsideBot  # noqa: E402
+from app.client import RingsideBot  # noqa: E402
 from bot.clock import SystemClock  # noqa: E402
-from bot.sessions import Played, Session  # noqa: E402
+from bot.session import Played, Session  # noqa: E402
 from bot.store import Store  # noqa: E402
 from fakediscord import FakeChannel, FakeDiscord, FakeMessage, FakeUser, InteractionResult  # noqa: E402
 from fakediscord.matches import (  # noqa: E402

@@ -38,7 +38,7 @@ _HERE = Path(__file__).resolve().parent
 sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != _HERE]
 sys.path.insert(0, str(_HERE.parent))
 
-from bot.client import RingsideBot  # noqa: E402
+from app.client import RingsideBot  # noqa: E402
 from bot.clock import ManualClock  # noqa: E402
 from bot.store import Store  # noqa: E402
 from fakediscord import FakeDiscord, InteractionResult  # noqa: E402

@@ -12,7 +12,7 @@ on the machine and on what else runs on it (measure the commit to compare agains
 minutes).
 
 ``--pool WORKERS`` (0: as many as CPUs) also draws all the positions at once through
-``bot.render_pool.RenderPool`` (``asyncio.gather`` of ``pool.png``, after ``start()``) and adds
+``app.render_pool.RenderPool`` (``asyncio.gather`` of ``pool.png``, after ``start()``) and adds
 ``pool_wall_s`` (all pictures done) and ``inline_wall_s`` (the same pictures one after another on
 the event loop) and checks the bytes are the same as inline.
 """
@@ -34,7 +34,7 @@ _HERE = Path(__file__).resolve().parent
 sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != _HERE]
 sys.path.insert(0, str(_HERE.parent))
 
-from bot.render_pool import RenderPool  # noqa: E402
+from app.render_pool import RenderPool  # noqa: E402
 from engine import find_variant  # noqa: E402
 from engine.ai.random_player import random_action  # noqa: E402
 from engine.protocol import GameState  # noqa: E402

@@ -2,7 +2,7 @@
 
     python bench/worker_memory.py [--pictures 4500] [--every 500] [--seed 7]
 
-Starts the bot's lanes with one board worker (``bot.render_pool.RenderPool(1)``), then has it draw
+Starts the bot's lanes with one board worker (``app.render_pool.RenderPool(1)``), then has it draw
 ``--pictures`` board pictures: the positions of seeded random games of ring, backgammon and space
 (a third each, shuffled), each with other players' names, as a bot with many matches would. Every
 ``--every`` pictures it reads the worker's resident memory (``VmRSS`` in ``/proc/<pid>/status``), and
@@ -25,8 +25,8 @@ _HERE = Path(__file__).resolve().parent
 sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != _HERE]
 sys.path.insert(0, str(_HERE.parent))
 
+from app.render_pool import RenderPool  # noqa: E402
 from bench.render import positions  # noqa: E402
-from bot.render_pool import RenderPool  # noqa: E402
 from engine.memo import CACHES  # noqa: E402
 from render import Caption  # noqa: E402
 

@@ -18,19 +18,36 @@ import asyncio
 import contextlib
 import logging
 import threading
-from collections.abc import Callable, Mapping
-from typing import Any
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, Protocol
 
 from bot.clock import Clock
 from bot.publishing import Publishers, Unpostable
-from bot.render_pool import HeavyWorkFailed, RenderPool
 from bot.store import Store
 from bot.store.analyses import DONE, PENDING, AnalysisRecord
+from bot.worker_lanes import HeavyWorkFailed
 from engine import GameError
 from engine.ai.coaches import ANALYSES
-from engine.ai.coaching import Analysis, AnalysisStopped, analysis_from_json, analysis_to_json
+from engine.ai.coaching import Analysis, AnalysisStopped, StopCheck, analysis_from_json, analysis_to_json
 
 log = logging.getLogger(__name__)
+
+
+class Analyser(Protocol):
+    """Where an analysis is computed: the bot's heavy worker lane (``app.render_pool.RenderPool``)."""
+
+    async def analyse(
+        self, game: str, options: Mapping[str, Any] | None, log: Sequence[str], should_stop: StopCheck
+    ) -> Analysis: ...
+
+
+class InThread:
+    """An ``Analyser`` without worker processes: a thread, stopped by ``should_stop``."""
+
+    async def analyse(
+        self, game: str, options: Mapping[str, Any] | None, log: Sequence[str], should_stop: StopCheck
+    ) -> Analysis:
+        return await asyncio.to_thread(ANALYSES[game], options, list(log), should_stop)
 
 
 class Analyses:
@@ -39,14 +56,14 @@ class Analyses:
         store: Store,
         clock: Clock,
         publishers: Callable[[], Publishers],
-        workers: RenderPool | None = None,
+        workers: Analyser | None = None,
     ) -> None:
         """``publishers``: where the registered publishers are found (read at each use); ``workers``:
         where analyses are computed (None: in a thread of this process)."""
         self.store = store
         self.clock = clock
         self._publishers = publishers
-        self._workers = workers or RenderPool(0)
+        self._workers = workers or InThread()
         self._queue: asyncio.Queue[int] = asyncio.Queue()
         self._queued: set[int] = set()
         self._stop = threading.Event()

@@ -5,7 +5,7 @@ Every failure to bring a match's board up to date is counted in the store (``sho
 time of the next try (``show_after``), so the wait survives restarts, and the scheduler takes the due
 boards with the fewest failures first: boards that can never be posted wait longer and longer and never
 hold up a board that failed once. A channel that is gone is not waited for at all
-(``SessionManager.channel_gone``).
+(``BoardHandoff.channel_gone``).
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """What the scheduler needs from the Discord side: publishers the cogs implement and register.
 
 The decisions about due work are made in this layer (``Challenges.expire_due``,
-``SessionManager.due_reminders``, ``SessionManager.timeout_due``); showing each result is the
+``TurnClocks.due_reminders``, ``TurnClocks.timeout_due``); showing each result is the
 cogs' part. A cog registers itself on ``RingsideBot.publishers`` when it is loaded and removes itself
 when unloaded; while no publisher of a kind is registered, that kind of due work is left for later
 (so a reminder is not claimed with nobody to send it).
@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Protocol
 
-from bot.sessions import Played, Reminder
+from bot.session import Played, Reminder
 from bot.store import ChallengeRecord, MatchRecord
 from engine.ai.coaching import Analysis
 

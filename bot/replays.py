@@ -1,6 +1,6 @@
 """How many replays are made at once: per member, per server and in all (:class:`ReplayLimits`).
 
-A replay of a long match takes a heavy worker for seconds (``bot.render_pool``): it never delays a
+A replay of a long match takes a heavy worker for seconds (``app.render_pool``): it never delays a
 board picture, but the heavy workers are few, so one member must not queue a dozen of them and one
 server must not take them all. A request over a limit is refused at once, privately, with the limit
 named; a slot is held from the request until the GIF is posted (or the attempt failed).
@@ -13,7 +13,7 @@ from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from bot.sessions import UserError
+from bot.session import UserError
 
 PER_MEMBER = 1
 """Replays one member may have in the making at once."""

@@ -55,6 +55,10 @@ STOP_GRACE = 5.0
 START_TIMEOUT = 60.0
 
 
+class HeavyWorkFailed(Exception):
+    """A heavy job's worker died or did not finish in time (its lane has been replaced)."""
+
+
 class WorkerLost(Exception):
     """The job's worker died or did not answer in time (the lane has been replaced), or the lane
     was closed with the job in flight."""
@@ -78,11 +82,10 @@ class LaneSpec:
 
 
 def registered_games() -> frozenset[str]:
-    """The games a worker forked now can play and draw (their rules and their picture registered)."""
-    import engine
-    import render
+    """The games a worker forked now can play and draw (every registered kit has rules and a picture)."""
+    from kits import KITS
 
-    return frozenset(engine.VARIANTS) & frozenset(render.RENDERERS)
+    return frozenset(KITS)
 
 
 _started: Any = None

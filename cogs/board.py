@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 import discord
 
-from bot.sessions import Session, Step, deciding_seat, in_window, told
+from bot.session import Session, Step, deciding_seat, in_window, told
 from bot.store import MatchRecord
 from cogs.components import (
     GameButton,

@@ -2,7 +2,7 @@
 analysis posted after a finished match (``bot.analyses`` computes it; this cog shows it).
 
 Thin: which games have a coach is ``engine.ai.coaches``; the hint and the analysis are computed by
-the engine, in worker processes (``bot.render_pool``). This cog checks who may ask, and formats what comes back.
+the engine, in worker processes (``app.render_pool``). This cog checks who may ask, and formats what comes back.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.publishing import Unpostable
-from bot.sessions import MatchOver, NotInMatch, NotYourTurn, Session, UserError, deciding_seat
+from bot.session import MatchOver, NotInMatch, NotYourTurn, Session, UserError, check_readable, deciding_seat
 from bot.store import MatchRecord
 from cogs.board import match_label, options_text, player_names
 from cogs.components import MatchPicker
@@ -35,7 +35,7 @@ from engine.ai.coaching import Analysis, Decision, Hint, NoHintError, PlayerRepo
 from render import SEAT_STYLES
 
 if TYPE_CHECKING:
-    from bot.client import RingsideBot
+    from app.client import RingsideBot
 
 log = logging.getLogger(__name__)
 
@@ -107,7 +107,7 @@ class Coach(commands.Cog):
         """The caller's matches here a hint could be for: the only one, or those waiting for them, of
         a game with hints if any is (a ``UserError`` if none waits)."""
         user_id = interaction.user.id
-        matches = await self.bot.sessions.matches_of(user_id, interaction.channel_id)
+        matches = await self.bot.sessions.history.matches_of(user_id, interaction.channel_id)
         if not matches:
             raise await self._no_match_here(interaction)
         if len(matches) == 1:
@@ -145,7 +145,7 @@ class Coach(commands.Cog):
             raise UserError(
                 f"Hints are given for {games} only; match #{session.id} is {session.variant.title}."
             )
-        state = sessions.check_readable(session)
+        state = check_readable(session)
         if record.status != "active":
             raise MatchOver(f"Match #{session.id} is over: hints are for matches in progress.")
         seat = session.seat_of(user_id)
@@ -166,7 +166,7 @@ class Coach(commands.Cog):
         return session.state is not None and deciding_seat(session.state) == session.seat_of(user_id)
 
     async def _no_match_here(self, interaction: discord.Interaction[Any]) -> UserError:
-        for played in await self.bot.store.matches.recent(interaction.user.id, 10):
+        for played in await self.bot.sessions.history.recent(interaction.user.id, 10):
             if played.channel_id == interaction.channel_id and played.status != "active":
                 return MatchOver(f"Match #{played.match_id} here is over: hints are for matches in progress.")
         return UserError("You have no match in progress here. Start one with /challenge.")
@@ -176,7 +176,7 @@ class Coach(commands.Cog):
     async def analysis_ready(self, match_id: int, analysis: Analysis) -> int | None:
         """Post the analysis as a reply to the match's result message, with the chart; the result
         message's line about it then says so."""
-        record = await self.bot.store.matches.get(match_id)
+        record = await self.bot.sessions.history.match(match_id)
         if record is None:
             return None
         variant = find_variant(record.game)
@@ -226,7 +226,7 @@ class Coach(commands.Cog):
         return sent.id
 
     async def analysis_failed(self, match_id: int) -> None:
-        record = await self.bot.store.matches.get(match_id)
+        record = await self.bot.sessions.history.match(match_id)
         if record is not None:
             await self._note_on_result(record, ANALYSIS_FAILED)
 

@@ -34,7 +34,7 @@ from kits import KITS
 from render import render_board
 
 if TYPE_CHECKING:
-    from bot.client import RingsideBot
+    from app.client import RingsideBot
 
 log = logging.getLogger(__name__)
 
@@ -433,4 +433,4 @@ class Help(commands.Cog):
         )
 
 
-#: The rules pages' persistent controls, registered with the others at start-up (``bot.client``).
+#: The rules pages' persistent controls, registered with the others at start-up (``app.client``).

@@ -15,22 +15,20 @@ before the next one is posted; the post carries a nonce made of the match, its v
 reposts, which Discord enforces, so a post repeated after a crash returns the first message instead
 of a second one; a post the store could not note loses its controls again; and the note is a compare
 and set on the board message it replaces. A channel Discord says is gone is not tried again: the
-match is abandoned, unrated (``SessionManager.channel_gone``).
+match is abandoned, unrated (``BoardHandoff.channel_gone``).
 """
 
 from __future__ import annotations
 
 import asyncio
 import hashlib
-import io
 import logging
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any
 
-import aiohttp
 import discord
 
-from bot.board_repair import BACKOFF, QUICK_TRIES, settled, warned
-from bot.sessions import REMATCH_SECONDS, Session, UserError, steps_of, told
+from bot.board_repair import BACKOFF, QUICK_TRIES
+from bot.session import REMATCH_SECONDS, Session, UserError, steps_of, told
 from bot.store import MatchRecord, StoreError
 from bot.store.analyses import FAILED, POSTED
 from cogs.board import (
@@ -38,17 +36,16 @@ from cogs.board import (
     board_message,
     board_picture,
     disabled_copy,
-    how_won,
-    in_brackets,
-    options_text,
     player_names,
-    sentence,
 )
+from cogs.board_recovery import BoardRecovery
+from cogs.match_endings import MatchEndings
+from cogs.match_threads import MatchThreads
 from engine import GameView, Outcome
 from render import Caption, render_board
 
 if TYPE_CHECKING:
-    from bot.client import RingsideBot
+    from app.client import RingsideBot
 
 log = logging.getLogger(__name__)
 
@@ -56,11 +53,6 @@ LOCKS_KEPT = 1000
 """Locks of matches not being shown are dropped beyond this many."""
 SHOW_CONCURRENCY = 8
 """Boards shown at once when many are behind (start-up, shutdown, a scheduler round)."""
-THREAD_ARCHIVE_MINUTES: Literal[10080] = 10080
-ATTACHMENT_DESCRIPTION_LIMIT = 1024
-"""Discord's longest description (alt text) of an attachment."""
-THREAD_EXISTS = 160004
-"""Discord's error code: a thread was already opened on this message (its id is the message's)."""
 UNKNOWN_MESSAGE = 10008
 GONE_CODES = frozenset({10003, 10004, 50001})
 """Discord's error codes saying that a channel is gone for the bot: Unknown Channel (deleted), Unknown
@@ -68,11 +60,6 @@ Guild (the server is gone or removed the bot), Missing Access (the bot may no lo
 NONCE_LENGTH = 24
 """Characters of a board post's nonce (Discord takes at most 25)."""
 REPOST_HEADLINE = "The board, as it stands:"
-
-
-EXPECTED = (discord.HTTPException, aiohttp.ClientError, OSError, TimeoutError, StoreError)
-"""Failures the bot expects now and then (Discord's, the network's, a write SQLite refused): logged in
-one line; anything else is a bug, logged with its traceback."""
 
 
 def gone(exc: BaseException) -> bool:
@@ -107,6 +94,12 @@ class BoardPublisher:
         self.retry_delays: tuple[float, ...] = BACKOFF[:QUICK_TRIES]
         #: boards shown at once by ``show_behind``
         self.concurrency = SHOW_CONCURRENCY
+        #: boards that could not be shown, tried again
+        self.recovery = BoardRecovery(self)
+        #: results announced, match files
+        self.endings = MatchEndings(self)
+        #: the matches' threads and channels
+        self.threads = MatchThreads(self)
 
     # -- drawing ------------------------------------------------------------------------------------
 
@@ -145,20 +138,20 @@ class BoardPublisher:
             except UserError:
                 return True  # the match is gone: nothing to show
             if repost:
-                await self.bot.sessions.request_board(session)
+                await self.bot.sessions.boards.request_board(session)
             if not session.record.behind:
                 return True
             try:
                 await self._show(session, interaction, headline)
             except discord.HTTPException as exc:
                 if gone(exc):
-                    await self._gone(session, exc)
+                    await self.recovery.gone(session, exc)
                 else:
-                    await self._failed(session, exc)
+                    await self.recovery.failed(session, exc)
                 return False
             except Exception as exc:
                 # Anything else (a network error, the store, a bug) also leaves it behind, to show again.
-                await self._failed(session, exc)
+                await self.recovery.failed(session, exc)
                 return False
         return True
 
@@ -170,93 +163,6 @@ class BoardPublisher:
             return False
         async with lock:
             return True
-
-    async def show_behind(self, *, everything: bool = False) -> int:
-        """Show every match whose board is behind what is saved and due to be tried (``everything``:
-        due or not, as at shutdown), ``concurrency`` at a time, fewest failures first; returns how
-        many were brought up to date."""
-        due = await self.bot.store.matches.due_boards(None if everything else self.bot.clock.now())
-        queue = iter(due)
-
-        async def worker() -> int:
-            shown = 0
-            for match_id in queue:  # shared by the workers: each match is taken once
-                if self.bot.is_closed():
-                    break
-                shown += await self.show(match_id)
-            return shown
-
-        counts = await asyncio.gather(*(worker() for _ in range(min(self.concurrency, len(due)))))
-        return sum(counts)
-
-    async def _failed(self, session: Session, exc: BaseException) -> None:
-        """Note the failure (the board is tried again later, further out each time) and say so in the
-        log, once per step of the wait; the first tries are timed here (``retry_delays``)."""
-        try:
-            tries, after = await self.bot.sessions.board_failed(session)
-        except Exception:
-            log.exception("match %s: the failure to show its board could not be noted", session.id)
-            tries, after = session.record.show_tries + 1, self.bot.clock.now() + BACKOFF[0]
-        wait = after - self.bot.clock.now()
-        if warned(tries):
-            more = " (it stops growing now: no more warnings about it)" if settled(tries) else ""
-            log.warning(
-                "could not show the board of match %s (failure %d in a row; tried again in %.0f s%s): %s",
-                session.id,
-                tries,
-                wait,
-                more,
-                exc,
-                exc_info=None if isinstance(exc, EXPECTED) else exc,
-            )
-        else:
-            log.debug("could not show the board of match %s (failure %d): %s", session.id, tries, exc)
-        if tries <= len(self.retry_delays):
-            task = asyncio.get_running_loop().create_task(
-                self._retry(session.id, self.retry_delays[tries - 1])
-            )
-            self._retries.add(task)
-            task.add_done_callback(self._retries.discard)
-
-    async def _gone(self, session: Session, exc: discord.HTTPException) -> None:
-        """Discord says the match's channel is gone: never tried again; an active match is abandoned,
-        unrated, and the channel a thread was opened from is told."""
-        record = session.record
-        log.warning(
-            "match %s: Discord says its channel %s is gone (%s): its board is not tried again%s",
-            session.id,
-            record.channel_id,
-            exc,
-            "; the match is abandoned" if record.status == "active" else "",
-        )
-        try:
-            played = await self.bot.sessions.channel_gone(session.id)
-        except Exception:
-            log.exception("match %s: its channel is gone, and that could not be noted", session.id)
-            return
-        if played is None or record.parent_id is None:
-            return
-        a, b = record.players
-        text = (
-            f"Match #{session.id} ({session.variant.title}, <@{a}> vs <@{b}>) was abandoned: its thread "
-            "is gone. It is not rated."
-        )
-        try:
-            await self.bot.get_partial_messageable(record.parent_id, guild_id=record.guild_id).send(
-                text, allowed_mentions=discord.AllowedMentions.none()
-            )
-        except discord.HTTPException as notice:
-            log.info(
-                "match %s: could not say in channel %s that it was abandoned: %s",
-                session.id,
-                record.parent_id,
-                notice,
-            )
-
-    async def _retry(self, match_id: int, delay: float) -> None:
-        await asyncio.sleep(delay)
-        if not self.bot.is_closed():
-            await self.show(match_id)
 
     async def close(self) -> None:
         for task in list(self._retries):
@@ -277,17 +183,17 @@ class BoardPublisher:
                 else f"Match #{session.id} was abandoned: its saved position was damaged. It is not rated."
             )
             await self._retire(session, record.message_id, interaction)
-            await self._channel_of(session).send(
+            await self.threads.channel_of(session).send(
                 text, nonce=board_nonce(record), allowed_mentions=discord.AllowedMentions.none()
             )
             await self._note(session, record, None, None)
             return
         finished = record.status == "finished"
-        outcome = await sessions.result_of(session.id) if finished else None
-        changes = await self.bot.store.ratings.changes(session.id) if finished else []
+        outcome = await sessions.history.result_of(session.id) if finished else None
+        changes = await self.bot.sessions.history.rating_changes(session.id) if finished else []
         names = await player_names(self.bot, session)
         running = record.timeout_at is not None or record.window_at is not None
-        clock = None if running else await sessions.turn_clock(session, self.bot.clock.now())
+        clock = None if running else await sessions.clocks.turn_clock(session, self.bot.clock.now())
         first = record.shown_version is None
         reposted = record.redraw and record.new_board and not first
         if first and headline is None:
@@ -321,7 +227,7 @@ class BoardPublisher:
                 assert interaction is not None
                 await interaction.edit_original_response(**edit)
             else:
-                await self._channel_of(session).get_partial_message(record.message_id).edit(**edit)
+                await self.threads.channel_of(session).get_partial_message(record.message_id).edit(**edit)
         except discord.NotFound as exc:
             if exc.code != UNKNOWN_MESSAGE:
                 raise
@@ -329,7 +235,7 @@ class BoardPublisher:
             log.info(
                 "match %s: its board message %s is gone; posting a new one", session.id, record.message_id
             )
-            if not await sessions.request_board(session):
+            if not await sessions.boards.request_board(session):
                 raise
             await self._show(session, None, None)
             return
@@ -360,10 +266,10 @@ class BoardPublisher:
         files = [message.file]
         if finished:
             # Rebuilt from the saved log whenever the result is (re)posted: nothing more is stored.
-            match_file = await self.match_file(session, names)
+            match_file = await self.endings.match_file(session, names)
             if match_file is not None:
                 files.append(match_file)
-        channel = await self._open_thread(session)
+        channel = await self.threads.open_thread(session)
         # At no moment do two messages of the match carry live controls.
         await self._retire(session, record.message_id, interaction)
         sent = await channel.send(
@@ -386,7 +292,7 @@ class BoardPublisher:
         if finished:
             # Its Rematch button is greyed out by the scheduler when its time runs out.
             try:
-                await self.bot.store.matches.set_result_message(
+                await self.bot.sessions.boards.set_result_message(
                     session.id, sent.id, self.bot.clock.now() + REMATCH_SECONDS
                 )
             except Exception:
@@ -397,7 +303,7 @@ class BoardPublisher:
             if analysis is not None:
                 self.bot.analyses.queue(session.id)
             if outcome is not None:
-                await self.announce(session, outcome)
+                await self.endings.announce(session, outcome)
 
     async def _note(
         self,
@@ -412,7 +318,7 @@ class BoardPublisher:
         showing replaced the board meanwhile) loses its controls: only the board the store knows
         is live."""
         try:
-            noted = await self.bot.sessions.mark_shown(
+            noted = await self.bot.sessions.boards.mark_shown(
                 session, message_id, clock, record.board_version, record.message_id
             )
         except Exception:
@@ -420,7 +326,7 @@ class BoardPublisher:
                 await self._strip(posted)
             raise
         if not noted:
-            await self.bot.sessions.reread_board(session)
+            await self.bot.sessions.boards.reread_board(session)
             if posted is not None and session.record.message_id != posted.id:
                 await self._strip(posted)
             raise NotNoted(f"match {session.id}: its board of version {record.board_version} was not noted")
@@ -430,67 +336,6 @@ class BoardPublisher:
             await message.edit(view=None)
         except discord.HTTPException as exc:
             log.info("could not take the controls off message %s: %s", message.id, exc)
-
-    async def match_file(self, session: Session, names: tuple[str, str]) -> discord.File | None:
-        """The finished match as its game's file (``Variant.export_match``) for the result message, or
-        None: the game has no format, or building it failed (logged; the result goes out without it)."""
-        try:
-            log_ = await self.bot.store.matches.action_log(session.id)
-            exported = session.variant.export_match(session.record.options, [a.notation for a in log_], names)
-        except Exception:
-            log.exception(
-                "match %s: its match file could not be built; the result is posted without it", session.id
-            )
-            return None
-        if exported is None:
-            return None
-        return discord.File(
-            io.BytesIO(exported.data),
-            filename=exported.filename,
-            description=exported.description[:ATTACHMENT_DESCRIPTION_LIMIT] or None,
-        )
-
-    def _channel_of(self, session: Session) -> discord.PartialMessageable:
-        record = session.record
-        return self.bot.get_partial_messageable(record.channel_id, guild_id=record.guild_id)
-
-    async def _open_thread(self, session: Session) -> discord.abc.Messageable:
-        """Where the match's next board goes: its thread, opened now if it is still to open."""
-        record = session.record
-        if record.thread_name is None:
-            return self._channel_of(session)
-        thread_id: int | None = None
-        try:
-            if record.thread_on is not None:
-                message = self._channel_of(session).get_partial_message(record.thread_on)
-                thread_id = (
-                    await message.create_thread(
-                        name=record.thread_name, auto_archive_duration=THREAD_ARCHIVE_MINUTES
-                    )
-                ).id
-            else:
-                channel = self.bot.get_channel(record.channel_id) or await self.bot.fetch_channel(
-                    record.channel_id
-                )
-                if isinstance(channel, discord.TextChannel):
-                    thread_id = (
-                        await channel.create_thread(
-                            name=record.thread_name,
-                            type=discord.ChannelType.public_thread,
-                            auto_archive_duration=THREAD_ARCHIVE_MINUTES,
-                        )
-                    ).id
-        except discord.HTTPException as exc:
-            if exc.code == THREAD_EXISTS and record.thread_on is not None:
-                thread_id = record.thread_on  # opened before a restart: a message's thread has its id
-            elif exc.status >= 500 or exc.status == 429:
-                raise  # Discord's trouble: try again later
-            else:
-                log.info("could not open a thread for match %s, playing in the channel: %s", session.id, exc)
-        await self.bot.sessions.set_thread(
-            session, thread_id if thread_id is not None else record.channel_id, record.channel_id
-        )
-        return self._channel_of(session)
 
     async def _retire(
         self, session: Session, message_id: int | None, interaction: discord.Interaction[Any] | None = None
@@ -517,34 +362,6 @@ class BoardPublisher:
             if gone(exc) or transient(exc):
                 raise
             log.info("could not retire board message %s of match %s: %s", message_id, session.id, exc)
-
-    async def announce(self, session: Session, outcome: Outcome) -> None:
-        """Post a finished match's result in the server's results channel, if it has one."""
-        settings = await self.bot.settings.get(session.record.guild_id)
-        channel_id = settings.results_channel
-        # Matches in threads under the results channel are announced there too; only a match played
-        # in that very channel already shows its result there.
-        if channel_id is None or channel_id == session.record.channel_id:
-            return
-        where = ""
-        if session.record.guild_id is not None:
-            where = f" https://discord.com/channels/{session.record.guild_id}/{session.record.channel_id}"
-        options = options_text(session)
-        if outcome.winner is None:
-            game = f"{session.variant.title}{', ' if options else ''}{options}"
-            text = f"Match #{session.id} ({game}) was drawn: {sentence(outcome.description)}{where}"
-        else:
-            winner, loser = session.user_of(outcome.winner), session.user_of(1 - outcome.winner)
-            text = (
-                f"🏆 <@{winner}> beat <@{loser}> at {session.variant.title}"
-                f"{in_brackets(options, f'match #{session.id}')}: {how_won(session, outcome)}{where}"
-            )
-        try:
-            await self.bot.get_partial_messageable(channel_id).send(
-                text[:2000], allowed_mentions=discord.AllowedMentions.none()
-            )
-        except discord.HTTPException as exc:
-            log.info("could not announce match %s in channel %s: %s", session.id, channel_id, exc)
 
 
 ANALYSIS_PENDING = "Analysis: being computed…"

@@ -16,16 +16,16 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.render_pool import HeavyWorkFailed
 from bot.replays import ReplayRefused
 from bot.store import MatchRecord
+from bot.worker_lanes import HeavyWorkFailed
 from cogs.board import record_names
 from cogs.replies import reply_privately
 from engine import GameError, find_variant
 from render.replay import GIF_LIMIT, ReplayTooLarge, SavedMatch
 
 if TYPE_CHECKING:
-    from bot.client import RingsideBot
+    from app.client import RingsideBot
 
 log = logging.getLogger(__name__)
 
@@ -58,9 +58,9 @@ class Replay(commands.Cog):
         saved = SavedMatch(
             game=record.game,
             options=record.options,
-            log=tuple(a.notation for a in await self.bot.store.matches.action_log(record.id)),
+            log=tuple(a.notation for a in await self.bot.sessions.history.action_log(record.id)),
             names=await record_names(self.bot, record),
-            ending=await self.bot.sessions.result_of(record.id),
+            ending=await self.bot.sessions.history.result_of(record.id),
         )
         # Discord says in each interaction how large a file it takes here.
         limit = min(GIF_LIMIT, interaction.filesize_limit)
@@ -111,9 +111,9 @@ class Replay(commands.Cog):
             )
 
     async def _finished_match(self, interaction: discord.Interaction[Any], match: int | None) -> MatchRecord:
-        store = self.bot.store
+        history = self.bot.sessions.history
         if match is None:
-            for played in await store.matches.recent(interaction.user.id, RECENT):
+            for played in await history.recent(interaction.user.id, RECENT):
                 if played.status != "active" and played.guild_id == interaction.guild_id:
                     match = played.match_id
                     break
@@ -121,7 +121,7 @@ class Replay(commands.Cog):
                 raise ReplayError(
                     "You have no finished match on this server to replay. Name one: `/replay match:12`."
                 )
-        record = await store.matches.get(match) if 0 < match < 1 << 63 else None
+        record = await history.match(match) if 0 < match < 1 << 63 else None
         if record is None or record.guild_id != interaction.guild_id:
             raise ReplayError(f"There is no match #{match} on this server.")
         if record.status == "active":

@@ -16,7 +16,7 @@ from engine import VARIANTS
 from engine.registry import unknown_game_text
 
 if TYPE_CHECKING:
-    from bot.client import RingsideBot
+    from app.client import RingsideBot
 
 
 WINDOW_WAITS: tuple[tuple[str, int], ...] = (

@@ -24,7 +24,7 @@ from engine import VARIANTS, EndReason, Forfeit, GameError, find_variant
 from render.leaderboard import rating_chart
 
 if TYPE_CHECKING:
-    from bot.client import RingsideBot
+    from app.client import RingsideBot
 
 log = logging.getLogger(__name__)
 
@@ -238,29 +238,29 @@ class Stats(commands.Cog):
         if guild_id is None:
             await reply_privately(interaction, "Ratings are kept per server: use /leaderboard in a server.")
             return
-        store = self.bot.store
+        history = self.bot.sessions.history
         try:
             if game is not None:
                 key = find_variant(game).key
             else:
-                key = default_game(await store.ratings.standings_of(guild_id, interaction.user.id))
+                key = default_game(await history.standings_of(guild_id, interaction.user.id))
         except GameError as exc:
             await reply_privately(interaction, _sentence(str(exc)))
             return
-        top = await store.ratings.leaderboard(guild_id, key, TOP)
+        top = await history.leaderboard(guild_id, key, TOP)
         if not top:
             await reply_privately(
                 interaction, f"No rated {game_title(key).lower()} matches in this server yet."
             )
             return
         caller: tuple[int, Standing] | None = None
-        mine = await store.ratings.standing(guild_id, key, interaction.user.id)
+        mine = await history.standing(guild_id, key, interaction.user.id)
         if mine is not None and all(s.user_id != mine.user_id for s in top):
-            rank = await store.ratings.rank(guild_id, key, mine.user_id)
+            rank = await history.rank(guild_id, key, mine.user_id)
             assert rank is not None
             caller = (rank, mine)
         ids = [s.user_id for s in top] + ([caller[1].user_id] if caller else [])
-        trends = await store.ratings.trends(guild_id, key, ids, TREND_MATCHES)
+        trends = await history.trends(guild_id, key, ids, TREND_MATCHES)
         embed = leaderboard_embed(key, top, trends, caller)
         await interaction.response.send_message(embed=embed, allowed_mentions=NO_PINGS)
 
@@ -287,8 +287,8 @@ class Stats(commands.Cog):
                 interaction, f"{target.mention} has no rating: matches against bots are not rated."
             )
             return
-        store = self.bot.store
-        games = await store.ratings.standings_of(guild_id, target.id)
+        history = self.bot.sessions.history
+        games = await history.standings_of(guild_id, target.id)
         try:
             key = find_variant(game).key if game is not None else default_game(games)
         except GameError as exc:
@@ -300,9 +300,9 @@ class Stats(commands.Cog):
             others = f" (they play: {', '.join(game_title(g.game) for g in games)})" if games else ""
             await reply_privately(interaction, f"{target.mention} has no {what} in this server yet{others}.")
             return
-        rank = await store.ratings.rank(guild_id, key, target.id)
-        players = await store.ratings.players_rated(guild_id, key)
-        results = await store.ratings.rated_results(guild_id, key, target.id)
+        rank = await history.rank(guild_id, key, target.id)
+        players = await history.players_rated(guild_id, key)
+        results = await history.rated_results(guild_id, key, target.id)
         name = target.display_name
         embed = stats_embed(target.id, name, key, standing, rank or 0, players, results, games, bool(results))
         if not results:
@@ -315,7 +315,7 @@ class Stats(commands.Cog):
 
     @app_commands.command(name="history", description="Your last 10 matches, with links to them.")
     async def history(self, interaction: discord.Interaction[Any]) -> None:
-        matches = await self.bot.store.matches.recent(interaction.user.id, RECENT)
+        matches = await self.bot.sessions.history.recent(interaction.user.id, RECENT)
         if not matches:
             await reply_privately(
                 interaction, "You have not played any matches yet. Start one with /challenge."

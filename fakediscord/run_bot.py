@@ -24,7 +24,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     point_discord_py_at(args.api_base)
 
-    from bot.__main__ import main as bot_main
+    from app.main import main as bot_main
 
     return bot_main()
 

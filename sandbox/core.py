@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from bot.client import RingsideBot
+from app.client import RingsideBot
 from bot.clock import ManualClock
 from bot.store import Store
 from fakediscord import (

@@ -11,7 +11,7 @@ from typing import Any, ClassVar
 
 import pytest
 
-from bot.client import RingsideBot
+from app.client import RingsideBot
 from bot.clock import ManualClock
 from bot.store import Store
 from engine import GameState, MatchFile, TurnConfirmation, Variant

@@ -317,3 +317,12 @@ def test_a_kit_part_names_its_object_lazily() -> None:
     with pytest.raises(ValueError, match="registered already"):
         KITS.register(KITS["ring"])
     assert Coach(hint=Part(len), analysis=Part(len)).hint.get() is len
+
+
+def test_the_recipe_for_a_new_game_names_every_field_of_a_kit() -> None:
+    import dataclasses
+
+    text = (ROOT / "docs" / "architecture.md").read_text(encoding="utf-8")
+    recipe = text.split("## Adding a game", 1)[1].split("\n## ", 1)[0]
+    missing = [f.name for f in dataclasses.fields(GameKit) if f"`{f.name}`" not in recipe]
+    assert missing == [], f"docs/architecture.md's recipe does not say where these go: {missing}"

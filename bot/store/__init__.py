@@ -16,6 +16,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from bot.store.analyses import AnalysisRecord, AnalysisStore
+from bot.store.boards import BoardStore
 from bot.store.challenges import ChallengeStore
 from bot.store.connection import Connection, StoreError, WriteFailed
 from bot.store.deadlines import DeadlineStore
@@ -51,6 +52,7 @@ class Store:
     def __init__(self, connection: Connection) -> None:
         self.connection = connection
         self.matches = MatchStore(connection)
+        self.boards = BoardStore(connection)
         self.challenges = ChallengeStore(connection)
         self.ratings = RatingStore(connection)
         self.settings = SettingsStore(connection)

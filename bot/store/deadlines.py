@@ -7,7 +7,7 @@ read, and a due reminder is claimed so that it is sent once, even across restart
 from __future__ import annotations
 
 from bot.store.connection import Connection
-from bot.store.matches import BEHIND, match_record
+from bot.store.matches import BEHIND, match_record, saved_record
 from bot.store.records import MatchRecord
 
 
@@ -23,14 +23,15 @@ class DeadlineStore:
         )
         return [match_record(r) for r in rows]
 
-    async def claim_reminder(self, match_id: int, reminder_at: float) -> bool:
-        """Take a due reminder so that it is sent once: False if it was taken or moved meanwhile."""
+    async def claim_reminder(self, match_id: int, reminder_at: float) -> MatchRecord | None:
+        """Take a due reminder so that it is sent once: the record as saved; None if it was taken or
+        moved meanwhile."""
         async with self._c.transaction() as db:
             cur = await db.execute(
                 "UPDATE matches SET reminder_at = NULL WHERE id = ? AND reminder_at = ? AND status = 'active'",
                 (match_id, reminder_at),
             )
-            return cur.rowcount == 1
+            return await saved_record(db, match_id) if cur.rowcount == 1 else None
 
     async def due_timeouts(self, now: float) -> list[MatchRecord]:
         rows = await self._c.all(

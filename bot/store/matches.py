@@ -7,6 +7,7 @@ ratings are saved in one transaction, before anyone is shown the result.
 from __future__ import annotations
 
 import logging
+import sqlite3
 import zlib
 from collections.abc import Iterable, Sequence
 from typing import Any
@@ -21,6 +22,10 @@ from bot.store.rows import encode, from_row
 from engine import EndReason, GameError, find_variant
 
 log = logging.getLogger(__name__)
+
+
+class ComputerMatchExists(Exception):
+    """The player has an active match against the computer in that place already (nothing saved)."""
 
 
 class ChallengeAnswered(Exception):
@@ -38,6 +43,14 @@ BEHIND = "(shown_version IS NULL OR shown_version < board_version OR redraw = 1)
 def match_record(row: aiosqlite.Row) -> MatchRecord:
     """A match row as a record (the two player columns make one field)."""
     return from_row(MatchRecord, row, players=(row["player0"], row["player1"]))
+
+
+async def saved_record(db: aiosqlite.Connection, match_id: int) -> MatchRecord | None:
+    """The match's row as this transaction leaves it: what every write returns, so a caller holds
+    what was saved rather than a copy it patched by hand."""
+    async with db.execute("SELECT * FROM matches WHERE id = ?", (match_id,)) as cur:
+        row = await cur.fetchone()
+    return match_record(row) if row is not None else None
 
 
 async def set_deadlines(db: aiosqlite.Connection, match_id: int, deadlines: Deadlines) -> None:
@@ -116,6 +129,7 @@ class MatchStore:
         thread_on: int | None = None,
         computer_level: str | None = None,
         rematch_of: int | None = None,
+        human: int | None = None,
     ) -> MatchRecord:
         """Create a match with its first actions (the opening roll) in one transaction; its first
         board is still to show (a new message, in the thread ``thread_name`` when given).
@@ -125,33 +139,41 @@ class MatchStore:
         With ``rematch_of``, that finished match is noted as rematched by this one, in the same
         transaction, and its Rematch button comes due to be greyed out (``rematch_until``, now at the
         latest); ``AlreadyRematched`` (nothing saved) if it was rematched already.
+        ``human``: the person in a match against the computer; ``ComputerMatchExists`` (nothing saved)
+        if they have one active in that place already (the unique index ``one_computer_match``).
         """
         async with self._c.transaction() as db:
-            cur = await db.execute(
-                "INSERT INTO matches (guild_id, channel_id, parent_id, game, options, player0, player1, state,"
-                " version, status, rated, created_at, updated_at, board_version, new_board, board_steps,"
-                " thread_name, thread_on, computer_level)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'active', ?, ?, ?, ?, 1, ?, ?, ?, ?)",
-                (
-                    guild_id,
-                    channel_id,
-                    parent_id,
-                    game,
-                    encode("options", options),
-                    players[0],
-                    players[1],
-                    state,
-                    len(actions),
-                    encode("rated", rated),
-                    now,
-                    now,
-                    len(actions),
-                    encode("board_steps", board_steps),
-                    thread_name,
-                    thread_on,
-                    computer_level,
-                ),
-            )
+            try:
+                cur = await db.execute(
+                    "INSERT INTO matches (guild_id, channel_id, parent_id, game, options, player0, player1,"
+                    " state, version, status, rated, created_at, updated_at, board_version, new_board,"
+                    " board_steps, thread_name, thread_on, computer_level, human)"
+                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'active', ?, ?, ?, ?, 1, ?, ?, ?, ?, ?)",
+                    (
+                        guild_id,
+                        channel_id,
+                        parent_id,
+                        game,
+                        encode("options", options),
+                        players[0],
+                        players[1],
+                        state,
+                        len(actions),
+                        encode("rated", rated),
+                        now,
+                        now,
+                        len(actions),
+                        encode("board_steps", board_steps),
+                        thread_name,
+                        thread_on,
+                        computer_level,
+                        human,
+                    ),
+                )
+            except sqlite3.IntegrityError as exc:
+                if "one_computer_match" in str(exc) or "matches.human" in str(exc):
+                    raise ComputerMatchExists(human) from exc
+                raise
             match_id = cur.lastrowid
             assert match_id is not None
             await _insert_actions(db, match_id, 0, actions, now)
@@ -194,142 +216,26 @@ class MatchStore:
 
     async def save_draft(
         self, match_id: int, *, expected_version: int, draft: Sequence[str], now: float
-    ) -> bool:
+    ) -> MatchRecord | None:
         """Save the turn's steps that are not final yet (a step taken or taken back): a new version,
-        nothing else changes. False if the match is no longer at ``expected_version``."""
+        nothing else changes. The record as saved; None if the match is no longer at ``expected_version``."""
         async with self._c.transaction() as db:
             cur = await db.execute(
                 "UPDATE matches SET draft = ?, version = version + 1, updated_at = ?"
                 " WHERE id = ? AND version = ? AND status = 'active'",
                 (encode("draft", draft) if draft else None, now, match_id, expected_version),
             )
-            return cur.rowcount == 1
+            return await saved_record(db, match_id) if cur.rowcount == 1 else None
 
-    async def mark_shown(
-        self,
-        match_id: int,
-        *,
-        board_version: int,
-        message_id: int | None,
-        deadlines: Deadlines | None,
-        previous: int | None,
-    ) -> bool:
-        """Note that the board of ``board_version`` is visible as ``message_id`` in place of
-        ``previous`` (the board message the store knew when this one was drawn); start the turn clock
-        with ``deadlines`` if that board is still the latest and the match is active with no clock
-        running (a turn handed over starts its clock when the board that asks for the move is shown).
-        A board of an older version (the match moved on while it was being posted) is noted too, so
-        the next showing edits or retires it, but it leaves the match behind. A board drawn again at
-        the same version (``redraw``) is noted once. False, with nothing changed, if a board of this
-        version or a newer one was already noted, or the board message is no longer ``previous``
-        (another showing replaced it): only one message is ever the match's board."""
-        async with self._c.transaction() as db:
-            cur = await db.execute(
-                "UPDATE matches SET shown_version = ?, message_id = ?, show_tries = 0, show_after = NULL,"
-                " new_board = CASE WHEN board_version = ? THEN 0 ELSE new_board END,"
-                " redraw = CASE WHEN board_version = ? THEN 0 ELSE redraw END"
-                " WHERE id = ? AND board_version >= ? AND message_id IS ?"
-                " AND (shown_version IS NULL OR shown_version < ? OR (shown_version = ? AND redraw = 1))",
-                (
-                    board_version,
-                    message_id,
-                    board_version,
-                    board_version,
-                    match_id,
-                    board_version,
-                    previous,
-                    board_version,
-                    board_version,
-                ),
-            )
-            if cur.rowcount != 1:
-                return False
-            if deadlines is not None:
-                await db.execute(
-                    "UPDATE matches SET reminder_at = ?, timeout_at = ?, window_at = ? WHERE id = ?"
-                    " AND status = 'active' AND timeout_at IS NULL AND window_at IS NULL AND board_version = ?",
-                    (
-                        deadlines.reminder_at,
-                        deadlines.timeout_at,
-                        deadlines.window_at,
-                        match_id,
-                        board_version,
-                    ),
-                )
-        return True
-
-    async def unshown(self, limit: int = 100) -> list[MatchRecord]:
-        """Matches whose saved changes are not all on their public board yet (or whose board must be
-        drawn again), oldest change first."""
-        rows = await self._c.all(
-            f"SELECT * FROM matches WHERE {BEHIND} ORDER BY updated_at LIMIT ?", (limit,)
-        )
-        return [match_record(r) for r in rows]
-
-    async def due_boards(self, now: float | None) -> list[int]:
-        """The matches whose board is behind and due to be tried (``show_after`` passed; ``now`` None:
-        every one), fewest failures first, then the earliest try: an old failure never starves a new
-        one."""
-        due = "" if now is None else " AND (show_after IS NULL OR show_after <= ?)"
-        rows = await self._c.all(
-            f"SELECT id FROM matches WHERE {BEHIND}{due} ORDER BY show_tries, show_after, id",
-            () if now is None else (now,),
-        )
-        return [int(r["id"]) for r in rows]
-
-    async def board_failed(self, match_id: int, now: float, delays: Sequence[float]) -> tuple[int, float]:
-        """Note a failed attempt at showing the match's board: (failures in a row now, when it is tried
-        next), the wait after the n-th failure being ``delays[n - 1]`` (the last one from then on)."""
-        async with self._c.transaction() as db:
-            async with db.execute(
-                "UPDATE matches SET show_tries = show_tries + 1 WHERE id = ? RETURNING show_tries",
-                (match_id,),
-            ) as cur:
-                row = await cur.fetchone()
-            tries = int(row[0]) if row is not None else 1
-            after = now + delays[min(tries, len(delays)) - 1]
-            await db.execute("UPDATE matches SET show_after = ? WHERE id = ?", (after, match_id))
-        return tries, after
-
-    async def request_board(self, match_id: int) -> bool:
-        """Ask for the active match's board again, as a new message (``/board``); False if it is over."""
-        async with self._c.transaction() as db:
-            cur = await db.execute(
-                "UPDATE matches SET new_board = 1, redraw = 1, reposts = reposts + 1"
-                " WHERE id = ? AND status = 'active'",
-                (match_id,),
-            )
-            return cur.rowcount == 1
-
-    async def set_thread(self, match_id: int, channel_id: int, parent_id: int | None) -> None:
-        """The match's thread is open: it is played there from now on."""
-        async with self._c.transaction() as db:
-            await db.execute(
-                "UPDATE matches SET channel_id = ?, parent_id = ?, thread_name = NULL, thread_on = NULL"
-                " WHERE id = ?",
-                (channel_id, parent_id, match_id),
-            )
-
-    async def set_always_pass(self, match_id: int, always_pass: tuple[bool, bool]) -> bool:
-        """Save the players' standing answers to response windows; False if the match is not active."""
+    async def set_always_pass(self, match_id: int, always_pass: tuple[bool, bool]) -> MatchRecord | None:
+        """Save the players' standing answers to response windows: the record as saved, None if the
+        match is not active."""
         async with self._c.transaction() as db:
             cur = await db.execute(
                 "UPDATE matches SET always_pass = ? WHERE id = ? AND status = 'active'",
                 (encode("always_pass", always_pass), match_id),
             )
-            return cur.rowcount == 1
-
-    async def set_message(self, match_id: int, message_id: int | None) -> None:
-        async with self._c.transaction() as db:
-            await db.execute("UPDATE matches SET message_id = ? WHERE id = ?", (message_id, match_id))
-
-    async def set_result_message(self, match_id: int, message_id: int, rematch_until: float) -> None:
-        """Note the message with the finished match's Rematch button and until when it may be used."""
-        async with self._c.transaction() as db:
-            await db.execute(
-                "UPDATE matches SET result_message_id = ?, rematch_until = ? WHERE id = ?",
-                (message_id, rematch_until, match_id),
-            )
+            return await saved_record(db, match_id) if cur.rowcount == 1 else None
 
     async def record_actions(
         self,
@@ -345,7 +251,7 @@ class MatchStore:
         turn_steps: Sequence[dict[str, Any]] = (),
         new_board: bool = False,
         always_pass: tuple[bool, bool] | None = None,
-    ) -> bool:
+    ) -> MatchRecord | None:
         """Save actions, the new state, the turn clock and (if it ended) the result in one transaction,
         with what the public board must show next (``board_steps``; ``new_board``: as a new message).
         The turn's draft, if any, is final now: it is among ``actions`` and is cleared.
@@ -353,7 +259,8 @@ class MatchStore:
         ``deadlines`` None leaves the clock as it is (the same player still decides).
         ``always_pass``: the players' standing answers to response windows, when they change with it.
 
-        Returns False and changes nothing if the match is no longer at ``expected_version``.
+        Returns the record as saved, or None with nothing changed if the match is no longer at
+        ``expected_version``.
         """
         version = expected_version + len(actions)
         async with self._c.transaction() as db:
@@ -377,7 +284,7 @@ class MatchStore:
                 ),
             )
             if cur.rowcount != 1:
-                return False
+                return None
             await _insert_actions(db, match_id, expected_version, actions, now)
             if always_pass is not None:
                 await db.execute(
@@ -391,7 +298,7 @@ class MatchStore:
             if result is not None:
                 await _insert_result(db, result)
                 await rate_result(db, result, now)
-        return True
+            return await saved_record(db, match_id)
 
     async def end(
         self,
@@ -401,9 +308,10 @@ class MatchStore:
         result: ResultRecord | None,
         now: float,
         board_steps: Sequence[dict[str, Any]] = (),
-    ) -> bool:
+    ) -> MatchRecord | None:
         """End an active match without a new action (resignation, timeout, abandonment); its final
-        board (describing ``board_steps``) is still to show, as a new message. A draft is dropped."""
+        board (describing ``board_steps``) is still to show, as a new message. A draft is dropped.
+        The record as saved; None if the match was not active."""
         async with self._c.transaction() as db:
             cur = await db.execute(
                 "UPDATE matches SET status = ?, version = version + 1, board_version = version + 1,"
@@ -413,11 +321,11 @@ class MatchStore:
                 (status, now, now, encode("board_steps", board_steps), match_id),
             )
             if cur.rowcount != 1:
-                return False
+                return None
             if result is not None:
                 await _insert_result(db, result)
                 await rate_result(db, result, now)
-        return True
+            return await saved_record(db, match_id)
 
     async def result(self, match_id: int) -> ResultRecord | None:
         """The match's result; raises ``GameError`` (``CorruptStateError``) if its reason is not

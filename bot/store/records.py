@@ -64,6 +64,8 @@ class MatchRecord:
     """The message that thread opens on (the challenge), if any."""
     computer_level: str | None = None
     """The computer's level in a match against it ("easy", "medium", "hard"); None: its default."""
+    human: int | None = None
+    """The person in a match against the computer (None: between people, or saved before it was kept)."""
     window_at: float | None = None
     """When the open response window passes by itself (None: no window clock is running)."""
     always_pass: tuple[bool, bool] = (False, False)

@@ -61,15 +61,12 @@ from engine.backgammon.board import (
     starting_board,
 )
 from engine.backgammon.flow import _apply
-from engine.backgammon.notation import NO_PLAY, parse_among, play_text
 from engine.backgammon.plays import Move, Play
 from engine.backgammon.turn import Stepped, TurnInProgress, turn_of
-from engine.backgammon.words import _parse_step
+from engine.backgammon.words import parse_action
 from engine.errors import (
     CorruptStateError,
     IllegalActionError,
-    NotationError,
-    NotYourTurnError,
 )
 from engine.protocol import (
     CHANCE,
@@ -301,45 +298,8 @@ class BackgammonState(GameState, GameView):
     # -- words -----------------------------------------------------------------------------------
 
     def parse(self, text: str) -> Action:
-        """The action ``text`` describes here: a keyword, ``move 24/18`` for one checker, or the rest
-        of the play in standard notation (errors list the legal plays)."""
-        words = " ".join(text.strip().lower().split())
-        simple: dict[str, Action] = {
-            "roll": RollOn(),
-            "double": Double(),
-            "take": Take(),
-            "pass": Pass(),
-            "drop": Pass(),
-            "accept": AcceptResignation(),
-            "decline": DeclineResignation(),
-        }
-        if words in simple and not (words == "pass" and self.phase is Phase.PLAY):
-            return simple[words]
-        if words.startswith("resign"):
-            level = words.removeprefix("resign").strip() or "single"
-            names = {k.value: i + 1 for i, k in enumerate(LEVELS)} | {"game": 1, "1": 1, "2": 2, "3": 3}
-            if level not in names:
-                raise NotationError(
-                    "offer to resign a single game, a gammon or a backgammon: resign single|gammon|backgammon"
-                )
-            return OfferResignation(names[level])
-        for prefix, kind in (("opening ", Opening), ("roll ", Roll)):
-            if words.startswith(prefix):
-                dice = words.removeprefix(prefix).split("-")
-                if len(dice) != 2 or not all(d.isdigit() for d in dice):
-                    raise NotationError(f"{text.strip()!r}: dice are written like 6-4")
-                return kind(int(dice[0]), int(dice[1]))
-        if self.phase is not Phase.PLAY or self.dice is None:
-            if self.phase is Phase.DECIDE:
-                raise NotYourTurnError("roll first (or double): the dice are not rolled yet")
-            raise NotYourTurnError("no checker is to be moved now")
-        if words.startswith("move "):
-            return _parse_step(self, words.removeprefix("move "))
-        if words in (NO_PLAY, "-", ""):
-            raise IllegalActionError(f"{self.dice_text} can be played, so you must play it")
-        done = play_text(Play(tuple(s.move for s in self.played), self.board)) if self.played else ""
-        play = parse_among(words, self.board, self.plays(), self.dice_text, already=done)
-        return Checkers(play.moves, play.result)
+        """The action ``text`` describes here (``words.parse_action``)."""
+        return parse_action(self, text)
 
     @property
     def dice_text(self) -> str:

@@ -4,15 +4,30 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from engine.backgammon.actions import MoveChecker, _path
+from engine.backgammon.actions import (
+    LEVELS,
+    AcceptResignation,
+    Checkers,
+    DeclineResignation,
+    Double,
+    MoveChecker,
+    OfferResignation,
+    Opening,
+    Pass,
+    Phase,
+    Roll,
+    RollOn,
+    Take,
+    _path,
+)
 from engine.backgammon.board import (
     BAR_POINT,
     OFF_POINT,
 )
-from engine.errors import (
-    IllegalActionError,
-    NotationError,
-)
+from engine.backgammon.notation import NO_PLAY, parse_among, play_text
+from engine.backgammon.plays import Play
+from engine.errors import IllegalActionError, NotationError, NotYourTurnError
+from engine.protocol import Action
 
 if TYPE_CHECKING:
     from engine.backgammon.game import BackgammonState
@@ -40,3 +55,45 @@ def _parse_step(state: BackgammonState, text: str) -> MoveChecker:
     chosen = min(candidates, key=lambda s: s.die)
     del hit  # a move hits or not by the position; the mark is not needed to tell moves apart
     return MoveChecker(chosen.move.src, chosen.move.dst, chosen.die, chosen.move.hit)
+
+
+def parse_action(state: BackgammonState, text: str) -> Action:
+    """The action ``text`` describes here: a keyword, ``move 24/18`` for one checker, or the rest
+    of the play in standard notation (errors list the legal plays)."""
+    words = " ".join(text.strip().lower().split())
+    simple: dict[str, Action] = {
+        "roll": RollOn(),
+        "double": Double(),
+        "take": Take(),
+        "pass": Pass(),
+        "drop": Pass(),
+        "accept": AcceptResignation(),
+        "decline": DeclineResignation(),
+    }
+    if words in simple and not (words == "pass" and state.phase is Phase.PLAY):
+        return simple[words]
+    if words.startswith("resign"):
+        level = words.removeprefix("resign").strip() or "single"
+        names = {k.value: i + 1 for i, k in enumerate(LEVELS)} | {"game": 1, "1": 1, "2": 2, "3": 3}
+        if level not in names:
+            raise NotationError(
+                "offer to resign a single game, a gammon or a backgammon: resign single|gammon|backgammon"
+            )
+        return OfferResignation(names[level])
+    for prefix, kind in (("opening ", Opening), ("roll ", Roll)):
+        if words.startswith(prefix):
+            dice = words.removeprefix(prefix).split("-")
+            if len(dice) != 2 or not all(d.isdigit() for d in dice):
+                raise NotationError(f"{text.strip()!r}: dice are written like 6-4")
+            return kind(int(dice[0]), int(dice[1]))
+    if state.phase is not Phase.PLAY or state.dice is None:
+        if state.phase is Phase.DECIDE:
+            raise NotYourTurnError("roll first (or double): the dice are not rolled yet")
+        raise NotYourTurnError("no checker is to be moved now")
+    if words.startswith("move "):
+        return _parse_step(state, words.removeprefix("move "))
+    if words in (NO_PLAY, "-", ""):
+        raise IllegalActionError(f"{state.dice_text} can be played, so you must play it")
+    done = play_text(Play(tuple(s.move for s in state.played), state.board)) if state.played else ""
+    play = parse_among(words, state.board, state.plays(), state.dice_text, already=done)
+    return Checkers(play.moves, play.result)

@@ -17,7 +17,7 @@ from pathlib import Path
 
 
 async def registered() -> dict[str, object]:
-    from bot.client import RingsideBot
+    from app.client import RingsideBot
     from bot.store import Store
     from fakediscord import FakeDiscord
 
@@ -34,7 +34,7 @@ async def registered() -> dict[str, object]:
                 await bot.close()
         finally:
             await store.close()
-    return {"source": str(Path(sys.modules["bot.client"].__file__ or "").parent.parent), "kinds": kinds}
+    return {"source": str(Path(sys.modules["app.client"].__file__ or "").parent.parent), "kinds": kinds}
 
 
 if __name__ == "__main__":

@@ -6,9 +6,10 @@ from typing import Any
 
 import pytest
 
+from app.render_pool import RenderPool
 from bot.analyses import Analyses
 from bot.publishing import Publishers
-from bot.render_pool import HeavyWorkFailed, RenderPool
+from bot.worker_lanes import HeavyWorkFailed
 
 
 class LosingPool(RenderPool):

@@ -185,7 +185,7 @@ async def test_a_whole_match_by_clicks_ends_with_the_match_file_and_a_rating_by_
     assert names[0] == "board.png" and names[1].endswith(".mat")
     text = result.attachment_bytes(names[1]).decode()
     assert text.startswith(" 3 point match") and "Wins" in text
-    outcome = await bot.sessions.result_of(mid)
+    outcome = await bot.sessions.history.result_of(mid)
     assert outcome is not None and outcome.length == 3
     fake.assert_clean()
     await stop_bot(bot)

@@ -11,7 +11,8 @@ import pytest
 import pytest_asyncio
 
 from bot.clock import ManualClock
-from bot.sessions import SessionManager, UserError
+from bot.session import UserError
+from bot.sessions import SessionManager
 from bot.store import Store
 from engine.backgammon.game import BackgammonState, MoveChecker, Phase
 
@@ -57,7 +58,7 @@ async def move_one_at_a_time(manager: SessionManager, mid: int) -> None:
         if step is None:  # the rest is forced: played by itself within the draft
             break
         await manager.act(mid, user, session.version, step.notation)
-    await manager.confirm(mid, user, session.version)
+    await manager.drafts.confirm(mid, user, session.version)
 
 
 @pytest.mark.asyncio
@@ -80,7 +81,7 @@ async def test_the_opening_roll_is_made_by_itself_and_moves_wait_for_confirm(man
     assert session.awaiting_confirmation
     with pytest.raises(UserError, match="confirm it"):
         await manager.act(mid, user, session.version, "roll")
-    done = await manager.confirm(mid, user, session.version)
+    done = await manager.drafts.confirm(mid, user, session.version)
     assert not done.draft
     after, _ = await position(manager, mid)
     # In a 1-point match nobody doubles: the next player's dice are rolled at once.
@@ -139,7 +140,7 @@ async def test_an_accepted_resignation_scores_the_game_and_the_match_result_coun
     await manager.act(mid, user, session.version, "resign backgammon")
     _, other = await position(manager, mid)
     await manager.act(mid, other, session.version, "accept")
-    result = await manager.result_of(mid)
+    result = await manager.history.result_of(mid)
     assert result is not None and result.length == 3 and result.points == 3
     assert result.winner == 1 - (state.turn or 0)
 

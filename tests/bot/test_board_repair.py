@@ -16,8 +16,8 @@ from pathlib import Path
 
 import pytest
 
+from app.client import RingsideBot
 from bot.board_repair import BACKOFF
-from bot.client import RingsideBot
 from bot.clock import ManualClock
 from cogs.publisher import SHOW_CONCURRENCY
 from fakediscord import FakeChannel, FakeDiscord, FakeUser
@@ -114,7 +114,7 @@ async def test_a_deleted_thread_abandons_its_match_once_instead_of_being_tried_f
     assert posts_to(fake, thread) == tried == 2
     assert len(warnings_about(caplog, match_id)) == 2  # the failed post, then "gone"
     # The players are free: the match no longer counts as theirs in progress.
-    assert await bot.sessions.matches_of(alice.id) == []
+    assert await bot.sessions.history.matches_of(alice.id) == []
     fake.assert_clean()
     await stop_bot(bot)
 
@@ -164,7 +164,7 @@ async def test_boards_that_cannot_be_posted_never_starve_a_newer_one(
     # Each stuck board waited longer after each failure: 2, 10, 30 s... within 100 s, 4 tries each.
     assert posts_to(fake, broken) == 4 * len(stuck)
     assert all(len(warnings_about(caplog, m)) == 4 for m in stuck[:3])
-    assert await bot.store.matches.due_boards(clock.now()) == []
+    assert await bot.store.boards.due_boards(clock.now()) == []
     await stop_bot(bot)
 
 
@@ -227,7 +227,7 @@ async def test_at_start_up_every_board_behind_is_shown_a_few_at_a_time(
     gate.release()
     await first_round
     assert len(fake.find_requests("POST", "/channels/{channel_id}/messages")) == len(behind)
-    assert await bot.store.matches.due_boards(None) == []  # every one, in one round
+    assert await bot.store.boards.due_boards(None) == []  # every one, in one round
     await stop_bot(bot)
 
 

@@ -66,7 +66,7 @@ async def test_a_timeout_loses_the_match_after_forty_eight_hours(fake: FakeDisco
     assert (
         len(results) == 1 and other.mention in results[0].content and "ran out of time" in results[0].content
     )
-    outcome = await bot.sessions.result_of(mid)
+    outcome = await bot.sessions.history.result_of(mid)
     assert outcome is not None and outcome.reason == "timeout"
     assert not bot.sessions.in_memory(mid)
     fake.assert_clean()

@@ -17,7 +17,7 @@ import discord
 import pytest
 from PIL import Image
 
-from bot.sessions import Session, deciding_seat
+from bot.session import Session, deciding_seat
 from bot.store import Store
 from bot.store.analyses import DONE, FAILED, PENDING, POSTED
 from cogs.coach import analysis_text, biggest_mistakes
@@ -132,7 +132,7 @@ async def hand_turn_to(bot: Any, match_id: int, user_id: int) -> None:
         if session.state.chance() is not None:
             await bot.sessions.roll(match_id, player, None)
         elif session.awaiting_confirmation:
-            await bot.sessions.confirm(match_id, player, None)
+            await bot.sessions.drafts.confirm(match_id, player, None)
         else:
             await bot.sessions.act(match_id, player, None, session.position.legal_actions()[0].notation)
     raise AssertionError(f"match {match_id} never waited for {user_id}")

@@ -38,7 +38,7 @@ async def test_a_whole_ring_match_from_challenge_to_result(fake: FakeDiscord, tm
     mid = match_id_of(board)
     result = await play_until_over(fake, board.channel_id, {alice.id: alice, bob.id: bob}, random.Random(3))
     assert " wins: " in result.content
-    outcome = await bot.sessions.result_of(mid)
+    outcome = await bot.sessions.history.result_of(mid)
     assert outcome is not None and outcome.description.split(": ", 1)[-1] in result.content
     # Once the result is published the match is no longer held in memory; it is read from the store.
     assert not bot.sessions.in_memory(mid)

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.client import RESTARTING
+from app.client import RESTARTING
 from bot.clock import ManualClock
 from fakediscord import FakeDiscord, FakeMessage, FakeUser
 from fakediscord.matches import challenge_and_accept, match_id_of, user_on_turn

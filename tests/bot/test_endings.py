@@ -41,7 +41,7 @@ async def test_a_resignation_gets_a_final_picture_saying_who_won_and_how(
     await resign(fake, alice, board.channel_id)
     final = fake.messages_in(board.channel_id)[-1]
     session = await bot.sessions.get(mid)
-    outcome = await bot.sessions.result_of(mid)
+    outcome = await bot.sessions.history.result_of(mid)
     assert session.state is not None and outcome is not None and outcome.winner is not None
     names = find_variant("ring").seat_names
     loser = 0 if session.record.players[0] == alice.id else 1
@@ -80,7 +80,7 @@ async def test_a_timeout_gets_a_final_picture_saying_who_won_and_how(
     await bot.run_due_tasks()
     final = [m for m in fake.messages_in(board.channel_id) if m.content.startswith("🏆")][-1]
     session = await bot.sessions.get(mid)
-    outcome = await bot.sessions.result_of(mid)
+    outcome = await bot.sessions.history.result_of(mid)
     assert session.state is not None and outcome is not None and outcome.winner is not None
     names = find_variant("ring").seat_names
     loser = 1 - outcome.winner

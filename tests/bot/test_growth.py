@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from app.client import RingsideBot
 from bot.challenges import ChallengeError
-from bot.client import RingsideBot
 from bot.clock import ManualClock
 from bot.housekeeping import COMPACT_AFTER, INTERVAL, PURGE_CHALLENGES_AFTER
 from bot.sessions import SessionManager

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.sessions import Session
+from bot.session import Session
 from bot.store import MatchRecord
 from cogs.board import board_message, build_view
 from cogs.panels.base import ROLL, ButtonSpec, PanelSpec, act

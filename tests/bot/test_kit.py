@@ -13,10 +13,13 @@ import pytest
 from bot.clock import ManualClock
 from bot.publishing import Publishers
 from bot.ratings import Standing
-from bot.sessions import Played, Reminder, SessionManager
+from bot.session import Played, Reminder
+from bot.sessions import SessionManager
 from bot.store import ChallengeRecord, Store
 from cogs.board import board_message
+from cogs.challenge import Challenge
 from cogs.components import ControlHandlers
+from cogs.play import Play
 from cogs.stats import default_game
 from engine import VARIANTS, CorruptStateError, Forfeit
 from engine.ring import RingWin
@@ -34,14 +37,14 @@ async def _resigned(path: Path) -> tuple[SessionManager, int]:
     played = await manager.start_match(
         game="ring", options={}, players=(ALICE, BOB), guild_id=1, channel_id=10, parent_id=None, rated=True
     )
-    await manager.resign(played.session.id, ALICE)
+    await manager.ends.resign(played.session.id, ALICE)
     return manager, played.session.id
 
 
 @pytest.mark.asyncio
 async def test_a_saved_reason_is_read_back_as_the_games_enum(tmp_path: Path) -> None:
     manager, mid = await _resigned(tmp_path / "db.sqlite3")
-    outcome = await manager.result_of(mid)
+    outcome = await manager.history.result_of(mid)
     assert outcome is not None and outcome.reason is Forfeit.RESIGNATION
     history = await manager.store.matches.recent(BOB)
     assert history[0].reason is Forfeit.RESIGNATION
@@ -49,7 +52,7 @@ async def test_a_saved_reason_is_read_back_as_the_games_enum(tmp_path: Path) -> 
     with sqlite3.connect(tmp_path / "db.sqlite3") as conn:
         conn.execute("UPDATE results SET reason = 'five-in-a-row' WHERE match_id = ?", (mid,))
     manager, _ = await _resigned(tmp_path / "db.sqlite3")
-    outcome = await manager.result_of(mid)
+    outcome = await manager.history.result_of(mid)
     assert outcome is not None and outcome.reason is RingWin.FIVE_IN_A_ROW
     await manager.store.close()
 
@@ -121,11 +124,15 @@ async def test_the_cogs_register_as_publishers_and_unregister_when_unloaded(
     fake: FakeDiscord, tmp_path: Path
 ) -> None:
     bot = await start_bot(fake, tmp_path / "db.sqlite3")
-    assert bot.publishers.challenges is bot.get_cog("Challenge")
-    assert bot.publishers.matches is bot.get_cog("Play")
+    challenge = bot.get_cog("Challenge")
+    assert isinstance(challenge, Challenge)
+    assert bot.publishers.challenges is challenge.answers
+    play = bot.get_cog("Play")
+    assert isinstance(play, Play)
+    assert bot.publishers.matches is play.notices
     assert bot.publishers.analyses is bot.get_cog("Coach")
-    assert bot.controls.game is bot.get_cog("Play") and bot.controls.rules is bot.get_cog("Help")
-    assert bot.controls.challenge is bot.get_cog("Challenge") and bot.controls.hint is bot.get_cog("Coach")
+    assert bot.controls.game is play.controls and bot.controls.rules is bot.get_cog("Help")
+    assert bot.controls.challenge is challenge.answers and bot.controls.hint is bot.get_cog("Coach")
     for name in ("Play", "Coach", "Challenge", "Help"):
         await bot.remove_cog(name)
     assert bot.publishers == Publishers()
@@ -159,7 +166,7 @@ async def test_the_scheduler_hands_what_came_due_to_the_registered_publishers(
     await bot.run_due_tasks()
     assert len(recorder.reminded) == 1 and len(recorder.expired) == 1
     assert [p.session.id for p in recorder.ended] == [mid]
-    outcome = await bot.sessions.result_of(mid)
+    outcome = await bot.sessions.history.result_of(mid)
     assert outcome is not None and outcome.reason is Forfeit.TIMEOUT
     await stop_bot(bot)
 

@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from bot.client import RingsideBot
+from app.client import RingsideBot
 from bot.store import WriteFailed
 from bot.store.connection import WRITE_FAILED
 from fakediscord import FakeDiscord, FakeMessage, FakeUser
@@ -120,7 +120,7 @@ async def test_a_board_whose_note_fails_after_its_post_is_posted_once_and_only_l
     challenge = await fake.slash(alice, "challenge", {"opponent": bob, "game": "ring"})
     assert challenge.message is not None
     # The disk fills after the first board is posted: noting it fails five times.
-    note = bot.store.matches.mark_shown
+    note = bot.store.boards.mark_shown
     failures = 5
 
     async def full_disk(*args: Any, **kwargs: Any) -> bool:
@@ -130,7 +130,7 @@ async def test_a_board_whose_note_fails_after_its_post_is_posted_once_and_only_l
             raise WriteFailed(WRITE_FAILED)
         return await note(*args, **kwargs)
 
-    monkeypatch.setattr(bot.store.matches, "mark_shown", full_disk)
+    monkeypatch.setattr(bot.store.boards, "mark_shown", full_disk)
     accept = next(c for c in challenge.message.custom_ids if c.endswith(":accept"))
     await fake.click(bob, challenge.message, accept, idle=True)
     thread = fake.thread_of(challenge.message)

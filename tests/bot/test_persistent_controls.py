@@ -156,7 +156,7 @@ async def test_the_standing_answer_buttons_answer_after_a_restart(
     await stop_bot(bot)
 
     bot = await start_bot(fake, db, seed=8)
-    mid = (await bot.sessions.matches_of(bob.id))[0].id
+    mid = (await bot.sessions.history.matches_of(bob.id))[0].id
     ask = await fake.click(bob, hand, button(hand, "Ask me in windows"), idle=True)
     assert ask.answered and "asked in every response window" in fake.message(hand).content
     record = await bot.store.matches.get(mid)

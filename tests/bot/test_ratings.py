@@ -188,7 +188,7 @@ async def test_a_resignation_rates_both_players_with_history(tmp_path: Path) -> 
     db = tmp_path / "db.sqlite3"
     manager = await _manager(db)
     mid = await _start(manager)
-    await manager.resign(mid, ALICE)  # Bob wins; both new at 1500: +10 / -10
+    await manager.ends.resign(mid, ALICE)  # Bob wins; both new at 1500: +10 / -10
     store = manager.store
     bob = await store.ratings.standing(GUILD, "ring", BOB)
     alice = await store.ratings.standing(GUILD, "ring", ALICE)
@@ -220,7 +220,7 @@ async def test_a_match_played_to_its_end_rates_its_winner(tmp_path: Path) -> Non
         else:
             action = rng.choice(session.position.legal_actions())  # type: ignore[union-attr]
             await manager.act(mid, session.user_of(state.to_move()), session.version, action.notation)
-    result = await manager.result_of(mid)
+    result = await manager.history.result_of(mid)
     assert result is not None and result.winner is not None
     players = (ALICE, BOB)
     winner = await manager.store.ratings.standing(GUILD, "ring", players[result.winner])
@@ -244,7 +244,7 @@ async def test_a_failure_while_rating_leaves_the_match_unended(tmp_path: Path) -
             (mid, GUILD, ALICE),
         )
     with pytest.raises(sqlite3.IntegrityError):
-        await manager.resign(mid, ALICE)
+        await manager.ends.resign(mid, ALICE)
     record = await manager.store.matches.get(mid)
     assert record is not None and record.status == "active"
     assert await manager.store.matches.result(mid) is None
@@ -274,7 +274,7 @@ async def test_a_failure_while_rating_leaves_the_match_unended(tmp_path: Path) -
     # Once the obstacle is gone the match ends, rated.
     with sqlite3.connect(db) as conn:
         conn.execute("DELETE FROM rating_history")
-    await manager.resign(mid, ALICE)
+    await manager.ends.resign(mid, ALICE)
     assert _rows(db, "SELECT user_id, rating FROM ratings ORDER BY user_id") == [
         (ALICE, 1490.0),
         (BOB, 1510.0),
@@ -287,20 +287,20 @@ async def test_unrated_computer_dm_and_abandoned_matches_change_nothing(tmp_path
     db = tmp_path / "db.sqlite3"
     manager = await _manager(db)
     unrated = await _start(manager, rated=False)
-    await manager.resign(unrated, ALICE)
+    await manager.ends.resign(unrated, ALICE)
     computer = await _start(manager, (ALICE, COMPUTER), rated=False)
-    await manager.resign(computer, ALICE)
+    await manager.ends.resign(computer, ALICE)
     outside = await _start(manager, guild_id=None)  # rated, but not in a server
-    await manager.resign(outside, BOB)
+    await manager.ends.resign(outside, BOB)
     damaged = await _start(manager)
     await manager.store.close()
     with sqlite3.connect(db) as conn:
         conn.execute("UPDATE matches SET state = 'not json' WHERE id = ?", (damaged,))
     manager = await _manager(db)
-    played = await manager.resign(damaged, ALICE)
+    played = await manager.ends.resign(damaged, ALICE)
     assert played.session.record.status == "abandoned"
     for mid in (unrated, computer, outside):
-        assert await manager.result_of(mid) is not None
+        assert await manager.history.result_of(mid) is not None
     assert _rows(db, "SELECT COUNT(*) FROM ratings") == [(0,)]
     assert _rows(db, "SELECT COUNT(*) FROM rating_history") == [(0,)]
     await manager.store.close()
@@ -329,7 +329,7 @@ async def test_ratings_accumulate_per_server_and_game_with_streaks_and_trends(tm
     for loser in (BOB, BOB, ALICE):
         clock.advance(60)
         mid = await _start(manager)
-        await manager.resign(mid, loser)
+        await manager.ends.resign(mid, loser)
     # 1: 1500/1500 -> Alice +10: A 1510, B 1490.
     # 2: Alice (1510, K = 5 - 1/100 = 4.99) is the favourite by D = 20: 20 / 2000 = 0.01;
     #    10^0.01 = 1.023293; P_upset = 1 / 2.023293 = 0.494244; she wins: P = 0.494244
@@ -347,7 +347,7 @@ async def test_ratings_accumulate_per_server_and_game_with_streaks_and_trends(tm
 
     # Carol plays Bob once in another server and once at backgammon (a match made by hand).
     other = await _start(manager, (CAROL, BOB), guild_id=2)
-    await manager.resign(other, BOB)
+    await manager.ends.resign(other, BOB)
     game = await store.matches.create(
         guild_id=GUILD, channel_id=10, parent_id=None, game="backgammon", options={}, players=(CAROL, ALICE),
         state="{}", actions=[], rated=True, now=clock.now(),
@@ -391,7 +391,7 @@ async def test_ratings_accumulate_per_server_and_game_with_streaks_and_trends(tm
 async def test_recent_matches_include_active_and_unrated_ones(tmp_path: Path) -> None:
     manager = await _manager(tmp_path / "db.sqlite3")
     finished = await _start(manager, rated=False)
-    await manager.resign(finished, BOB)
+    await manager.ends.resign(finished, BOB)
     active = await _start(manager)
     recent = await manager.store.matches.recent(ALICE, limit=10)
     assert [(m.match_id, m.status, m.won, m.rating_change) for m in recent] == [

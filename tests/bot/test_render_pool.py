@@ -1,4 +1,4 @@
-"""bot.render_pool.RenderPool and bot.worker_lanes: pictures drawn in worker processes are the
+"""app.render_pool.RenderPool and bot.worker_lanes: pictures drawn in worker processes are the
 pictures drawn inline, each kind of work has its own lane, and lost workers cost no work."""
 
 from __future__ import annotations
@@ -16,8 +16,10 @@ from pathlib import Path
 import pytest
 
 import render.replay as replay_module
-from bot import render_pool, worker_jobs, worker_lanes
-from bot.render_pool import HeavyWorkFailed, RenderPool
+from app import render_pool, worker_jobs
+from app.render_pool import RenderPool
+from bot import worker_lanes
+from bot.worker_lanes import HeavyWorkFailed
 from engine import VARIANTS
 from engine.ai.coaching import AnalysisStopped
 from engine.ai.levels import seeded_move

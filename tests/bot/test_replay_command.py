@@ -14,9 +14,9 @@ import pytest_asyncio
 from PIL import Image
 
 import render.replay as replay_module
-from bot.client import RingsideBot
-from bot.render_pool import HeavyWorkFailed
+from app.client import RingsideBot
 from bot.replays import ReplayLimits, ReplayRefused, Replays
+from bot.worker_lanes import HeavyWorkFailed
 from engine.space.game import SpaceView
 from fakediscord import FakeDiscord, payloads
 from fakediscord.matches import (

@@ -12,9 +12,10 @@ from pathlib import Path
 import discord
 import pytest
 
-from bot.client import RingsideBot
+from app.client import RingsideBot
 from bot.clock import ManualClock
-from bot.sessions import Session, SessionManager, Step, step_of
+from bot.session import Session, Step, step_of
+from bot.sessions import SessionManager
 from bot.store import MatchRecord, Store
 from cogs.board import board_message
 from fakediscord import FakeDiscord, FakeMessage, FakeUser
@@ -90,7 +91,7 @@ async def dealt_duel(
     bot = await start_bot(fake, db, clock, seed=SEED)
     alice, bob = fake.add_user("alice"), fake.add_user("bob")
     board = await start_duel(fake, alice, bob)
-    match_id = (await bot.sessions.matches_of(alice.id))[0].id
+    match_id = (await bot.sessions.history.matches_of(alice.id))[0].id
     state = (await bot.sessions.get(match_id)).state
     assert isinstance(state, duel.DuelState)
     assert sorted(state.hands[0]) == ["S1", "S1", "S2"] and sorted(state.hands[1]) == ["G", "S3", "S3"]
@@ -136,7 +137,9 @@ async def test_a_window_that_runs_out_passes_for_the_defender_and_the_turn_goes_
     assert after.id != window.id and len(public_messages(fake, channel)) == 3
     assert "Blue takes the strike: Red scores 1. (no answer in time)" in text_of(after)
     record = await record_of(bot, mid)
-    assert record.status == "active" and await bot.sessions.result_of(mid) is None, "nothing is forfeited"
+    assert record.status == "active" and await bot.sessions.history.result_of(mid) is None, (
+        "nothing is forfeited"
+    )
     # Bob is on turn now (Duel's turn passes to the defender), with the normal turn clock.
     assert after.content.startswith(f"{bob.mention}, your turn (Blue).")
     assert record.window_at is None and record.timeout_at == clock.now() + 48 * HOUR
@@ -407,7 +410,7 @@ async def test_the_computer_answers_its_windows_at_once_and_opens_them_for_a_per
     bot = await start_bot(fake, tmp_path / "db.sqlite3", clock, seed=SEED)
     alice = fake.add_user("alice")
     await fake.slash(alice, "challenge", {"opponent": fake.bot_user, "game": "duel"}, idle=True)
-    mid = (await bot.sessions.matches_of(alice.id))[0].id
+    mid = (await bot.sessions.history.matches_of(alice.id))[0].id
     session = await bot.sessions.get(mid)
     channel = session.record.channel_id
     assert session.record.players[0] == alice.id  # Red: Strike 1, Strike 1, Strike 2

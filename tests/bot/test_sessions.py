@@ -10,15 +10,8 @@ from pathlib import Path
 import pytest
 
 from bot.clock import ManualClock
-from bot.sessions import (
-    MatchDamaged,
-    NotInMatch,
-    NotYourTurn,
-    Session,
-    SessionManager,
-    StaleControl,
-    UserError,
-)
+from bot.session import MatchDamaged, NotInMatch, NotYourTurn, Session, StaleControl, UserError
+from bot.sessions import SessionManager
 from bot.store import Store
 from engine import find_variant, replay
 
@@ -36,8 +29,8 @@ async def _start(manager: SessionManager) -> int:
         game="ring", options={}, players=(ALICE, BOB), guild_id=1, channel_id=10, parent_id=None, rated=True
     )
     session = played.session
-    clock = await manager.turn_clock(session, manager.clock.now())
-    assert await manager.mark_shown(session, 1, clock, session.record.board_version)
+    clock = await manager.clocks.turn_clock(session, manager.clock.now())
+    assert await manager.boards.mark_shown(session, 1, clock, session.record.board_version)
     return session.id
 
 
@@ -153,7 +146,7 @@ async def test_a_whole_game_survives_a_restart_and_replays_from_its_log(tmp_path
     assert session.record.status == "finished"
     log = await manager.store.matches.action_log(mid)
     assert replay(find_variant("ring"), {}, [a.notation for a in log]) == session.state
-    result = await manager.result_of(mid)
+    result = await manager.history.result_of(mid)
     assert result is not None and result.winner == session.state.outcome().winner  # type: ignore[union-attr]
     await manager.store.close()
 
@@ -173,9 +166,9 @@ async def test_a_damaged_saved_match_is_refused_clearly_and_can_be_abandoned(tmp
         await manager.roll(damaged, ALICE, session.version)
     other = await manager.get(healthy)
     assert other.state is not None  # every other match keeps working
-    played = await manager.resign(damaged, BOB)
+    played = await manager.ends.resign(damaged, BOB)
     assert played.session.record.status == "abandoned"
-    assert await manager.result_of(damaged) is None
+    assert await manager.history.result_of(damaged) is None
     await manager.store.close()
 
 
@@ -183,12 +176,12 @@ async def test_a_damaged_saved_match_is_refused_clearly_and_can_be_abandoned(tmp
 async def test_resignation_is_a_loss_saved_with_the_result(tmp_path: Path) -> None:
     manager = await _manager(tmp_path / "db.sqlite3")
     mid = await _start(manager)
-    played = await manager.resign(mid, ALICE)
+    played = await manager.ends.resign(mid, ALICE)
     assert played.finished
-    result = await manager.result_of(mid)
+    result = await manager.history.result_of(mid)
     assert result is not None and result.winner == 1 and result.reason == "resignation"
     with pytest.raises(UserError, match="over"):
-        await manager.resign(mid, BOB)
+        await manager.ends.resign(mid, BOB)
     await manager.store.close()
 
 
@@ -217,7 +210,7 @@ async def test_the_computer_plays_its_own_turns(tmp_path: Path) -> None:
 async def test_concurrent_writes_on_one_connection_take_turns(tmp_path: Path) -> None:
     manager = await _manager(tmp_path / "db.sqlite3")
     mid, session, on_turn = await _started(manager)
-    writes = [manager.store.matches.set_message(mid, 1000 + i) for i in range(20)]
+    writes = [manager.store.boards.set_message(mid, 1000 + i) for i in range(20)]
     await asyncio.gather(manager.roll(mid, on_turn, session.version), *writes)
     assert len(await manager.store.matches.action_log(mid)) == session.version
     await manager.store.close()
@@ -256,7 +249,7 @@ async def test_a_finished_match_leaves_memory_and_is_read_again_from_the_store(t
         with pytest.raises(UserError, match="over"):
             await manager.roll(mid, ALICE, session.version)
         # The result message's board is saved without bringing the match back.
-        await manager.set_message(mid, None)
+        await manager.boards.set_message(mid, None)
         assert not manager.in_memory(mid)
         assert (await manager.get(mid)).record.message_id is None
     finally:
@@ -269,13 +262,13 @@ async def test_resigned_timed_out_and_abandoned_matches_leave_memory(tmp_path: P
     manager = await _manager(path)
     try:
         resigned, timed_out, damaged = await _start(manager), await _start(manager), await _start(manager)
-        played = await manager.resign(resigned, ALICE)
+        played = await manager.ends.resign(resigned, ALICE)
         assert played.finished and played.session.record.status == "finished"
         assert not manager.in_memory(resigned)
         clock = manager.clock
         assert isinstance(clock, ManualClock)
         clock.advance(49 * 3600)
-        assert await manager.timeout(timed_out) is not None
+        assert await manager.clocks.timeout(timed_out) is not None
         assert not manager.in_memory(timed_out)
         assert (await manager.get(timed_out)).record.status == "finished"
     finally:
@@ -286,7 +279,7 @@ async def test_resigned_timed_out_and_abandoned_matches_leave_memory(tmp_path: P
     try:
         await manager.get(damaged)
         assert manager.in_memory(damaged)  # an active match, even a damaged one, is kept
-        assert (await manager.resign(damaged, BOB)).session.record.status == "abandoned"
+        assert (await manager.ends.resign(damaged, BOB)).session.record.status == "abandoned"
         assert not manager.in_memory(damaged)
         assert (await manager.get(damaged)).record.status == "abandoned"
     finally:
@@ -314,10 +307,10 @@ async def test_a_board_posted_while_the_match_moved_on_is_noted_and_left_behind(
         spec = session.state.chance()
         assert spec is not None and spec.prompt_seat is not None
         await manager.roll(session.id, session.user_of(spec.prompt_seat), session.version)
-        assert await manager.mark_shown(session, 555, None, first)
+        assert await manager.boards.mark_shown(session, 555, None, first)
         record = await manager.store.matches.get(session.id)
         assert record is not None and record.message_id == 555 and record.shown_version == first
         assert record.behind and session.record.behind and session.record.message_id == 555
-        assert not await manager.mark_shown(session, 556, None, first)  # noted once
+        assert not await manager.boards.mark_shown(session, 556, None, first)  # noted once
     finally:
         await manager.store.close()

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.sessions import Session
+from bot.session import Session
 from bot.store import MatchRecord
 from cogs.board import board_message
 from engine import find_variant

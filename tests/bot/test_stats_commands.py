@@ -18,7 +18,7 @@ import pytest
 import pytest_asyncio
 from PIL import Image
 
-from bot.client import RingsideBot
+from app.client import RingsideBot
 from cogs.stats import CHART_FILE
 from fakediscord import FakeDiscord, FakeMessage, FakeUser, InteractionResult
 from render.leaderboard import axis_range, match_ticks, rating_chart
@@ -60,7 +60,7 @@ async def quick_match(bot: RingsideBot, guild_id: int, winner: int, loser: int) 
         parent_id=None,
         rated=True,
     )
-    await bot.sessions.resign(played.session.id, loser)
+    await bot.sessions.ends.resign(played.session.id, loser)
 
 
 def embed_of(result: InteractionResult) -> dict[str, Any]:

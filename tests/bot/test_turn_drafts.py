@@ -12,7 +12,8 @@ import pytest
 import pytest_asyncio
 
 from bot.clock import ManualClock
-from bot.sessions import SessionManager, StaleControl, UserError
+from bot.session import StaleControl, UserError
+from bot.sessions import SessionManager
 from bot.store import Store
 from engine import GameState, find_variant, replay
 from engine.ring import Move
@@ -108,18 +109,18 @@ async def test_undo_takes_back_the_latest_step_and_a_stale_control_is_refused(
     start = session.state
     first = await manager.act(mid, user, session.version, first_move(start))
     version_after_step = first.session.version
-    undone = await manager.undo(mid, user, session.version)
+    undone = await manager.drafts.undo(mid, user, session.version)
     assert undone.draft and session.draft == () and session.position == start
     # A control drawn for the draft's step is now behind: refused, nothing changes.
     with pytest.raises(StaleControl):
         await manager.act(mid, user, version_after_step, first_move(start))
     with pytest.raises(UserError, match="no step of this turn to take back"):
-        await manager.undo(mid, user, session.version)
+        await manager.drafts.undo(mid, user, session.version)
     # The opponent cannot undo the player's steps.
     other = BOB if user == ALICE else ALICE
     await manager.act(mid, user, session.version, first_move(start))
     with pytest.raises(UserError):
-        await manager.undo(mid, other, session.version)
+        await manager.drafts.undo(mid, other, session.version)
 
 
 @pytest.mark.asyncio
@@ -131,7 +132,7 @@ async def test_ring_turn_is_final_with_its_last_step_and_logged_without_taken_ba
     session = await manager.get(mid)
     assert session.state is not None
     await manager.act(mid, user, session.version, first_move(session.state))
-    await manager.undo(mid, user, session.version)
+    await manager.drafts.undo(mid, user, session.version)
     before = len(await manager.store.matches.action_log(mid))
     await manager.act(mid, user, session.version, first_move(session.state))
     position = session.position
@@ -159,7 +160,7 @@ async def test_a_game_with_confirm_waits_for_it_and_undo_works_until_then(
     assert session.state is not None
     committed = session.state
     with pytest.raises(UserError, match="not complete"):
-        await manager.confirm(mid, user, session.version)
+        await manager.drafts.confirm(mid, user, session.version)
     await manager.act(mid, user, session.version, first_move(committed))
     position = session.position
     assert position is not None
@@ -168,12 +169,12 @@ async def test_a_game_with_confirm_waits_for_it_and_undo_works_until_then(
     assert last.draft and session.awaiting_confirmation and session.state is committed
     with pytest.raises(UserError, match="confirm it"):
         await manager.act(mid, user, session.version, "roll")
-    await manager.undo(mid, user, session.version)
+    await manager.drafts.undo(mid, user, session.version)
     assert not session.awaiting_confirmation and len(session.draft) == 1
     position = session.position
     assert position is not None
     await manager.act(mid, user, session.version, position.legal_actions()[0].notation)
-    confirmed = await manager.confirm(mid, user, session.version)
+    confirmed = await manager.drafts.confirm(mid, user, session.version)
     assert not confirmed.draft and confirmed.decider_changed and session.draft == ()
 
 

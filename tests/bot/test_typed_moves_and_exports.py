@@ -12,8 +12,8 @@ from typing import Any
 
 import pytest
 
-from bot.client import RingsideBot
-from bot.sessions import Session
+from app.client import RingsideBot
+from bot.session import Session
 from fakediscord import FakeDiscord, FakeMessage, FakeUser
 from fakediscord.matches import (
     live_board,
@@ -354,7 +354,7 @@ async def test_a_match_file_that_cannot_be_built_is_logged_and_the_result_still_
     fake.raise_bot_errors = False  # the failure is logged as an error, checked below
     result, _, _ = await _finished_by_resignation(fake, bot, "ringf")
     assert [a.filename for a in result.attachments] == ["board.png"]
-    assert [m.id for m in await bot.store.matches.unshown()] == []  # shown: nothing left to retry
+    assert [m.id for m in await bot.store.boards.unshown()] == []  # shown: nothing left to retry
     failures = [r for r in fake.errors if "match file could not be built" in r.getMessage()]
     assert len(failures) == 1 and failures[0].exc_info is not None
     fake.errors.remove(failures[0])

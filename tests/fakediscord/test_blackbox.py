@@ -26,7 +26,7 @@ from fakediscord.blackbox.processes import BotProcess, alive, children, trouble
 REPO = Path(__file__).resolve().parents[2]
 
 PLAIN_LOG = """\
-[2026-01-02 10:00:00] [INFO    ] bot.client: synced 13 slash commands
+[2026-01-02 10:00:00] [INFO    ] app.client: synced 13 slash commands
 [2026-01-02 10:00:01] [WARNING ] bot.publisher: could not post; retrying
 [2026-01-02 10:00:02] [ERROR   ] discord.ui.view: Ignoring exception in dynamic item callback
 Traceback (most recent call last):
@@ -36,7 +36,7 @@ AssertionError: the Help cog handles the rules pages
 """
 # What discord.py writes in a container (it takes one for a colour terminal), even to a file.
 COLOUR_LOG = (
-    "\x1b[30;1m2026-01-02 10:00:00\x1b[0m \x1b[34;1mINFO    \x1b[0m \x1b[35mbot.client\x1b[0m synced\n"
+    "\x1b[30;1m2026-01-02 10:00:00\x1b[0m \x1b[34;1mINFO    \x1b[0m \x1b[35mapp.client\x1b[0m synced\n"
     "\x1b[30;1m2026-01-02 10:00:01\x1b[0m \x1b[33;1mWARNING \x1b[0m \x1b[35mbot.analyses\x1b[0m failed once\n"
     "Traceback (most recent call last):\n"
     '  File "engine/ai/backgammon_analysis.py", line 294, in _played_result\n'
@@ -54,7 +54,7 @@ def test_trouble_is_every_error_and_every_traceback_in_either_log_format() -> No
     assert warning.startswith("2026-01-02 10:00:01 WARNING  bot.analyses failed once\nTraceback")
     assert warning.endswith("IndexError: list index out of range") and "\x1b" not in warning
     assert critical == "2026-01-02 10:00:02 CRITICAL bot the store is gone"
-    assert trouble("[2026-01-02 10:00:00] [INFO    ] bot.client: synced\n") == []
+    assert trouble("[2026-01-02 10:00:00] [INFO    ] app.client: synced\n") == []
 
 
 def test_children_and_alive_read_the_process_table() -> None:

@@ -22,7 +22,7 @@ Use (the cogs and services own the wiring; this module holds no reference to the
 With ``workers=0`` (tests, the sandbox), before ``start``, after ``close``, and for a game registered
 after the workers were forked, pictures are drawn on the calling thread as before and the other
 jobs run in a thread of the bot (``asyncio.to_thread``), exactly the same functions
-(``bot.worker_jobs``, ``render.replay.replay_match``, ``engine.ai.levels.seeded_move``).
+(``app.worker_jobs``, ``render.replay.replay_match``, ``engine.ai.levels.seeded_move``).
 
 When a worker is lost (``WorkerLost``: it died or hung; its lane has been replaced): a picture is
 drawn inline, a computer move, a hint or a chart is computed in a thread instead, a replay is
@@ -43,8 +43,8 @@ import os
 from collections.abc import Mapping, Sequence
 from typing import Any, TypeVar
 
-from bot import worker_jobs
-from bot.worker_lanes import Lane, LaneSpec, WorkerLost
+from app import worker_jobs
+from bot.worker_lanes import HeavyWorkFailed, Lane, LaneSpec, WorkerLost
 from engine.ai.coaching import Analysis, AnalysisStopped, Hint, StopCheck
 from engine.ai.levels import seeded_move
 from engine.protocol import Action, GameView
@@ -76,10 +76,6 @@ HEAVY_WORKERS = 2
 
 #: Niceness added to the heavy workers: below the board pictures and the computer's moves.
 HEAVY_NICE = 10
-
-
-class HeavyWorkFailed(Exception):
-    """A heavy job's worker died or did not finish in time (its lane has been replaced)."""
 
 
 class RenderPool:

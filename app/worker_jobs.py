@@ -1,4 +1,4 @@
-"""The jobs the bot sends to its worker processes (``bot.render_pool``) besides two that are sent as
+"""The jobs the bot sends to its worker processes (``app.render_pool``) besides two that are sent as
 they are (a replay, ``render.replay.replay_match``; the computer's move, ``engine.ai.levels.seeded_move``):
 module-level functions, so they cross to a worker by reference, with arguments that are small values
 (views, notations, names, a seed), never sessions or connections. Each also runs as it is in the

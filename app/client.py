@@ -13,12 +13,12 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from app.render_pool import RenderPool
 from bot.analyses import Analyses
 from bot.challenges import Challenges
 from bot.clock import Clock, SystemClock
 from bot.housekeeping import Housekeeping
 from bot.publishing import Publishers
-from bot.render_pool import RenderPool
 from bot.replays import Replays
 from bot.sessions import SessionManager
 from bot.settings import ServerSettings
@@ -74,7 +74,7 @@ class RingsideBot(commands.Bot):
     ) -> None:
         """``render_workers``: processes that draw the board pictures, and as many that compute the
         computer's moves and hints (None: one per core; 0: no worker processes: pictures drawn on the
-        event loop, the rest in threads, for tests and the sandbox). See ``bot.render_pool``."""
+        event loop, the rest in threads, for tests and the sandbox). See ``app.render_pool``."""
         # No privileged intent: slash commands and components need none.
         super().__init__(
             command_prefix=commands.when_mentioned, intents=discord.Intents.default(), help_command=None
@@ -245,17 +245,17 @@ class RingsideBot(commands.Bot):
             # a few at a time; one that failed waits longer after each failure (bot.board_repair).
             with _logged("showing boards that are behind"):
                 await matches.show_behind()
-            for reminder in await self.sessions.due_reminders():
+            for reminder in await self.sessions.clocks.due_reminders():
                 with _logged(f"reminding match {reminder.session.id}"):
                     await matches.remind(reminder)
-            for played in await self.sessions.timeout_due():
+            for played in await self.sessions.clocks.timeout_due():
                 with _logged(f"showing timed-out match {played.session.id}"):
                     await matches.match_ended(played)
-            for played in await self.sessions.windows_due():
+            for played in await self.sessions.clocks.windows_due():
                 # A response window whose time ran out passed by itself: the turn goes on.
                 with _logged(f"showing the passed window of match {played.session.id}"):
                     await matches.show(played.session.id)
-            for finished in await self.sessions.rematches_due():
+            for finished in await self.sessions.clocks.rematches_due():
                 with _logged(f"greying out the Rematch of match {finished.id}"):
                     await matches.rematch_expired(finished)
         if self.publishers.analyses is not None:

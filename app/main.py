@@ -1,0 +1,81 @@
+"""``python -m bot``: run the bot with the settings in ``.env``; any problem is one line, not a traceback."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import signal
+import sys
+
+import aiohttp
+import discord
+
+from app.client import RingsideBot
+from bot.config import ConfigError, Settings, load_settings
+from bot.store import Store, StoreError
+
+log = logging.getLogger("bot")
+
+
+async def run(settings: Settings) -> None:
+    store = await Store.open(settings.database)
+    try:
+        bot = RingsideBot(store, dev_guild_id=settings.dev_guild_id)
+        # SIGTERM (a service manager stopping the bot) drains the bot (no new work is taken; what was
+        # taken is finished and every saved change shown, for a bounded time), then closes it and the
+        # database cleanly: the write-ahead log is checkpointed and the process exits 0. A second
+        # SIGTERM cuts the draining short.
+        loop = asyncio.get_running_loop()
+        stopping: list[asyncio.Task[None]] = []
+
+        def on_sigterm() -> None:
+            if stopping:
+                bot.hurry()
+            else:
+                stopping.append(loop.create_task(_stop(bot)))
+
+        with contextlib.suppress(NotImplementedError):  # no signal handlers on Windows
+            loop.add_signal_handler(signal.SIGTERM, on_sigterm)
+        async with bot:
+            await bot.start(settings.token)
+    finally:
+        await store.close()
+
+
+async def _stop(bot: RingsideBot) -> None:
+    log.info("SIGTERM received: draining, then closing")
+    await bot.drain()
+    await bot.close()
+
+
+def main() -> int:
+    try:
+        settings = load_settings()
+    except ConfigError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    discord.utils.setup_logging(level=logging.INFO)
+    try:
+        asyncio.run(run(settings))
+    except StoreError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    except discord.LoginFailure:
+        print(
+            "error: Discord rejected DISCORD_TOKEN; copy the token again from the Bot page", file=sys.stderr
+        )
+        return 2
+    except discord.PrivilegedIntentsRequired:
+        print("error: Discord refused the connection over intents; this bot needs none", file=sys.stderr)
+        return 2
+    except (aiohttp.ClientError, OSError) as exc:
+        print(f"error: cannot reach Discord ({exc.__class__.__name__}: {exc})", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        return 0
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

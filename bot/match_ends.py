@@ -1,0 +1,66 @@
+"""How a match ends without a move: a resignation, and the session of a match just ended (by
+resignation, by time, or because its channel is gone) dropped from memory."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from bot.session import (
+    MatchOver,
+    NotInMatch,
+    Played,
+    Session,
+    Step,
+    result_record,
+)
+from bot.store import MatchRecord
+from engine import (
+    Forfeit,
+)
+
+if TYPE_CHECKING:
+    from bot.sessions import SessionManager
+
+
+class MatchEnds:
+    def __init__(self, manager: SessionManager) -> None:
+        self.manager = manager
+
+    async def resign(self, match_id: int, user_id: int) -> Played:
+        """End the match: a loss for ``user_id``; a damaged match is abandoned, unrated."""
+        session = await self.manager.get(match_id)
+        async with session.lock:
+            if session.record.status != "active":
+                raise MatchOver("This match is already over.")
+            seat = session.seat_of(user_id)
+            if seat is None:
+                raise NotInMatch("You are not playing in this match.")
+            now = self.manager.clock.now()
+            if session.state is None:
+                self.ended(
+                    session,
+                    await self.manager.store.matches.end(match_id, status="abandoned", result=None, now=now),
+                )
+                return Played(session, None, ())
+            names = session.variant.seat_names
+            outcome = session.variant.forfeit(
+                session.state, seat, Forfeit.RESIGNATION, f"{names[1 - seat]} wins: {names[seat]} resigned."
+            )
+            step = Step(seat, "resign", outcome.description)
+            saved = await self.manager.store.matches.end(
+                match_id,
+                status="finished",
+                result=result_record(match_id, outcome, now),
+                now=now,
+                board_steps=[step.to_json()],
+            )
+            self.ended(session, saved)
+            return Played(session, session.state, (step,))
+
+    def ended(self, session: Session, saved: MatchRecord | None) -> None:
+        """The session of a match just ended without an action: ``saved`` is its record as
+        ``MatchStore.end`` saved it (None: it had ended already)."""
+        if saved is not None:
+            session.record = saved
+        session.draft, session.working = (), None
+        self.manager._forget(session)

@@ -1,0 +1,232 @@
+"""Turn clocks and response windows of the active matches: the clock of the player asked, reminders,
+timeouts (the player on turn loses), windows that pass by themselves, the players' standing answers,
+and the Rematch buttons that run out. The scheduler asks for what is due; each piece of due work is
+claimed in the store so it is done once."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from bot.session import (
+    NO_ANSWER,
+    STANDING_PASS,
+    MatchOver,
+    NotInMatch,
+    Played,
+    Reminder,
+    Session,
+    Step,
+    UserError,
+    check_member,
+    deciding_seat,
+    in_window,
+    log,
+    noted,
+    result_record,
+    step_of,
+    with_seat,
+)
+from bot.store import Deadlines, MatchRecord
+from engine import (
+    Forfeit,
+    GameState,
+)
+
+if TYPE_CHECKING:
+    from bot.sessions import SessionManager
+
+
+class TurnClocks:
+    def __init__(self, manager: SessionManager) -> None:
+        self.manager = manager
+
+    async def turn_clock(self, session: Session, now: float) -> Deadlines | None:
+        """The clock of the player asked to decide from ``now`` on (None: nobody human is asked): the
+        turn clock, or in a response window the server's window wait (the window then passes by
+        itself; nobody loses on time)."""
+        if session.record.status != "active" or session.state is None:
+            return None
+        waiting = deciding_seat(session.state)
+        if waiting is None or session.user_of(waiting) in self.manager.computer_ids:
+            return None
+        settings = await self.manager.settings.get(session.record.guild_id)
+        if in_window(session.state):
+            return Deadlines(None, None, now + settings.window_seconds)
+        return Deadlines(now + settings.reminder_seconds, now + settings.timeout_seconds)
+
+    async def timeout(self, match_id: int) -> Played | None:
+        """End the match as a loss for the player whose time ran out; None if it is not (or no longer) due."""
+        session = await self.manager.get(match_id)
+        async with session.lock:
+            record = session.record
+            now = self.manager.clock.now()
+            if record.status != "active" or record.timeout_at is None or record.timeout_at > now:
+                return None
+            if session.state is None:
+                return None  # a damaged match waits for its players to abandon it
+            seat = deciding_seat(session.state)
+            if seat is None:
+                return None
+            names = session.variant.seat_names
+            outcome = session.variant.forfeit(
+                session.state,
+                seat,
+                Forfeit.TIMEOUT,
+                f"{names[1 - seat]} wins: {names[seat]} ran out of time.",
+            )
+            step = Step(seat, "timeout", outcome.description)
+            saved = await self.manager.store.matches.end(
+                match_id,
+                status="finished",
+                result=result_record(match_id, outcome, now),
+                now=now,
+                board_steps=[step.to_json()],
+            )
+            if saved is None:
+                return None
+            self.manager.ends.ended(session, saved)
+            return Played(session, session.state, (step,))
+
+    async def window_ran_out(self, match_id: int) -> Played | None:
+        """Let the match's response window go by for its player, whose time ran out: the window's
+        pass (``GameState.window_pass``) is played, saved and shown like any action, saying that no
+        answer came in time; the turn then goes on with its normal clock. None if it is not (or no
+        longer) due."""
+        session = await self.manager.get(match_id)
+        async with session.lock:
+            record, state = session.record, session.state
+            if record.status != "active" or state is None:
+                return None
+            if record.window_at is None or record.window_at > self.manager.clock.now():
+                return None
+            seat = deciding_seat(state)
+            if seat is None or not in_window(state):
+                log.warning("match %s: a window clock runs with no window open", match_id)
+                return None
+            return await self._pass_window(session, state, seat, NO_ANSWER)
+
+    async def windows_due(self) -> list[Played]:
+        """Pass every response window whose time has run out; the matches so moved on."""
+        passed: list[Played] = []
+        for record in await self.manager.store.deadlines.due_windows(self.manager.clock.now()):
+            try:
+                played = await self.window_ran_out(record.id)
+            except UserError as exc:
+                log.info("match %s: its run-out window was not passed: %s", record.id, exc)
+                continue
+            if played is not None:
+                passed.append(played)
+        return passed
+
+    async def always_pass(self, match_id: int, user_id: int, version: int | None) -> Played:
+        """The user's standing answer becomes "always pass" for this match: the response window open
+        for them now passes at once, and every later one passes as it opens, whatever the hand."""
+        session = await self.manager.get(match_id)
+        async with session.lock:
+            seat, state = check_member(session, user_id, version)
+            if deciding_seat(state) != seat or not in_window(state):
+                raise UserError("No response window of yours is open now; nothing was changed.")
+            standing = with_seat(session.record.always_pass, seat, True)
+            return await self._pass_window(session, state, seat, STANDING_PASS, standing)
+
+    async def ask_in_windows(self, match_id: int, user_id: int) -> Session:
+        """The user's standing answer goes back to "ask me": their response windows wait for them."""
+        session = await self.manager.get(match_id)
+        async with session.lock:
+            if session.record.status != "active":
+                raise MatchOver("This match is over.")
+            seat = session.seat_of(user_id)
+            if seat is None:
+                raise NotInMatch("You are not playing in this match.")
+            if not session.record.always_pass[seat]:
+                raise UserError(
+                    "You are already asked in every response window of this match; nothing was changed."
+                )
+            standing = with_seat(session.record.always_pass, seat, False)
+            saved = await self.manager.store.matches.set_always_pass(match_id, standing)
+            if saved is None:
+                raise MatchOver("This match is over.")
+            session.record = saved
+            return session
+
+    async def _pass_window(
+        self,
+        session: Session,
+        state: GameState,
+        seat: int,
+        note: str,
+        always_pass: tuple[bool, bool] | None = None,
+    ) -> Played:
+        """Play the window's pass for ``seat`` (the steps of a turn in progress made final before
+        it), saying ``note`` after it."""
+        steps = list(session.draft)
+        position = session.position
+        assert position is not None
+        action = position.window_pass()
+        if action is not None and deciding_seat(position) == seat:
+            after = position.apply(action)
+            step = step_of(seat, action, position, after, automatic=True)
+            steps.append(noted(step, note, session.variant.seat_names[seat]))
+        else:
+            after = position
+        after = await self.manager._advance(session, after, steps, always_pass)
+        return await self.manager._commit(session, state, after, steps, always_pass)
+
+    async def due_reminders(self) -> list[Reminder]:
+        """Claim every reminder that has come due (each is given out once, even across restarts)."""
+        now = self.manager.clock.now()
+        due: list[Reminder] = []
+        for record in await self.manager.store.deadlines.due_reminders(now):
+            session = await self.claim_reminder(record)
+            if session is None or session.state is None:
+                continue
+            if record.timeout_at is not None and record.timeout_at <= now:
+                continue  # too late to remind: the timeout follows in the same round
+            seat = deciding_seat(session.state)
+            if seat is None:
+                continue
+            due.append(Reminder(session, seat, max(0.0, (record.timeout_at or now) - now)))
+        return due
+
+    async def timeout_due(self) -> list[Played]:
+        """End every match whose player on turn has run out of time; the matches so ended."""
+        ended: list[Played] = []
+        for record in await self.manager.store.deadlines.due_timeouts(self.manager.clock.now()):
+            played = await self.timeout(record.id)
+            if played is not None:
+                ended.append(played)
+        return ended
+
+    async def rematches_due(self) -> list[MatchRecord]:
+        """Claim every finished match whose Rematch button has run out (each once, across restarts)."""
+        due = []
+        for record in await self.manager.store.deadlines.due_rematches(self.manager.clock.now()):
+            if record.rematch_until is not None and await self.manager.store.deadlines.claim_rematch_expiry(
+                record.id, record.rematch_until
+            ):
+                due.append(record)
+        return due
+
+    async def claim_rematch(self, match_id: int) -> MatchRecord | None:
+        """Claim the greying out of the finished match's Rematch button now (it was rematched): the
+        record to grey out, or None if it is already greyed out (or being)."""
+        record = await self.manager.store.matches.get(match_id)
+        if record is None or record.rematch_until is None:
+            return None
+        if not await self.manager.store.deadlines.claim_rematch_expiry(record.id, record.rematch_until):
+            return None
+        return record
+
+    async def claim_reminder(self, record: MatchRecord) -> Session | None:
+        """Take a due reminder so it is sent once; the session to remind about, or None."""
+        if record.reminder_at is None:
+            return None
+        held = self.manager.in_memory(record.id)
+        saved = await self.manager.store.deadlines.claim_reminder(record.id, record.reminder_at)
+        if saved is None:
+            return None
+        session = await self.manager.get(record.id)
+        if held:
+            # A session read anew just now holds the claim already; one held in memory takes it.
+            session.record = saved
+        return session

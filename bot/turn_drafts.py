@@ -1,0 +1,76 @@
+"""A turn in progress, in games whose turns can be taken back: the steps drafted (saved, shown only to
+their player, not final), Undo, and Confirm, which makes the turn final for the opponent to see."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from bot.session import (
+    AUTOMATIC,
+    NotYourTurn,
+    Played,
+    Session,
+    StaleControl,
+    Step,
+    UserError,
+    check_member,
+    deciding_seat,
+    whose_turn,
+)
+from engine import (
+    GameState,
+)
+
+if TYPE_CHECKING:
+    from bot.sessions import SessionManager
+
+
+class TurnDrafts:
+    def __init__(self, manager: SessionManager) -> None:
+        self.manager = manager
+
+    async def undo(self, match_id: int, user_id: int, version: int | None) -> Played:
+        """Take back the latest step of the user's turn in progress (with the forced steps after it)."""
+        session = await self.manager.get(match_id)
+        async with session.lock:
+            seat, state = check_member(session, user_id, version)
+            if deciding_seat(state) != seat:
+                raise NotYourTurn(whose_turn(state, session.variant.seat_names, session.user_of))
+            if not session.draft:
+                raise UserError("There is no step of this turn to take back.")
+            steps = list(session.draft)
+            while steps and steps[-1].automatic:
+                steps.pop()
+            if steps:
+                steps.pop()
+            position = state
+            for step in steps:
+                position = position.apply(session.variant.parse_action(position, step.notation))
+            return await self.save(session, position, steps)
+
+    async def confirm(self, match_id: int, user_id: int, version: int | None) -> Played:
+        """Make the user's complete turn final: the opponent sees it now."""
+        session = await self.manager.get(match_id)
+        async with session.lock:
+            seat, state = check_member(session, user_id, version)
+            if deciding_seat(state) != seat:
+                raise NotYourTurn(whose_turn(state, session.variant.seat_names, session.user_of))
+            if not session.awaiting_confirmation or session.working is None:
+                raise UserError("Your turn is not complete yet: play its remaining steps first.")
+            steps = list(session.draft)
+            after = await self.manager._advance(session, session.working, steps)
+            return await self.manager._commit(session, state, after, steps)
+
+    async def save(self, session: Session, position: GameState, steps: list[Step]) -> Played:
+        saved = [(AUTOMATIC if s.automatic else "") + s.notation for s in steps]
+        now = self.manager.clock.now()
+        record = await self.manager.store.matches.save_draft(
+            session.id, expected_version=session.version, draft=saved, now=now
+        )
+        if record is None:
+            self.manager._sessions.pop(session.id, None)
+            raise StaleControl("This match changed in the meantime; use the latest board message.")
+        session.record = record
+        session.draft = tuple(steps)
+        session.working = position if steps else None
+        return Played(session, session.state, tuple(steps), draft=True)

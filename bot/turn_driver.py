@@ -1,0 +1,90 @@
+"""The turn driver: what happens next in a match that needs nobody's decision. Pure: a position in,
+the next automatic action (or the request to let the computer think) out; no store, no clock, no
+asyncio. The session manager loops over it, applies what it says and saves the result.
+
+Played by itself: chance steps nobody is asked to trigger (the computer's rolls too), a forced
+action that tells nothing of a secret hand, the computer's decisions, and the response window of a
+player whose standing answer is "always pass".
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from bot.session import Step, asked, own_step, step_of, turn_complete
+from bot.store import Deadlines
+from engine import Action, GameState
+from engine.ai.random_player import sample_outcome
+
+MAX_AUTOMATIC_ACTIONS = 500
+"""How many actions are played by themselves in one go (forced moves, computer turns, opening rolls)
+before handing back: a guard against a rules bug looping forever, far above real games."""
+
+
+@dataclass(frozen=True, slots=True)
+class Next:
+    """The next automatic action of ``seat`` (None: chance), or, when ``action`` is None, the
+    computer must choose one for ``seat``. ``standing``: the window's pass of a player who always
+    passes (said so on the board)."""
+
+    seat: int | None
+    action: Action | None
+    standing: bool = False
+
+
+def next_automatic(
+    state: GameState,
+    is_computer: Callable[[int], bool],
+    always_pass: tuple[bool, bool],
+    rng: random.Random,
+) -> Next | None:
+    """What plays by itself in ``state``, or None when a person must decide (or it is over).
+    ``is_computer(seat)``: whether the computer sits there; ``rng`` draws the chance outcomes."""
+    if state.is_terminal():
+        return None
+    spec = state.chance()
+    if spec is not None:
+        prompt = spec.prompt_seat
+        if prompt is not None and not is_computer(prompt):
+            return None
+        return Next(None, state.chance_action(sample_outcome(spec, rng)))
+    seat = state.to_move()
+    if is_computer(seat):
+        return Next(seat, None)
+    window = state.window_pass()
+    if window is not None and always_pass[seat]:
+        # The standing answer, whatever the hand holds: the window closes at once.
+        return Next(seat, window, standing=True)
+    legal = state.legal_actions()
+    if len(legal) == 1 and not state.secret_decision():
+        # A forced action is played at once, unless answering at once would tell the opponent what
+        # a secret hand holds: then the player still answers.
+        return Next(seat, legal[0])
+    return None
+
+
+def forced_steps(state: GameState, seat: int, steps: list[Step]) -> GameState:
+    """Play ``seat``'s forced steps that follow in the same turn (appended to ``steps`` as automatic):
+    they belong to the turn's draft, which the player may still take back."""
+    for _ in range(MAX_AUTOMATIC_ACTIONS):
+        if turn_complete(state, seat) or not own_step(state, seat):
+            return state
+        legal = state.legal_actions()
+        if len(legal) != 1:
+            return state
+        after = state.apply(legal[0])
+        steps.append(step_of(seat, legal[0], state, after, automatic=True))
+        state = after
+    raise RuntimeError(f"more than {MAX_AUTOMATIC_ACTIONS} forced steps")
+
+
+def clock_after(before: GameState, after: GameState, human_decides: bool) -> Deadlines | None:
+    """The clock after a change: unchanged (None) while the same human player decides in the same
+    way (on turn, or in a response window); otherwise none until the board that asks the next
+    player is shown (``BoardHandoff.mark_shown`` starts it). ``human_decides``: whether the seat
+    deciding in ``after`` is a person."""
+    if human_decides and asked(before) == asked(after):
+        return None
+    return Deadlines(None, None)

@@ -1,0 +1,308 @@
+"""The answers to a match's persistent controls (``bot.controls.game``): game buttons and selects, My hand,
+the standing answers to response windows, Resign and its confirmation, the match picker. Each checks
+through the services, acknowledges a change at once and shows its result (a private panel for a turn
+in progress, the public board otherwise)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot.session import (
+    Played,
+    Session,
+    StaleControl,
+    Step,
+    UserError,
+    check_readable,
+    check_turn,
+    turn_in_progress,
+)
+from cogs.board import (
+    PrivateMessage,
+    build_view,
+    drafting,
+    panel_for,
+    player_names,
+    private_reply,
+    turn_picture,
+)
+from cogs.origin import check_origin, is_private
+from cogs.panels.base import CONFIRM, UNDO
+from cogs.replies import reply_privately
+
+if TYPE_CHECKING:
+    from cogs.play import Play
+
+
+class MatchControls:
+    def __init__(self, play: Play) -> None:
+        self.play = play
+
+    async def _session_for(self, interaction: discord.Interaction[Any], match_id: int) -> Session:
+        """The match of a control clicked on ``interaction``'s message, checked to be clicked where it
+        belongs (``check_origin``). A click on a board posted a moment ago, whose id is not noted yet,
+        waits for that show to end and is checked again, rather than refused."""
+        session = await self.play.bot.sessions.get(match_id)
+        try:
+            check_origin(interaction, session)
+        except UserError:
+            if not await self.play.publisher.settled(match_id):
+                raise
+            session = await self.play.bot.sessions.get(match_id)
+            check_origin(interaction, session)
+        return session
+
+    async def on_control(
+        self, interaction: discord.Interaction[Any], match_id: int, version: int, value: str
+    ) -> None:
+        """A game control. The cheap checks answer at once; a change is acknowledged first (the click
+        is deferred) and then saved, drawn and shown, so Discord's 3 seconds never run out.
+
+        A public board's controls carry the committed version, nothing of a turn in progress: a click
+        on them during one sends its player the private panel and adds nothing to the draft."""
+        sessions = self.play.bot.sessions
+        public = not is_private(interaction)
+        try:
+            session = await self._session_for(interaction, match_id)
+            seat = check_turn(session, interaction.user.id, version, committed=public)
+        except StaleControl as exc:
+            await self.on_stale(interaction, match_id, str(exc))
+            return
+        except UserError as exc:
+            await reply_privately(interaction, str(exc))
+            return
+        if public and turn_in_progress(session, seat):
+            await self.on_stale(interaction, match_id, "")
+            return
+        if value.startswith("n:"):
+            # Only the controls change: no new picture is drawn.
+            if public:
+                await interaction.response.edit_message(
+                    view=build_view(session, panel_for(session, value[2:]), public=True)
+                )
+            else:
+                reply = private_reply(session, seat, selection=value[2:], turn=drafting(session, seat))
+                await interaction.response.edit_message(content=reply.content, view=reply.view)
+            return
+        await interaction.response.defer()
+        try:
+            if value == "roll":
+                played = await sessions.roll(match_id, interaction.user.id, version)
+            elif value == UNDO:
+                played = await sessions.drafts.undo(match_id, interaction.user.id, version)
+            elif value == CONFIRM:
+                played = await sessions.drafts.confirm(match_id, interaction.user.id, version)
+            elif value.startswith("a:"):
+                played = await sessions.act(match_id, interaction.user.id, version, value[2:])
+            else:
+                raise UserError("That control is not understood by this version of the bot.")
+        except UserError as exc:
+            await interaction.followup.send(str(exc), ephemeral=True)
+            return
+        await self.publish(interaction, played)
+
+    async def on_stale(self, interaction: discord.Interaction[Any], match_id: int, refusal: str) -> None:
+        """A control from an earlier position: the player whose turn is in progress gets its private
+        panel; a board that is behind what is saved is shown now; anyone else is pointed to the board."""
+        sessions = self.play.bot.sessions
+        session = await sessions.get(match_id)
+        seat = session.seat_of(interaction.user.id)
+        if seat is not None and turn_in_progress(session, seat):
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            reply = await self.turn_reply(session, seat)
+            await interaction.followup.send(
+                "You have a turn in progress: carry on here.\n" + reply.content,
+                embed=reply.embed or discord.utils.MISSING,
+                file=reply.file or discord.utils.MISSING,
+                view=reply.view or discord.utils.MISSING,
+                ephemeral=True,
+            )
+            return
+        if session.record.behind:
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            shown = await self.play.publisher.show(match_id)
+            text = (
+                f"That board was behind: match #{match_id} is up to date now{self.link(session)}."
+                if shown
+                else f"Match #{match_id}'s board cannot be posted right now; it is tried again shortly."
+            )
+            await interaction.followup.send(text, ephemeral=True)
+            return
+        await reply_privately(interaction, refusal.rstrip(".") + f"{self.link(session)}.")
+
+    def link(self, session: Session) -> str:
+        record = session.record
+        if record.message_id is None or record.guild_id is None:
+            return ""
+        return f": https://discord.com/channels/{record.guild_id}/{record.channel_id}/{record.message_id}"
+
+    async def turn_reply(
+        self, session: Session, seat: int, steps: Sequence[Step] = (), selection: str = ""
+    ) -> PrivateMessage:
+        """The private panel of ``seat``'s turn in progress, with the picture of its position."""
+        names = await player_names(self.play.bot, session)
+        picture = await self.play.publisher.picture(*turn_picture(session, seat, names))
+        return private_reply(session, seat, steps, selection, picture, turn=True)
+
+    async def on_hand(self, interaction: discord.Interaction[Any], match_id: int) -> None:
+        """ "My hand": a fresh private reply each time, so it works after restarts and after Discord's
+        15 minutes for private messages."""
+        try:
+            session = await self._session_for(interaction, match_id)
+            check_readable(session)
+            seat = session.seat_of(interaction.user.id)
+            if seat is None:
+                raise UserError("You are not playing in this match: its hands are secret.")
+        except UserError as exc:
+            await reply_privately(interaction, str(exc))
+            return
+        reply = private_reply(session, seat)
+        await interaction.response.send_message(
+            reply.content, view=reply.view or discord.utils.MISSING, ephemeral=True
+        )
+
+    async def on_standing_answer(
+        self, interaction: discord.Interaction[Any], match_id: int, version: int, op: str
+    ) -> None:
+        """A player's standing answer to response windows, from their private reply: "Always pass in
+        this match" passes the window open now (answered like a click on the panel's pass) and every
+        later one as it opens; "Ask me in windows" goes back to being asked. Refused privately, with
+        nothing changed, for anyone not playing, a stale control or a match that is over."""
+        sessions = self.play.bot.sessions
+        user_id = interaction.user.id
+        try:
+            session = await self._session_for(interaction, match_id)
+            if session.seat_of(user_id) is None:
+                raise UserError("You are not playing in this match; nothing was changed.")
+            if op == "pass":
+                check_turn(session, user_id, version)
+        except StaleControl as exc:
+            await self.on_stale(interaction, match_id, str(exc))
+            return
+        except UserError as exc:
+            await reply_privately(interaction, str(exc))
+            return
+        if op == "ask":
+            try:
+                session = await sessions.clocks.ask_in_windows(match_id, user_id)
+            except UserError as exc:
+                await reply_privately(interaction, str(exc))
+                return
+            seat = session.seat_of(user_id)
+            assert seat is not None
+            reply = private_reply(session, seat)
+            text = f"From now on you are asked in every response window of this match.\n{reply.content}"
+            if is_private(interaction):
+                await interaction.response.edit_message(content=text[:2000], view=reply.view)
+            else:
+                await interaction.response.send_message(
+                    text[:2000], view=reply.view or discord.utils.MISSING, ephemeral=True
+                )
+            return
+        await interaction.response.defer()
+        try:
+            played = await sessions.clocks.always_pass(match_id, user_id, version)
+        except UserError as exc:
+            await interaction.followup.send(str(exc), ephemeral=True)
+            return
+        await self.publish(interaction, played)
+
+    async def publish(self, interaction: discord.Interaction[Any], played: Played) -> None:
+        """Show the result of a deferred click. A step of a turn in progress goes to its player's
+        private panel (the opponent sees the turn when it is complete); anything else is shown on
+        the public board by the publisher (edited in place while the same player decides, a new
+        message mentioning the next player otherwise)."""
+        session = played.session
+        seat = session.seat_of(interaction.user.id)
+        assert seat is not None
+        if played.draft:
+            reply = await self.turn_reply(session, seat)
+            kwargs: dict[str, Any] = dict(
+                content=reply.content,
+                embed=reply.embed,
+                attachments=[reply.file] if reply.file else [],
+                view=reply.view,
+            )
+            if is_private(interaction):
+                await interaction.edit_original_response(**kwargs)
+            else:
+                await interaction.followup.send(
+                    reply.content,
+                    embed=reply.embed or discord.utils.MISSING,
+                    file=reply.file or discord.utils.MISSING,
+                    view=reply.view or discord.utils.MISSING,
+                    ephemeral=True,
+                )
+            return
+        if is_private(interaction):
+            reply = private_reply(session, seat, played.steps)
+            await interaction.edit_original_response(
+                content=reply.content, embed=None, attachments=[], view=reply.view
+            )
+            await self.play.publisher.show(session.id)
+            return
+        await self.play.publisher.show(session.id, interaction=interaction)
+
+    async def on_pick(
+        self, interaction: discord.Interaction[Any], op: str, match_id: int, arg: str = ""
+    ) -> None:
+        """A match chosen in the picker of /board, /resign, /position or /move (``arg``: its notation)."""
+        if op == "move":
+            await self.play._play_typed(interaction, match_id, arg)
+            return
+        if op == "position":
+            try:
+                picked = await self.play.bot.sessions.get(match_id)
+            except UserError as exc:
+                await reply_privately(interaction, str(exc))
+                return
+            await self.play._show_position(interaction, picked)
+            return
+        session = await self.play._own_live_match(interaction, match_id, "You are not playing in this match.")
+        if session is None:
+            return
+        if op == "board":
+            await self.play._show_board(interaction, session)
+        else:
+            await self.play._ask_resign(interaction, session)
+
+    async def on_resign_ask(self, interaction: discord.Interaction[Any], match_id: int) -> None:
+        """The Resign button on a board: a private confirmation for the player who clicked."""
+        session = await self.play._own_live_match(
+            interaction, match_id, "Only the players of this match can resign it."
+        )
+        if session is None:
+            return
+        await self.play._ask_resign(interaction, session)
+
+    async def on_resign_button(self, interaction: discord.Interaction[Any], match_id: int, op: str) -> None:
+        try:
+            await self._session_for(interaction, match_id)
+        except UserError as exc:
+            await reply_privately(interaction, str(exc))
+            return
+        message = interaction.message
+        if message is None or not message.flags.ephemeral:
+            # Resign / Keep playing answer the private confirmation they were sent in; sent from a
+            # public message (a modified client can), they would overwrite that message.
+            await reply_privately(
+                interaction,
+                "Resign on the board first: it asks you privately to confirm. Nothing was changed.",
+            )
+            return
+        if op == "no":
+            await interaction.response.edit_message(content="Good luck: the match goes on.", view=None)
+            return
+        try:
+            played = await self.play.bot.sessions.ends.resign(match_id, interaction.user.id)
+        except UserError as exc:
+            await reply_privately(interaction, str(exc))
+            return
+        done = "abandoned" if played.session.record.status == "abandoned" else "resigned"
+        await interaction.response.edit_message(
+            content=f"You {done} match #{match_id}." if done == "abandoned" else "You resigned.", view=None
+        )
+        await self.play.publisher.show(match_id)
