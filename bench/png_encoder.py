@@ -46,7 +46,7 @@ def positions(game: str, count: int) -> list[object]:
 
 def measure(game: str, count: int) -> dict[str, object]:
     module = sys.modules[KITS[game].renderer.get().__module__]
-    canvas = module._canvas()
+    canvas = module.PICTURE.canvas()
     caption = Caption(names=("Alice", "Bob"))
     ours: list[float] = []
     pillow: list[float] = []

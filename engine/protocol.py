@@ -76,6 +76,18 @@ class Action(ABC):
         return self.notation
 
 
+class WordAction(Action):
+    """An action without arguments, written as one word: a subclass (a frozen dataclass) names it in
+    ``word``, e.g. ``pass``."""
+
+    __slots__ = ()
+    word: ClassVar[str] = ""
+
+    @property
+    def notation(self) -> str:
+        return self.word
+
+
 class EndReason(StrEnum):
     """How a game ended, as a stable key saved with the result. Empty: every game derives its own
     enum of the ways it is won (``Variant.win_reasons``), and ``Forfeit`` ends any game."""

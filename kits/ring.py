@@ -14,6 +14,6 @@ KIT = GameKit(
     panel=Part("cogs.panels.ring:PANEL"),
     samples=Part("render.ring_samples:SAMPLES"),
     rules_page="ring.md",
-    palette=Part("render.ring:write_palette"),
+    palette=Part("render.ring:PICTURE.write_palette"),
     rules_sheets=Part("render.ring_samples:RULES_SHEETS"),
 )

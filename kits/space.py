@@ -14,6 +14,6 @@ KIT = GameKit(
     panel=Part("cogs.panels.space:PANEL"),
     samples=Part("render.space_samples:SAMPLES"),
     rules_page="space.md",
-    palette=Part("render.space:write_palette"),
+    palette=Part("render.space:PICTURE.write_palette"),
     rules_sheets=Part("render.space_samples:RULES_SHEETS"),
 )

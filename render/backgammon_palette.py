@@ -1,5 +1,5 @@
 """The fixed palette of the backgammon pictures, written by ``python -m render palette --game backgammon``
-from ``render.backgammon.build_palette()``: do not edit by hand."""
+from ``render.backgammon.PICTURE.build_palette()``: do not edit by hand."""
 
 PALETTE_HEX = (
     "181d271e342e4a382a96a0b2b05c48162420eceff4929daf0c0f15f6c445d63030ffffffeee6d0968a70fffcf0f6ecce"

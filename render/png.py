@@ -245,6 +245,6 @@ def palette_module(game: str, entries: list[RGB]) -> str:
     lines = [f'    "{data[i : i + 96]}"' for i in range(0, len(data), 96)]
     return (
         f'"""The fixed palette of the {game} pictures, written by ``python -m render palette --game {game}``\n'
-        f'from ``render.{game}.build_palette()``: do not edit by hand."""\n\n'
+        f'from ``render.{game}.PICTURE.build_palette()``: do not edit by hand."""\n\n'
         "PALETTE_HEX = (\n" + "\n".join(lines) + "\n)\n"
     )

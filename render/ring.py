@@ -499,9 +499,3 @@ PICTURE = BoardPicture(
     palette_views=_palette_states,
 )
 render = PICTURE.render
-draw = PICTURE.draw
-palette = PICTURE.palette
-build_palette = PICTURE.build_palette
-palette_module = PICTURE.palette_module
-write_palette = PICTURE.write_palette
-_canvas = PICTURE.canvas

@@ -1,5 +1,5 @@
 """The fixed palette of the ring pictures, written by ``python -m render palette --game ring``
-from ``render.ring.build_palette()``: do not edit by hand."""
+from ``render.ring.PICTURE.build_palette()``: do not edit by hand."""
 
 PALETTE_HEX = (
     "181d272128352f394a28303f4a576ceceff4929daf0c0f15f6c445ffffffde4848801e26ff968cff746c3a80e2183e84"

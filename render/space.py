@@ -672,7 +672,7 @@ def samples(out_dir: str | Path, seed: int = 1) -> list[Path]:
     paths = []
     for name, state in wanted.items():
         path = out / f"space-{name}.png"
-        path.write_bytes(render(state.view(None), caption))
+        path.write_bytes(PICTURE.render(state.view(None), caption))
         paths.append(path)
     return paths
 
@@ -692,9 +692,3 @@ PICTURE = BoardPicture(
     palette_views=_palette_views,
 )
 render = PICTURE.render
-draw = PICTURE.draw
-palette = PICTURE.palette
-build_palette = PICTURE.build_palette
-palette_module = PICTURE.palette_module
-write_palette = PICTURE.write_palette
-_canvas = PICTURE.canvas

@@ -1,5 +1,5 @@
 """The fixed palette of the space pictures, written by ``python -m render palette --game space``
-from ``render.space.build_palette()``: do not edit by hand."""
+from ``render.space.PICTURE.build_palette()``: do not edit by hand."""
 
 PALETTE_HEX = (
     "181d272128352f394a28303f4a576ceceff4929daf0c0f15f6c445ffffffe2dcc81c202a2e685c705c2e5c32602c5670"

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import Enum
+from typing import ClassVar
 
 from engine.backgammon.board import (
     BAR_POINT,
@@ -19,6 +20,7 @@ from engine.backgammon.plays import Move, Play
 from engine.protocol import (
     Action,
     EndReason,
+    WordAction,
 )
 
 SCHEMA = 2
@@ -85,39 +87,31 @@ class Roll(Action):
 
 
 @dataclass(frozen=True, slots=True)
-class RollOn(Action):
+class RollOn(WordAction):
     """The player on turn rolls instead of doubling."""
 
-    @property
-    def notation(self) -> str:
-        return "roll"
+    word: ClassVar[str] = "roll"
 
 
 @dataclass(frozen=True, slots=True)
-class Double(Action):
+class Double(WordAction):
     """The player on turn offers the cube at twice its value, before rolling."""
 
-    @property
-    def notation(self) -> str:
-        return "double"
+    word: ClassVar[str] = "double"
 
 
 @dataclass(frozen=True, slots=True)
-class Take(Action):
+class Take(WordAction):
     """The doubled player takes: the game goes on at twice the value, and the cube is theirs."""
 
-    @property
-    def notation(self) -> str:
-        return "take"
+    word: ClassVar[str] = "take"
 
 
 @dataclass(frozen=True, slots=True)
-class Pass(Action):
+class Pass(WordAction):
     """The doubled player passes: the game is lost at the cube's value before the double."""
 
-    @property
-    def notation(self) -> str:
-        return "pass"
+    word: ClassVar[str] = "pass"
 
 
 @dataclass(frozen=True, slots=True)
@@ -132,17 +126,13 @@ class OfferResignation(Action):
 
 
 @dataclass(frozen=True, slots=True)
-class AcceptResignation(Action):
-    @property
-    def notation(self) -> str:
-        return "accept"
+class AcceptResignation(WordAction):
+    word: ClassVar[str] = "accept"
 
 
 @dataclass(frozen=True, slots=True)
-class DeclineResignation(Action):
-    @property
-    def notation(self) -> str:
-        return "decline"
+class DeclineResignation(WordAction):
+    word: ClassVar[str] = "decline"
 
 
 def _path(move: Move) -> str:

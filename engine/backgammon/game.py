@@ -80,6 +80,7 @@ from engine.protocol import (
     JSONDict,
     Outcome,
 )
+from engine.saved import SavedReader
 
 __all__ = [
     "COLOURS",
@@ -399,12 +400,7 @@ class BackgammonState(GameState, GameView):
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> BackgammonState:
         """Read back ``to_json``; anything impossible raises ``CorruptStateError``."""
-        try:
-            return _read_state(cls, data)
-        except CorruptStateError:
-            raise
-        except (KeyError, TypeError, ValueError, IndexError, AttributeError) as err:
-            raise CorruptStateError(f"the saved backgammon match cannot be read: {err}") from None
+        return SAVED.read(lambda saved: _read_state(cls, saved), data)
 
 
 def _sides(raw: Any) -> tuple[Side, Side]:
@@ -418,10 +414,7 @@ def _sides(raw: Any) -> tuple[Side, Side]:
     return sides
 
 
-def _seat(value: Any, what: str) -> int | None:
-    if value not in (None, 0, 1) or isinstance(value, bool):
-        raise CorruptStateError(f"{what} must be 0, 1 or null")
-    return value  # type: ignore[no-any-return]
+SAVED = SavedReader("the saved backgammon match")
 
 
 def _read_state(cls: type[BackgammonState], data: Mapping[str, Any]) -> BackgammonState:
@@ -431,9 +424,9 @@ def _read_state(cls: type[BackgammonState], data: Mapping[str, Any]) -> Backgamm
     length = int(data["length"])
     score_t = (int(data["score"][0]), int(data["score"][1]))
     value = int(data["cube"])
-    owner = _seat(data["cube_owner"], "the cube's owner")
+    owner = SAVED.seat(data["cube_owner"], "the cube's owner")
     phase = Phase(data["phase"])
-    seat = _seat(data["turn_seat"], "the seat on turn")
+    seat = SAVED.seat(data["turn_seat"], "the seat on turn")
     if not 1 <= length <= cube.MAX_LENGTH or min(score_t) < 0:
         raise CorruptStateError("the match length or score is impossible")
     if value < 1 or value & (value - 1) or value > cube.MAX_CUBE:
@@ -455,7 +448,7 @@ def _read_state(cls: type[BackgammonState], data: Mapping[str, Any]) -> Backgamm
     if data["last_play"] is not None:
         lp = data["last_play"]
         last_play = LastPlay(
-            _seat(lp["seat"], "the last player") or 0,
+            SAVED.seat(lp["seat"], "the last player") or 0,
             (int(lp["dice"][0]), int(lp["dice"][1])),
             tuple(Move(int(s), int(d), bool(h)) for s, d, h in lp["moves"]),
         )
@@ -465,7 +458,7 @@ def _read_state(cls: type[BackgammonState], data: Mapping[str, Any]) -> Backgamm
         key = str(res["reason"])
         reason: EndReason = BackgammonWin(key) if key in BackgammonWin._value2member_map_ else Forfeit(key)
         result = Outcome(
-            winner=_seat(res["winner"], "the winner"),
+            winner=SAVED.seat(res["winner"], "the winner"),
             reason=reason,
             description=str(res["description"]),
             points=int(res["points"]),

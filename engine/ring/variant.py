@@ -36,6 +36,7 @@ from engine.ring.rules import (
     Swap,
 )
 from engine.ring.state import RingState
+from engine.saved import SavedReader
 
 # ---------------------------------------------------------------------------------------------
 # The variant
@@ -86,14 +87,7 @@ class RingVariant(Variant):
         )
 
     def from_json(self, data: Mapping[str, Any]) -> RingState:
-        try:
-            state = _state_from_json(data)
-        except CorruptStateError:
-            raise
-        except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
-            raise CorruptStateError(
-                f"the saved ring game cannot be read ({exc.__class__.__name__}: {exc})"
-            ) from exc
+        state = SAVED.read(_state_from_json, data)
         expected = dict(data)
         if "turn_events" not in expected:  # a state saved before the turn's events were kept
             last = expected.get("last")
@@ -113,10 +107,7 @@ def _spaces_of(action: Action) -> tuple[int, ...]:
     return ()
 
 
-def _int(value: Any, low: int, high: int, what: str) -> int:
-    if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
-        raise CorruptStateError(f"the saved ring game has an impossible {what}: {value!r}")
-    return value
+SAVED = SavedReader("the saved ring game")
 
 
 def _state_from_json(data: Mapping[str, Any]) -> RingState:
@@ -126,10 +117,10 @@ def _state_from_json(data: Mapping[str, Any]) -> RingState:
         raise CorruptStateError(
             f"the saved ring game has schema {data.get('schema')!r}; this bot reads {SCHEMA}"
         )
-    board = tuple(_int(v, -TOKENS, TOKENS, "stack") for v in data["board"])
+    board = tuple(SAVED.number(v, -TOKENS, TOKENS, "stack") for v in data["board"])
     if len(board) != SPACES:
         raise CorruptStateError("the saved ring board does not have 12 spaces")
-    piles = tuple(_int(v, 0, TOKENS, "pile") for v in data["piles"])
+    piles = tuple(SAVED.number(v, 0, TOKENS, "pile") for v in data["piles"])
     if len(piles) != 2:
         raise CorruptStateError("the saved ring game does not have two piles")
     if (
@@ -138,17 +129,19 @@ def _state_from_json(data: Mapping[str, Any]) -> RingState:
     ):
         raise CorruptStateError("the saved ring game does not hold 12 tokens per player")
     phase = Phase(data["phase"])
-    turn = None if data["turn"] is None else _int(data["turn"], 0, 1, "turn")
+    turn = None if data["turn"] is None else SAVED.number(data["turn"], 0, 1, "turn")
     if (turn is None) != (phase is Phase.OPENING):
         raise CorruptStateError("the saved ring game's turn does not match its phase")
-    dice = None if data["dice"] is None else tuple(_int(v, 1, 6, "die") for v in data["dice"])
+    dice = None if data["dice"] is None else tuple(SAVED.number(v, 1, 6, "die") for v in data["dice"])
     if dice is not None and len(dice) != 3:
         raise CorruptStateError("the saved ring game has a roll without three dice")
-    dice_left = tuple(_int(v, 1, 6, "die") for v in data["dice_left"])
+    dice_left = tuple(SAVED.number(v, 1, 6, "die") for v in data["dice_left"])
     if (phase is Phase.MOVE) != bool(dice_left) or len(dice_left) > 2:
         raise CorruptStateError("the saved ring game's dice to play do not match its phase")
     opening = (
-        None if data["opening"] is None else tuple(_int(v, 1, 6, "opening die") for v in data["opening"])
+        None
+        if data["opening"] is None
+        else tuple(SAVED.number(v, 1, 6, "opening die") for v in data["opening"])
     )
     if opening is not None and len(opening) != 2:
         raise CorruptStateError("the saved ring game's opening roll does not have two dice")
@@ -170,7 +163,7 @@ def _state_from_json(data: Mapping[str, Any]) -> RingState:
         turn_seat=turn,
         dice=(dice[0], dice[1], dice[2]) if dice is not None else None,
         dice_left=dice_left,
-        turn_number=_int(data["turn_number"], 0, 10**9, "turn number"),
+        turn_number=SAVED.number(data["turn_number"], 0, 10**9, "turn number"),
         opening=(opening[0], opening[1]) if opening is not None else None,
         last=last,
         result=result,
@@ -179,9 +172,13 @@ def _state_from_json(data: Mapping[str, Any]) -> RingState:
 
 
 def _event_from_json(raw: Mapping[str, Any]) -> LastEvent:
-    seat = None if raw["seat"] is None else _int(raw["seat"], 0, 1, "seat")
+    seat = None if raw["seat"] is None else SAVED.number(raw["seat"], 0, 1, "seat")
     marks = tuple(
-        Mark(MarkKind(kind), _int(space, 1, SPACES, "space"), _int(count, 0, TOKENS * 2, "count"))
+        Mark(
+            MarkKind(kind),
+            SAVED.number(space, 1, SPACES, "space"),
+            SAVED.number(count, 0, TOKENS * 2, "count"),
+        )
         for kind, space, count in raw["marks"]
     )
     return LastEvent(seat=seat, notation=str(raw["notation"]), text=str(raw["text"]), marks=marks)

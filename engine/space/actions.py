@@ -15,9 +15,10 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import ClassVar
 
 from engine.errors import NotationError
-from engine.protocol import Action
+from engine.protocol import Action, WordAction
 from engine.space.board import SECTORS, parse_unit, unit_label
 from engine.space.cards import BY_KEY, CARDS, Card, Target
 
@@ -45,21 +46,17 @@ class Dice(Action):
 
 
 @dataclass(frozen=True, slots=True)
-class RollDice(Action):
+class RollDice(WordAction):
     """The player on turn asks for the roll (after any Hyper Jump)."""
 
-    @property
-    def notation(self) -> str:
-        return "roll"
+    word: ClassVar[str] = "roll"
 
 
 @dataclass(frozen=True, slots=True)
-class Pass(Action):
+class Pass(WordAction):
     """End the current phase (own turn) or let a response window go by."""
 
-    @property
-    def notation(self) -> str:
-        return "pass"
+    word: ClassVar[str] = "pass"
 
 
 @dataclass(frozen=True, slots=True)

@@ -7,6 +7,7 @@ from typing import Any, ClassVar
 
 from engine.errors import CorruptStateError
 from engine.protocol import Action, EndReason, GameState, Outcome, TurnConfirmation, Variant
+from engine.saved import SavedReader
 from engine.space.actions import parse
 from engine.space.board import SECTORS, SIDES, UNITS_PER_SIDE, contested, owner
 from engine.space.cards import CARDS, DECK_SIZE
@@ -41,14 +42,7 @@ class SpaceVariant(Variant):
         return parse(text)
 
     def from_json(self, data: Mapping[str, Any]) -> SpaceState:
-        try:
-            state = _read(data)
-        except CorruptStateError:
-            raise
-        except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
-            raise CorruptStateError(
-                f"the saved space game cannot be read ({exc.__class__.__name__}: {exc})"
-            ) from exc
+        state = SAVED.read(_read, data)
         if state.to_json() != _with_defaults(data):
             raise CorruptStateError("the saved space game has fields that do not belong to a space state")
         return state
@@ -82,22 +76,7 @@ _BEFORE_MOVE = frozenset(
 )
 
 
-def _int(value: Any, low: int, high: int, what: str) -> int:
-    if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
-        raise CorruptStateError(f"the saved space game has an impossible {what}: {value!r}")
-    return value
-
-
-def _ints(values: Any, low: int, high: int, what: str) -> tuple[int, ...]:
-    if not isinstance(values, list):
-        raise CorruptStateError(f"the saved space game's {what} is not a list")
-    return tuple(_int(v, low, high, what) for v in values)
-
-
-def _bool(value: Any, what: str) -> bool:
-    if not isinstance(value, bool):
-        raise CorruptStateError(f"the saved space game's {what} is not true or false")
-    return value
+SAVED = SavedReader("the saved space game")
 
 
 def _read(saved: Mapping[str, Any]) -> SpaceState:
@@ -108,21 +87,21 @@ def _read(saved: Mapping[str, Any]) -> SpaceState:
         raise CorruptStateError(
             f"the saved space game has schema {data.get('schema')!r}; this bot reads {SCHEMA}"
         )
-    positions = _ints(data["positions"], 0, SECTORS, "unit position")
+    positions = SAVED.numbers(data["positions"], 0, SECTORS, "unit position")
     if len(positions) != 2 * UNITS_PER_SIDE:
         raise CorruptStateError("the saved space game does not have 15 units a side")
-    deck = _ints(data["deck"], 0, DECK_SIZE - 1, "card")
-    hands = tuple(_ints(h, 0, DECK_SIZE - 1, "card") for h in data["hands"])
+    deck = SAVED.numbers(data["deck"], 0, DECK_SIZE - 1, "card")
+    hands = tuple(SAVED.numbers(h, 0, DECK_SIZE - 1, "card") for h in data["hands"])
     if len(hands) != 2 or any(list(h) != sorted(h) for h in hands):
         raise CorruptStateError("the saved space game does not have two sorted hands")
-    vortex = _ints(data["vortex"], 0, DECK_SIZE - 1, "card")
+    vortex = SAVED.numbers(data["vortex"], 0, DECK_SIZE - 1, "card")
     every = sorted((*deck, *hands[0], *hands[1], *vortex))
     if every != list(range(DECK_SIZE)):
         raise CorruptStateError("the saved space game does not hold each of the 50 cards exactly once")
     phase = Phase(data["phase"])
-    dice = _ints(data["dice"], 1, 6, "die")
-    bonus = _ints(data["bonus"], 0, 99, "die bonus")
-    dice_left = _ints(data["dice_left"], 0, 2, "die index")
+    dice = SAVED.numbers(data["dice"], 1, 6, "die")
+    bonus = SAVED.numbers(data["bonus"], 0, 99, "die bonus")
+    dice_left = SAVED.numbers(data["dice_left"], 0, 2, "die index")
     if len(dice) not in (0, 2, 3) or len(bonus) != len(dice) or any(i >= len(dice) for i in dice_left):
         raise CorruptStateError("the saved space game's dice do not fit together")
     if len(set(dice_left)) != len(dice_left):
@@ -130,15 +109,17 @@ def _read(saved: Mapping[str, Any]) -> SpaceState:
     moved = []
     for raw in data["moved"]:
         u, n, stopped = raw
-        moved.append((_int(u, 0, 29, "unit"), _int(n, 1, 2, "dice used"), _bool(stopped, "stop")))
+        moved.append(
+            (SAVED.number(u, 0, 29, "unit"), SAVED.number(n, 1, 2, "dice used"), SAVED.flag(stopped, "stop"))
+        )
     spy_raw = data["spy"]
     spy = None
     if spy_raw is not None:
-        spy = (_int(spy_raw[0], 0, 1, "seat"), _ints(spy_raw[1], 0, DECK_SIZE - 1, "card"))
+        spy = (SAVED.number(spy_raw[0], 0, 1, "seat"), SAVED.numbers(spy_raw[1], 0, DECK_SIZE - 1, "card"))
     last_raw = data["last"]
     last = None
     if last_raw is not None:
-        seat = None if last_raw["seat"] is None else _int(last_raw["seat"], 0, 1, "seat")
+        seat = None if last_raw["seat"] is None else SAVED.number(last_raw["seat"], 0, 1, "seat")
         own = last_raw["own"]
         if not isinstance(own, list) or len(own) != 2 or not all(isinstance(t, str) for t in own):
             raise CorruptStateError("the saved space game's last words per seat are not two texts")
@@ -146,30 +127,30 @@ def _read(saved: Mapping[str, Any]) -> SpaceState:
     result = None if data["outcome"] is None else Outcome.from_json(data["outcome"], VARIANT)
     if (result is not None) != (phase is Phase.OVER):
         raise CorruptStateError("the saved space game's result does not match its phase")
-    to_draw = _ints(data["to_draw"], 0, 5, "number of cards to draw")
+    to_draw = SAVED.numbers(data["to_draw"], 0, 5, "number of cards to draw")
     if len(to_draw) != 2:
         raise CorruptStateError("the saved space game's cards to draw are not two numbers")
-    turn_number = _int(data["turn_number"], 0, 10**9, "turn number")
+    turn_number = SAVED.number(data["turn_number"], 0, 10**9, "turn number")
     if phase is not Phase.SHUFFLE and phase is not Phase.OVER and turn_number == 0:
         raise CorruptStateError("the saved space game has not started its first turn")
     if phase in (Phase.MOVE, Phase.ROLL_CARDS, Phase.BUILD, Phase.JAM, Phase.REROLL) and not dice:
         raise CorruptStateError("the saved space game is past the roll without dice")
-    fight_sector = _int(data["fight_sector"], 0, SECTORS, "fight sector")
+    fight_sector = SAVED.number(data["fight_sector"], 0, SECTORS, "fight sector")
     if phase in (Phase.ATTACK, Phase.DEFEND, Phase.FIGHT_DIE, Phase.KEEP) and fight_sector == 0:
         raise CorruptStateError("the saved space game is in a fight without a sector")
-    keep_seat = _int(data["keep_seat"], -1, 1, "keeping seat")
+    keep_seat = SAVED.number(data["keep_seat"], -1, 1, "keeping seat")
     if (phase is Phase.KEEP) != (keep_seat >= 0):
         raise CorruptStateError("the saved space game's keeping seat does not match its phase")
-    reroll = _int(data["reroll"], -1, 1, "rerolled die")
+    reroll = SAVED.number(data["reroll"], -1, 1, "rerolled die")
     if (phase is Phase.REROLL) != (reroll >= 0):
         raise CorruptStateError("the saved space game's rerolled die does not match its phase")
-    die_for = _int(data["die_for"], -1, 1, "seat of the fight die")
+    die_for = SAVED.number(data["die_for"], -1, 1, "seat of the fight die")
     if (phase is Phase.FIGHT_DIE) != (die_for >= 0):
         raise CorruptStateError("the saved space game's fight die does not match its phase")
     if phase is Phase.SHUFFLE and not vortex:
         raise CorruptStateError("the saved space game waits for a shuffle of an empty vortex")
-    turn = _int(data["turn"], 0, 1, "turn")
-    jammed = _ints(data["jammed"], 0, 29, "jammed unit")
+    turn = SAVED.number(data["turn"], 0, 1, "turn")
+    jammed = SAVED.numbers(data["jammed"], 0, 29, "jammed unit")
     if any(owner(u) != turn for u in jammed) or any(owner(u) != turn for u, _, _ in moved):
         raise CorruptStateError("the saved space game moves or jams a unit of the player not on turn")
     if spy is not None and spy[0] == turn:
@@ -190,18 +171,18 @@ def _read(saved: Mapping[str, Any]) -> SpaceState:
         dice=dice,
         bonus=bonus,
         dice_left=dice_left,
-        hyper=_bool(data["hyper"], "Hyper Jump"),
-        builds=_int(data["builds"], 0, 1, "builds"),
+        hyper=SAVED.flag(data["hyper"], "Hyper Jump"),
+        builds=SAVED.number(data["builds"], 0, 1, "builds"),
         reroll=reroll,
         moved=tuple(moved),
         jammed=jammed,
         fight_sector=fight_sector,
-        attack_bonus=_int(data["attack_bonus"], 0, 999, "attack bonus"),
-        defense_bonus=_int(data["defense_bonus"], 0, 999, "defense bonus"),
+        attack_bonus=SAVED.number(data["attack_bonus"], 0, 999, "attack bonus"),
+        defense_bonus=SAVED.number(data["defense_bonus"], 0, 999, "defense bonus"),
         die_for=die_for,
         keep_seat=keep_seat,
-        keep_difference=_int(data["keep_difference"], 0, 999, "difference"),
-        extra_turns=_int(data["extra_turns"], 0, 99, "extra turns"),
+        keep_difference=SAVED.number(data["keep_difference"], 0, 999, "difference"),
+        extra_turns=SAVED.number(data["extra_turns"], 0, 99, "extra turns"),
         spy=spy,
         turn_moves=turn_moves,
         last_fight=last_fight,
@@ -218,26 +199,26 @@ def _move_record(raw: Any) -> MoveRecord:
     if how not in _HOW:
         raise CorruptStateError(f"the saved space game has a move by an unknown means: {how!r}")
     return MoveRecord(
-        _int(number, 1, 10**6, "move number"),
-        _int(unit, 0, 2 * UNITS_PER_SIDE - 1, "unit"),
-        _int(source, 1, SECTORS, "sector"),
-        _int(target, 1, SECTORS, "sector"),
-        _int(die, 0, 99, "die"),
+        SAVED.number(number, 1, 10**6, "move number"),
+        SAVED.number(unit, 0, 2 * UNITS_PER_SIDE - 1, "unit"),
+        SAVED.number(source, 1, SECTORS, "sector"),
+        SAVED.number(target, 1, SECTORS, "sector"),
+        SAVED.number(die, 0, 99, "die"),
         how,
     )
 
 
 def _fight_record(raw: Mapping[str, Any]) -> FightRecord:
     return FightRecord(
-        turn=_int(raw["turn"], 1, 10**9, "turn number"),
-        sector=_int(raw["sector"], 1, SECTORS, "fight sector"),
-        attacker=_int(raw["attacker"], 0, 1, "seat"),
-        attack=_int(raw["attack"], 0, 999, "attack total"),
-        defense=_int(raw["defense"], 0, 999, "defense total"),
-        winner=_int(raw["winner"], 0, 1, "seat"),
-        destroyed=_ints(raw["destroyed"], 0, 2 * UNITS_PER_SIDE - 1, "unit"),
-        kept=_ints(raw["kept"], 0, 2 * UNITS_PER_SIDE - 1, "unit"),
-        settled=_bool(raw["settled"], "fight settled"),
+        turn=SAVED.number(raw["turn"], 1, 10**9, "turn number"),
+        sector=SAVED.number(raw["sector"], 1, SECTORS, "fight sector"),
+        attacker=SAVED.number(raw["attacker"], 0, 1, "seat"),
+        attack=SAVED.number(raw["attack"], 0, 999, "attack total"),
+        defense=SAVED.number(raw["defense"], 0, 999, "defense total"),
+        winner=SAVED.number(raw["winner"], 0, 1, "seat"),
+        destroyed=SAVED.numbers(raw["destroyed"], 0, 2 * UNITS_PER_SIDE - 1, "unit"),
+        kept=SAVED.numbers(raw["kept"], 0, 2 * UNITS_PER_SIDE - 1, "unit"),
+        settled=SAVED.flag(raw["settled"], "fight settled"),
     )
 
 

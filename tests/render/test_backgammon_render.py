@@ -131,8 +131,8 @@ def test_the_png_holds_exactly_the_drawn_picture_in_the_fixed_palette(
     caption = theme.Caption(names=("Alice", "Bob"))
     for state in [*matches[1][::40], matches[1][-1]]:
         png = open_png(backgammon.render(state, caption))
-        drawn = backgammon.draw(state, caption).quantize(
-            palette=backgammon.palette(), dither=Image.Dither.NONE
+        drawn = backgammon.PICTURE.draw(state, caption).quantize(
+            palette=backgammon.PICTURE.palette(), dither=Image.Dither.NONE
         )
         assert png.convert("RGB").tobytes() == drawn.convert("RGB").tobytes()
 
@@ -328,5 +328,5 @@ def test_sample_command_writes_every_backgammon_situation(
 def test_the_shipped_palette_is_the_one_the_samples_give() -> None:
     """render/backgammon_palette.py is current: after a change of the look, `python -m render palette
     --game backgammon` writes it again."""
-    expected = backgammon.palette_module(backgammon.build_palette())
+    expected = backgammon.PICTURE.palette_module(backgammon.PICTURE.build_palette())
     assert (ROOT / "render" / "backgammon_palette.py").read_text() == expected

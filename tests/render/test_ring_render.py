@@ -306,7 +306,9 @@ def test_the_png_holds_exactly_the_drawn_picture_in_the_fixed_palette(games: lis
     for state in [*games[3][::9], games[4][-1]]:
         png = open_png(ring.render(state, caption))
         assert png.mode == "P" and png.size == (ring.WIDTH, ring.HEIGHT)
-        drawn = ring.draw(state, caption).quantize(palette=ring.palette(), dither=Image.Dither.NONE)
+        drawn = ring.PICTURE.draw(state, caption).quantize(
+            palette=ring.PICTURE.palette(), dither=Image.Dither.NONE
+        )
         assert png.convert("RGB").tobytes() == drawn.convert("RGB").tobytes()
 
 
@@ -337,14 +339,14 @@ def test_bands_remembered_from_recent_pictures_give_the_same_png(
     """A band taken from a recent picture (however few are kept) gives the very bytes a fresh
     compression gives."""
     states = games[6][:40]
-    fresh = theme.PaletteCanvas(ring._background(), ring.palette())
+    fresh = theme.PaletteCanvas(ring._background(), ring.PICTURE.palette())
     monkeypatch.setattr(fresh, "_deflated", lambda index, adler, band: fresh._deflate(band))
     expected = []
     for state in states:
         image = fresh.new_image()
         ring._paint(image, state, theme.NO_CAPTION)
         expected.append(fresh.encode(image))
-    canvas = theme.PaletteCanvas(ring._background(), ring.palette())
+    canvas = theme.PaletteCanvas(ring._background(), ring.PICTURE.palette())
     monkeypatch.setattr(canvas, "_recent_kept", 5)
     for _ in range(2):
         for state, picture in zip(states, expected, strict=True):
@@ -426,7 +428,9 @@ def test_the_next_roll_clears_the_previous_turns_arrows() -> None:
 def test_the_shipped_palette_is_the_one_the_samples_give() -> None:
     """render/ring_palette.py is current: after a change of the look, `python -m render palette
     --game ring` writes it again."""
-    shipped = ring.palette().getpalette() or []
-    rebuilt = [v for colour in ring.build_palette() for v in colour]
+    shipped = ring.PICTURE.palette().getpalette() or []
+    rebuilt = [v for colour in ring.PICTURE.build_palette() for v in colour]
     assert shipped[: len(rebuilt)] == rebuilt
-    assert (ROOT / "render" / "ring_palette.py").read_text() == ring.palette_module(ring.build_palette())
+    assert (ROOT / "render" / "ring_palette.py").read_text() == ring.PICTURE.palette_module(
+        ring.PICTURE.build_palette()
+    )

@@ -55,7 +55,7 @@ def test_the_same_view_gives_the_same_bytes() -> None:
     again = [space.render(s.view(None), CAPTION) for s in reversed(states)]
     assert first == list(reversed(again))
     # ``draw`` gives the same picture before the palette: the board size, in RGB.
-    assert space.draw(states[-1].view(None), CAPTION).size == (space.WIDTH, space.HEIGHT)
+    assert space.PICTURE.draw(states[-1].view(None), CAPTION).size == (space.WIDTH, space.HEIGHT)
 
 
 def test_hands_are_never_drawn_the_public_picture_ignores_the_cards() -> None:
