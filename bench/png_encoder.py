@@ -45,15 +45,15 @@ def positions(game: str, count: int) -> list[object]:
 
 
 def measure(game: str, count: int) -> dict[str, object]:
-    module = sys.modules[KITS[game].renderer.get().__module__]
-    canvas = module.PICTURE.canvas()
+    picture = KITS[game].renderer.get().__self__  # type: ignore[attr-defined]
+    canvas = picture.canvas()
     caption = Caption(names=("Alice", "Bob"))
     ours: list[float] = []
     pillow: list[float] = []
     sizes: tuple[list[int], list[int]] = ([], [])
     for view in positions(game, count):
         image = canvas.new_image()
-        module._paint(image, view, caption)
+        picture.paint(image, view, caption)
         plain = image.crop((0, 0, *canvas.size))
         start = time.perf_counter()
         data = canvas.encode(image.copy())

@@ -386,7 +386,12 @@ def _copier() -> Callable[[_Table], _Table]:
     """``copy(state) -> _Table``: the working copy of a state, written out field by field from
     ``_FIELDS`` (plain attribute reads run about twice as fast as ``_values``, and assigning the
     slots of a new object a third faster than passing them to ``__init__``; an action makes one).
-    The copy has no words of its own yet (``last``) and lists no actions yet (``listed``)."""
+    The copy has no words of its own yet (``last``) and lists no actions yet (``listed``).
+
+    Kept because it pays (issue 22, measured with ``bench/selfplay.py``'s driver, 1,500 seeded space
+    games, load below 0.3): 108 games per CPU second with this copier against 95 with the plain loop
+    ``for name in _FIELDS: setattr(copy, name, getattr(state, name))``. Freezing the working copy by
+    switching its class (``SpaceState.apply``) saves a second copy of the same size."""
     body = "".join(f"    t.{name} = s.{name}\n" for name in _FIELDS if name != "last")
     source = f"def copy(s):\n    t = _new(_Table)\n{body}    t.last = t.listed = None\n    return t\n"
     namespace: dict[str, Any] = {"_Table": _Table, "_new": object.__new__}
