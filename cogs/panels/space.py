@@ -25,7 +25,7 @@ from engine import GameView
 from engine.protocol import Action
 from engine.space import cards as C
 from engine.space.actions import Build, Discard, Keep, Move, Pass, Play, RollDice
-from engine.space.board import DIRECTION, FORCE, SCRAP, SIDES, sector_name, step, unit_label, unit_name
+from engine.space.board import FORCE, SCRAP, SIDES, sector_name, unit_label, unit_name
 from engine.space.cards import BY_KEY, CARDS, Card, Timing
 from engine.space.game import SECRET_PHASES, Phase, SpaceView
 
@@ -128,6 +128,7 @@ class SpacePanel:
         discards: list[Choice] = []
         keeps: list[Choice] = []
         seen: set[tuple[object, ...]] = set()
+        key: tuple[object, ...]
         for action in actions:
             if isinstance(action, Pass):
                 fixed.append(ButtonSpec(self._pass_label(view), act("pass"), Style.SECONDARY))
@@ -137,7 +138,7 @@ class SpacePanel:
                 card = CARDS[action.kind]
                 discards.append(Choice(f"Discard {card.name}", act(action.notation), card_words(card)))
             elif isinstance(action, Build):
-                key: tuple[object, ...] = ("build", FORCE[action.unit], action.unit // 15)
+                key = view.choice_class(action)
                 if key not in seen:
                     seen.add(key)
                     builds.append(
@@ -148,12 +149,12 @@ class SpacePanel:
             elif isinstance(action, Keep):
                 keeps.append(self._keep_choice(view, action))
             elif isinstance(action, Move):
-                key = ("move", *self._unit_key(view, action.unit), action.die)
+                key = view.choice_class(action)
                 if key not in seen:
                     seen.add(key)
                     moves.setdefault(action.die, []).append(self._move_choice(view, action))
             elif isinstance(action, Play):
-                key = ("play", action.kind, *self._play_key(view, action))
+                key = view.choice_class(action)
                 if key not in seen:
                     seen.add(key)
                     plays.setdefault(action.kind, []).append(self._play_choice(view, action))
@@ -179,28 +180,9 @@ class SpacePanel:
             return "No more defense cards" if view.defense_bonus else "Let it pass"
         return PASS_LABELS.get(view.phase, "Pass")
 
-    def _unit_key(self, view: SpaceView, unit: int) -> tuple[object, ...]:
-        """Units that cannot differ share a key: same side and force in the same sector, while none of
-        them can have moved yet (no die used) or only one die is left (the moves end the same)."""
-        if len(view.dice_left) == len(view.dice) or len(view.dice_left) <= 1:
-            return (unit // 15, FORCE[unit], view.positions[unit])
-        return (unit,)
-
-    def _play_key(self, view: SpaceView, play: Play) -> tuple[object, ...]:
-        """Plays that cannot differ share a key (a card on one of two equal units in one place)."""
-        if play.unit is None:
-            return (play.sector, play.die, play.discards)
-        if view.positions[play.unit] == SCRAP or view.phase is Phase.JAM:
-            return (play.unit // 15, FORCE[play.unit], view.positions[play.unit], play.die)
-        return (*self._unit_key(view, play.unit), play.die)
-
-    def _target(self, view: SpaceView, unit: int, die: int, forwards: bool = True) -> int:
-        direction = DIRECTION[view.turn_seat] * (1 if forwards else -1)
-        return step(view.positions[unit], direction * die)
-
     def _move_choice(self, view: SpaceView, move: Move) -> Choice:
         src = view.positions[move.unit]
-        dst = self._target(view, move.unit, move.die)
+        dst = view.lands_on(move.unit, move.die)
         return Choice(
             f"{_unit_short(move.unit)}: {src}→{dst}",
             act(move.notation),
@@ -233,7 +215,7 @@ class SpacePanel:
             return Choice(f"{card.name}: {play.die} → {play.die + card.die_bonus}", value, words)
         if card is C.STRATEGIC_MOVE:
             assert play.sector is not None and play.die is not None
-            dst = step(play.sector, DIRECTION[view.turn_seat] * play.die)
+            dst = view.sector_after(play.sector, play.die)
             return Choice(
                 f"Strategic Move: all from {play.sector} → {dst}",
                 value,
@@ -243,7 +225,7 @@ class SpacePanel:
         if card is C.SPACE_COMBAT_TACTICS:
             assert play.unit is not None and play.die is not None
             src = view.positions[play.unit]
-            dst = self._target(view, play.unit, play.die, forwards=False)
+            dst = view.lands_on(play.unit, play.die, forwards=False)
             return Choice(
                 f"Combat Tactics: {_unit_short(play.unit)} back {src}→{dst}",
                 value,

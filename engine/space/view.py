@@ -13,6 +13,8 @@ from engine.protocol import (
     JSONDict,
     Outcome,
 )
+from engine.space.actions import Build, Move, Play
+from engine.space.board import DIRECTION, FORCE, SCRAP, owner, step
 from engine.space.cards import card_of
 from engine.space.state import FightRecord, MoveRecord, Phase
 
@@ -128,6 +130,42 @@ class SpaceView(GameView):
     @property
     def phase_text(self) -> str:
         return self.phase_words
+
+    # -- what a panel may show as one choice (rules, so they are the engine's) ---------------------
+
+    def lands_on(self, unit: int, die: int, forwards: bool = True) -> int:
+        """The sector ``unit`` reaches with ``die`` in its side's direction (backwards: Space Combat
+        Tactics)."""
+        direction = DIRECTION[self.turn_seat] * (1 if forwards else -1)
+        return step(self.positions[unit], direction * die)
+
+    def sector_after(self, sector: int, die: int) -> int:
+        """The sector a Strategic Move from ``sector`` with ``die`` reaches."""
+        return step(sector, DIRECTION[self.turn_seat] * die)
+
+    def unit_class(self, unit: int) -> tuple[object, ...]:
+        """Units that cannot differ share a class: same side and force in the same sector, while none
+        of them can have moved yet (no die used) or only one die is left (the moves end the same)."""
+        if len(self.dice_left) == len(self.dice) or len(self.dice_left) <= 1:
+            return (owner(unit), FORCE[unit], self.positions[unit])
+        return (unit,)
+
+    def choice_class(self, action: Action) -> tuple[object, ...]:
+        """Actions that cannot differ here share a class (a build of one of two equal destroyed
+        units, a move or a card on one of two equal units in one place): a player is offered one of
+        each. Any other action is a class of its own."""
+        if isinstance(action, Build):
+            return ("build", FORCE[action.unit], owner(action.unit))
+        if isinstance(action, Move):
+            return ("move", *self.unit_class(action.unit), action.die)
+        if isinstance(action, Play):
+            if action.unit is None:
+                return ("play", action.kind, action.sector, action.die, action.discards)
+            if self.positions[action.unit] == SCRAP or self.phase is Phase.JAM:
+                where = (owner(action.unit), FORCE[action.unit], self.positions[action.unit])
+                return ("play", action.kind, *where, action.die)
+            return ("play", action.kind, *self.unit_class(action.unit), action.die)
+        return ("action", action.notation)
 
     def to_json(self) -> JSONDict:
         """Everything this viewer may see, as JSON."""

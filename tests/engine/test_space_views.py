@@ -5,6 +5,7 @@ the spy's look at a hand), saved in the state's JSON and read back from older sa
 from __future__ import annotations
 
 import json
+import random
 from dataclasses import replace
 
 from engine.space import cards as C
@@ -163,3 +164,35 @@ def test_views_are_the_same_for_every_seat_except_hands_and_own_words() -> None:
     for key in ("turn_moves", "last_fight", "rolled", "die_bonus", "dice_used", "positions", "dice"):
         assert a[key] == b[key]
     assert state.positions[unit("T3")] == EARTH
+
+
+def test_the_view_says_where_a_move_lands_and_which_choices_cannot_differ() -> None:
+    """The panel's rules are the engine's: ``lands_on`` is where the move takes the unit, and two
+    actions of one ``choice_class`` lead to positions that differ only in which equal unit moved."""
+    from engine.ai.selfplay import random_states
+    from engine.space.actions import Move
+    from engine.space.board import FORCE, owner
+
+    checked = 0
+    for state in random_states(VARIANT, random.Random(11)):
+        seat = state.to_move()
+        if seat < 0 or state.outcome() is not None:
+            continue
+        view = state.view(seat)
+        classes: dict[tuple[object, ...], list[Move]] = {}
+        for action in view.legal_actions():
+            if isinstance(action, Move):
+                after = state.apply(action)
+                assert after.positions[action.unit] == view.lands_on(action.unit, action.die)
+                classes.setdefault(view.choice_class(action), []).append(action)
+                checked += 1
+        for moves in classes.values():
+            first = moves[0]
+            for other in moves[1:]:
+                assert (owner(other.unit), FORCE[other.unit], view.positions[other.unit], other.die) == (
+                    owner(first.unit),
+                    FORCE[first.unit],
+                    view.positions[first.unit],
+                    first.die,
+                )
+    assert checked > 100
