@@ -94,3 +94,19 @@ def test_the_store_check_sees_a_cog_reaching_the_store(tmp_path: Path) -> None:
     sample = tmp_path / "cog.py"
     sample.write_text("async def f(self):\n    return await self.bot.store.matches.get(1)\n")
     assert store_reaches(sample) == [2]
+
+
+def test_no_product_file_over_800_lines_and_no_class_over_300() -> None:
+    """Small modules a newcomer can hold in their head (issue 22): split by duty when one grows."""
+    too_big = []
+    for package in ("engine", "render", "bot", "cogs", "kits", "app"):
+        for path in sorted((ROOT / package).rglob("*.py")):
+            if path.name.endswith("_palette.py"):
+                continue  # generated data: the fixed palettes
+            text = path.read_text(encoding="utf-8")
+            if len(text.splitlines()) > 800:
+                too_big.append(f"{path.relative_to(ROOT)}: {len(text.splitlines())} lines")
+            for node in ast.walk(ast.parse(text)):
+                if isinstance(node, ast.ClassDef) and (node.end_lineno or 0) - node.lineno + 1 > 300:
+                    too_big.append(f"{path.relative_to(ROOT)}: class {node.name}")
+    assert too_big == []
