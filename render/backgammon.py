@@ -775,14 +775,15 @@ def _draw_footer(image: Image.Image, state: BackgammonState) -> None:
         )
 
 
+# The game, what it draws, its empty board and painter, its palette (see ``render.picture``).
 PICTURE = BoardPicture(
-    game="backgammon",
-    kind=BackgammonState,
-    draws="backgammon states",
-    background=_background,
-    paint=_paint,
-    base_colours=base_colours,
-    palette_hex=PALETTE_HEX,
-    palette_views=_palette_states,
+    "backgammon",
+    BackgammonState,
+    "backgammon states",
+    _background,
+    _paint,
+    base_colours,
+    PALETTE_HEX,
+    _palette_states,
 )
 render = PICTURE.render

@@ -488,14 +488,8 @@ def _draw_footer(image: Image.Image, state: RingState) -> None:
         )
 
 
+# The game, what it draws, its empty board and painter, its palette (see ``render.picture``).
 PICTURE = BoardPicture(
-    game="ring",
-    kind=RingState,
-    draws="ring states",
-    background=_background,
-    paint=_paint,
-    base_colours=base_colours,
-    palette_hex=PALETTE_HEX,
-    palette_views=_palette_states,
+    "ring", RingState, "ring states", _background, _paint, base_colours, PALETTE_HEX, _palette_states
 )
 render = PICTURE.render

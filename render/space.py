@@ -681,14 +681,8 @@ def _palette_views() -> list[SpaceView]:
     return [s.view(None) for seed in (1, 2, 3) for s in playout_states(seed)[::25]]
 
 
+# The game, what it draws, its empty board and painter, its palette (see ``render.picture``).
 PICTURE = BoardPicture(
-    game="space",
-    kind=SpaceView,
-    draws="space views",
-    background=_background,
-    paint=_paint,
-    base_colours=base_colours,
-    palette_hex=PALETTE_HEX,
-    palette_views=_palette_views,
+    "space", SpaceView, "space views", _background, _paint, base_colours, PALETTE_HEX, _palette_views
 )
 render = PICTURE.render
