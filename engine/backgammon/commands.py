@@ -59,11 +59,7 @@ class BackgammonCommands:
     @staticmethod
     def _plays(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         rules = RuleSet(args.rules)
-        if args.stdin:
-            if args.position is not None or args.dice is not None:
-                parser.error("--stdin reads the positions and dice: leave out --position and --dice")
-        elif args.position is None or args.dice is None:
-            parser.error("give --position and --dice, or --stdin")
+        _check_query(args, parser)
         try:
             check_game(args.game)
             if args.stdin:
@@ -82,11 +78,7 @@ class BackgammonCommands:
             print("error: backgammon reads --position and --dice (or --stdin), not --state", file=sys.stderr)
             return 2
         rules = RuleSet(args.rules or RuleSet.STANDARD.value)
-        if args.stdin:
-            if args.position is not None or args.dice is not None:
-                parser.error("--stdin reads the positions and dice: leave out --position and --dice")
-        elif args.position is None or args.dice is None:
-            parser.error("give --position and --dice, or --stdin")
+        _check_query(args, parser)
         try:
             check_game(args.game)
             player = level_player(str(args.level))
@@ -99,6 +91,15 @@ class BackgammonCommands:
             return 2
         print(move_line(player, board, d1, d2, rules, args.seed))
         return 0
+
+
+def _check_query(args: argparse.Namespace, parser: argparse.ArgumentParser) -> None:
+    """A position and a roll, or ``--stdin`` for lines of them: not both, not neither."""
+    if args.stdin:
+        if args.position is not None or args.dice is not None:
+            parser.error("--stdin reads the positions and dice: leave out --position and --dice")
+    elif args.position is None or args.dice is None:
+        parser.error("give --position and --dice, or --stdin")
 
 
 COMMANDS = BackgammonCommands()
