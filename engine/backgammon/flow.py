@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from engine.backgammon import cube
@@ -77,11 +76,11 @@ def _opening(state: BackgammonState, action: Opening) -> BackgammonState:
     if state.phase is not Phase.OPENING:
         raise IllegalActionError("the opening roll is over")
     if action.die0 == action.die1:
-        return replace(state, last=f"Both rolled {action.die0} to start: roll again")
+        return state.but(last=f"Both rolled {action.die0} to start: roll again")
     seat = 0 if action.die0 > action.die1 else 1
     dice = (max(action.die0, action.die1), min(action.die0, action.die1))
     game = f"Game {state.game_number}: " if state.length > 1 else ""
-    opened = replace(state, turn_seat=seat, turn_number=state.turn_number + 1)
+    opened = state.but(turn_seat=seat, turn_number=state.turn_number + 1)
     return _rolled(
         opened,
         dice,
@@ -93,15 +92,14 @@ def _opening(state: BackgammonState, action: Opening) -> BackgammonState:
 def _roll(state: BackgammonState, action: Roll) -> BackgammonState:
     if state.phase is not Phase.ROLL:
         raise NotYourTurnError("the dice are not to be rolled now")
-    rolled = replace(state, turn_number=state.turn_number + 1)
+    rolled = state.but(turn_number=state.turn_number + 1)
     high, low = max(action.d1, action.d2), min(action.d1, action.d2)
     return _rolled(rolled, (action.d1, action.d2), f"{COLOURS[state.turn_seat or 0]} rolled {high}-{low}")
 
 
 def _rolled(state: BackgammonState, dice: tuple[int, int], text: str) -> BackgammonState:
     """The play phase of ``dice``; a roll that cannot be played passes the turn at once."""
-    following = replace(
-        state,
+    following = state.but(
         phase=Phase.PLAY,
         dice=dice,
         start=state.sides,
@@ -130,8 +128,7 @@ def _move(state: BackgammonState, action: MoveChecker) -> BackgammonState:
     wanted = Stepped(action.move, action.die)
     for stepped, after in turn.steps(state.board, state.dice_left, len(state.played)):
         if stepped == wanted:
-            following = replace(
-                state,
+            following = state.but(
                 sides=state._sides_of(after),
                 dice_left=without(state.dice_left, action.die),
                 played=(*state.played, stepped),
@@ -152,9 +149,7 @@ def _checkers(state: BackgammonState, action: Checkers) -> BackgammonState:
         raise IllegalActionError(f"{action.notation} is not a legal play of {state.dice_text} here")
     moves = finishes[action.result].moves if not action.moves else action.moves
     steps = tuple(Stepped(m, 0) for m in moves)
-    following = replace(
-        state, sides=state._sides_of(action.result), dice_left=(), played=(*state.played, *steps)
-    )
+    following = state.but(sides=state._sides_of(action.result), dice_left=(), played=(*state.played, *steps))
     return _after_moves(following, turn, forced=len(finishes) == 1 and not state.played)
 
 
@@ -167,19 +162,18 @@ def _after_moves(state: BackgammonState, turn: TurnInProgress, forced: bool = Fa
         text += " (forced)"
     if borne_off(state.sides[seat]) == CHECKERS:
         kind = score(state.sides[seat], state.sides[1 - seat])
-        done = replace(state, last_play=LastPlay(seat, state.dice, moves), last=text)
+        done = state.but(last_play=LastPlay(seat, state.dice, moves), last=text)
         return _game_won(
             done, seat, kind, POINTS[kind] * state.cube, f"{COLOURS[seat]} wins {LEVEL_WORDS[kind]}"
         )
     if len(state.played) < turn.need:
-        return replace(state, last=text)
+        return state.but(last=text)
     return _next_turn(state, LastPlay(seat, state.dice, moves), text)
 
 
 def _next_turn(state: BackgammonState, last_play: LastPlay, text: str) -> BackgammonState:
     nxt = 1 - (state.turn_seat or 0)
-    following = replace(
-        state,
+    following = state.but(
         turn_seat=nxt,
         dice=None,
         start=None,
@@ -188,7 +182,7 @@ def _next_turn(state: BackgammonState, last_play: LastPlay, text: str) -> Backga
         last_play=last_play,
         last=text,
     )
-    return replace(following, phase=Phase.DECIDE if following.may_double(nxt) else Phase.ROLL)
+    return following.but(phase=Phase.DECIDE if following.may_double(nxt) else Phase.ROLL)
 
 
 def _decide(state: BackgammonState, action: RollOn | Double) -> BackgammonState:
@@ -203,8 +197,8 @@ def _decide(state: BackgammonState, action: RollOn | Double) -> BackgammonState:
     seat = state.turn_seat or 0
     if isinstance(action, RollOn):
         # The dice follow at once and say it all ("White rolled 6-4"): no words of its own.
-        return replace(state, phase=Phase.ROLL, last=None)
-    return replace(state, phase=Phase.TAKE, last=f"{COLOURS[seat]} doubles to {state.cube * 2}")
+        return state.but(phase=Phase.ROLL, last=None)
+    return state.but(phase=Phase.TAKE, last=f"{COLOURS[seat]} doubles to {state.cube * 2}")
 
 
 def _no_double_reason(state: BackgammonState) -> str:
@@ -228,14 +222,13 @@ def _answer_double(state: BackgammonState, action: Take | Pass) -> BackgammonSta
     seat = state.turn_seat or 0
     taker = 1 - seat
     if isinstance(action, Take):
-        return replace(
-            state,
+        return state.but(
             phase=Phase.ROLL,
             cube=state.cube * 2,
             cube_owner=taker,
             last=f"{COLOURS[taker]} takes: the cube is at {state.cube * 2}, {COLOURS[taker]}'s",
         )
-    passed = replace(state, last=f"{COLOURS[taker]} passes")
+    passed = state.but(last=f"{COLOURS[taker]} passes")
     return _game_won(
         passed, seat, BackgammonWin.PASSED, state.cube, f"{COLOURS[seat]} wins: the double was passed"
     )
@@ -249,8 +242,7 @@ def _offer(state: BackgammonState, action: OfferResignation) -> BackgammonState:
     seat = state.turn_seat or 0
     kind = LEVELS[action.level - 1]
     worth = action.level * state.cube
-    return replace(
-        state,
+    return state.but(
         phase=Phase.RESIGN,
         offer=action.level,
         resume=state.phase,
@@ -264,11 +256,11 @@ def _answer_offer(state: BackgammonState, action: AcceptResignation | DeclineRes
     seat = state.turn_seat or 0
     winner = 1 - seat
     if isinstance(action, DeclineResignation):
-        return replace(
-            state, phase=state.resume, offer=0, resume=None, last=f"{COLOURS[winner]} declines: play on"
+        return state.but(
+            phase=state.resume, offer=0, resume=None, last=f"{COLOURS[winner]} declines: play on"
         )
     kind = LEVELS[state.offer - 1]
-    accepted = replace(state, offer=0, resume=None, last=f"{COLOURS[winner]} accepts")
+    accepted = state.but(offer=0, resume=None, last=f"{COLOURS[winner]} accepts")
     return _game_won(
         accepted,
         winner,
@@ -299,8 +291,7 @@ def _game_won(
         outcome = Outcome(
             winner=winner, reason=reason, description=description, points=points, length=state.length
         )
-        return replace(
-            state,
+        return state.but(
             score=scored,
             phase=Phase.OVER,
             dice=None,
@@ -315,8 +306,7 @@ def _game_won(
     )
     if crawford:
         text += ". The next game is the Crawford game: no doubling"
-    return replace(
-        state,
+    return state.but(
         sides=starting_board(state.rules),
         score=scored,
         cube=1,

@@ -61,6 +61,7 @@ from engine.backgammon.board import (
     starting_board,
 )
 from engine.backgammon.flow import _apply
+from engine.backgammon.layers import Match, MatchFields, build, changed
 from engine.backgammon.plays import Move, Play
 from engine.backgammon.turn import Stepped, TurnInProgress, turn_of
 from engine.backgammon.words import parse_action
@@ -107,40 +108,53 @@ __all__ = [
 ]
 
 
-@dataclass(frozen=True, slots=True)
-class BackgammonState(GameState, GameView):
-    """A position in a backgammon match. No secrets: the state is its own view.
+@dataclass(frozen=True, slots=True, init=False)
+class BackgammonState(MatchFields, GameState, GameView):
+    """A position in a backgammon match: the match ∘ game ∘ position layers (``layers``; every field
+    of theirs is read by name, ``state.score``, ``state.sides``), and what is said of it. No
+    secrets: the state is its own view.
 
     ``start``, ``dice_left`` and ``played`` describe the play in progress (``PLAY``): the sides when
     the roll was made, the dice still to use and the moves made (``Stepped``, each with its die).
     ``offer`` is the resignation level waiting for an answer (``RESIGN``), ``resume`` the phase the
-    game returns to if it is declined.
+    game returns to if it is declined. Made from fields by name (``BackgammonState(sides=...,
+    score=...)``), changed with ``but`` (or ``dataclasses.replace``) the same way.
     """
 
-    sides: tuple[Side, Side]
-    rules: RuleSet = RuleSet.STANDARD
-    length: int = 1
-    score: tuple[int, int] = (0, 0)
-    cube: int = 1
-    cube_owner: int | None = None
-    crawford: bool = False
-    crawford_done: bool = False
-    game_number: int = 1
-    phase: Phase = Phase.OPENING
-    turn_seat: int | None = None
-    dice: tuple[int, int] | None = None
-    start: tuple[Side, Side] | None = None
-    dice_left: tuple[int, ...] = ()
-    played: tuple[Stepped, ...] = ()
-    offer: int = 0
-    resume: Phase | None = None
-    last_play: LastPlay | None = None
+    match: Match
     turn_number: int = 0
     last: str | None = None
     continues: bool = False
-    result: Outcome | None = None
     seen_by: int | None = field(default=None, compare=False)
     """The seat this state is shown to (``view``): its pictures put that seat at the bottom. Not saved."""
+
+    def __init__(
+        self,
+        *,
+        match: Match | None = None,
+        turn_number: int = 0,
+        last: str | None = None,
+        continues: bool = False,
+        seen_by: int | None = None,
+        **fields: Any,
+    ) -> None:
+        layers = build(fields) if match is None else changed(match, fields) if fields else match
+        object.__setattr__(self, "match", layers)
+        object.__setattr__(self, "turn_number", turn_number)
+        object.__setattr__(self, "last", last)
+        object.__setattr__(self, "continues", continues)
+        object.__setattr__(self, "seen_by", seen_by)
+
+    def but(self, **changes: Any) -> BackgammonState:
+        """This state with ``changes`` made, fields by name, in whichever layer keeps each."""
+        return BackgammonState(
+            match=self.match,
+            turn_number=changes.pop("turn_number", self.turn_number),
+            last=changes.pop("last", self.last),
+            continues=changes.pop("continues", self.continues),
+            seen_by=changes.pop("seen_by", self.seen_by),
+            **changes,
+        )
 
     variant_key: ClassVar[str] = "backgammon"
 
@@ -364,43 +378,48 @@ class BackgammonState(GameState, GameView):
     # -- saving ----------------------------------------------------------------------------------
 
     def to_json(self) -> JSONDict:
-        return {
-            "schema": SCHEMA,
-            "game": self.variant_key,
-            "rules": self.rules.value,
-            "length": self.length,
-            "score": list(self.score),
-            "cube": self.cube,
-            "cube_owner": self.cube_owner,
-            "crawford": self.crawford,
-            "crawford_done": self.crawford_done,
-            "game_number": self.game_number,
-            "sides": [list(s) for s in self.sides],
-            "phase": self.phase.value,
-            "turn_seat": self.turn_seat,
-            "dice": list(self.dice) if self.dice else None,
-            "start": [list(s) for s in self.start] if self.start else None,
-            "dice_left": list(self.dice_left),
-            "played": [[s.move.src, s.move.dst, int(s.move.hit), s.die] for s in self.played],
-            "offer": self.offer,
-            "resume": self.resume.value if self.resume else None,
-            "last_play": None
-            if self.last_play is None
-            else {
-                "seat": self.last_play.seat,
-                "dice": list(self.last_play.dice),
-                "moves": [[m.src, m.dst, int(m.hit)] for m in self.last_play.moves],
-            },
-            "turn_number": self.turn_number,
-            "last": self.last,
-            "continues": self.continues,
-            "result": self.result.to_json() if self.result else None,
-        }
+        return saved_form(self)
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> BackgammonState:
         """Read back ``to_json``; anything impossible raises ``CorruptStateError``."""
         return SAVED.read(lambda saved: _read_state(cls, saved), data)
+
+
+def saved_form(state: BackgammonState) -> JSONDict:
+    """The saved form of ``state`` (schema ``SCHEMA``), read back by ``BackgammonState.from_json``."""
+    return {
+        "schema": SCHEMA,
+        "game": state.variant_key,
+        "rules": state.rules.value,
+        "length": state.length,
+        "score": list(state.score),
+        "cube": state.cube,
+        "cube_owner": state.cube_owner,
+        "crawford": state.crawford,
+        "crawford_done": state.crawford_done,
+        "game_number": state.game_number,
+        "sides": [list(s) for s in state.sides],
+        "phase": state.phase.value,
+        "turn_seat": state.turn_seat,
+        "dice": list(state.dice) if state.dice else None,
+        "start": [list(s) for s in state.start] if state.start else None,
+        "dice_left": list(state.dice_left),
+        "played": [[s.move.src, s.move.dst, int(s.move.hit), s.die] for s in state.played],
+        "offer": state.offer,
+        "resume": state.resume.value if state.resume else None,
+        "last_play": None
+        if state.last_play is None
+        else {
+            "seat": state.last_play.seat,
+            "dice": list(state.last_play.dice),
+            "moves": [[m.src, m.dst, int(m.hit)] for m in state.last_play.moves],
+        },
+        "turn_number": state.turn_number,
+        "last": state.last,
+        "continues": state.continues,
+        "result": state.result.to_json() if state.result else None,
+    }
 
 
 def _sides(raw: Any) -> tuple[Side, Side]:
