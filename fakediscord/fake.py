@@ -395,8 +395,10 @@ class FakeDiscord(WorldSetup, Interactions):
     def _emit(self, event: str, data: JSON) -> None:
         if not self.gateway_events:
             return
+        guild = data.get("guild_id") if isinstance(data, dict) else None
+        guild_id = int(guild) if guild is not None else None
         for sink in self._sinks:
-            if sink.alive():
+            if sink.alive() and sink.serves(guild_id):
                 sink.dispatch(event, data)
 
     def attach_sink(self, sink: Sink) -> None:
@@ -404,9 +406,10 @@ class FakeDiscord(WorldSetup, Interactions):
         self._sinks.append(sink)
         self._notify()
 
-    def _active_sink(self) -> Sink:
+    def _active_sink(self, guild_id: int | None = None) -> Sink:
+        """The newest connected client that gets ``guild_id``'s events (its shard, when sharded)."""
         for sink in reversed(self._sinks):
-            if sink.alive():
+            if sink.alive() and sink.serves(guild_id):
                 return sink
         raise RuntimeError(
             "no bot is connected: `await fake.connect(bot)` (in process) or let the bot connect to the "

@@ -33,6 +33,15 @@ class Sink(Protocol):
 
     def dispatch_interaction(self, payload: JSON, tracker: _Tracker) -> None: ...
 
+    def serves(self, guild_id: int | None) -> bool:
+        """Whether this client gets the events of ``guild_id`` (None: direct messages)."""
+        ...
+
+
+def shard_of(guild_id: int, shard_count: int) -> int:
+    """The shard that receives a guild's events: Discord's formula, ``(guild_id >> 22) % count``."""
+    return (guild_id >> 22) % shard_count
+
 
 class _InProcessSink:
     trackable = True
@@ -44,6 +53,9 @@ class _InProcessSink:
 
     def alive(self) -> bool:
         return not self.closed and not self.bot.is_closed()
+
+    def serves(self, guild_id: int | None) -> bool:
+        return True
 
     def dispatch(self, event: str, data: JSON) -> None:
         tracker = _CURRENT.get()

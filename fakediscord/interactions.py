@@ -41,7 +41,7 @@ class Interactions(InteractionData):
 
     if TYPE_CHECKING:
 
-        def _active_sink(self) -> Sink: ...
+        def _active_sink(self, guild_id: int | None = None) -> Sink: ...
 
         async def wait_for(
             self, predicate: Callable[[], bool], timeout: float | None = None, what: str = "a condition"
@@ -59,7 +59,8 @@ class Interactions(InteractionData):
     ) -> InteractionResult:
         """Send a prepared interaction to the connected bot and wait for its answer."""
         fake = cast("FakeDiscord", self)  # a mixin: self is always the FakeDiscord
-        sink = self._active_sink()
+        guild = inter.payload.get("guild_id")
+        sink = self._active_sink(int(guild) if guild is not None else None)
         tracker = _Tracker(fake, inter.id, trackable=sink.trackable)
         self._trackers[inter.id] = tracker
         result = InteractionResult(fake, inter, tracker)

@@ -369,7 +369,11 @@ def ready_payload(
         "v": GATEWAY_VERSION,
         "user": bot_user_payload(world),
         "user_settings": {},
-        "guilds": [{"id": str(g), "unavailable": True} for g in world.guilds],
+        "guilds": [
+            {"id": str(g), "unavailable": True}
+            for g in world.guilds
+            if shard is None or (g >> 22) % shard[1] == shard[0]
+        ],
         "relationships": [],
         "private_channels": [],
         "presences": [],

@@ -29,6 +29,7 @@ from aiohttp import WSMsgType, web
 from . import limits
 from . import payloads as P
 from .fake import FakeDiscord
+from .gateway import shard_of
 from .tracking import _Tracker
 from .world import Request
 
@@ -106,6 +107,8 @@ class GatewaySession:
         self.session_id = secrets.token_hex(16)
         self.sequence = 0
         self.identify: JSON | None = None
+        #: (shard id, shard count) this client identified with; None: unsharded, it gets everything
+        self.shard: tuple[int, int] | None = None
         self.ready = asyncio.Event()
         self._queue: asyncio.Queue[JSON | None] = asyncio.Queue()
         self._writer = asyncio.get_running_loop().create_task(self._write_loop(), name="fake-gateway-writer")
@@ -113,6 +116,14 @@ class GatewaySession:
 
     def alive(self) -> bool:
         return self.ready.is_set() and not self.ws.closed
+
+    def serves(self, guild_id: int | None) -> bool:
+        """Unsharded: every guild. Sharded: the guilds of its shard by Discord's formula, and direct
+        messages on shard 0 only."""
+        if self.shard is None:
+            return True
+        shard_id, count = self.shard
+        return shard_id == 0 if guild_id is None else shard_of(guild_id, count) == shard_id
 
     def send(self, payload: JSON) -> None:
         self._queue.put_nowait(payload)
@@ -143,6 +154,17 @@ class GatewaySession:
         elif op == 2:
             self.identify = msg.get("d") or {}
             shard = self.identify.get("shard")
+            if shard is not None:
+                if not (
+                    isinstance(shard, list)
+                    and len(shard) == 2
+                    and all(isinstance(n, int) and not isinstance(n, bool) for n in shard)
+                    and shard[1] >= 1
+                    and 0 <= shard[0] < shard[1]
+                ):
+                    await self.ws.close(code=4010, message=b"Invalid shard.")  # as Discord
+                    return
+                self.shard = (shard[0], shard[1])
             self.dispatch(
                 "READY",
                 P.ready_payload(
@@ -153,7 +175,8 @@ class GatewaySession:
                 ),
             )
             for guild in fake.world.guilds.values():
-                self.dispatch("GUILD_CREATE", P.guild_create_payload(fake.world, guild))
+                if self.serves(guild.id):
+                    self.dispatch("GUILD_CREATE", P.guild_create_payload(fake.world, guild))
             self.ready.set()
             fake.attach_sink(self)
             self.server._identified.set()
