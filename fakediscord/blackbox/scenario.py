@@ -477,7 +477,9 @@ class BlackBox:
             if not answered and defender is not None and WINDOW.search(board.content):
                 await self.standing_answers(table, board, defender)
                 answered = True
-            elif (answered and table.decisions >= SPACE_STEPS // 2) or not await table.step(self.rng):
+            elif (answered and self.select_tried() and table.decisions >= SPACE_STEPS // 2) or not (
+                await table.step(self.rng)
+            ):
                 break
         if not answered:
             self.ledger.fail(f"space match #{table.match_id}: no response window in {SPACE_STEPS} decisions")
@@ -490,6 +492,11 @@ class BlackBox:
                 return
             await self.clicker.press(self.dave, "player", prompt, self.op(prompt, ":yes"))
             await table.wait(lambda: table.result() is not None, "the result after /resign")
+
+    def select_tried(self) -> bool:
+        """Whether a select was tried by the other player: only a match between members can (a select
+        met first against the computer has no opponent to try it), so this one plays on until then."""
+        return "opponent" in self.ledger.roles_of().get("GameSelect", set())
 
     async def standing_answers(self, table: Table, board: FakeMessage, defender: FakeUser) -> None:
         """In a response window: the defender's private reply's **Always pass in this match**, then, once
