@@ -144,24 +144,27 @@ _OPTIONAL = re.compile(r"\[(.*?)\]")
 _NAMED = re.compile(r"\{(\w+)\}")
 
 
-def _tails(id_format: str) -> list[tuple[str, str]]:
-    """``id_format`` cut into (text, "") and ("", optional tail) pieces, in order."""
-    pieces: list[tuple[str, str]] = []
-    last = 0
-    for match in _OPTIONAL.finditer(id_format):
-        pieces += [(id_format[last : match.start()], ""), ("", match[1])]
-        last = match.end()
-    return [*pieces, (id_format[last:], "")]
+Pieces = tuple[tuple[str, str], ...]
+"""Text cut into (literal, "") and ("", field name) pieces, in order."""
 
 
-def _pieces(text: str) -> list[tuple[str, str]]:
-    """``text`` cut into (literal, "") and ("", field name) pieces, in order."""
+def _pieces(text: str) -> Pieces:
     pieces: list[tuple[str, str]] = []
     last = 0
     for match in _NAMED.finditer(text):
         pieces += [(text[last : match.start()], ""), ("", match[1])]
         last = match.end()
-    return [*pieces, (text[last:], "")]
+    return (*pieces, (text[last:], ""))
+
+
+def _parts(id_format: str) -> tuple[tuple[bool, Pieces], ...]:
+    """``id_format`` cut into its parts, in order: (optional, pieces); ``[...]`` is optional."""
+    parts: list[tuple[bool, Pieces]] = []
+    last = 0
+    for match in _OPTIONAL.finditer(id_format):
+        parts += [(False, _pieces(id_format[last : match.start()])), (True, _pieces(match[1]))]
+        last = match.end()
+    return (*parts, (False, _pieces(id_format[last:])))
 
 
 class Control(discord.ui.DynamicItem[ItemT], template=r"(?!)"):
@@ -177,35 +180,47 @@ class Control(discord.ui.DynamicItem[ItemT], template=r"(?!)"):
     """The method of that handler called with the interaction and the fields, in the id's order."""
     kinds: ClassVar[list[type[Control[Any]]]] = []
     """Every kind declared, in order (what the bot registers with discord.py)."""
+    _parts: ClassVar[tuple[tuple[bool, Pieces], ...]]
+    """``id_format`` read once: each custom id is written from it."""
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
+        cls._parts = _parts(cls.id_format)
         super().__init_subclass__(template=cls._template())
         Control.kinds.append(cls)
 
     @classmethod
     def _template(cls) -> str:
-        def fill(text: str) -> str:
+        def fill(pieces: Pieces) -> str:
             return "".join(
                 f"(?P<{name}>{cls.fields[name].pattern})" if name else re.escape(literal)
-                for literal, name in _pieces(text)
+                for literal, name in pieces
             )
 
-        return "".join(f"(?:{fill(tail)})?" if tail else fill(text) for text, tail in _tails(cls.id_format))
+        return "".join(
+            f"(?:{fill(pieces)})?" if optional else fill(pieces) for optional, pieces in cls._parts
+        )
 
     @classmethod
     def id_for(cls, **values: Any) -> str:
         """The custom id of a control with these ``values`` (``ValueError`` past Discord's limit)."""
 
-        def fill(text: str) -> str:
-            return "".join(str(values[name]) if name else literal for literal, name in _pieces(text))
+        def fill(pieces: Pieces) -> str:
+            return "".join(str(values[name]) if name else literal for literal, name in pieces)
 
         text = "".join(
-            (fill(tail) if all(values.get(n) for n in _NAMED.findall(tail)) else "") if tail else fill(text)
-            for text, tail in _tails(cls.id_format)
+            fill(pieces)
+            for optional, pieces in cls._parts
+            if not optional or all(values.get(name) for _, name in pieces if name)
         )
         if len(text) > CUSTOM_ID_LIMIT:
             raise ValueError(f"custom id too long: {text!r}")
         return text
+
+    @classmethod
+    def button(cls, label: str, style: discord.ButtonStyle, emoji: str | None = None, **values: Any) -> Any:
+        """A control of this kind on a new button with its custom id made from ``values``."""
+        made = discord.ui.Button[Any](label=label, style=style, custom_id=cls.id_for(**values), emoji=emoji)
+        return cls(made, **values)  # type: ignore[arg-type]  # a button kind
 
     def __init__(self, item: ItemT, **values: Any) -> None:
         super().__init__(item)
@@ -225,7 +240,7 @@ class Control(discord.ui.DynamicItem[ItemT], template=r"(?!)"):
 
     def arguments(self) -> tuple[Any, ...] | str:
         """What the handler's method gets after the interaction; a string is a private answer instead."""
-        return tuple(self.values[name] for name in _NAMED.findall(self.id_format))
+        return tuple(self.values[name] for _, pieces in self._parts for _, name in pieces if name)
 
     def handler_name(self) -> str:
         return self.handler
@@ -239,10 +254,6 @@ class Control(discord.ui.DynamicItem[ItemT], template=r"(?!)"):
         handler = getattr(controls(interaction.client), self.handler_name())
         if handler := await ready(interaction, handler):
             await getattr(handler, self.method)(interaction, *arguments)
-
-
-def _button(custom_id: str, label: str, style: discord.ButtonStyle, emoji: str | None = None) -> Any:
-    return discord.ui.Button(label=label, style=style, custom_id=custom_id, emoji=emoji)
 
 
 class GameButton(Control[discord.ui.Button[Any]]):
@@ -310,11 +321,8 @@ class ChallengeButton(Control[discord.ui.Button[Any]]):
     @classmethod
     def build(cls, challenge_id: int, op: str) -> ChallengeButton:
         label, style = cls.LABELS[op]
-        return cls(
-            _button(cls.id_for(challenge_id=challenge_id, op=op), label, style),
-            challenge_id=challenge_id,
-            op=op,
-        )
+        made: ChallengeButton = cls.button(label, style, challenge_id=challenge_id, op=op)
+        return made
 
 
 class ResignButton(Control[discord.ui.Button[Any]]):
@@ -331,7 +339,8 @@ class ResignButton(Control[discord.ui.Button[Any]]):
             if op == "yes"
             else ("Keep playing", discord.ButtonStyle.secondary)
         )
-        return cls(_button(cls.id_for(match_id=match_id, op=op), label, style), match_id=match_id, op=op)
+        made: ResignButton = cls.button(label, style, match_id=match_id, op=op)
+        return made
 
 
 class HandButton(Control[discord.ui.Button[Any]]):
@@ -344,8 +353,8 @@ class HandButton(Control[discord.ui.Button[Any]]):
 
     @classmethod
     def build(cls, match_id: int) -> HandButton:
-        button = _button(cls.id_for(match_id=match_id), "My hand", discord.ButtonStyle.primary, "🂠")
-        return cls(button, match_id=match_id)
+        made: HandButton = cls.button("My hand", discord.ButtonStyle.primary, "🂠", match_id=match_id)
+        return made
 
 
 class StandingAnswerButton(Control[discord.ui.Button[Any]]):
@@ -361,10 +370,11 @@ class StandingAnswerButton(Control[discord.ui.Button[Any]]):
 
     @classmethod
     def build(cls, match_id: int, version: int, op: str) -> StandingAnswerButton:
-        values = {"match_id": match_id, "version": version, "op": op}
         emoji = "⏩" if op == "pass" else "✋"
-        button = _button(cls.id_for(**values), cls.LABELS[op], discord.ButtonStyle.secondary, emoji)
-        return cls(button, **values)
+        made: StandingAnswerButton = cls.button(
+            cls.LABELS[op], discord.ButtonStyle.secondary, emoji, match_id=match_id, version=version, op=op
+        )
+        return made
 
 
 class RematchButton(Control[discord.ui.Button[Any]]):
@@ -374,8 +384,8 @@ class RematchButton(Control[discord.ui.Button[Any]]):
 
     @classmethod
     def build(cls, match_id: int) -> RematchButton:
-        button = _button(cls.id_for(match_id=match_id), "Rematch", discord.ButtonStyle.primary, "🔁")
-        return cls(button, match_id=match_id)
+        made: RematchButton = cls.button("Rematch", discord.ButtonStyle.primary, "🔁", match_id=match_id)
+        return made
 
 
 class ResignAskButton(Control[discord.ui.Button[Any]]):
@@ -387,8 +397,8 @@ class ResignAskButton(Control[discord.ui.Button[Any]]):
 
     @classmethod
     def build(cls, match_id: int) -> ResignAskButton:
-        button = _button(cls.id_for(match_id=match_id), "Resign", discord.ButtonStyle.secondary, "🏳️")
-        return cls(button, match_id=match_id)
+        made: ResignAskButton = cls.button("Resign", discord.ButtonStyle.secondary, "🏳️", match_id=match_id)
+        return made
 
 
 PICK_ARG_LIMIT = CUSTOM_ID_LIMIT - len("pick:move:")
@@ -437,8 +447,8 @@ class RulesButton(Control[discord.ui.Button[Any]]):
 
     @classmethod
     def build(cls, game: str, page: int, label: str) -> RulesButton:
-        button = _button(cls.id_for(game=game, page=page), label, discord.ButtonStyle.secondary)
-        return cls(button, game=game, page=page)
+        made: RulesButton = cls.button(label, discord.ButtonStyle.secondary, game=game, page=page)
+        return made
 
 
 class OpenRulesButton(Control[discord.ui.Button[Any]]):
@@ -450,8 +460,8 @@ class OpenRulesButton(Control[discord.ui.Button[Any]]):
 
     @classmethod
     def build(cls, game: str) -> OpenRulesButton:
-        button = _button(cls.id_for(game=game), "Rules", discord.ButtonStyle.secondary, "📖")
-        return cls(button, game=game)
+        made: OpenRulesButton = cls.button("Rules", discord.ButtonStyle.secondary, "📖", game=game)
+        return made
 
 
 def _anonymous(template: str) -> str:
