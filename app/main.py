@@ -19,7 +19,7 @@ log = logging.getLogger("bot")
 
 
 async def run(settings: Settings) -> None:
-    store = await Store.open(settings.database)
+    store = await Store.open(settings.store_target)
     try:
         bot = RingsideBot(store, dev_guild_id=settings.dev_guild_id)
         # SIGTERM (a service manager stopping the bot) drains the bot (no new work is taken; what was

@@ -8,7 +8,26 @@ import pytest
 import pytest_asyncio
 
 from fakediscord import FakeDiscord
-from tests import oracles
+from tests import databases, oracles
+from tests.databases import database_backend
+
+__all__ = ["database_backend"]
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers",
+        "sqlite_only(reason): a test about SQLite itself (its file, locks, disk); not run on PostgreSQL",
+    )
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    """Each test that touches storage once per backend (tests/databases.py)."""
+    if "database_backend" not in metafunc.fixturenames:
+        return
+    chosen = databases.backends_for(str(metafunc.module.__file__), list(metafunc.definition.iter_markers()))
+    if chosen != ["sqlite"]:
+        metafunc.parametrize("database_backend", chosen, indirect=True)
 
 
 @pytest_asyncio.fixture

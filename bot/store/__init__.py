@@ -1,9 +1,10 @@
-"""All SQL of the bot, behind ``Store``, so another backend can replace it without touching callers.
+"""All SQL of the bot, behind ``Store``: SQLite (a file, the default) or PostgreSQL (a server several
+bot processes share), chosen by what ``Store.open`` is given.
 
-SQLite through aiosqlite, with numbered migrations from ``bot/migrations/NNN_name.sql``
-(``connection.py``). One connection and one transaction mechanism serve every part; every change
-that belongs together (an action, the state it produced, the turn clock, a result and the ratings
-it changes) is one transaction.
+``connection.py`` holds what both backends share (the transaction interface, the errors, the numbered
+migrations of ``bot/migrations/``), ``sqlite.py`` and ``postgres.py`` the backends. One transaction
+mechanism serves every part; every change that belongs together (an action, the state it produced,
+the turn clock, a result and the ratings it changes) is one transaction.
 
 The parts, one per kind of record: ``store.matches`` (matches, action logs, results, match history),
 ``store.challenges``, ``store.ratings`` (standings, leaderboard, rating history), ``store.settings``
@@ -60,9 +61,10 @@ class Store:
         self.analyses = AnalysisStore(connection)
 
     @classmethod
-    async def open(cls, path: str | Path) -> Store:
-        """Open (creating and migrating if need be) the database at ``path``; ``StoreError`` if unusable."""
-        return cls(await Connection.open(path))
+    async def open(cls, target: str | Path) -> Store:
+        """Open (creating and migrating if need be) the database ``target`` (a SQLite file's path or a
+        ``postgresql://`` URL); ``StoreError`` if unusable."""
+        return cls(await Connection.open(target))
 
     async def close(self) -> None:
         await self.connection.close()

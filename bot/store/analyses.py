@@ -34,7 +34,8 @@ class AnalysisStore:
         """The match's analysis, requested now if it was not yet (a repost requests nothing new)."""
         async with self._c.transaction() as db:
             await db.execute(
-                "INSERT OR IGNORE INTO match_analyses (match_id, status, requested_at) VALUES (?, ?, ?)",
+                "INSERT INTO match_analyses (match_id, status, requested_at) VALUES (?, ?, ?)"
+                " ON CONFLICT (match_id) DO NOTHING",
                 (match_id, PENDING, now),
             )
         found = await self.get(match_id)

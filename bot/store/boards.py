@@ -36,7 +36,7 @@ class BoardStore:
         version or a newer one was already noted, or the board message is no longer ``previous``
         (another showing replaced it): only one message is ever the match's board."""
         async with self._c.transaction() as db:
-            cur = await db.execute(
+            changed = await db.execute(
                 "UPDATE matches SET shown_version = ?, message_id = ?, show_tries = 0, show_after = NULL,"
                 " new_board = CASE WHEN board_version = ? THEN 0 ELSE new_board END,"
                 " redraw = CASE WHEN board_version = ? THEN 0 ELSE redraw END"
@@ -54,7 +54,7 @@ class BoardStore:
                     board_version,
                 ),
             )
-            if cur.rowcount != 1:
+            if changed != 1:
                 return None
             if deadlines is not None:
                 await db.execute(
@@ -84,7 +84,7 @@ class BoardStore:
         one."""
         due = "" if now is None else " AND (show_after IS NULL OR show_after <= ?)"
         rows = await self._c.all(
-            f"SELECT id FROM matches WHERE {BEHIND}{due} ORDER BY show_tries, show_after, id",
+            f"SELECT id FROM matches WHERE {BEHIND}{due} ORDER BY show_tries, show_after NULLS FIRST, id",
             () if now is None else (now,),
         )
         return [int(r["id"]) for r in rows]
@@ -94,11 +94,10 @@ class BoardStore:
         failures in a row now, ``show_after``: when it is tried next), the wait after the n-th failure
         being ``delays[n - 1]`` (the last one from then on)."""
         async with self._c.transaction() as db:
-            async with db.execute(
+            row = await db.one(
                 "UPDATE matches SET show_tries = show_tries + 1 WHERE id = ? RETURNING show_tries",
                 (match_id,),
-            ) as cur:
-                row = await cur.fetchone()
+            )
             tries = int(row[0]) if row is not None else 1
             after = now + delays[min(tries, len(delays)) - 1]
             await db.execute("UPDATE matches SET show_after = ? WHERE id = ?", (after, match_id))
@@ -108,12 +107,12 @@ class BoardStore:
         """Ask for the active match's board again, as a new message (``/board``): the record as saved,
         None if it is over."""
         async with self._c.transaction() as db:
-            cur = await db.execute(
+            changed = await db.execute(
                 "UPDATE matches SET new_board = 1, redraw = 1, reposts = reposts + 1"
                 " WHERE id = ? AND status = 'active'",
                 (match_id,),
             )
-            return await saved_record(db, match_id) if cur.rowcount == 1 else None
+            return await saved_record(db, match_id) if changed == 1 else None
 
     async def set_thread(self, match_id: int, channel_id: int, parent_id: int | None) -> MatchRecord | None:
         """The match's thread is open: it is played there from now on. The record as saved."""

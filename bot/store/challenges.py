@@ -32,9 +32,10 @@ class ChallengeStore:
         for this game here (either of them the challenger), that one and False. Atomic: a unique index
         on the unordered pair makes the insert a no-op, so crossed challenges cannot both be created."""
         async with self._c.transaction() as db:
-            cur = await db.execute(
-                "INSERT OR IGNORE INTO challenges (guild_id, channel_id, challenger_id, opponent_id, game, options, rated,"
-                " status, created_at, expires_at, rematch_of) VALUES (?, ?, ?, ?, ?, ?, ?, 'pending', ?, ?, ?)",
+            challenge_id = await db.insert(
+                "INSERT INTO challenges (guild_id, channel_id, challenger_id, opponent_id, game, options, rated,"
+                " status, created_at, expires_at, rematch_of) VALUES (?, ?, ?, ?, ?, ?, ?, 'pending', ?, ?, ?)"
+                " ON CONFLICT DO NOTHING",
                 (
                     guild_id,
                     channel_id,
@@ -48,15 +49,13 @@ class ChallengeStore:
                     rematch_of,
                 ),
             )
-            created = cur.rowcount == 1
-            challenge_id = cur.lastrowid if created else None
+            created = challenge_id is not None
             if challenge_id is None:
-                async with db.execute(
+                row = await db.one(
                     "SELECT id FROM challenges WHERE status = 'pending' AND game = ? AND channel_id = ?"
                     " AND ((challenger_id = ? AND opponent_id = ?) OR (challenger_id = ? AND opponent_id = ?))",
                     (game, channel_id, challenger_id, opponent_id, opponent_id, challenger_id),
-                ) as found_cur:
-                    row = await found_cur.fetchone()
+                )
                 assert row is not None, "the insert was ignored: a pending challenge of the pair exists"
                 challenge_id = int(row[0])
         found = await self.get(challenge_id)
@@ -83,11 +82,11 @@ class ChallengeStore:
     async def close(self, challenge_id: int, status: str, match_id: int | None = None) -> bool:
         """Move a pending challenge to ``status``; False if it was no longer pending."""
         async with self._c.transaction() as db:
-            cur = await db.execute(
+            changed = await db.execute(
                 "UPDATE challenges SET status = ?, match_id = ? WHERE id = ? AND status = 'pending'",
                 (status, match_id, challenge_id),
             )
-            return cur.rowcount == 1
+            return changed == 1
 
     async def due(self, now: float) -> list[ChallengeRecord]:
         """Pending challenges whose time is up, the earliest first."""
@@ -102,7 +101,7 @@ class ChallengeStore:
         ``expired_before``; every challenge is closed by its expiry time at the latest. Pending ones are
         kept. Returns how many were deleted."""
         async with self._c.transaction() as db:
-            cur = await db.execute(
+            changed = await db.execute(
                 "DELETE FROM challenges WHERE status != 'pending' AND expires_at < ?", (expired_before,)
             )
-            return cur.rowcount
+            return changed

@@ -27,11 +27,11 @@ class DeadlineStore:
         """Take a due reminder so that it is sent once: the record as saved; None if it was taken or
         moved meanwhile."""
         async with self._c.transaction() as db:
-            cur = await db.execute(
+            changed = await db.execute(
                 "UPDATE matches SET reminder_at = NULL WHERE id = ? AND reminder_at = ? AND status = 'active'",
                 (match_id, reminder_at),
             )
-            return await saved_record(db, match_id) if cur.rowcount == 1 else None
+            return await saved_record(db, match_id) if changed == 1 else None
 
     async def due_timeouts(self, now: float) -> list[MatchRecord]:
         rows = await self._c.all(
@@ -60,11 +60,11 @@ class DeadlineStore:
     async def claim_rematch_expiry(self, match_id: int, rematch_until: float) -> bool:
         """Take a run-out Rematch button so that it is greyed out once: False if taken meanwhile."""
         async with self._c.transaction() as db:
-            cur = await db.execute(
+            changed = await db.execute(
                 "UPDATE matches SET rematch_until = NULL WHERE id = ? AND rematch_until = ?",
                 (match_id, rematch_until),
             )
-            return cur.rowcount == 1
+            return changed == 1
 
     async def beat(self, now: float) -> None:
         """Record that the bot is running at ``now`` (the scheduler does this at every round)."""
@@ -82,25 +82,24 @@ class DeadlineStore:
         (``redraw``: it shows the deadline). Returns (seconds given back, matches whose clocks moved);
         nothing for a gap of at most ``slack`` seconds (the scheduler's usual round)."""
         async with self._c.transaction() as db:
-            async with db.execute("SELECT alive_at FROM heartbeat WHERE id = 1") as cur:
-                row = await cur.fetchone()
+            row = await db.one("SELECT alive_at FROM heartbeat WHERE id = 1")
             if row is None or now - float(row[0]) <= slack:
                 return 0.0, 0
             alive_at = float(row[0])
             down = now - alive_at
-            cur = await db.execute(
+            changed = await db.execute(
                 "UPDATE matches SET timeout_at = timeout_at + ?, redraw = 1,"
                 " reminder_at = CASE WHEN reminder_at IS NULL THEN NULL ELSE reminder_at + ? END"
                 " WHERE status = 'active' AND timeout_at IS NOT NULL AND timeout_at > ?",
                 (down, down, alive_at),
             )
-            moved = cur.rowcount
-            cur = await db.execute(
+            moved = changed
+            changed = await db.execute(
                 "UPDATE matches SET window_at = window_at + ?, redraw = 1"
                 " WHERE status = 'active' AND window_at IS NOT NULL AND window_at > ?",
                 (down, alive_at),
             )
-            moved += cur.rowcount
+            moved += changed
             await db.execute("UPDATE heartbeat SET alive_at = ? WHERE id = 1", (now,))
             return down, moved
 
@@ -113,6 +112,6 @@ class DeadlineStore:
             " UNION ALL SELECT MIN(timeout_at) FROM matches WHERE status = 'active'"
             " UNION ALL SELECT MIN(window_at) FROM matches WHERE status = 'active'"
             " UNION ALL SELECT MIN(rematch_until) FROM matches"
-            f" UNION ALL SELECT MIN(show_after) FROM matches WHERE {BEHIND})"
+            f" UNION ALL SELECT MIN(show_after) FROM matches WHERE {BEHIND}) AS due"
         )
         return float(row[0]) if row and row[0] is not None else None

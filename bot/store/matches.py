@@ -7,15 +7,12 @@ ratings are saved in one transaction, before anyone is shown the result.
 from __future__ import annotations
 
 import logging
-import sqlite3
 import zlib
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-import aiosqlite
-
 from bot.ratings import PlayedMatch
-from bot.store.connection import Connection
+from bot.store.connection import Conflict, Connection, Row, Transaction
 from bot.store.ratings import rate_result
 from bot.store.records import Deadlines, LoggedAction, MatchRecord, ResultRecord
 from bot.store.rows import encode, from_row
@@ -40,20 +37,19 @@ BEHIND = "(shown_version IS NULL OR shown_version < board_version OR redraw = 1)
 """A match whose board is behind what is saved, or must be drawn again (the ``matches_behind`` index)."""
 
 
-def match_record(row: aiosqlite.Row) -> MatchRecord:
+def match_record(row: Row) -> MatchRecord:
     """A match row as a record (the two player columns make one field)."""
     return from_row(MatchRecord, row, players=(row["player0"], row["player1"]))
 
 
-async def saved_record(db: aiosqlite.Connection, match_id: int) -> MatchRecord | None:
+async def saved_record(db: Transaction, match_id: int) -> MatchRecord | None:
     """The match's row as this transaction leaves it: what every write returns, so a caller holds
     what was saved rather than a copy it patched by hand."""
-    async with db.execute("SELECT * FROM matches WHERE id = ?", (match_id,)) as cur:
-        row = await cur.fetchone()
+    row = await db.one("SELECT * FROM matches WHERE id = ?", (match_id,))
     return match_record(row) if row is not None else None
 
 
-async def set_deadlines(db: aiosqlite.Connection, match_id: int, deadlines: Deadlines) -> None:
+async def set_deadlines(db: Transaction, match_id: int, deadlines: Deadlines) -> None:
     """Set the turn clock (or a response window's), inside the transaction (``db``) that handed the
     decision over."""
     await db.execute(
@@ -63,7 +59,7 @@ async def set_deadlines(db: aiosqlite.Connection, match_id: int, deadlines: Dead
 
 
 async def _insert_actions(
-    db: aiosqlite.Connection, match_id: int, version: int, actions: Iterable[LoggedAction], now: float
+    db: Transaction, match_id: int, version: int, actions: Iterable[LoggedAction], now: float
 ) -> None:
     await db.executemany(
         "INSERT INTO actions (match_id, seq, seat, notation, created_at) VALUES (?, ?, ?, ?, ?)",
@@ -87,7 +83,7 @@ def unpack_log(data: bytes) -> list[LoggedAction]:
     return found
 
 
-async def _insert_result(db: aiosqlite.Connection, result: ResultRecord) -> None:
+async def _insert_result(db: Transaction, result: ResultRecord) -> None:
     await db.execute(
         "INSERT INTO results (match_id, winner_seat, reason, description, points, length, finished_at)"
         " VALUES (?, ?, ?, ?, ?, ?, ?)",
@@ -144,7 +140,7 @@ class MatchStore:
         """
         async with self._c.transaction() as db:
             try:
-                cur = await db.execute(
+                match_id = await db.insert(
                     "INSERT INTO matches (guild_id, channel_id, parent_id, game, options, player0, player1,"
                     " state, version, status, rated, created_at, updated_at, board_version, new_board,"
                     " board_steps, thread_name, thread_on, computer_level, human)"
@@ -170,29 +166,29 @@ class MatchStore:
                         human,
                     ),
                 )
-            except sqlite3.IntegrityError as exc:
-                if "one_computer_match" in str(exc) or "matches.human" in str(exc):
+            except Conflict as exc:
+                if "one_computer_match" in exc.constraint or "matches.human" in exc.constraint:
                     raise ComputerMatchExists(human) from exc
                 raise
-            match_id = cur.lastrowid
             assert match_id is not None
             await _insert_actions(db, match_id, 0, actions, now)
             if deadlines is not None:
                 await set_deadlines(db, match_id, deadlines)
             if challenge_id is not None:
-                cur = await db.execute(
+                changed = await db.execute(
                     "UPDATE challenges SET status = 'accepted', match_id = ? WHERE id = ? AND status = 'pending'",
                     (match_id, challenge_id),
                 )
-                if cur.rowcount != 1:
+                if changed != 1:
                     raise ChallengeAnswered(challenge_id)  # rolls the match back
             if rematch_of is not None:
-                cur = await db.execute(
-                    "UPDATE matches SET rematch_id = ?, rematch_until = MIN(rematch_until, ?)"
+                changed = await db.execute(
+                    "UPDATE matches SET rematch_id = ?,"
+                    " rematch_until = CASE WHEN rematch_until > ? THEN ? ELSE rematch_until END"
                     " WHERE id = ? AND rematch_id IS NULL",
-                    (match_id, now, rematch_of),
+                    (match_id, now, now, rematch_of),
                 )
-                if cur.rowcount != 1:
+                if changed != 1:
                     raise AlreadyRematched(rematch_of)  # rolls the match back
         found = await self.get(match_id)
         assert found is not None
@@ -220,22 +216,22 @@ class MatchStore:
         """Save the turn's steps that are not final yet (a step taken or taken back): a new version,
         nothing else changes. The record as saved; None if the match is no longer at ``expected_version``."""
         async with self._c.transaction() as db:
-            cur = await db.execute(
+            changed = await db.execute(
                 "UPDATE matches SET draft = ?, version = version + 1, updated_at = ?"
                 " WHERE id = ? AND version = ? AND status = 'active'",
                 (encode("draft", draft) if draft else None, now, match_id, expected_version),
             )
-            return await saved_record(db, match_id) if cur.rowcount == 1 else None
+            return await saved_record(db, match_id) if changed == 1 else None
 
     async def set_always_pass(self, match_id: int, always_pass: tuple[bool, bool]) -> MatchRecord | None:
         """Save the players' standing answers to response windows: the record as saved, None if the
         match is not active."""
         async with self._c.transaction() as db:
-            cur = await db.execute(
+            changed = await db.execute(
                 "UPDATE matches SET always_pass = ? WHERE id = ? AND status = 'active'",
                 (encode("always_pass", always_pass), match_id),
             )
-            return await saved_record(db, match_id) if cur.rowcount == 1 else None
+            return await saved_record(db, match_id) if changed == 1 else None
 
     async def record_actions(
         self,
@@ -265,7 +261,7 @@ class MatchStore:
         version = expected_version + len(actions)
         async with self._c.transaction() as db:
             status = "finished" if result is not None else "active"
-            cur = await db.execute(
+            changed = await db.execute(
                 "UPDATE matches SET state = ?, version = ?, status = ?, updated_at = ?, finished_at = ?,"
                 " board_version = ?, board_steps = ?, turn_steps = ?, new_board = ?, draft = NULL"
                 " WHERE id = ? AND version = ? AND status = 'active'",
@@ -283,7 +279,7 @@ class MatchStore:
                     expected_version,
                 ),
             )
-            if cur.rowcount != 1:
+            if changed != 1:
                 return None
             await _insert_actions(db, match_id, expected_version, actions, now)
             if always_pass is not None:
@@ -313,14 +309,14 @@ class MatchStore:
         board (describing ``board_steps``) is still to show, as a new message. A draft is dropped.
         The record as saved; None if the match was not active."""
         async with self._c.transaction() as db:
-            cur = await db.execute(
+            changed = await db.execute(
                 "UPDATE matches SET status = ?, version = version + 1, board_version = version + 1,"
                 " updated_at = ?, finished_at = ?, reminder_at = NULL, timeout_at = NULL, window_at = NULL,"
                 " new_board = 1,"
                 " board_steps = ?, draft = NULL WHERE id = ? AND status = 'active'",
                 (status, now, now, encode("board_steps", board_steps), match_id),
             )
-            if cur.rowcount != 1:
+            if changed != 1:
                 return None
             if result is not None:
                 await _insert_result(db, result)
@@ -358,17 +354,17 @@ class MatchStore:
         matches were compacted (fewer than ``limit``: none is left).
         """
         async with self._c.transaction() as db:
-            async with db.execute(
+            rows = await db.all(
                 "SELECT id FROM matches WHERE status != 'active' AND compact_log IS NULL AND finished_at < ?"
                 " ORDER BY finished_at LIMIT ?",
                 (finished_before, limit),
-            ) as cur:
-                ids = [int(r[0]) for r in await cur.fetchall()]
+            )
+            ids = [int(r[0]) for r in rows]
             for match_id in ids:
-                async with db.execute(
+                rows = await db.all(
                     "SELECT seat, notation FROM actions WHERE match_id = ? ORDER BY seq", (match_id,)
-                ) as cur:
-                    log = [from_row(LoggedAction, r) for r in await cur.fetchall()]
+                )
+                log = [from_row(LoggedAction, r) for r in rows]
                 await db.execute("UPDATE matches SET compact_log = ? WHERE id = ?", (pack_log(log), match_id))
                 await db.execute("DELETE FROM actions WHERE match_id = ?", (match_id,))
         return len(ids)

@@ -8,23 +8,20 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-import aiosqlite
-
 from bot.ratings import RatedResult, Standing, next_streak, rate_match
-from bot.store.connection import Connection
+from bot.store.connection import Connection, Transaction
 from bot.store.records import ResultRecord
 from bot.store.rows import from_row
 
 
-async def rate_result(db: aiosqlite.Connection, result: ResultRecord, now: float) -> None:
+async def rate_result(db: Transaction, result: ResultRecord, now: float) -> None:
     """Update both players' ratings and history for ``result``, if its match is rated.
 
     ``db`` is the open transaction that saves the result: both are kept, or neither.
     """
-    async with db.execute(
+    match = await db.one(
         "SELECT guild_id, game, rated, player0, player1 FROM matches WHERE id = ?", (result.match_id,)
-    ) as cur:
-        match = await cur.fetchone()
+    )
     if match is None or not match["rated"] or match["guild_id"] is None:
         return
     if result.winner_seat not in (0, 1):
@@ -34,6 +31,8 @@ async def rate_result(db: aiosqlite.Connection, result: ResultRecord, now: float
     loser_id = int(match[f"player{1 - result.winner_seat}"])
     if winner_id == loser_id:
         return
+    # Two results of one server's game in two processes at once must not both read the same rating.
+    await db.serialize(f"ratings {guild_id} {game}")
     winner = await _standing(db, guild_id, game, winner_id)
     loser = await _standing(db, guild_id, game, loser_id)
     # The engine gives every result a length of at least 1; a bad one must not block the result.
@@ -66,11 +65,10 @@ async def rate_result(db: aiosqlite.Connection, result: ResultRecord, now: float
         )
 
 
-async def _standing(db: aiosqlite.Connection, guild_id: int, game: str, user_id: int) -> Standing:
-    async with db.execute(
+async def _standing(db: Transaction, guild_id: int, game: str, user_id: int) -> Standing:
+    row = await db.one(
         "SELECT * FROM ratings WHERE guild_id = ? AND game = ? AND user_id = ?", (guild_id, game, user_id)
-    ) as cur:
-        row = await cur.fetchone()
+    )
     if row is None:
         return Standing(guild_id=guild_id, game=game, user_id=user_id)
     return from_row(Standing, row)
@@ -142,7 +140,7 @@ class RatingStore:
         rows = await self._c.all(
             "SELECT user_id, SUM(after - before) AS trend FROM (SELECT user_id, before, after, ROW_NUMBER()"
             " OVER (PARTITION BY user_id ORDER BY at DESC, match_id DESC) AS n FROM rating_history"
-            f" WHERE guild_id = ? AND game = ? AND user_id IN ({marks})) WHERE n <= ? GROUP BY user_id",
+            f" WHERE guild_id = ? AND game = ? AND user_id IN ({marks})) AS latest WHERE n <= ? GROUP BY user_id",
             (guild_id, game, *user_ids, last),
         )
         return {int(r["user_id"]): float(r["trend"]) for r in rows}

@@ -54,6 +54,7 @@ def private_text(result: InteractionResult) -> str:
 
 
 @pytest.mark.asyncio
+@pytest.mark.sqlite_only("holds SQLite's file lock from another connection")
 async def test_every_command_and_control_answers_while_another_process_holds_the_database(
     fake: FakeDiscord, tmp_path: Path
 ) -> None:
@@ -109,6 +110,7 @@ async def test_every_command_and_control_answers_while_another_process_holds_the
 
 
 @pytest.mark.asyncio
+@pytest.mark.sqlite_only("holds SQLite's file lock from another connection")
 async def test_a_handler_still_waiting_at_its_deadline_is_deferred_and_its_answer_follows(
     fake: FakeDiscord, tmp_path: Path
 ) -> None:

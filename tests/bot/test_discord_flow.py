@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import asyncio
 import random
-import sqlite3
 from pathlib import Path
 
 import pytest
@@ -26,6 +25,7 @@ from fakediscord.matches import (
     resign,
     user_on_turn,
 )
+from tests.databases import sql
 from tests.support import start_bot, stop_bot
 
 
@@ -214,8 +214,7 @@ async def test_a_damaged_saved_match_says_so_and_can_be_abandoned(fake: FakeDisc
     board = await challenge_and_accept(fake, alice, bob)
     mid = match_id_of(board)
     await stop_bot(bot)
-    with sqlite3.connect(db) as conn:
-        conn.execute("UPDATE matches SET state = 'not json at all' WHERE id = ?", (mid,))
+    sql(db, "UPDATE matches SET state = 'not json at all' WHERE id = ?", (mid,))
     bot = await start_bot(fake, db)
     on_turn = user_on_turn(board, {alice.id: alice, bob.id: bob})
     assert on_turn is not None

@@ -22,6 +22,7 @@ from engine.ai.backgammon_bgsage import EASY, MEDIUM
 from engine.ai.coaching import analysis_to_json
 from engine.ai.selfplay import notations_played
 from engine.backgammon.variant import VARIANT as BACKGAMMON
+from tests.databases import sql
 
 ALICE, BOB = 101, 202
 DAY = 24 * 3600.0
@@ -53,9 +54,8 @@ def _bot(store: Store, clock: ManualClock) -> RingsideBot:
     return RingsideBot(store, clock=clock, rng=random.Random(3), run_scheduler=False, render_workers=0)
 
 
-def _count(path: Path, sql: str) -> int:
-    with sqlite3.connect(path) as db:
-        return int(db.execute(sql).fetchone()[0])
+def _count(path: Path, statement: str) -> int:
+    return int(sql(path, statement)[0][0])
 
 
 @pytest.mark.asyncio
@@ -147,8 +147,7 @@ async def test_closed_challenges_are_purged_a_week_after_their_expiry_and_pendin
     clock.advance(INTERVAL)
     await bot.run_due_tasks()
     # Only the pending one stays (no publisher here, so nobody expired it): it is never purged.
-    with sqlite3.connect(path) as db:
-        assert [r[0] for r in db.execute("SELECT id FROM challenges")] == [ids["pending"]]
+    assert [r[0] for r in sql(path, "SELECT id FROM challenges")] == [ids["pending"]]
     assert await store.challenges.purge_closed(clock.now() + 30 * DAY) == 0
     with pytest.raises(ChallengeError, match="does not exist any more"):
         await bot.challenges.answer(ids["declined"], BOB, "accept")
@@ -156,6 +155,7 @@ async def test_closed_challenges_are_purged_a_week_after_their_expiry_and_pendin
 
 
 @pytest.mark.asyncio
+@pytest.mark.sqlite_only("reads SQLite's query plans")
 async def test_history_and_active_matches_are_found_by_player_index_not_a_scan(tmp_path: Path) -> None:
     path = tmp_path / "db.sqlite3"
     store = await Store.open(path)
@@ -185,6 +185,7 @@ def _plan(db: sqlite3.Connection, sql: str, args: tuple[int, ...]) -> str:
 
 
 @pytest.mark.asyncio
+@pytest.mark.sqlite_only("writes SQLite migrations and reads sqlite_master")
 async def test_a_migration_merged_later_with_a_lower_number_is_still_applied(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

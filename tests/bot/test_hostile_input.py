@@ -152,6 +152,7 @@ async def test_a_rematch_of_a_live_match_is_refused(fake: FakeDiscord, tmp_path:
 
 
 @pytest.mark.asyncio
+@pytest.mark.sqlite_only("holds SQLite's file lock from another connection")
 async def test_a_write_the_database_refuses_gets_a_private_answer(fake: FakeDiscord, tmp_path: Path) -> None:
     db = tmp_path / "db.sqlite3"
     bot = await start_bot(fake, db)

@@ -5,7 +5,6 @@ scheduler handing due work to the publishers the cogs register."""
 from __future__ import annotations
 
 import random
-import sqlite3
 from pathlib import Path
 
 import pytest
@@ -26,6 +25,7 @@ from engine.ring import RingWin
 from fakediscord import FakeDiscord
 from fakediscord.matches import challenge_and_accept, match_id_of
 from render import SEAT_STYLES
+from tests.databases import sql
 from tests.support import start_bot, stop_bot
 
 ALICE, BOB = 101, 202
@@ -49,8 +49,7 @@ async def test_a_saved_reason_is_read_back_as_the_games_enum(tmp_path: Path) -> 
     history = await manager.store.matches.recent(BOB)
     assert history[0].reason is Forfeit.RESIGNATION
     await manager.store.close()
-    with sqlite3.connect(tmp_path / "db.sqlite3") as conn:
-        conn.execute("UPDATE results SET reason = 'five-in-a-row' WHERE match_id = ?", (mid,))
+    sql(tmp_path / "db.sqlite3", "UPDATE results SET reason = 'five-in-a-row' WHERE match_id = ?", (mid,))
     manager, _ = await _resigned(tmp_path / "db.sqlite3")
     outcome = await manager.history.result_of(mid)
     assert outcome is not None and outcome.reason is RingWin.FIVE_IN_A_ROW
@@ -61,8 +60,7 @@ async def test_a_saved_reason_is_read_back_as_the_games_enum(tmp_path: Path) -> 
 async def test_an_unknown_saved_reason_is_a_clear_error_but_history_goes_on(tmp_path: Path) -> None:
     manager, mid = await _resigned(tmp_path / "db.sqlite3")
     await manager.store.close()
-    with sqlite3.connect(tmp_path / "db.sqlite3") as conn:
-        conn.execute("UPDATE results SET reason = 'checkmate' WHERE match_id = ?", (mid,))
+    sql(tmp_path / "db.sqlite3", "UPDATE results SET reason = 'checkmate' WHERE match_id = ?", (mid,))
     store = await Store.open(tmp_path / "db.sqlite3")
     with pytest.raises(CorruptStateError, match="'checkmate' is not a way a Ring game ends"):
         await store.matches.result(mid)

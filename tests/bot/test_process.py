@@ -19,12 +19,17 @@ import pytest
 from fakediscord import FakeDiscord, FakeDiscordServer, FakeInteraction, FakeMessage, FakeUser
 from fakediscord.blackbox.processes import alive, children
 from fakediscord.matches import user_on_turn
+from tests.databases import backend, process_env, sql
 
 REPO = Path(__file__).resolve().parents[2]
 
 
 def _env(tmp_path: Path, **extra: str) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if k not in ("DISCORD_TOKEN", "DATABASE", "DEV_GUILD_ID")}
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in ("DISCORD_TOKEN", "DATABASE", "DATABASE_URL", "DEV_GUILD_ID", "SHARD_COUNT", "SHARD_IDS")
+    }
     env["PYTHONPATH"] = str(REPO)
     env.update(extra)
     return env
@@ -49,6 +54,7 @@ def test_missing_token_stops_with_one_clear_line(tmp_path: Path) -> None:
     ]
 
 
+@pytest.mark.sqlite_only("about SQLite files")
 def test_unusable_database_path_stops_with_one_clear_line(tmp_path: Path) -> None:
     done = _run_bot(tmp_path, DISCORD_TOKEN="x", DATABASE=str(tmp_path / "missing" / "db.sqlite3"))
     assert done.returncode == 2
@@ -59,6 +65,7 @@ def test_unusable_database_path_stops_with_one_clear_line(tmp_path: Path) -> Non
     assert "not a usable database" in done.stderr and "Traceback" not in done.stderr
 
 
+@pytest.mark.sqlite_only("about SQLite files")
 def test_a_damaged_or_empty_database_stops_with_one_clear_line(tmp_path: Path) -> None:
     damaged = tmp_path / "damaged.sqlite3"
     with contextlib.closing(sqlite3.connect(damaged)) as db:
@@ -122,7 +129,7 @@ async def test_the_bot_process_starts_syncs_and_plays_a_challenge(tmp_path: Path
     alice, bob = fake.add_user("alice"), fake.add_user("bob")
     log_path = tmp_path / "bot.log"
     async with FakeDiscordServer(fake) as server:
-        env = _env(tmp_path, DISCORD_TOKEN="process-token", DATABASE=str(tmp_path / "db.sqlite3"))
+        env = _env(tmp_path, DISCORD_TOKEN="process-token", **process_env(tmp_path / "db.sqlite3"))
         with log_path.open("wb") as log:
             proc = await asyncio.create_subprocess_exec(
                 *server.bot_command(),
@@ -182,7 +189,7 @@ async def test_sigterm_closes_the_database_cleanly(tmp_path: Path) -> None:
     db = tmp_path / "db.sqlite3"
     log_path = tmp_path / "bot.log"
     async with FakeDiscordServer(fake) as server:
-        env = _env(tmp_path, DISCORD_TOKEN="process-token", DATABASE=str(db))
+        env = _env(tmp_path, DISCORD_TOKEN="process-token", **process_env(db))
         with log_path.open("wb") as log:
             proc = await asyncio.create_subprocess_exec(
                 *server.bot_command(), cwd=tmp_path, env=env, stdout=log, stderr=asyncio.subprocess.STDOUT
@@ -193,7 +200,7 @@ async def test_sigterm_closes_the_database_cleanly(tmp_path: Path) -> None:
                 # Something to write: a challenge, so the write-ahead log holds pages.
                 result = await fake.slash(alice, "challenge", {"opponent": bob, "game": "ring"})
                 assert result.message is not None
-                assert Path(f"{db}-wal").exists()
+                assert backend() != "sqlite" or Path(f"{db}-wal").exists()
                 proc.send_signal(signal.SIGTERM)
                 await asyncio.wait_for(proc.wait(), 20)
             finally:
@@ -203,9 +210,9 @@ async def test_sigterm_closes_the_database_cleanly(tmp_path: Path) -> None:
     assert "Traceback" not in logged
     # Closed cleanly: the log was checkpointed into the file and removed, and the file is whole.
     assert not Path(f"{db}-wal").exists() or Path(f"{db}-wal").stat().st_size == 0
-    with contextlib.closing(sqlite3.connect(db)) as check:
-        assert check.execute("PRAGMA quick_check").fetchall() == [("ok",)]
-        assert check.execute("SELECT COUNT(*) FROM challenges").fetchone() == (1,)
+    if backend() == "sqlite":
+        assert sql(db, "PRAGMA quick_check") == [("ok",)]
+    assert sql(db, "SELECT COUNT(*) FROM challenges") == [(1,)]
 
 
 @pytest.mark.asyncio
@@ -217,7 +224,7 @@ async def test_a_kill_between_accept_and_the_first_board_loses_nothing(tmp_path:
     db = tmp_path / "db.sqlite3"
     log_path = tmp_path / "bot.log"
     async with FakeDiscordServer(fake) as server:
-        env = _env(tmp_path, DISCORD_TOKEN="process-token", DATABASE=str(db))
+        env = _env(tmp_path, DISCORD_TOKEN="process-token", **process_env(db))
         with log_path.open("wb") as log:
             first = await asyncio.create_subprocess_exec(
                 *server.bot_command(), cwd=tmp_path, env=env, stdout=log, stderr=asyncio.subprocess.STDOUT
@@ -236,11 +243,10 @@ async def test_a_kill_between_accept_and_the_first_board_loses_nothing(tmp_path:
                 await fake.wait_for(lambda: bool(fault.failed), 15, "the attempt to open the thread")
                 first.kill()  # SIGKILL: no clean-up at all
                 await first.wait()
-                with contextlib.closing(sqlite3.connect(db)) as check:
-                    assert check.execute(
-                        "SELECT status, shown_version, timeout_at FROM matches"
-                    ).fetchall() == [("active", None, None)]
-                    assert check.execute("SELECT status FROM challenges").fetchall() == [("accepted",)]
+                assert sql(db, "SELECT status, shown_version, timeout_at FROM matches") == [
+                    ("active", None, None)
+                ]
+                assert sql(db, "SELECT status FROM challenges") == [("accepted",)]
                 assert fake.thread_of(challenge) is None
                 fault.clear()
                 second = await asyncio.create_subprocess_exec(
@@ -280,11 +286,10 @@ async def test_a_kill_between_accept_and_the_first_board_loses_nothing(tmp_path:
                 await _stop(first)
                 if second is not None:
                     await _stop(second)
-    with contextlib.closing(sqlite3.connect(db)) as check:
-        [(shown, board_version, timeout_at)] = check.execute(
-            "SELECT shown_version, board_version, timeout_at FROM matches"
-        ).fetchall()
-        assert shown == board_version and timeout_at is not None
+    [(shown, board_version, timeout_at)] = sql(
+        db, "SELECT shown_version, board_version, timeout_at FROM matches"
+    )
+    assert shown == board_version and timeout_at is not None
 
 
 def test_the_product_neither_imports_the_development_tools_nor_talks_to_another_host() -> None:
@@ -309,7 +314,7 @@ async def test_kill_9_of_the_bot_takes_its_worker_processes_with_it(tmp_path: Pa
     or a service manager restarting the bot piles them up."""
     fake = FakeDiscord(timeout=15, token="process-token")
     async with FakeDiscordServer(fake) as server:
-        env = _env(tmp_path, DISCORD_TOKEN="process-token", DATABASE=str(tmp_path / "db.sqlite3"))
+        env = _env(tmp_path, DISCORD_TOKEN="process-token", **process_env(tmp_path / "db.sqlite3"))
         proc = await asyncio.create_subprocess_exec(
             *server.bot_command(), cwd=tmp_path, env=env,
             stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.DEVNULL,

@@ -9,7 +9,6 @@ K = max(1, 5 - experience / 100) for each player separately.
 from __future__ import annotations
 
 import random
-import sqlite3
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -21,6 +20,8 @@ from bot.clock import ManualClock
 from bot.ratings import Player, is_provisional, k_factor, next_streak, rate_match, upset_probability
 from bot.sessions import SessionManager
 from bot.store import ResultRecord, Store
+from bot.store.connection import Conflict
+from tests.databases import sql
 
 ALICE, BOB, CAROL, COMPUTER = 101, 202, 303, 999
 GUILD = 1
@@ -178,9 +179,8 @@ async def _start(
     return played.session.id
 
 
-def _rows(path: Path, sql: str) -> list[tuple[object, ...]]:
-    with sqlite3.connect(path) as db:
-        return list(db.execute(sql))
+def _rows(path: Path, statement: str) -> list[tuple[object, ...]]:
+    return sql(path, statement)
 
 
 @pytest.mark.asyncio
@@ -237,13 +237,13 @@ async def test_a_failure_while_rating_leaves_the_match_unended(tmp_path: Path) -
     manager = await _manager(db)
     mid = await _start(manager)
     # A history row already there for this match makes the rating's INSERT fail inside the transaction.
-    with sqlite3.connect(db) as conn:
-        conn.execute(
-            "INSERT INTO rating_history (match_id, guild_id, game, user_id, before, after, at)"
-            " VALUES (?, ?, 'ring', ?, 1, 1, 0)",
-            (mid, GUILD, ALICE),
-        )
-    with pytest.raises(sqlite3.IntegrityError):
+    sql(
+        db,
+        "INSERT INTO rating_history (match_id, guild_id, game, user_id, before, after, at)"
+        " VALUES (?, ?, 'ring', ?, 1, 1, 0)",
+        (mid, GUILD, ALICE),
+    )
+    with pytest.raises(Conflict):
         await manager.ends.resign(mid, ALICE)
     record = await manager.store.matches.get(mid)
     assert record is not None and record.status == "active"
@@ -256,7 +256,7 @@ async def test_a_failure_while_rating_leaves_the_match_unended(tmp_path: Path) -
     assert session.state is not None
     version, log_length = session.version, len(await manager.store.matches.action_log(mid))
     saved_state = record.state
-    with pytest.raises(sqlite3.IntegrityError):
+    with pytest.raises(Conflict):
         await manager.store.matches.record_actions(
             mid,
             expected_version=version,
@@ -272,8 +272,7 @@ async def test_a_failure_while_rating_leaves_the_match_unended(tmp_path: Path) -
     assert _rows(db, "SELECT COUNT(*) FROM ratings") == [(0,)]
 
     # Once the obstacle is gone the match ends, rated.
-    with sqlite3.connect(db) as conn:
-        conn.execute("DELETE FROM rating_history")
+    sql(db, "DELETE FROM rating_history")
     await manager.ends.resign(mid, ALICE)
     assert _rows(db, "SELECT user_id, rating FROM ratings ORDER BY user_id") == [
         (ALICE, 1490.0),
@@ -294,8 +293,7 @@ async def test_unrated_computer_dm_and_abandoned_matches_change_nothing(tmp_path
     await manager.ends.resign(outside, BOB)
     damaged = await _start(manager)
     await manager.store.close()
-    with sqlite3.connect(db) as conn:
-        conn.execute("UPDATE matches SET state = 'not json' WHERE id = ?", (damaged,))
+    sql(db, "UPDATE matches SET state = 'not json' WHERE id = ?", (damaged,))
     manager = await _manager(db)
     played = await manager.ends.resign(damaged, ALICE)
     assert played.session.record.status == "abandoned"

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import random
-import sqlite3
 from pathlib import Path
 
 import pytest
@@ -14,6 +13,7 @@ from bot.session import MatchDamaged, NotInMatch, NotYourTurn, Session, StaleCon
 from bot.sessions import SessionManager
 from bot.store import Store
 from engine import find_variant, replay
+from tests.databases import sql
 
 ALICE, BOB, STRANGER = 101, 202, 303
 
@@ -158,8 +158,7 @@ async def test_a_damaged_saved_match_is_refused_clearly_and_can_be_abandoned(tmp
     damaged = await _start(manager)
     healthy = await _start(manager)
     await manager.store.close()
-    with sqlite3.connect(path) as db:
-        db.execute("UPDATE matches SET state = ? WHERE id = ?", ('{"game": "ring", "schema": 1}', damaged))
+    sql(path, "UPDATE matches SET state = ? WHERE id = ?", ('{"game": "ring", "schema": 1}', damaged))
     manager = await _manager(path)
     session = await manager.get(damaged)
     with pytest.raises(MatchDamaged, match="damaged"):
@@ -273,8 +272,7 @@ async def test_resigned_timed_out_and_abandoned_matches_leave_memory(tmp_path: P
         assert (await manager.get(timed_out)).record.status == "finished"
     finally:
         await manager.store.close()
-    with sqlite3.connect(path) as db:
-        db.execute("UPDATE matches SET state = 'not json' WHERE id = ?", (damaged,))
+    sql(path, "UPDATE matches SET state = 'not json' WHERE id = ?", (damaged,))
     manager = await _manager(path)
     try:
         await manager.get(damaged)

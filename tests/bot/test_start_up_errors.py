@@ -68,6 +68,7 @@ async def _make_database(path: Path) -> None:
     await store.close()
 
 
+@pytest.mark.sqlite_only("about the SQLite file on a full disk")
 def test_a_full_disk_at_start_up_says_so_and_leaves_the_database_unharmed(small_disk: Path) -> None:
     db = small_disk / "ringside.sqlite3"
     asyncio.run(_make_database(db))
@@ -126,6 +127,7 @@ def test_sqlites_own_disk_full_error_is_reported_as_a_full_disk(tmp_path: Path) 
 
 
 @pytest.mark.asyncio
+@pytest.mark.sqlite_only("holds SQLite's file lock from another connection")
 async def test_a_database_locked_by_another_program_at_start_up_says_so(tmp_path: Path) -> None:
     """A database still to migrate, held by another connection: not "busy, try again" (a player's
     words), not "damaged", but who to stop."""
