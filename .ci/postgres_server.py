@@ -66,7 +66,9 @@ def start(folder: Path) -> str:
         shutil.chown(folder, "postgres", "postgres")
     if not data.exists():
         subprocess.run(
-            _as_owner([str(bin_dir / "initdb"), "-D", str(data), "-U", "postgres", "--auth=trust", "-E", "UTF8"]),
+            _as_owner(
+                [str(bin_dir / "initdb"), "-D", str(data), "-U", "postgres", "--auth=trust", "-E", "UTF8"]
+            ),
             check=True,
             stdout=subprocess.DEVNULL,
         )
@@ -74,21 +76,46 @@ def start(folder: Path) -> str:
     port = (folder / "port").read_text().strip()
     options = f"-p {port} -k {folder} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=300"
     subprocess.run(
-        _as_owner([str(bin_dir / "pg_ctl"), "-D", str(data), "-l", str(folder / "server.log"), "-o", options, "-w", "start"]),
+        _as_owner(
+            [
+                str(bin_dir / "pg_ctl"),
+                "-D",
+                str(data),
+                "-l",
+                str(folder / "server.log"),
+                "-o",
+                options,
+                "-w",
+                "start",
+            ]
+        ),
         check=True,
         stdout=subprocess.DEVNULL,
     )
     for _ in range(100):
         made = subprocess.run(
-            _as_owner([str(bin_dir / "psql"), "-h", str(folder), "-p", port, "-U", "postgres", "-tAc",
-                       f"SELECT 1 FROM pg_database WHERE datname = '{DATABASE}'"]),
+            _as_owner(
+                [
+                    str(bin_dir / "psql"),
+                    "-h",
+                    str(folder),
+                    "-p",
+                    port,
+                    "-U",
+                    "postgres",
+                    "-tAc",
+                    f"SELECT 1 FROM pg_database WHERE datname = '{DATABASE}'",
+                ]
+            ),
             capture_output=True,
             text=True,
         )
         if made.returncode == 0:
             if made.stdout.strip() != "1":
                 subprocess.run(
-                    _as_owner([str(bin_dir / "createdb"), "-h", str(folder), "-p", port, "-U", "postgres", DATABASE]),
+                    _as_owner(
+                        [str(bin_dir / "createdb"), "-h", str(folder), "-p", port, "-U", "postgres", DATABASE]
+                    ),
                     check=True,
                 )
             return url_of(folder)

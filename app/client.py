@@ -23,6 +23,7 @@ from bot.replays import Replays
 from bot.sessions import SessionManager
 from bot.settings import ServerSettings
 from bot.store import Store, WriteFailed
+from bot.work_claims import HOUSEKEEPING_LEASE, WorkClaims
 from cogs.answer_deadline import ANSWER_DEADLINE, answer_in_time
 from cogs.challenge import Challenge
 from cogs.coach import Coach
@@ -89,7 +90,8 @@ class RingsideBot(commands.Bot):
         self.controls = ControlHandlers()
         self.render_pool = RenderPool(render_workers)
         self.replays = Replays()
-        self.analyses = Analyses(store, self.clock, lambda: self.publishers, self.render_pool)
+        self.claims = WorkClaims(store, self.clock)
+        self.analyses = Analyses(store, self.clock, lambda: self.publishers, self.render_pool, self.claims)
         # The computer thinks in a compute worker (with no workers, in a thread).
         self.sessions.think = self.render_pool.computer_move
         self.dev_guild_id = dev_guild_id
@@ -262,8 +264,12 @@ class RingsideBot(commands.Bot):
             with _logged("resuming analyses"):
                 await self.analyses.resume()
         # Bounded growth (at most hourly): compact old finished matches' logs, purge closed challenges.
-        with _logged("housekeeping"):
-            await self.housekeeping.run_if_due()
+        # Of several processes, the one with shard 0 does it (and claims it, in case of two such).
+        if self.store.scope.serves(None) and self.housekeeping.due():
+            with _logged("housekeeping"):
+                async with self.claims.hold("housekeeping", 0, HOUSEKEEPING_LEASE) as mine:
+                    if mine:
+                        await self.housekeeping.run_if_due()
 
     async def _schedule_forever(self) -> None:
         while not self.is_closed():

@@ -12,6 +12,7 @@ import aiohttp
 import discord
 
 from app.client import RingsideBot
+from app.process_lock import ProcessLock
 from bot.config import ConfigError, Settings, load_settings
 from bot.store import Store, StoreError
 
@@ -19,6 +20,17 @@ log = logging.getLogger("bot")
 
 
 async def run(settings: Settings) -> None:
+    lock = None if settings.database_url else ProcessLock(settings.database)
+    if lock is not None:
+        lock.take()
+    try:
+        await _run(settings)
+    finally:
+        if lock is not None:
+            lock.release()
+
+
+async def _run(settings: Settings) -> None:
     store = await Store.open(settings.store_target)
     try:
         bot = RingsideBot(store, dev_guild_id=settings.dev_guild_id)

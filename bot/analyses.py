@@ -25,6 +25,7 @@ from bot.clock import Clock
 from bot.publishing import Publishers, Unpostable
 from bot.store import Store
 from bot.store.analyses import DONE, PENDING, AnalysisRecord
+from bot.work_claims import ANALYSIS_LEASE, WorkClaims
 from bot.worker_lanes import HeavyWorkFailed
 from engine import GameError
 from engine.ai.coaches import ANALYSES
@@ -57,11 +58,14 @@ class Analyses:
         clock: Clock,
         publishers: Callable[[], Publishers],
         workers: Analyser | None = None,
+        claims: WorkClaims | None = None,
     ) -> None:
         """``publishers``: where the registered publishers are found (read at each use); ``workers``:
-        where analyses are computed (None: in a thread of this process)."""
+        where analyses are computed (None: in a thread of this process); ``claims``: how an analysis
+        is claimed, so that of several processes on one database one computes and posts it."""
         self.store = store
         self.clock = clock
+        self.claims = claims or WorkClaims(store, clock)
         self._publishers = publishers
         self._workers = workers or InThread()
         self._queue: asyncio.Queue[int] = asyncio.Queue()
@@ -112,7 +116,9 @@ class Analyses:
         while True:
             match_id = await self._queue.get()
             try:
-                await self.run(match_id)
+                async with self.claims.hold("analysis", match_id, ANALYSIS_LEASE) as mine:
+                    if mine:  # else another process is at it
+                        await self.run(match_id)
             except asyncio.CancelledError:
                 raise
             except Exception:

@@ -109,7 +109,9 @@ def _shards() -> Shards | None:
     raw_ids = os.environ.get("SHARD_IDS", "").strip()
     if not raw_count:
         if raw_ids:
-            raise ConfigError("SHARD_IDS is set without SHARD_COUNT: set both (e.g. SHARD_COUNT=4 SHARD_IDS=0,1)")
+            raise ConfigError(
+                "SHARD_IDS is set without SHARD_COUNT: set both (e.g. SHARD_COUNT=4 SHARD_IDS=0,1)"
+            )
         return None
     if not raw_count.isdigit() or int(raw_count) < 1:
         raise ConfigError(f"SHARD_COUNT must be a whole number of shards, 1 or more, not {raw_count!r}")

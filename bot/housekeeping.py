@@ -49,10 +49,14 @@ class Housekeeping:
         self.clock = clock
         self._last_run: float | None = None
 
+    def due(self) -> bool:
+        """Whether ``INTERVAL`` has passed since the last run (or there was none)."""
+        return self._last_run is None or self.clock.now() - self._last_run >= INTERVAL
+
     async def run_if_due(self) -> HousekeepingReport | None:
         """Run once if ``INTERVAL`` has passed since the last run (or there was none); else None."""
         now = self.clock.now()
-        if self._last_run is not None and now - self._last_run < INTERVAL:
+        if not self.due():
             return None
         self._last_run = now
         return await self.run()

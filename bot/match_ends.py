@@ -10,6 +10,7 @@ from bot.session import (
     NotInMatch,
     Played,
     Session,
+    StaleControl,
     Step,
     result_record,
 )
@@ -30,6 +31,7 @@ class MatchEnds:
         """End the match: a loss for ``user_id``; a damaged match is abandoned, unrated."""
         session = await self.manager.get(match_id)
         async with session.lock:
+            await self.manager.reload(session)  # the result is computed from the saved match
             if session.record.status != "active":
                 raise MatchOver("This match is already over.")
             seat = session.seat_of(user_id)
@@ -53,7 +55,11 @@ class MatchEnds:
                 result=result_record(match_id, outcome, now),
                 now=now,
                 board_steps=[step.to_json()],
+                expected_version=session.version,
             )
+            if saved is None:  # moved on between the read and the write: nothing was saved
+                self.manager._forget(session)
+                raise StaleControl("This match changed just now; look at the latest board and try again.")
             self.ended(session, saved)
             return Played(session, session.state, (step,))
 

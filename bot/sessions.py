@@ -109,6 +109,29 @@ class SessionManager:
                     self._sessions[match_id] = session
         return session
 
+    async def current(self, match_id: int, seen: int | None) -> Session:
+        """The match's session for a request made at version ``seen`` (the version in the control that
+        was clicked). When our copy is at another version, the saved match is read again first:
+        another process (or this one's scheduler) may have moved it on, and a control made by that
+        move must not be refused as stale by an old copy. Every write is still conditional on the
+        version it was computed from, so an old copy can never be saved over a newer match."""
+        session = await self.get(match_id)
+        if seen is not None and seen not in (session.version, session.record.board_version):
+            async with session.lock:
+                await self.reload(session)
+        return session
+
+    async def reload(self, session: Session) -> None:
+        """Bring ``session`` up to the saved match if that has moved on (call with its lock held)."""
+        record = await self.store.matches.get(session.id)
+        if record is None or (record.version == session.version and record.status == session.record.status):
+            return
+        fresh = session_from(record)
+        session.record, session.variant, session.state = fresh.record, fresh.variant, fresh.state
+        session.damage, session.draft, session.working = fresh.damage, fresh.draft, fresh.working
+        if record.status != "active":
+            self._forget(session)
+
     def in_memory(self, match_id: int) -> bool:
         """Whether the match's session is held in memory (only active matches are)."""
         return match_id in self._sessions
@@ -194,7 +217,7 @@ class SessionManager:
         In a game whose turns can be taken back (``Variant.turn_confirmation``), a step that does not
         complete the turn goes to the turn's draft: saved, shown only to its player, not final.
         """
-        session = await self.get(match_id)
+        session = await self.current(match_id, version)
         async with session.lock:
             seat, state = check_member(session, user_id, version)
             if deciding_seat(state) != seat:
@@ -224,7 +247,7 @@ class SessionManager:
 
     async def roll(self, match_id: int, user_id: int, version: int | None) -> Played:
         """Roll the dice for the user when the position waits for their roll."""
-        session = await self.get(match_id)
+        session = await self.current(match_id, version)
         async with session.lock:
             seat, state = check_member(session, user_id, version)
             spec = state.chance()

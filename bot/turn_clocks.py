@@ -58,6 +58,7 @@ class TurnClocks:
         """End the match as a loss for the player whose time ran out; None if it is not (or no longer) due."""
         session = await self.manager.get(match_id)
         async with session.lock:
+            await self.manager.reload(session)  # decide on the saved match, not an older copy
             record = session.record
             now = self.manager.clock.now()
             if record.status != "active" or record.timeout_at is None or record.timeout_at > now:
@@ -81,6 +82,7 @@ class TurnClocks:
                 result=result_record(match_id, outcome, now),
                 now=now,
                 board_steps=[step.to_json()],
+                expected_version=session.version,
             )
             if saved is None:
                 return None
@@ -94,6 +96,7 @@ class TurnClocks:
         longer) due."""
         session = await self.manager.get(match_id)
         async with session.lock:
+            await self.manager.reload(session)
             record, state = session.record, session.state
             if record.status != "active" or state is None:
                 return None
@@ -121,7 +124,7 @@ class TurnClocks:
     async def always_pass(self, match_id: int, user_id: int, version: int | None) -> Played:
         """The user's standing answer becomes "always pass" for this match: the response window open
         for them now passes at once, and every later one passes as it opens, whatever the hand."""
-        session = await self.manager.get(match_id)
+        session = await self.manager.current(match_id, version)
         async with session.lock:
             seat, state = check_member(session, user_id, version)
             if deciding_seat(state) != seat or not in_window(state):

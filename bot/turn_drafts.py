@@ -31,7 +31,7 @@ class TurnDrafts:
 
     async def undo(self, match_id: int, user_id: int, version: int | None) -> Played:
         """Take back the latest step of the user's turn in progress (with the forced steps after it)."""
-        session = await self.manager.get(match_id)
+        session = await self.manager.current(match_id, version)
         async with session.lock:
             seat, state = check_member(session, user_id, version)
             if deciding_seat(state) != seat:
@@ -50,7 +50,7 @@ class TurnDrafts:
 
     async def confirm(self, match_id: int, user_id: int, version: int | None) -> Played:
         """Make the user's complete turn final: the opponent sees it now."""
-        session = await self.manager.get(match_id)
+        session = await self.manager.current(match_id, version)
         async with session.lock:
             seat, state = check_member(session, user_id, version)
             if deciding_seat(state) != seat:

@@ -14,6 +14,7 @@ import discord
 from bot.board_repair import BACKOFF, settled, warned
 from bot.session import Session
 from bot.store import StoreError
+from bot.work_claims import BOARD_LEASE
 
 if TYPE_CHECKING:
     from cogs.publisher import BoardPublisher
@@ -42,7 +43,10 @@ class BoardRecovery:
             for match_id in queue:  # shared by the workers: each match is taken once
                 if self.publisher.bot.is_closed():
                     break
-                shown += await self.publisher.show(match_id)
+                # Of several processes on one database, the one that claims it shows it.
+                async with self.publisher.bot.claims.hold("board", match_id, BOARD_LEASE) as mine:
+                    if mine:
+                        shown += await self.publisher.show(match_id)
             return shown
 
         counts = await asyncio.gather(*(worker() for _ in range(min(self.publisher.concurrency, len(due)))))

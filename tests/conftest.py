@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 
 import pytest
 import pytest_asyncio
@@ -19,6 +19,18 @@ def pytest_configure(config: pytest.Config) -> None:
         "markers",
         "sqlite_only(reason): a test about SQLite itself (its file, locks, disk); not run on PostgreSQL",
     )
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Iterator[None]:
+    """In CI (``RINGSIDE_REQUIRE_POSTGRES=1``) a PostgreSQL run of a test that skips is a failure."""
+    outcome = yield
+    report = outcome.get_result()  # type: ignore[attr-defined]
+    callspec = getattr(item, "callspec", None)
+    on_postgres = callspec is not None and callspec.params.get("database_backend") == "postgres"
+    if databases.REQUIRED and on_postgres and report.skipped:
+        report.outcome = "failed"
+        report.longrepr = f"{item.nodeid} skipped on PostgreSQL, which CI requires: {report.longrepr}"
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:

@@ -124,10 +124,15 @@ def database_backend(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyP
         yield chosen
     finally:
         _backend[0] = "sqlite"
-        if _schemas:
-            names = ", ".join(_schemas.values())
-            _schemas.clear()
-            _run(_execute(POSTGRES_URL, f"DROP SCHEMA IF EXISTS {names} CASCADE"))
+        drop_schemas()
+
+
+def drop_schemas() -> None:
+    """Drop the schemas this test made (``url_for``)."""
+    if _schemas:
+        names = ", ".join(_schemas.values())
+        _schemas.clear()
+        _run(_execute(POSTGRES_URL, f"DROP SCHEMA IF EXISTS {names} CASCADE"))
 
 
 async def _execute(url: str, statement: str) -> None:

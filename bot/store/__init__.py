@@ -19,6 +19,7 @@ from pathlib import Path
 from bot.store.analyses import AnalysisRecord, AnalysisStore
 from bot.store.boards import BoardStore
 from bot.store.challenges import ChallengeStore
+from bot.store.claims import ClaimStore
 from bot.store.connection import Connection, StoreError, WriteFailed
 from bot.store.deadlines import DeadlineStore
 from bot.store.matches import MatchStore
@@ -31,6 +32,7 @@ from bot.store.records import (
     MatchRecord,
     ResultRecord,
 )
+from bot.store.scope import Scope
 from bot.store.settings import SettingsStore
 
 __all__ = [
@@ -50,21 +52,24 @@ __all__ = [
 class Store:
     """The SQLite store. Open with ``await Store.open(path)``; close with ``await store.close()``."""
 
-    def __init__(self, connection: Connection) -> None:
+    def __init__(self, connection: Connection, scope: Scope | None = None) -> None:
+        """``scope``: the servers whose due work this process does (``bot.store.scope``; all by default)."""
         self.connection = connection
+        self.scope = scope or Scope()
         self.matches = MatchStore(connection)
-        self.boards = BoardStore(connection)
-        self.challenges = ChallengeStore(connection)
+        self.boards = BoardStore(connection, self.scope)
+        self.challenges = ChallengeStore(connection, self.scope)
         self.ratings = RatingStore(connection)
         self.settings = SettingsStore(connection)
-        self.deadlines = DeadlineStore(connection)
-        self.analyses = AnalysisStore(connection)
+        self.deadlines = DeadlineStore(connection, self.scope)
+        self.analyses = AnalysisStore(connection, self.scope)
+        self.claims = ClaimStore(connection)
 
     @classmethod
-    async def open(cls, target: str | Path) -> Store:
+    async def open(cls, target: str | Path, scope: Scope | None = None) -> Store:
         """Open (creating and migrating if need be) the database ``target`` (a SQLite file's path or a
         ``postgresql://`` URL); ``StoreError`` if unusable."""
-        return cls(await Connection.open(target))
+        return cls(await Connection.open(target), scope)
 
     async def close(self) -> None:
         await self.connection.close()

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.store.connection import Connection
+from bot.store.scope import Scope
 
 PENDING, DONE, POSTED, FAILED = "pending", "done", "posted", "failed"
 
@@ -27,8 +28,9 @@ class AnalysisRecord:
 
 
 class AnalysisStore:
-    def __init__(self, connection: Connection) -> None:
+    def __init__(self, connection: Connection, scope: Scope | None = None) -> None:
         self._c = connection
+        self._mine = (scope or Scope()).where("m.guild_id")
 
     async def request(self, match_id: int, now: float) -> AnalysisRecord:
         """The match's analysis, requested now if it was not yet (a repost requests nothing new)."""
@@ -58,7 +60,8 @@ class AnalysisStore:
     async def open(self) -> list[int]:
         """The matches whose analysis is still to compute or to post, oldest request first."""
         rows = await self._c.all(
-            "SELECT match_id FROM match_analyses WHERE status IN (?, ?) ORDER BY requested_at, match_id",
+            "SELECT a.match_id FROM match_analyses a JOIN matches m ON m.id = a.match_id"
+            f" WHERE a.status IN (?, ?) AND {self._mine} ORDER BY a.requested_at, a.match_id",
             (PENDING, DONE),
         )
         return [row["match_id"] for row in rows]

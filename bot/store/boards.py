@@ -9,13 +9,15 @@ from collections.abc import Sequence
 from bot.store.connection import Connection
 from bot.store.matches import BEHIND, match_record, saved_record
 from bot.store.records import Deadlines, MatchRecord
+from bot.store.scope import Scope
 
 
 class BoardStore:
     """What is shown of each match (the ``matches`` table's board columns)."""
 
-    def __init__(self, connection: Connection) -> None:
+    def __init__(self, connection: Connection, scope: Scope | None = None) -> None:
         self._c = connection
+        self._mine = (scope or Scope()).where()
 
     async def mark_shown(
         self,
@@ -74,7 +76,7 @@ class BoardStore:
         """Matches whose saved changes are not all on their public board yet (or whose board must be
         drawn again), oldest change first."""
         rows = await self._c.all(
-            f"SELECT * FROM matches WHERE {BEHIND} ORDER BY updated_at LIMIT ?", (limit,)
+            f"SELECT * FROM matches WHERE {BEHIND} AND {self._mine} ORDER BY updated_at LIMIT ?", (limit,)
         )
         return [match_record(r) for r in rows]
 
@@ -84,7 +86,7 @@ class BoardStore:
         one."""
         due = "" if now is None else " AND (show_after IS NULL OR show_after <= ?)"
         rows = await self._c.all(
-            f"SELECT id FROM matches WHERE {BEHIND}{due} ORDER BY show_tries, show_after NULLS FIRST, id",
+            f"SELECT id FROM matches WHERE {BEHIND} AND {self._mine}{due} ORDER BY show_tries, show_after NULLS FIRST, id",
             () if now is None else (now,),
         )
         return [int(r["id"]) for r in rows]

@@ -8,11 +8,13 @@ from typing import Any
 from bot.store.connection import Connection
 from bot.store.records import ChallengeRecord
 from bot.store.rows import encode, from_row
+from bot.store.scope import Scope
 
 
 class ChallengeStore:
-    def __init__(self, connection: Connection) -> None:
+    def __init__(self, connection: Connection, scope: Scope | None = None) -> None:
         self._c = connection
+        self._mine = (scope or Scope()).where()
 
     async def create(
         self,
@@ -91,7 +93,7 @@ class ChallengeStore:
     async def due(self, now: float) -> list[ChallengeRecord]:
         """Pending challenges whose time is up, the earliest first."""
         rows = await self._c.all(
-            "SELECT * FROM challenges WHERE status = 'pending' AND expires_at <= ? ORDER BY expires_at",
+            f"SELECT * FROM challenges WHERE status = 'pending' AND expires_at <= ? AND {self._mine} ORDER BY expires_at",
             (now,),
         )
         return [from_row(ChallengeRecord, r) for r in rows]

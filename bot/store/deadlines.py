@@ -9,15 +9,18 @@ from __future__ import annotations
 from bot.store.connection import Connection
 from bot.store.matches import BEHIND, match_record, saved_record
 from bot.store.records import MatchRecord
+from bot.store.scope import Scope
 
 
 class DeadlineStore:
-    def __init__(self, connection: Connection) -> None:
+    def __init__(self, connection: Connection, scope: Scope | None = None) -> None:
         self._c = connection
+        self._mine = (scope or Scope()).where()
 
     async def due_reminders(self, now: float) -> list[MatchRecord]:
         rows = await self._c.all(
             "SELECT * FROM matches WHERE status = 'active' AND reminder_at <= ? AND shown_version >= board_version"
+            f" AND {self._mine}"
             " ORDER BY reminder_at",
             (now,),
         )
@@ -36,6 +39,7 @@ class DeadlineStore:
     async def due_timeouts(self, now: float) -> list[MatchRecord]:
         rows = await self._c.all(
             "SELECT * FROM matches WHERE status = 'active' AND timeout_at <= ? AND shown_version >= board_version"
+            f" AND {self._mine}"
             " ORDER BY timeout_at",
             (now,),
         )
@@ -45,6 +49,7 @@ class DeadlineStore:
         """Active matches whose open response window has run out (its board is shown)."""
         rows = await self._c.all(
             "SELECT * FROM matches WHERE status = 'active' AND window_at <= ? AND shown_version >= board_version"
+            f" AND {self._mine}"
             " ORDER BY window_at",
             (now,),
         )
@@ -53,7 +58,7 @@ class DeadlineStore:
     async def due_rematches(self, now: float) -> list[MatchRecord]:
         """Finished matches whose Rematch button has run out and is still shown enabled."""
         rows = await self._c.all(
-            "SELECT * FROM matches WHERE rematch_until <= ? ORDER BY rematch_until", (now,)
+            f"SELECT * FROM matches WHERE rematch_until <= ? AND {self._mine} ORDER BY rematch_until", (now,)
         )
         return [match_record(r) for r in rows]
 
@@ -105,13 +110,14 @@ class DeadlineStore:
 
     async def earliest(self) -> float | None:
         """The earliest pending deadline of any kind: challenge expiry, reminder, timeout, response
-        window, rematch expiry, the next try at a board that could not be shown."""
+        window, rematch expiry, the next try at a board that could not be shown (of this scope)."""
+        mine = self._mine
         row = await self._c.one(
-            "SELECT MIN(t) FROM (SELECT MIN(expires_at) AS t FROM challenges WHERE status = 'pending'"
-            " UNION ALL SELECT MIN(reminder_at) FROM matches WHERE status = 'active'"
-            " UNION ALL SELECT MIN(timeout_at) FROM matches WHERE status = 'active'"
-            " UNION ALL SELECT MIN(window_at) FROM matches WHERE status = 'active'"
-            " UNION ALL SELECT MIN(rematch_until) FROM matches"
-            f" UNION ALL SELECT MIN(show_after) FROM matches WHERE {BEHIND}) AS due"
+            f"SELECT MIN(t) FROM (SELECT MIN(expires_at) AS t FROM challenges WHERE status = 'pending' AND {mine}"
+            f" UNION ALL SELECT MIN(reminder_at) FROM matches WHERE status = 'active' AND {mine}"
+            f" UNION ALL SELECT MIN(timeout_at) FROM matches WHERE status = 'active' AND {mine}"
+            f" UNION ALL SELECT MIN(window_at) FROM matches WHERE status = 'active' AND {mine}"
+            f" UNION ALL SELECT MIN(rematch_until) FROM matches WHERE {mine}"
+            f" UNION ALL SELECT MIN(show_after) FROM matches WHERE {BEHIND} AND {mine}) AS due"
         )
         return float(row[0]) if row and row[0] is not None else None

@@ -7,11 +7,11 @@ ratings are saved in one transaction, before anyone is shown the result.
 from __future__ import annotations
 
 import logging
-import zlib
 from collections.abc import Iterable, Sequence
 from typing import Any
 
 from bot.ratings import PlayedMatch
+from bot.store.compaction import compact_logs, unpack_log
 from bot.store.connection import Conflict, Connection, Row, Transaction
 from bot.store.ratings import rate_result
 from bot.store.records import Deadlines, LoggedAction, MatchRecord, ResultRecord
@@ -65,22 +65,6 @@ async def _insert_actions(
         "INSERT INTO actions (match_id, seq, seat, notation, created_at) VALUES (?, ?, ?, ?, ?)",
         [(match_id, version + i + 1, a.seat, a.notation, now) for i, a in enumerate(actions)],
     )
-
-
-def pack_log(actions: Iterable[LoggedAction]) -> bytes:
-    """An action log as stored once compacted: zlib-compressed lines ``<seat> <notation>`` (``-``: chance)."""
-    lines = (("-" if a.seat is None else str(a.seat)) + " " + a.notation for a in actions)
-    return zlib.compress("\n".join(lines).encode("utf-8"), 9)
-
-
-def unpack_log(data: bytes) -> list[LoggedAction]:
-    """The action log ``pack_log`` stored."""
-    text = zlib.decompress(data).decode("utf-8")
-    found = []
-    for line in text.split("\n") if text else ():
-        seat, _, notation = line.partition(" ")
-        found.append(LoggedAction(None if seat == "-" else int(seat), notation))
-    return found
 
 
 async def _insert_result(db: Transaction, result: ResultRecord) -> None:
@@ -304,17 +288,21 @@ class MatchStore:
         result: ResultRecord | None,
         now: float,
         board_steps: Sequence[dict[str, Any]] = (),
+        expected_version: int | None = None,
     ) -> MatchRecord | None:
         """End an active match without a new action (resignation, timeout, abandonment); its final
         board (describing ``board_steps``) is still to show, as a new message. A draft is dropped.
-        The record as saved; None if the match was not active."""
+        ``expected_version``: only if the match is still at that version (the result was computed
+        from it). The record as saved; None if the match was not active (or not at that version)."""
         async with self._c.transaction() as db:
             changed = await db.execute(
                 "UPDATE matches SET status = ?, version = version + 1, board_version = version + 1,"
                 " updated_at = ?, finished_at = ?, reminder_at = NULL, timeout_at = NULL, window_at = NULL,"
                 " new_board = 1,"
-                " board_steps = ?, draft = NULL WHERE id = ? AND status = 'active'",
-                (status, now, now, encode("board_steps", board_steps), match_id),
+                " board_steps = ?, draft = NULL WHERE id = ? AND status = 'active'"
+                + ("" if expected_version is None else " AND version = ?"),
+                (status, now, now, encode("board_steps", board_steps), match_id)
+                + (() if expected_version is None else (expected_version,)),
             )
             if changed != 1:
                 return None
@@ -345,29 +333,9 @@ class MatchStore:
         return [from_row(LoggedAction, r) for r in rows]
 
     async def compact_finished(self, finished_before: float, limit: int = 200) -> int:
-        """Compact the action logs of up to ``limit`` matches that ended before ``finished_before``.
-
-        A compacted log keeps each action's seat and notation, in order (enough to replay and export
-        the match), in one compressed column of the match; its rows in ``actions`` (one per action,
-        with a time and a primary-key index entry each) are deleted in the same transaction. The
-        match row, its final state, its result and its rating history are untouched. Returns how many
-        matches were compacted (fewer than ``limit``: none is left).
-        """
-        async with self._c.transaction() as db:
-            rows = await db.all(
-                "SELECT id FROM matches WHERE status != 'active' AND compact_log IS NULL AND finished_at < ?"
-                " ORDER BY finished_at LIMIT ?",
-                (finished_before, limit),
-            )
-            ids = [int(r[0]) for r in rows]
-            for match_id in ids:
-                rows = await db.all(
-                    "SELECT seat, notation FROM actions WHERE match_id = ? ORDER BY seq", (match_id,)
-                )
-                log = [from_row(LoggedAction, r) for r in rows]
-                await db.execute("UPDATE matches SET compact_log = ? WHERE id = ?", (pack_log(log), match_id))
-                await db.execute("DELETE FROM actions WHERE match_id = ?", (match_id,))
-        return len(ids)
+        """Compact the action logs of up to ``limit`` matches that ended before ``finished_before``
+        (``bot.store.compaction``); returns how many (fewer than ``limit``: none is left)."""
+        return await compact_logs(self._c, finished_before, limit)
 
     async def recent(self, user_id: int, limit: int = 10) -> list[PlayedMatch]:
         """The player's latest ``limit`` matches anywhere, finished or not, newest first."""

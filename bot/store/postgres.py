@@ -147,11 +147,17 @@ class PostgresConnection(Connection):
                 server_settings={"lock_timeout": str(int(LOCK_WAIT * 1000)), "application_name": "ringside"},
             )
         except asyncpg.InvalidPasswordError as exc:
-            raise StoreError(f"PostgreSQL refused the user or password of DATABASE_URL ({where}): {exc}") from exc
+            raise StoreError(
+                f"PostgreSQL refused the user or password of DATABASE_URL ({where}): {exc}"
+            ) from exc
         except asyncpg.InvalidCatalogNameError as exc:
-            raise StoreError(f"the database of DATABASE_URL ({where}) does not exist: create it first ({exc})") from exc
+            raise StoreError(
+                f"the database of DATABASE_URL ({where}) does not exist: create it first ({exc})"
+            ) from exc
         except (*_CONNECTION_LOST, asyncpg.PostgresError, ValueError) as exc:
-            raise StoreError(f"cannot connect to PostgreSQL at {where}: {exc.__class__.__name__}: {exc}") from exc
+            raise StoreError(
+                f"cannot connect to PostgreSQL at {where}: {exc.__class__.__name__}: {exc}"
+            ) from exc
         connection = cls(pool, url)
         try:
             await connection.migrate()

@@ -29,7 +29,9 @@ def test_no_database_setting_is_the_sqlite_file_as_before(env: pytest.MonkeyPatc
     assert settings.store_target == Path("ringside.sqlite3") and settings.shards is None
 
 
-def test_database_url_selects_postgresql_and_is_never_shown_with_its_password(env: pytest.MonkeyPatch) -> None:
+def test_database_url_selects_postgresql_and_is_never_shown_with_its_password(
+    env: pytest.MonkeyPatch,
+) -> None:
     env.setenv("DATABASE_URL", "postgresql://ringside:s3cret@db:5432/ringside")
     settings = load_settings(None)
     assert settings.store_target == "postgresql://ringside:s3cret@db:5432/ringside"

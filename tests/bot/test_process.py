@@ -491,3 +491,41 @@ async def test_a_kill_after_a_board_is_posted_but_before_its_note_posts_it_once(
         assert live_board_ids(fake, thread.id) == [board.id]
         with contextlib.closing(sqlite3.connect(db)) as check:
             assert check.execute("SELECT message_id FROM matches").fetchall() == [(board.id,)]
+
+
+@pytest.mark.sqlite_only("SQLite serves one process; PostgreSQL is shared by several (bench/cluster.py)")
+@pytest.mark.asyncio
+async def test_a_second_process_on_the_same_sqlite_file_stops_with_one_clear_line(tmp_path: Path) -> None:
+    """Two bot processes on one SQLite file would both send every reminder: the second is refused, the
+    first plays on, and once the first is gone (even by kill -9) a new one starts."""
+    fake = FakeDiscord(timeout=15, token="process-token")
+    async with FakeDiscordServer(fake) as server:
+        env = _env(tmp_path, DISCORD_TOKEN="process-token", DATABASE=str(tmp_path / "db.sqlite3"))
+        first = await asyncio.create_subprocess_exec(
+            *server.bot_command(), cwd=tmp_path, env=env,
+            stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.DEVNULL,
+        )  # fmt: skip
+        try:
+            await server.wait_until_identified(timeout=30)
+            second = await asyncio.to_thread(_run_bot, tmp_path, DISCORD_TOKEN="process-token",
+                                             DATABASE=str(tmp_path / "db.sqlite3"))  # fmt: skip
+            assert second.returncode == 2
+            [line] = second.stderr.strip().splitlines()
+            assert line.startswith(f"error: another bot process (pid {first.pid}) is using the database ")
+            assert "set DATABASE_URL to PostgreSQL to run several" in line
+            assert first.returncode is None
+            first.kill()
+            await first.wait()
+            third = await asyncio.create_subprocess_exec(
+                *server.bot_command(), cwd=tmp_path, env=env,
+                stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.PIPE,
+            )  # fmt: skip
+            try:
+                await fake.wait_for(
+                    lambda: sum(1 for s in server.sessions if s.identify is not None) >= 2, 30, "a new start"
+                )
+                assert third.returncode is None
+            finally:
+                await _stop(third)
+        finally:
+            await _stop(first)
