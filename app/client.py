@@ -17,6 +17,7 @@ from app.render_pool import RenderPool
 from bot.analyses import Analyses
 from bot.challenges import Challenges
 from bot.clock import Clock, SystemClock
+from bot.config import Settings as BotSettings
 from bot.housekeeping import Housekeeping
 from bot.publishing import Publishers
 from bot.replays import Replays
@@ -72,13 +73,17 @@ class RingsideBot(commands.Bot):
         dev_guild_id: int | None = None,
         run_scheduler: bool = True,
         render_workers: int | None = None,
+        **discord_options: Any,
     ) -> None:
         """``render_workers``: processes that draw the board pictures, and as many that compute the
         computer's moves and hints (None: one per core; 0: no worker processes: pictures drawn on the
         event loop, the rest in threads, for tests and the sandbox). See ``app.render_pool``."""
         # No privileged intent: slash commands and components need none.
         super().__init__(
-            command_prefix=commands.when_mentioned, intents=discord.Intents.default(), help_command=None
+            command_prefix=commands.when_mentioned,
+            intents=discord.Intents.default(),
+            help_command=None,
+            **discord_options,
         )
         self.store = store
         self.clock: Clock = clock or SystemClock()
@@ -300,3 +305,22 @@ def _logged(what: str) -> Iterator[None]:
         yield
     except Exception:
         log.exception("%s failed", what)
+
+
+class ShardedRingsideBot(RingsideBot, commands.AutoShardedBot):
+    """The bot on several of Discord's shards in one process (``SHARD_COUNT``, and ``SHARD_IDS`` when
+    other processes run the other shards): discord.py's ``AutoShardedBot``, one gateway connection
+    per shard. The store's scope (``bot.store.scope``) keeps the scheduled work to these shards."""
+
+
+def make_bot(store: Store, settings: BotSettings) -> RingsideBot:
+    """The bot for ``settings``: one connection to Discord, or the shards it names."""
+    shards = settings.shards
+    if shards is None:
+        return RingsideBot(store, dev_guild_id=settings.dev_guild_id)
+    return ShardedRingsideBot(
+        store,
+        dev_guild_id=settings.dev_guild_id,
+        shard_count=shards.count,
+        shard_ids=None if shards.ids is None else list(shards.ids),
+    )

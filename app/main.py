@@ -11,10 +11,11 @@ import sys
 import aiohttp
 import discord
 
-from app.client import RingsideBot
+from app.client import RingsideBot, make_bot
 from app.process_lock import ProcessLock
 from bot.config import ConfigError, Settings, load_settings
 from bot.store import Store, StoreError
+from bot.store.scope import Scope
 
 log = logging.getLogger("bot")
 
@@ -31,9 +32,11 @@ async def run(settings: Settings) -> None:
 
 
 async def _run(settings: Settings) -> None:
-    store = await Store.open(settings.store_target)
+    shards = settings.shards
+    scope = Scope() if shards is None else Scope.of(shards.count, shards.ids)
+    store = await Store.open(settings.store_target, scope)
     try:
-        bot = RingsideBot(store, dev_guild_id=settings.dev_guild_id)
+        bot = make_bot(store, settings)
         # SIGTERM (a service manager stopping the bot) drains the bot (no new work is taken; what was
         # taken is finished and every saved change shown, for a bounded time), then closes it and the
         # database cleanly: the write-ahead log is checkpointed and the process exits 0. A second

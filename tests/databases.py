@@ -32,7 +32,7 @@ from bot.store import connection as common
 POSTGRES_URL = os.environ.get("RINGSIDE_TEST_POSTGRES_URL", "").strip()
 REQUIRED = os.environ.get("RINGSIDE_REQUIRE_POSTGRES") == "1"
 TOUCHES_STORAGE = re.compile(
-    r"Store\.open|start_bot\(|SessionManager\(|run_process|blackbox|Connection\.open"
+    r"Store\.open|start_bot\(|SessionManager\(|process_env|blackbox|Connection\.open"
 )
 
 _touching: dict[str, bool] = {}
