@@ -14,6 +14,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from app.render_pool import RenderPool
+from bot.about import AboutBot
 from bot.analyses import Analyses
 from bot.challenges import Challenges
 from bot.clock import Clock, SystemClock
@@ -25,6 +26,7 @@ from bot.sessions import SessionManager
 from bot.settings import ServerSettings
 from bot.store import Store, WriteFailed
 from bot.work_claims import HOUSEKEEPING_LEASE, WorkClaims
+from cogs.about import About
 from cogs.answer_deadline import ANSWER_DEADLINE, answer_in_time
 from cogs.challenge import Challenge
 from cogs.coach import Coach
@@ -39,6 +41,7 @@ from cogs.stats import Stats
 log = logging.getLogger(__name__)
 
 COGS: tuple[Callable[[RingsideBot], commands.Cog], ...] = (
+    About,
     Challenge,
     Play,
     Help,
@@ -96,6 +99,7 @@ class RingsideBot(commands.Bot):
         self.render_pool = RenderPool(render_workers)
         self.replays = Replays()
         self.claims = WorkClaims(store, self.clock)
+        self.about = AboutBot(store, self.clock)
         self.analyses = Analyses(store, self.clock, lambda: self.publishers, self.render_pool, self.claims)
         # The computer thinks in a compute worker (with no workers, in a thread).
         self.sessions.think = self.render_pool.computer_move

@@ -97,6 +97,13 @@ async def test_each_process_answers_the_servers_of_its_own_shards(tmp_path: Path
             await fake.wait_for(lambda: fake.synced, 30, "command sync")
             for guild in guilds.values():
                 await _challenge_answered(fake, guild, alice, bob)
+            for shard, guild in guilds.items():
+                channel = fake.world.channels[guild.channel_ids[0]]
+                about = await fake.slash(alice, "about", channel=channel)
+                assert about.message is not None
+                fields = {f["name"]: f["value"] for f in about.message.embeds[0]["fields"]}
+                assert fields["Shard"] == f"{shard} of {COUNT} (this server)"
+                assert fields["Matches in play: 2"]
             if backend() == "postgres":
                 # Each server's gateway session is its own shard's, in its own process.
                 owners = {shard: fake._active_sink(guild.id) for shard, guild in guilds.items()}
