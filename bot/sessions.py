@@ -109,14 +109,14 @@ class SessionManager:
                     self._sessions[match_id] = session
         return session
 
-    async def current(self, match_id: int, seen: int | None) -> Session:
+    async def current(self, match_id: int, seen: int | None, *, reread: bool = False) -> Session:
         """The match's session for a request made at version ``seen`` (the version in the control that
         was clicked). When our copy is at another version, the saved match is read again first:
         another process (or this one's scheduler) may have moved it on, and a control made by that
         move must not be refused as stale by an old copy. Every write is still conditional on the
         version it was computed from, so an old copy can never be saved over a newer match."""
         session = await self.get(match_id)
-        if seen is not None and seen not in (session.version, session.record.board_version):
+        if reread or (seen is not None and seen not in (session.version, session.record.board_version)):
             async with session.lock:
                 await self.reload(session)
         return session

@@ -57,6 +57,9 @@ class BoardRecovery:
         log, once per step of the wait; the first tries are timed here (``retry_delays``)."""
         try:
             tries, after = await self.publisher.bot.sessions.boards.board_failed(session)
+        except StoreError as down:  # the database itself is away (restarting): tried again next round
+            log.warning("match %s: the failure to show its board could not be noted: %s", session.id, down)
+            tries, after = session.record.show_tries + 1, self.publisher.bot.clock.now() + BACKOFF[0]
         except Exception:
             log.exception("match %s: the failure to show its board could not be noted", session.id)
             tries, after = session.record.show_tries + 1, self.publisher.bot.clock.now() + BACKOFF[0]

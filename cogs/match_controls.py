@@ -41,17 +41,24 @@ class MatchControls:
     def __init__(self, play: Play) -> None:
         self.play = play
 
-    async def _session_for(self, interaction: discord.Interaction[Any], match_id: int) -> Session:
-        """The match of a control clicked on ``interaction``'s message, checked to be clicked where it
-        belongs (``check_origin``). A click on a board posted a moment ago, whose id is not noted yet,
-        waits for that show to end and is checked again, rather than refused."""
-        session = await self.play.bot.sessions.get(match_id)
+    async def _session_for(
+        self, interaction: discord.Interaction[Any], match_id: int, version: int | None = None
+    ) -> Session:
+        """The match of a control clicked on ``interaction``'s message (``version``: the one the control
+        carries), checked to be clicked where it belongs (``check_origin``). A click on a board posted a
+        moment ago, whose id is not noted yet, waits for that show to end and is checked again; a click
+        on a board another process posted (this one's copy is older) is checked against the saved
+        match: neither is refused for it."""
+        sessions = self.play.bot.sessions
+        session = await sessions.current(match_id, version)
         try:
             check_origin(interaction, session)
         except UserError:
             if not await self.play.publisher.settled(match_id):
-                raise
-            session = await self.play.bot.sessions.get(match_id)
+                session = await sessions.current(match_id, None, reread=True)
+                check_origin(interaction, session)
+                return session
+            session = await sessions.get(match_id)
             check_origin(interaction, session)
         return session
 
@@ -66,7 +73,7 @@ class MatchControls:
         sessions = self.play.bot.sessions
         public = not is_private(interaction)
         try:
-            session = await self._session_for(interaction, match_id)
+            session = await self._session_for(interaction, match_id, version)
             seat = check_turn(session, interaction.user.id, version, committed=public)
         except StaleControl as exc:
             await self.on_stale(interaction, match_id, str(exc))
@@ -174,7 +181,7 @@ class MatchControls:
         sessions = self.play.bot.sessions
         user_id = interaction.user.id
         try:
-            session = await self._session_for(interaction, match_id)
+            session = await self._session_for(interaction, match_id, version)
             if session.seat_of(user_id) is None:
                 raise UserError("You are not playing in this match; nothing was changed.")
             if op == "pass":
