@@ -1,4 +1,5 @@
-"""``python -m bot``: run the bot with the settings in ``.env``; any problem is one line, not a traceback."""
+"""``python -m bot``: run the bot with the settings in ``.env``; any problem is one line, not a traceback.
+``python -m bot COMMAND`` runs one of the commands of ``app.cli`` instead (``--help`` lists them)."""
 
 from __future__ import annotations
 
@@ -7,10 +8,12 @@ import contextlib
 import logging
 import signal
 import sys
+from collections.abc import Sequence
 
 import aiohttp
 import discord
 
+from app import cli
 from app.client import RingsideBot
 from bot.config import ConfigError, Settings, load_settings
 from bot.store import Store, StoreError
@@ -49,7 +52,11 @@ async def _stop(bot: RingsideBot) -> None:
     await bot.close()
 
 
-def main() -> int:
+def main(argv: Sequence[str] | None = None) -> int:
+    return cli.main(argv, run_bot)
+
+
+def run_bot() -> int:
     try:
         settings = load_settings()
     except ConfigError as exc:

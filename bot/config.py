@@ -47,3 +47,13 @@ def load_settings(env_file: str | Path | None = ".env") -> Settings:
             raise ConfigError(f"DEV_GUILD_ID must be a server id (digits only), not {raw_guild!r}")
         dev_guild = int(raw_guild)
     return Settings(token=token, database=database, dev_guild_id=dev_guild)
+
+
+def database_file(env_file: str | Path | None = ".env") -> Path:
+    """The SQLite file that ``DATABASE`` names, read as ``load_settings`` reads it but without needing
+    the token: for the command-line tools (``python -m bot backup``). Nothing is checked here."""
+    if env_file is not None and Path(env_file).is_file():
+        from dotenv import load_dotenv
+
+        load_dotenv(env_file, override=False)
+    return Path(os.environ.get("DATABASE", "").strip() or "ringside.sqlite3").expanduser()
