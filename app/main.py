@@ -16,6 +16,7 @@ import discord
 from app import cli
 from app.client import RingsideBot
 from bot.config import ConfigError, Settings, load_settings
+from bot.logs import JsonFormatter, log_format
 from bot.store import Store, StoreError
 
 log = logging.getLogger("bot")
@@ -56,13 +57,22 @@ def main(argv: Sequence[str] | None = None) -> int:
     return cli.main(argv, run_bot)
 
 
+def setup_logging(form: str) -> None:
+    """discord.py's logging on stderr: its usual lines, or one JSON object a line (``bot.logs``)."""
+    if form == "json":
+        discord.utils.setup_logging(formatter=JsonFormatter(), level=logging.INFO)
+    else:
+        discord.utils.setup_logging(level=logging.INFO)
+
+
 def run_bot() -> int:
     try:
         settings = load_settings()
+        form = log_format()
     except ConfigError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    discord.utils.setup_logging(level=logging.INFO)
+    setup_logging(form)
     try:
         asyncio.run(run(settings))
     except StoreError as exc:
