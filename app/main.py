@@ -17,15 +17,16 @@ from app import cli
 from app.client import RingsideBot
 from bot.config import ConfigError, Settings, load_settings
 from bot.logs import JsonFormatter, log_format
+from bot.metrics import MetricsUnavailable, metrics_address
 from bot.store import Store, StoreError
 
 log = logging.getLogger("bot")
 
 
-async def run(settings: Settings) -> None:
+async def run(settings: Settings, metrics_at: tuple[str, int] | None = None) -> None:
     store = await Store.open(settings.database)
     try:
-        bot = RingsideBot(store, dev_guild_id=settings.dev_guild_id)
+        bot = RingsideBot(store, dev_guild_id=settings.dev_guild_id, metrics_address=metrics_at)
         # SIGTERM (a service manager stopping the bot) drains the bot (no new work is taken; what was
         # taken is finished and every saved change shown, for a bounded time), then closes it and the
         # database cleanly: the write-ahead log is checkpointed and the process exits 0. A second
@@ -69,13 +70,14 @@ def run_bot() -> int:
     try:
         settings = load_settings()
         form = log_format()
+        metrics_at = metrics_address()
     except ConfigError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     setup_logging(form)
     try:
-        asyncio.run(run(settings))
-    except StoreError as exc:
+        asyncio.run(run(settings, metrics_at))
+    except (StoreError, MetricsUnavailable) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     except discord.LoginFailure:

@@ -100,7 +100,7 @@ class MatchControls:
             else:
                 raise UserError("That control is not understood by this version of the bot.")
         except UserError as exc:
-            await interaction.followup.send(str(exc), ephemeral=True)
+            await reply_privately(interaction, str(exc))
             return
         await self.publish(interaction, played)
 
@@ -206,7 +206,7 @@ class MatchControls:
         try:
             played = await sessions.clocks.always_pass(match_id, user_id, version)
         except UserError as exc:
-            await interaction.followup.send(str(exc), ephemeral=True)
+            await reply_privately(interaction, str(exc))
             return
         await self.publish(interaction, played)
 

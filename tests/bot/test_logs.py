@@ -3,6 +3,7 @@ at start-up in one line."""
 
 from __future__ import annotations
 
+import asyncio
 import io
 import json
 import logging
@@ -17,7 +18,9 @@ import pytest
 from app.main import setup_logging
 from bot.config import ConfigError
 from bot.logs import JsonFormatter, log_format
-from tests.bot.test_process import _env
+from fakediscord import FakeDiscord, FakeDiscordServer
+from tests.bot.test_metrics import free_port, scrape
+from tests.bot.test_process import _env, _stop
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -98,7 +101,7 @@ def test_json_logging_goes_to_stderr_and_text_stays_discord_pys(
     assert "synced 9 slash commands" in text and not text.startswith("{")
 
 
-@pytest.mark.parametrize(("name", "value"), [("LOG_FORMAT", "xml")])
+@pytest.mark.parametrize(("name", "value"), [("LOG_FORMAT", "xml"), ("METRICS_PORT", "ninety")])
 def test_a_bad_log_format_or_metrics_port_stops_the_bot_in_one_line(
     tmp_path: Path, name: str, value: str
 ) -> None:
@@ -113,3 +116,36 @@ def test_a_bad_log_format_or_metrics_port_stops_the_bot_in_one_line(
     assert done.returncode == 2
     [line] = done.stderr.splitlines()
     assert line.startswith(f"error: {name} must be ") and repr(value) in line
+
+
+@pytest.mark.asyncio
+async def test_the_bot_process_logs_json_lines_and_serves_metrics(tmp_path: Path) -> None:
+    """The real ``python -m bot`` with ``LOG_FORMAT=json`` and ``METRICS_PORT``: every line it writes
+    on stderr is a JSON object, and its ``/metrics`` answers."""
+    fake = FakeDiscord(timeout=15, token="process-token")
+    port = free_port()
+    async with FakeDiscordServer(fake) as server:
+        env = _env(
+            tmp_path,
+            DISCORD_TOKEN="process-token",
+            DATABASE=str(tmp_path / "db.sqlite3"),
+            LOG_FORMAT="json",
+            METRICS_PORT=f"127.0.0.1:{port}",
+        )
+        proc = await asyncio.create_subprocess_exec(
+            *server.bot_command(), cwd=tmp_path, env=env, stderr=asyncio.subprocess.PIPE
+        )
+        try:
+            await server.wait_until_identified(timeout=30)
+            await fake.wait_for(lambda: fake.synced, 30, "command sync")
+            families = await scrape(port)
+            assert "ringside_interactions" in families and "ringside_active_matches" in families
+        finally:
+            await _stop(proc)
+        assert proc.stderr is not None
+        err = (await proc.stderr.read()).decode()
+    entries = [json.loads(line) for line in err.splitlines()]
+    assert entries and all({"time", "level", "logger", "message"} <= set(e) for e in entries)
+    assert any(e["logger"] == "app.client" and str(e["message"]).startswith("synced ") for e in entries)
+    assert any(e["logger"] == "bot.metrics" and f"port {port}" in str(e["message"]) for e in entries)
+    assert "process-token" not in err
