@@ -13,6 +13,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from app import interaction_metrics
 from app.render_pool import RenderPool
 from bot.about import AboutBot
 from bot.analyses import Analyses
@@ -20,6 +21,7 @@ from bot.challenges import Challenges
 from bot.clock import Clock, SystemClock
 from bot.config import Settings as BotSettings
 from bot.housekeeping import Housekeeping
+from bot.metrics import Metrics, MetricsServer
 from bot.publishing import Publishers
 from bot.replays import Replays
 from bot.sessions import SessionManager
@@ -27,11 +29,13 @@ from bot.settings import ServerSettings
 from bot.store import Store, WriteFailed
 from bot.work_claims import HOUSEKEEPING_LEASE, WorkClaims
 from cogs.about import About
+from bot.store.matches import active_counts
 from cogs.answer_deadline import ANSWER_DEADLINE, answer_in_time
 from cogs.challenge import Challenge
 from cogs.coach import Coach
 from cogs.components import DYNAMIC_ITEMS, ControlHandlers
 from cogs.help import Help
+from cogs.outcomes import note
 from cogs.play import Play
 from cogs.replay import Replay
 from cogs.replies import reply_privately
@@ -76,11 +80,14 @@ class RingsideBot(commands.Bot):
         dev_guild_id: int | None = None,
         run_scheduler: bool = True,
         render_workers: int | None = None,
+        metrics_address: tuple[str, int] | None = None,
         **discord_options: Any,
     ) -> None:
         """``render_workers``: processes that draw the board pictures, and as many that compute the
         computer's moves and hints (None: one per core; 0: no worker processes: pictures drawn on the
-        event loop, the rest in threads, for tests and the sandbox). See ``app.render_pool``."""
+        event loop, the rest in threads, for tests and the sandbox). See ``app.render_pool``.
+        ``metrics_address``: (host, port) to serve ``/metrics`` on (``bot.metrics``); None: no port
+        is opened (the metrics are still counted, unseen)."""
         # No privileged intent: slash commands and components need none.
         super().__init__(
             command_prefix=commands.when_mentioned,
@@ -96,7 +103,11 @@ class RingsideBot(commands.Bot):
         self.housekeeping = Housekeeping(store, self.clock)
         self.publishers = Publishers()
         self.controls = ControlHandlers()
-        self.render_pool = RenderPool(render_workers)
+        self.metrics = Metrics()
+        self.metrics.on_scrape(self._count_active_matches)
+        self.metrics_address = metrics_address
+        self.metrics_server: MetricsServer | None = None
+        self.render_pool = RenderPool(render_workers, metrics=self.metrics)
         self.replays = Replays()
         self.claims = WorkClaims(store, self.clock)
         self.about = AboutBot(store, self.clock)
@@ -110,19 +121,29 @@ class RingsideBot(commands.Bot):
         self.draining = False
         self._taken: set[asyncio.Task[Any]] = set()
         self._hurry = asyncio.Event()
+        self._arrived: list[discord.Interaction[Any]] = []
 
     def dispatch(self, event_name: str, /, *args: Any, **kwargs: Any) -> None:
         # discord.py dispatches "interaction" after scheduling the handlers' tasks but before any has
         # run: the deadline is in place before a handler can answer.
         if event_name == "interaction" and args and isinstance(args[0], discord.Interaction):
             answer_in_time(args[0], self.answer_deadline)
+            self._arrived.append(args[0])  # for ``take``, which counts it when it is handled
         super().dispatch(event_name, *args, **kwargs)
+
+    async def on_error(self, event_method: str, /, *args: Any, **kwargs: Any) -> None:
+        self.metrics.error("event")
+        await super().on_error(event_method, *args, **kwargs)
+
+    async def _count_active_matches(self) -> None:
+        self.metrics.set_active_matches(await active_counts(self.store.connection))
 
     async def _on_command_error(
         self, interaction: discord.Interaction[discord.Client], error: app_commands.AppCommandError
     ) -> None:
         """A command whose write the database refused (locked, disk full) says so privately."""
         original = getattr(error, "original", error)
+        note(interaction, "error")  # counted when its handling is over (app.interaction_metrics)
         if isinstance(original, WriteFailed):
             log.warning(
                 "a write failed for /%s: %r",
@@ -135,6 +156,9 @@ class RingsideBot(commands.Bot):
 
     async def setup_hook(self) -> None:
         assert self.user is not None
+        if self.metrics_address is not None:
+            self.metrics_server = MetricsServer(self.metrics)
+            await self.metrics_server.start(*self.metrics_address)
         # Challenging the bot itself plays the computer.
         self.sessions.computer_ids.add(self.user.id)
         self.challenges.computer_ids.add(self.user.id)
@@ -169,18 +193,24 @@ class RingsideBot(commands.Bot):
 
         def take(data: Any) -> None:
             before = asyncio.all_tasks()
+            self._arrived.clear()
             if self.draining:
                 asyncio.get_running_loop().create_task(self._refuse(data), name="ringside-restarting")
             else:
                 handle(data)
-            for task in asyncio.all_tasks() - before:
+            tasks = asyncio.all_tasks() - before
+            for task in tasks:
                 self._taken.add(task)
                 task.add_done_callback(self._taken.discard)
+            for interaction in self._arrived:
+                interaction_metrics.watch(interaction, tasks, self.metrics)
+            self._arrived.clear()
 
         parsers["INTERACTION_CREATE"] = take
 
     async def _refuse(self, data: Any) -> None:
         interaction: discord.Interaction[RingsideBot] = discord.Interaction(data=data, state=self._connection)
+        interaction_metrics.refused(interaction, self.metrics)
         try:
             if interaction.type is discord.InteractionType.autocomplete:
                 await interaction.response.autocomplete([])
@@ -247,51 +277,65 @@ class RingsideBot(commands.Bot):
         challenges = self.publishers.challenges
         if challenges is not None:
             for record in await self.challenges.expire_due():
-                with _logged(f"showing expired challenge {record.id}"):
+                with self._logged(f"showing expired challenge {record.id}"):
                     await challenges.challenge_expired(record)
         matches = self.publishers.matches
         if matches is not None:
             # What was saved but not shown (a failed post, a restart in between) is shown first: its
             # turn clock starts only then. Every board due at once (at start-up: every board behind),
             # a few at a time; one that failed waits longer after each failure (bot.board_repair).
-            with _logged("showing boards that are behind"):
+            with self._logged("showing boards that are behind"):
                 await matches.show_behind()
             for reminder in await self.sessions.clocks.due_reminders():
-                with _logged(f"reminding match {reminder.session.id}"):
+                with self._logged(f"reminding match {reminder.session.id}"):
                     await matches.remind(reminder)
             for played in await self.sessions.clocks.timeout_due():
-                with _logged(f"showing timed-out match {played.session.id}"):
+                with self._logged(f"showing timed-out match {played.session.id}"):
                     await matches.match_ended(played)
             for played in await self.sessions.clocks.windows_due():
                 # A response window whose time ran out passed by itself: the turn goes on.
-                with _logged(f"showing the passed window of match {played.session.id}"):
+                with self._logged(f"showing the passed window of match {played.session.id}"):
                     await matches.show(played.session.id)
             for finished in await self.sessions.clocks.rematches_due():
-                with _logged(f"greying out the Rematch of match {finished.id}"):
+                with self._logged(f"greying out the Rematch of match {finished.id}"):
                     await matches.rematch_expired(finished)
         if self.publishers.analyses is not None:
-            with _logged("resuming analyses"):
+            with self._logged("resuming analyses"):
                 await self.analyses.resume()
         # Bounded growth (at most hourly): compact old finished matches' logs, purge closed challenges.
         # Of several processes, the one with shard 0 does it (and claims it, in case of two such).
         if self.store.scope.serves(None) and self.housekeeping.due():
-            with _logged("housekeeping"):
+            with self._logged("housekeeping"):
                 async with self.claims.hold("housekeeping", 0, HOUSEKEEPING_LEASE) as mine:
                     if mine:
                         await self.housekeeping.run_if_due()
 
     async def _schedule_forever(self) -> None:
+        due: float | None = None  # when the loop is due to run next (``self.clock`` time)
         while not self.is_closed():
+            if due is not None:
+                self.metrics.scheduler_lag.set(max(0.0, self.clock.now() - due))
             try:
                 await self.run_due_tasks()
                 deadline = await self.store.deadlines.earliest()
             except Exception:
+                self.metrics.error("scheduler")
                 log.exception("scheduled work failed; trying again shortly")
                 deadline = None
             delay = SCHEDULER_MAX_SLEEP
             if deadline is not None:
                 delay = min(delay, max(0.5, deadline - self.clock.now()))
+            due = self.clock.now() + delay
             await asyncio.sleep(delay)
+
+    @contextlib.contextmanager
+    def _logged(self, what: str) -> Iterator[None]:
+        """One item of the scheduler's work: a failure is logged and counted, and the rest goes on."""
+        try:
+            yield
+        except Exception:
+            self.metrics.error("scheduler")
+            log.exception("%s failed", what)
 
     async def close(self) -> None:
         await self.analyses.close()
@@ -301,14 +345,8 @@ class RingsideBot(commands.Bot):
             await self.store.deadlines.beat(self.clock.now())
         await super().close()
         await asyncio.to_thread(self.render_pool.close)
-
-
-@contextlib.contextmanager
-def _logged(what: str) -> Iterator[None]:
-    try:
-        yield
-    except Exception:
-        log.exception("%s failed", what)
+        if self.metrics_server is not None:
+            await self.metrics_server.close()
 
 
 class ShardedRingsideBot(RingsideBot, commands.AutoShardedBot):
@@ -317,14 +355,16 @@ class ShardedRingsideBot(RingsideBot, commands.AutoShardedBot):
     per shard. The store's scope (``bot.store.scope``) keeps the scheduled work to these shards."""
 
 
-def make_bot(store: Store, settings: BotSettings) -> RingsideBot:
-    """The bot for ``settings``: one connection to Discord, or the shards it names."""
+def make_bot(store: Store, settings: BotSettings, **options: Any) -> RingsideBot:
+    """The bot for ``settings``: one connection to Discord, or the shards it names (``options``: more
+    of ``RingsideBot``'s, e.g. ``metrics_address``)."""
     shards = settings.shards
     if shards is None:
-        return RingsideBot(store, dev_guild_id=settings.dev_guild_id)
+        return RingsideBot(store, dev_guild_id=settings.dev_guild_id, **options)
     return ShardedRingsideBot(
         store,
         dev_guild_id=settings.dev_guild_id,
+        **options,
         shard_count=shards.count,
         shard_ids=None if shards.ids is None else list(shards.ids),
     )

@@ -1,4 +1,5 @@
-"""``python -m bot``: run the bot with the settings in ``.env``; any problem is one line, not a traceback."""
+"""``python -m bot``: run the bot with the settings in ``.env``; any problem is one line, not a traceback.
+``python -m bot COMMAND`` runs one of the commands of ``app.cli`` instead (``--help`` lists them)."""
 
 from __future__ import annotations
 
@@ -7,36 +8,41 @@ import contextlib
 import logging
 import signal
 import sys
+from collections.abc import Sequence
 
 import aiohttp
 import discord
 
+from app import cli
 from app.client import RingsideBot, make_bot
 from app.process_lock import ProcessLock
 from bot.config import ConfigError, Settings, load_settings
+from bot.logs import JsonFormatter, log_format
+from bot.metrics import MetricsUnavailable, metrics_address
 from bot.store import Store, StoreError
 from bot.store.scope import Scope
 
 log = logging.getLogger("bot")
 
 
-async def run(settings: Settings) -> None:
+async def run(settings: Settings, metrics_at: tuple[str, int] | None = None) -> None:
+    # One process per SQLite file (app.process_lock); PostgreSQL is shared by several.
     lock = None if settings.database_url else ProcessLock(settings.database)
     if lock is not None:
         lock.take()
     try:
-        await _run(settings)
+        await _run(settings, metrics_at)
     finally:
         if lock is not None:
             lock.release()
 
 
-async def _run(settings: Settings) -> None:
+async def _run(settings: Settings, metrics_at: tuple[str, int] | None) -> None:
     shards = settings.shards
     scope = Scope() if shards is None else Scope.of(shards.count, shards.ids)
     store = await Store.open(settings.store_target, scope)
     try:
-        bot = make_bot(store, settings)
+        bot = make_bot(store, settings, metrics_address=metrics_at)
         # SIGTERM (a service manager stopping the bot) drains the bot (no new work is taken; what was
         # taken is finished and every saved change shown, for a bounded time), then closes it and the
         # database cleanly: the write-ahead log is checkpointed and the process exits 0. A second
@@ -64,16 +70,30 @@ async def _stop(bot: RingsideBot) -> None:
     await bot.close()
 
 
-def main() -> int:
+def main(argv: Sequence[str] | None = None) -> int:
+    return cli.main(argv, run_bot)
+
+
+def setup_logging(form: str) -> None:
+    """discord.py's logging on stderr: its usual lines, or one JSON object a line (``bot.logs``)."""
+    if form == "json":
+        discord.utils.setup_logging(formatter=JsonFormatter(), level=logging.INFO)
+    else:
+        discord.utils.setup_logging(level=logging.INFO)
+
+
+def run_bot() -> int:
     try:
         settings = load_settings()
+        form = log_format()
+        metrics_at = metrics_address()
     except ConfigError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    discord.utils.setup_logging(level=logging.INFO)
+    setup_logging(form)
     try:
-        asyncio.run(run(settings))
-    except StoreError as exc:
+        asyncio.run(run(settings, metrics_at))
+    except (StoreError, MetricsUnavailable) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     except discord.LoginFailure:

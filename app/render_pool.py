@@ -40,10 +40,12 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
+import time
 from collections.abc import Mapping, Sequence
 from typing import Any, TypeVar
 
 from app import worker_jobs
+from bot.metrics import Metrics
 from bot.worker_lanes import HeavyWorkFailed, Lane, LaneSpec, WorkerLost
 from engine.ai.coaching import Analysis, AnalysisStopped, Hint, StopCheck
 from engine.ai.levels import seeded_move
@@ -82,10 +84,18 @@ class RenderPool:
     """The bot's lanes of worker processes; see the module docstring.
 
     ``workers``: board-picture processes, and computing ones (None: ``os.cpu_count()``; 0: no
-    processes at all). ``heavy_workers``: processes for replays, analyses and charts.
+    processes at all). ``heavy_workers``: processes for replays, analyses and charts. ``metrics``:
+    where picture times, the picture queue and lost workers are counted (a registry of its own when
+    not given).
     """
 
-    def __init__(self, workers: int | None = None, *, heavy_workers: int = HEAVY_WORKERS) -> None:
+    def __init__(
+        self,
+        workers: int | None = None,
+        *,
+        heavy_workers: int = HEAVY_WORKERS,
+        metrics: Metrics | None = None,
+    ) -> None:
         if workers is None:
             workers = os.cpu_count() or 1
         if workers < 0 or heavy_workers < 0:
@@ -96,6 +106,8 @@ class RenderPool:
         self.compute = Lane(LaneSpec("compute", workers))
         self.heavy = Lane(LaneSpec("heavy", heavy, nice=HEAVY_NICE, stop_grace=0.0))
         self.lanes = (self.board, self.compute, self.heavy)
+        self.metrics = metrics or Metrics()
+        self.metrics.render_queue.set_function(lambda: self.board.waiting)
 
     @property
     def inline(self) -> bool:
@@ -137,12 +149,17 @@ class RenderPool:
     async def png(self, view: GameView, caption: Caption = NO_CAPTION) -> bytes:
         """``render.render_board(view, caption)``: PNG bytes, drawn by a board worker (inline when
         there is none for this game, or when the worker was lost)."""
-        if not self.board.knows(view.variant_key):
-            return worker_jobs.draw_board(view, caption)
+        started = time.perf_counter()
         try:
-            return await self.board.run(PICTURE_TIMEOUT, worker_jobs.draw_board, view, caption)
-        except WorkerLost:
-            return worker_jobs.draw_board(view, caption)
+            if not self.board.knows(view.variant_key):
+                return worker_jobs.draw_board(view, caption)
+            try:
+                return await self.board.run(PICTURE_TIMEOUT, worker_jobs.draw_board, view, caption)
+            except WorkerLost:
+                self.metrics.error("worker")
+                return worker_jobs.draw_board(view, caption)
+        finally:
+            self.metrics.picture.observe(time.perf_counter() - started)
 
     # -- computing: the computer's moves, hints -----------------------------------------------------
 
@@ -161,6 +178,7 @@ class RenderPool:
             try:
                 return await self.compute.run(COMPUTE_TIMEOUT, job, *args)
             except WorkerLost:
+                self.metrics.error("worker")
                 _log.warning("a compute worker was lost; computing in a thread instead")
         return await asyncio.to_thread(job, *args)
 
@@ -186,6 +204,7 @@ class RenderPool:
             try:
                 return await self.heavy.run(CHART_TIMEOUT, worker_jobs.draw_chart, *args)
             except WorkerLost:
+                self.metrics.error("worker")
                 _log.warning("a heavy worker was lost drawing a chart; drawing it in a thread")
         return await asyncio.to_thread(worker_jobs.draw_chart, *args)
 

@@ -8,6 +8,7 @@ from importlib import metadata
 
 from bot.clock import Clock
 from bot.store import Store
+from bot.store.matches import active_counts
 from bot.store.scope import shard_of
 
 
@@ -42,15 +43,13 @@ class AboutBot:
         self.started = clock.now()
 
     async def about(self, guild_id: int | None, shard_count: int | None) -> About:
-        rows = await self.store.connection.all(
-            "SELECT game, COUNT(*) FROM matches WHERE status = 'active' GROUP BY game ORDER BY game"
-        )
+        counts = await active_counts(self.store.connection)
         return About(
             version=version(),
             uptime=max(0.0, self.clock.now() - self.started),
             shard=None if shard_count is None else shard_of(guild_id, shard_count),
             shard_count=shard_count,
-            in_play={str(row[0]): int(row[1]) for row in rows},
+            in_play=dict(sorted(counts.items())),
             database="PostgreSQL" if self.store.connection.backend == "postgresql" else "SQLite",
         )
 

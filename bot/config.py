@@ -130,3 +130,13 @@ def _shards() -> Shards | None:
     if len(set(ids)) != len(ids):
         raise ConfigError(f"SHARD_IDS names a shard twice: {raw_ids!r}")
     return Shards(count, ids)
+
+
+def database_file(env_file: str | Path | None = ".env") -> Path:
+    """The SQLite file that ``DATABASE`` names, read as ``load_settings`` reads it but without needing
+    the token: for the command-line tools (``python -m bot backup``). Nothing is checked here."""
+    if env_file is not None and Path(env_file).is_file():
+        from dotenv import load_dotenv
+
+        load_dotenv(env_file, override=False)
+    return Path(os.environ.get("DATABASE", "").strip() or "ringside.sqlite3").expanduser()

@@ -125,6 +125,12 @@ class Lane:
         self._slots: tuple[asyncio.AbstractEventLoop, asyncio.Semaphore] | None = None
         #: how many times a broken or stuck lane was replaced (for logs, tests and benches)
         self.restarts = 0
+        self._pending = 0  # jobs in ``run``: waiting for a worker or in one
+
+    @property
+    def waiting(self) -> int:
+        """Jobs waiting for a free worker (the ``ringside_render_queue`` metric of the board lane)."""
+        return max(0, self._pending - max(1, self.spec.workers))
 
     @property
     def name(self) -> str:
@@ -197,6 +203,13 @@ class Lane:
     async def run(self, timeout: float, job: Callable[..., T], *args: Any) -> T:
         """``job(*args)`` in a worker, when one is free; ``WorkerLost`` if the worker died, hung for
         ``timeout`` seconds of its own run (the lane is then replaced), or the lane closed."""
+        self._pending += 1
+        try:
+            return await self._run(timeout, job, *args)
+        finally:
+            self._pending -= 1
+
+    async def _run(self, timeout: float, job: Callable[..., T], *args: Any) -> T:
         async with self._slot():
             executor = self._executor
             if executor is None:

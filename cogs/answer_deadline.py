@@ -68,7 +68,7 @@ class DeadlineResponse(InteractionResponse[Any]):
       followups that answer it are public.
     """
 
-    __slots__ = ("_answered_late", "_late", "_lock", "_placeholder", "_timer")
+    __slots__ = ("_answered_late", "_arrived", "_late", "_lock", "_placeholder", "_timer", "first_answer")
 
     def __init__(self, parent: discord.Interaction[Any], seconds: float) -> None:
         super().__init__(parent)
@@ -76,7 +76,15 @@ class DeadlineResponse(InteractionResponse[Any]):
         self._late = False  # deferred by the deadline
         self._answered_late = False  # the handler's first answer came after that and was turned
         self._placeholder = False  # the private "thinking…" of a late command, not filled in yet
-        self._timer = asyncio.get_running_loop().call_later(seconds, self._deadline_passed)
+        loop = asyncio.get_running_loop()
+        self._arrived = loop.time()
+        self._timer = loop.call_later(seconds, self._deadline_passed)
+        #: seconds from the interaction's arrival to its first response (None: not answered yet)
+        self.first_answer: float | None = None
+
+    def _answered(self) -> None:
+        if self.first_answer is None:
+            self.first_answer = asyncio.get_running_loop().time() - self._arrived
 
     # -- the deadline ------------------------------------------------------------------------------
 
@@ -98,6 +106,7 @@ class DeadlineResponse(InteractionResponse[Any]):
                 else:
                     await super().defer(ephemeral=True, thinking=True)
                     self._placeholder = True
+                self._answered()
             except Exception as exc:  # expired, or the bot is closing: the handler answers or not
                 log.warning("interaction %s could not be deferred after its deadline: %r", parent.id, exc)
                 return
@@ -150,6 +159,7 @@ class DeadlineResponse(InteractionResponse[Any]):
         async with self._lock:
             if not self._late_turn():
                 deferred = await super().defer(ephemeral=ephemeral, thinking=thinking)
+                self._answered()
                 self._timer.cancel()
                 return deferred
             if thinking and not ephemeral and self._placeholder:
@@ -190,6 +200,7 @@ class DeadlineResponse(InteractionResponse[Any]):
         async with self._lock:
             if not self._late_turn():
                 sent = await super().send_message(content, delete_after=delete_after, **message_args)
+                self._answered()
                 self._timer.cancel()
                 return sent
             if self._placeholder and not ephemeral:
@@ -228,6 +239,7 @@ class DeadlineResponse(InteractionResponse[Any]):
                     delete_after=delete_after,
                     suppress_embeds=suppress_embeds,
                 )
+                self._answered()
                 self._timer.cancel()
                 return edited
             if not _updates_a_message(self._parent):

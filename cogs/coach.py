@@ -98,7 +98,7 @@ class Coach(commands.Cog):
             # The engine thinks in a compute worker process, as the computer players do.
             given = await self.bot.render_pool.hint(session.variant.key, session.state.view(seat))
         except NoHintError as exc:
-            await interaction.followup.send(str(exc), ephemeral=True)
+            await reply_privately(interaction, str(exc))
             return
         text = hint_text(given, session, drafted=bool(session.draft))
         await interaction.followup.send(text[:2000], ephemeral=True)

@@ -20,6 +20,7 @@ from typing import Any, ClassVar, Protocol, TypeVar
 
 import discord
 
+from cogs.outcomes import note
 from cogs.panels.base import ButtonSpec, SelectSpec
 from cogs.replies import answers_write_failures, reply_privately
 
@@ -119,6 +120,7 @@ def controls(client: discord.Client) -> ControlHandlers:
 async def ready(interaction: discord.Interaction[Any], handler: H | None) -> H | None:
     """``handler`` if it is registered; else the clicker is told privately and None is returned."""
     if handler is None:
+        note(interaction, "refused")
         await reply_privately(interaction, NOT_RUNNING)
     return handler
 
@@ -182,9 +184,12 @@ class Control(discord.ui.DynamicItem[ItemT], template=r"(?!)"):
     """Every kind declared, in order (what the bot registers with discord.py)."""
     _parts: ClassVar[tuple[tuple[bool, Pieces], ...]]
     """``id_format`` read once: each custom id is written from it."""
+    kind: ClassVar[str]
+    """The class's name in snake case (``game_button``): the ``kind`` label of the metrics."""
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         cls._parts = _parts(cls.id_format)
+        cls.kind = re.sub(r"(?<!^)(?=[A-Z])", "_", cls.__name__).lower()
         super().__init_subclass__(template=cls._template())
         Control.kinds.append(cls)
 
@@ -249,6 +254,7 @@ class Control(discord.ui.DynamicItem[ItemT], template=r"(?!)"):
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         arguments = self.arguments()
         if isinstance(arguments, str):
+            note(interaction, "refused")
             await interaction.response.send_message(arguments, ephemeral=True)
             return
         handler = getattr(controls(interaction.client), self.handler_name())
@@ -495,6 +501,7 @@ class MalformedControl(discord.ui.DynamicItem[discord.ui.Item[Any]], template=_M
     @answers_write_failures
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         text = "That control is not valid (it was not made by this bot); nothing was changed."
+        note(interaction, "refused")
         if interaction.response.is_done():
             await interaction.followup.send(text, ephemeral=True)
         else:
@@ -502,3 +509,19 @@ class MalformedControl(discord.ui.DynamicItem[discord.ui.Item[Any]], template=_M
 
 
 DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (*_KNOWN, MalformedControl)
+
+
+MALFORMED_KIND = "malformed_control"
+
+
+def control_kind(custom_id: str) -> str:
+    """The kind of control a custom id belongs to (``Control.kind``), ``malformed_control`` for one of
+    the bot's prefixes that no kind accepts, ``unknown`` for anything else."""
+    for kind in _KNOWN:
+        if kind.__discord_ui_compiled_template__.fullmatch(custom_id):
+            return kind.kind
+    return (
+        MALFORMED_KIND
+        if MalformedControl.__discord_ui_compiled_template__.fullmatch(custom_id)
+        else "unknown"
+    )

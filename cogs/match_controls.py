@@ -107,7 +107,7 @@ class MatchControls:
             else:
                 raise UserError("That control is not understood by this version of the bot.")
         except UserError as exc:
-            await interaction.followup.send(str(exc), ephemeral=True)
+            await reply_privately(interaction, str(exc))
             return
         await self.publish(interaction, played)
 
@@ -213,7 +213,7 @@ class MatchControls:
         try:
             played = await sessions.clocks.always_pass(match_id, user_id, version)
         except UserError as exc:
-            await interaction.followup.send(str(exc), ephemeral=True)
+            await reply_privately(interaction, str(exc))
             return
         await self.publish(interaction, played)
 

@@ -204,7 +204,7 @@ class Play(commands.Cog):
             else:
                 played = await sessions.act(match_id, interaction.user.id, None, text)
         except UserError as exc:
-            await interaction.followup.send(self._move_refusal(session, exc)[:2000], ephemeral=True)
+            await reply_privately(interaction, self._move_refusal(session, exc))
             return
         if played.draft:
             reply = await self.controls.turn_reply(played.session, seat)

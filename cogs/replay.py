@@ -17,6 +17,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.replays import ReplayRefused
+from bot.session import UserError
 from bot.store import MatchRecord
 from bot.worker_lanes import HeavyWorkFailed
 from cogs.board import record_names
@@ -33,7 +34,7 @@ RECENT = 25
 """How many of the caller's latest matches ``/replay`` without a number looks through."""
 
 
-class ReplayError(Exception):
+class ReplayError(UserError):
     """A replay that cannot be made; the message is for the player."""
 
 

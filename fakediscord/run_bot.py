@@ -26,7 +26,7 @@ def main(argv: list[str] | None = None) -> int:
 
     from app.main import main as bot_main
 
-    return bot_main()
+    return bot_main([])  # the arguments above were for this wrapper: the bot runs without a command
 
 
 if __name__ == "__main__":

@@ -22,12 +22,24 @@ from kits import KITS, GameKit, Part
 
 
 async def start_bot(
-    fake: FakeDiscord, db: Path, clock: ManualClock | None = None, seed: int = 1
+    fake: FakeDiscord,
+    db: Path,
+    clock: ManualClock | None = None,
+    seed: int = 1,
+    *,
+    metrics_address: tuple[str, int] | None = None,
+    run_scheduler: bool = False,
 ) -> RingsideBot:
-    """A RingsideBot on ``fake`` with its store at ``db``, a manual clock and seeded dice; no scheduler."""
+    """A RingsideBot on ``fake`` with its store at ``db``, a manual clock and seeded dice; no scheduler
+    unless asked for; ``/metrics`` served at ``metrics_address`` when given."""
     store = await Store.open(db)
     bot = RingsideBot(
-        store, clock=clock or ManualClock(), rng=random.Random(seed), run_scheduler=False, render_workers=0
+        store,
+        clock=clock or ManualClock(),
+        rng=random.Random(seed),
+        run_scheduler=run_scheduler,
+        render_workers=0,
+        metrics_address=metrics_address,
     )
     await fake.connect(bot)
     return bot

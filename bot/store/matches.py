@@ -373,3 +373,12 @@ def _history_reason(match_id: int, game: str, key: str | None) -> EndReason | No
     except GameError as exc:
         log.warning("match %s: saved result reason cannot be read: %s", match_id, exc)
         return None
+
+
+async def active_counts(connection: Connection) -> dict[str, int]:
+    """How many matches are being played, by game (games with none are left out): the metrics' gauge,
+    read at each scrape through the ``matches_active`` index."""
+    rows = await connection.all(
+        "SELECT game, COUNT(*) AS n FROM matches WHERE status = 'active' GROUP BY game"
+    )
+    return {str(r["game"]): int(r["n"]) for r in rows}
