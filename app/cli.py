@@ -73,7 +73,11 @@ COMMANDS: dict[str, Command] = {
         copy_db_command,
         "copy a SQLite database (matches in play, ratings, settings, analyses) into an empty database",
         options=(
-            ("--from", "source", "the SQLite file to copy (stop the bot first: later changes are not copied)"),
+            (
+                "--from",
+                "source",
+                "the SQLite file to copy (stop the bot first: later changes are not copied)",
+            ),
             ("--to", "target", "the empty database: a postgresql:// URL, or a new SQLite file"),
         ),
     ),

@@ -27,9 +27,9 @@ from bot.replays import Replays
 from bot.sessions import SessionManager
 from bot.settings import ServerSettings
 from bot.store import Store, WriteFailed
+from bot.store.matches import active_counts
 from bot.work_claims import HOUSEKEEPING_LEASE, WorkClaims
 from cogs.about import About
-from bot.store.matches import active_counts
 from cogs.answer_deadline import ANSWER_DEADLINE, answer_in_time
 from cogs.challenge import Challenge
 from cogs.coach import Coach

@@ -19,6 +19,8 @@ from bot.backup import BackupRefused, backup
 from bot.config import database_file, load_settings
 from bot.store import Store
 
+pytestmark = pytest.mark.sqlite_only("backup copies the SQLite file; PostgreSQL is backed up with pg_dump")
+
 REPO = Path(__file__).resolve().parents[2]
 
 
