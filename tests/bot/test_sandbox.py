@@ -172,7 +172,9 @@ async def test_mistakes_print_one_line_each_and_nothing_crashes(tmp_path: Path) 
         "error: no button 'Nope' that bob can see; the latest controls bob can see (#general): "
         "[Accept] [Decline] [Cancel]"
     ]
-    assert errors["as alice /nothing"][0].startswith("error: the bot has no command /nothing; it has /about, /board,")
+    assert errors["as alice /nothing"][0].startswith(
+        "error: the bot has no command /nothing; it has /about, /board,"
+    )
     assert errors["as alice /challenge"] == ["error: /challenge needs opponent (e.g. /challenge opponent:…)"]
     assert "has no option 'colour'" in errors["as alice /challenge opponent:@bob colour:red"][0]
     assert errors["/board"] == ["error: who runs it? write: as alice /board"]

@@ -1,0 +1,122 @@
+"""PostgreSQL's own faults, through the fake Discord: a lock another program holds, and connections
+the server drops (a restart). Every click is still answered privately, nothing is changed by a click
+the database refused, and the bot goes on by itself once the database is back. (SQLite's locks are
+tested in ``test_hostile_input.py`` and ``test_answer_deadline.py``.)"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import asyncpg
+import pytest
+
+from fakediscord import FakeDiscord
+from fakediscord.matches import challenge_and_accept, match_id_of
+from tests.bot.test_hostile_input import on_turn, roll_of
+from tests.databases import backend, url_for
+from tests.support import start_bot, stop_bot
+
+
+def _postgres_only() -> None:
+    if backend() != "postgres":
+        pytest.skip("PostgreSQL's faults; SQLite's are tested in test_hostile_input.py")
+
+
+@pytest.mark.asyncio
+async def test_a_lock_held_by_another_program_is_answered_busy_and_changes_nothing(
+    fake: FakeDiscord, tmp_path: Path
+) -> None:
+    _postgres_only()
+    db = tmp_path / "db.sqlite3"
+    bot = await start_bot(fake, db)
+    alice, bob = fake.add_user("alice"), fake.add_user("bob")
+    board = await challenge_and_accept(fake, alice, bob)
+    mid = match_id_of(board)
+    version = (await bot.sessions.get(mid)).version
+    other = await asyncpg.connect(url_for(db))
+    try:
+        transaction = other.transaction()
+        await transaction.start()
+        await other.execute("LOCK TABLE matches IN ACCESS EXCLUSIVE MODE")
+        player = on_turn(board, alice, bob)
+        answer = await fake.click(player, board, roll_of(board), idle=True)
+        refusal = answer.private
+        assert refusal is not None
+        assert "database is busy" in refusal.content and "nothing was changed" in refusal.content
+        await transaction.rollback()
+    finally:
+        await other.close()
+    assert (await bot.sessions.get(mid)).version == version
+    # Once the lock is gone the same click works.
+    await fake.click(player, board, roll_of(board), idle=True)
+    assert (await bot.sessions.get(mid)).version > version
+    fake.assert_clean()
+    await stop_bot(bot)
+
+
+@pytest.mark.asyncio
+async def test_connections_the_server_drops_are_answered_and_the_bot_goes_on(
+    fake: FakeDiscord, tmp_path: Path
+) -> None:
+    """What a PostgreSQL restart does to the bot's pooled connections: each click meanwhile is answered
+    (done, or "cannot reach its database ... try again" with nothing changed), never left unanswered
+    nor failed, and the pool comes back by itself."""
+    _postgres_only()
+    db = tmp_path / "db.sqlite3"
+    bot = await start_bot(fake, db)
+    alice, bob = fake.add_user("alice"), fake.add_user("bob")
+    board = await challenge_and_accept(fake, alice, bob)
+    mid = match_id_of(board)
+    version = (await bot.sessions.get(mid)).version
+    admin = await asyncpg.connect(url_for(db))
+    try:
+        await admin.execute(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+            " WHERE application_name = 'ringside' AND pid <> pg_backend_pid()"
+        )
+    finally:
+        await admin.close()
+    player = on_turn(board, alice, bob)
+    answers = []
+    for _ in range(12):
+        answer = await fake.click(player, board, roll_of(board), idle=True)
+        said = answer.private.content if answer.private is not None else ""
+        answers.append(said)
+        if (await bot.store.matches.get(mid)).version > version:  # type: ignore[union-attr]
+            break
+        assert "cannot reach its database" in said and "nothing was changed" in said, said
+    assert (await bot.store.matches.get(mid)).version > version  # type: ignore[union-attr]
+    fake.assert_clean()
+    await stop_bot(bot)
+
+
+def test_a_database_url_nobody_answers_stops_the_bot_with_one_line(tmp_path: Path) -> None:
+    """No server at DATABASE_URL (not started yet, a wrong port): one line naming it, without its
+    password, and exit code 2, as for every other setting to fix."""
+    import os
+    import socket
+    import subprocess
+    import sys
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]  # free, and closed again: nobody listens there
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in ("DATABASE", "DATABASE_URL", "SHARD_COUNT", "SHARD_IDS")
+    }
+    env.update(
+        PYTHONPATH=str(Path(__file__).resolve().parents[2]),
+        DISCORD_TOKEN="x",
+        DATABASE_URL=f"postgresql://ringside:s3cret@127.0.0.1:{port}/ringside",
+    )
+    done = subprocess.run(
+        [sys.executable, "-m", "bot"], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 2, done.stderr
+    [line] = done.stderr.strip().splitlines()
+    assert line.startswith(
+        f"error: cannot connect to PostgreSQL at postgresql://ringside:***@127.0.0.1:{port}/ringside"
+    )
+    assert "s3cret" not in done.stderr
