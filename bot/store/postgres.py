@@ -183,6 +183,8 @@ class PostgresConnection(Connection):
         try:
             async with self.pool.acquire() as raw:
                 return await raw.fetchrow(numbered(sql), *args)
+        except _TAKE_TURNS as exc:  # a table locked by another program beyond LOCK_WAIT
+            raise Busy(BUSY) from exc
         except _CONNECTION_LOST as exc:
             raise Unreachable(UNREACHABLE) from exc
 
@@ -190,6 +192,8 @@ class PostgresConnection(Connection):
         try:
             async with self.pool.acquire() as raw:
                 return list(await raw.fetch(numbered(sql), *args))
+        except _TAKE_TURNS as exc:
+            raise Busy(BUSY) from exc
         except _CONNECTION_LOST as exc:
             raise Unreachable(UNREACHABLE) from exc
 

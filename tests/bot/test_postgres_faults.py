@@ -10,9 +10,11 @@ from pathlib import Path
 import asyncpg
 import pytest
 
-from fakediscord import FakeDiscord
-from fakediscord.matches import challenge_and_accept, match_id_of
-from tests.bot.test_hostile_input import on_turn, roll_of
+from app.client import RingsideBot
+from bot.store.connection import Busy
+from fakediscord import FakeDiscord, FakeMessage
+from fakediscord.matches import challenge_and_accept, match_id_of, user_on_turn
+from tests.bot.test_hostile_input import roll_of
 from tests.databases import backend, url_for
 from tests.support import start_bot, stop_bot
 
@@ -22,27 +24,35 @@ def _postgres_only() -> None:
         pytest.skip("PostgreSQL's faults; SQLite's are tested in test_hostile_input.py")
 
 
+async def _a_match(fake: FakeDiscord, db: Path) -> tuple[RingsideBot, FakeMessage, int, int]:
+    """A bot on ``db`` with a match between two members: the bot, the board, the match, its version."""
+    bot = await start_bot(fake, db)
+    alice, bob = fake.add_user("alice"), fake.add_user("bob")
+    board = await challenge_and_accept(fake, alice, bob)
+    mid = match_id_of(board)
+    return bot, board, mid, (await bot.sessions.get(mid)).version
+
+
 @pytest.mark.asyncio
 async def test_a_lock_held_by_another_program_is_answered_busy_and_changes_nothing(
     fake: FakeDiscord, tmp_path: Path
 ) -> None:
     _postgres_only()
     db = tmp_path / "db.sqlite3"
-    bot = await start_bot(fake, db)
-    alice, bob = fake.add_user("alice"), fake.add_user("bob")
-    board = await challenge_and_accept(fake, alice, bob)
-    mid = match_id_of(board)
-    version = (await bot.sessions.get(mid)).version
+    bot, board, mid, version = await _a_match(fake, db)
+    player = user_on_turn(board, fake.world.users)
+    assert player is not None
     other = await asyncpg.connect(url_for(db))
     try:
         transaction = other.transaction()
         await transaction.start()
         await other.execute("LOCK TABLE matches IN ACCESS EXCLUSIVE MODE")
-        player = on_turn(board, alice, bob)
         answer = await fake.click(player, board, roll_of(board), idle=True)
         refusal = answer.private
         assert refusal is not None
         assert "database is busy" in refusal.content and "nothing was changed" in refusal.content
+        with pytest.raises(Busy):  # a read waits for the lock as long as a write, then gives up alike
+            await bot.store.matches.get(mid)
         await transaction.rollback()
     finally:
         await other.close()
@@ -63,11 +73,9 @@ async def test_connections_the_server_drops_are_answered_and_the_bot_goes_on(
     nor failed, and the pool comes back by itself."""
     _postgres_only()
     db = tmp_path / "db.sqlite3"
-    bot = await start_bot(fake, db)
-    alice, bob = fake.add_user("alice"), fake.add_user("bob")
-    board = await challenge_and_accept(fake, alice, bob)
-    mid = match_id_of(board)
-    version = (await bot.sessions.get(mid)).version
+    bot, board, mid, version = await _a_match(fake, db)
+    player = user_on_turn(board, fake.world.users)
+    assert player is not None
     admin = await asyncpg.connect(url_for(db))
     try:
         await admin.execute(
@@ -76,7 +84,6 @@ async def test_connections_the_server_drops_are_answered_and_the_bot_goes_on(
         )
     finally:
         await admin.close()
-    player = on_turn(board, alice, bob)
     answers = []
     for _ in range(12):
         answer = await fake.click(player, board, roll_of(board), idle=True)

@@ -18,6 +18,7 @@ from bot.clock import ManualClock
 from bot.session import StaleControl
 from bot.sessions import SessionManager
 from bot.store import Store
+from tests.bot.test_sessions import _start
 
 ALICE, BOB = 101, 202
 
@@ -32,16 +33,6 @@ async def pair(tmp_path: Path) -> AsyncIterator[tuple[SessionManager, SessionMan
     await second.store.close()
 
 
-async def _started(manager: SessionManager) -> int:
-    played = await manager.start_match(
-        game="ring", options={}, players=(ALICE, BOB), guild_id=1, channel_id=10, parent_id=None, rated=True
-    )
-    session = played.session
-    clock = await manager.clocks.turn_clock(session, manager.clock.now())
-    assert await manager.boards.mark_shown(session, 1, clock, session.record.board_version)
-    return session.id
-
-
 def _on_turn(state_turn: int) -> int:
     return ALICE if state_turn == 0 else BOB
 
@@ -51,7 +42,7 @@ async def test_a_control_made_by_the_other_process_is_taken_and_an_older_one_ref
     pair: tuple[SessionManager, SessionManager],
 ) -> None:
     first, second = pair
-    mid = await _started(first)
+    mid = await _start(first)
     old = await first.get(mid)  # the first process holds a copy
     assert old.state is not None
     version_before = old.version
@@ -78,7 +69,7 @@ async def test_a_timeout_is_decided_on_the_saved_match_not_an_old_copy(
     """The first process's copy says the player on turn is out of time; meanwhile they moved (in the
     other process), which started a new clock: nobody loses."""
     first, second = pair
-    mid = await _started(first)
+    mid = await _start(first)
     copy = await first.get(mid)
     assert copy.state is not None and copy.record.timeout_at is not None
     first.clock.advance(copy.record.timeout_at - first.clock.now() - 1)  # the player moves in time
@@ -97,7 +88,7 @@ async def test_a_resignation_is_computed_from_the_saved_match(
     pair: tuple[SessionManager, SessionManager],
 ) -> None:
     first, second = pair
-    mid = await _started(first)
+    mid = await _start(first)
     await first.get(mid)
     theirs = await second.get(mid)
     assert theirs.state is not None
