@@ -26,18 +26,31 @@ Faults (``--faults`` = the process count they are run with; 0: none), each under
 - ``impossible_shard``: a process started with ``SHARD_IDS`` = the shard count: it must stop with one
   line and change nothing.
 
-After each phase the bench waits until every match is whole (``whole_after_s``, counted from the
-fault) and checks, from the database and the fake Discord:
+After each phase the bench waits until every match is whole again (``whole_after_load_s``: from the
+end of the load until no board is behind what is saved and every live board has its controls); a
+fault also gets ``answering_again_s``, from the fault until a click on a match it touched (a server
+of shard 1 for a process fault, any for the database) was answered again. Then it checks, from the
+database and the fake Discord:
 
-- ``lost``: clicks on an action (roll, move, confirm) answered without a refusal, whose match is not
-  past the clicked version in the database;
-- ``applied_twice``: interactions answered twice (the fake refuses a second callback), and actions
-  saved twice (gaps or repeats in a match's sequence of versions);
+- ``lost``: action clicks (roll, move, confirm) whose outcome the bot showed (a message created or
+  edited for that interaction) while the database is not past the clicked version;
+  ``deferred_not_saved`` apart: action clicks acknowledged by a deferral alone (Discord shows no
+  error and nothing changes) whose process died before saving them: the player sees the board as it
+  was and clicks again;
+- ``applied_twice``: interactions answered twice (Discord refuses a second answer with 40060), and
+  matches whose saved position is not their action log replayed (an action saved twice would be
+  illegal the second time, or leave another position);
 - ``never_shown``: active matches whose saved board is not the one shown (``shown_version`` behind,
   or the live message's controls at another version);
-- ``reminded_twice`` / ``timed_out_twice``: more than one reminder for one turn of a match, more than
+- ``reminded_twice``: two reminders to one player of one match with no click on it between them (a
+  new reminder needs a new turn, and only a click starts one here); ``timed_out_twice``: more than
   one result message for one match;
 - ``without_controls``: active matches whose live board message is gone or carries no control.
+
+``bot_cpu_ms_per_click`` and ``fake_cpu_ms_per_click``: CPU time of the bot processes (with their
+workers) and of this process (the fake Discord and the players) per click answered. On a small
+machine everything shares the same cores, so clicks per second show the machine's limit; the bots'
+CPU per click shows what a process costs wherever it runs.
 
 Prints one JSON line per configuration and fault. Nothing is asserted: the figures are for the
 closing note, and a non-zero count above is a fault to fix.
@@ -48,6 +61,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import importlib.util
+import itertools
 import json
 import os
 import platform
@@ -72,15 +86,17 @@ from bot.store import GuildSettings, Store  # noqa: E402
 from engine import find_variant, replay  # noqa: E402
 from fakediscord import FakeDiscord, FakeDiscordServer, FakeMessage, FakeUser  # noqa: E402
 from fakediscord.blackbox.driver import GAME_CONTROL  # noqa: E402
-from fakediscord.blackbox.processes import BotProcess  # noqa: E402
+from fakediscord.blackbox.processes import BotProcess, children  # noqa: E402
+from fakediscord.gateway import shard_of  # noqa: E402
 from fakediscord.matches import pick_control, private_panel, user_on_turn  # noqa: E402
 
 REPO = _HERE.parent
 TOKEN = "cluster-token"
 SHORT = GuildSettings(guild_id=0, reminder_seconds=20.0, timeout_seconds=40.0)
 REFUSALS = re.compile(r"busy|try again|changed|earlier position|not your turn|is over|cannot reach", re.I)
-REMINDER = re.compile(r"it is your turn in match #(\d+)")
+REMINDER = re.compile(r"<@(\d+)>, it is your turn in match #(\d+)")
 RESULT = re.compile(r"🏆")
+FAULTS = ("kill", "postgres", "duplicate_shard", "impossible_shard")
 
 
 def _postgres_server() -> Any:
@@ -89,6 +105,24 @@ def _postgres_server() -> Any:
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
+
+
+def cpu_seconds(pids: list[int]) -> float:
+    """User and system CPU seconds used so far by ``pids`` and their worker processes (Linux /proc)."""
+    tick = os.sysconf("SC_CLK_TCK")
+    total = 0.0
+    seen: set[int] = set()
+    for pid in pids:
+        for each in {pid, *children(pid)}:
+            if each in seen:
+                continue
+            seen.add(each)
+            try:
+                fields = Path(f"/proc/{each}/stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            total += (int(fields[11]) + int(fields[12])) / tick
+    return total
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -105,6 +139,8 @@ class Click:
     refused: bool
     at: float
     said: str = ""
+    interaction_id: int | None = None
+    guild_id: int | None = None
 
 
 @dataclass
@@ -236,7 +272,10 @@ async def player(
         await asyncio.sleep(0.05)  # a refusal comes as the answer or a followup right after it
         texts = " ".join(m.content for m in result.messages if m is not None)
         refused = answer is None or bool(REFUSALS.search(texts))
-        clicks.append(Click(match_id, version, action, answer, refused, at, texts[:60] if refused else ""))
+        clicks.append(
+            Click(match_id, version, action, answer, refused, at, texts[:60] if refused else "",
+                  result.interaction.id, board.guild_id)
+        )  # fmt: skip
 
 
 async def load(world: World, store: Store, players: int, seconds: float, rng: random.Random) -> list[Click]:
@@ -256,13 +295,29 @@ async def checks(store: Store, world: World, clicks: list[Click]) -> dict[str, i
         "SELECT id, version, status, shown_version, board_version, message_id FROM matches"
     )
     saved = {int(r["id"]): r for r in rows}
+    # An action is acknowledged once the bot showed its outcome to the player (a message created or
+    # edited for that interaction: the board, the private panel); a deferral alone shows nothing.
+    shown_for = {
+        r.interaction_id
+        for r in world.fake.requests
+        if r.interaction_id is not None and r.method in ("POST", "PATCH") and 200 <= r.status < 300
+        and r.message_id is not None
+    }  # fmt: skip
+    # A refusal may come a while after the click's first answer (a write that waited for the database):
+    # every message the bot sent for the interaction counts.
+    said: dict[int, str] = defaultdict(str)
+    for message in world.fake.world.messages.values():
+        if message.interaction_id is not None:
+            said[message.interaction_id] += " " + message.content
+    for c in clicks:
+        if not c.refused and c.interaction_id is not None and REFUSALS.search(said[c.interaction_id]):
+            c.refused, c.said = True, said[c.interaction_id].strip()[:60]
+    acted = [c for c in clicks if c.action and not c.refused and saved[c.match_id]["status"] == "active"]
     lost = sum(
-        1
-        for c in clicks
-        if c.action
-        and not c.refused
-        and saved[c.match_id]["status"] == "active"
-        and saved[c.match_id]["version"] <= c.version
+        1 for c in acted if c.interaction_id in shown_for and saved[c.match_id]["version"] <= c.version
+    )
+    deferred_unsaved = sum(
+        1 for c in acted if c.interaction_id not in shown_for and saved[c.match_id]["version"] <= c.version
     )
     # Every saved match is its own action log replayed: an action saved twice would be illegal the
     # second time or leave another position than the one saved.
@@ -291,21 +346,32 @@ async def checks(store: Store, world: World, clicks: list[Click]) -> dict[str, i
         if message is not None and versions and versions != {int(r["board_version"])}:
             never_shown += 1
     results: Counter[int] = Counter()
-    by_match: dict[int, list[FakeMessage]] = defaultdict(list)
+    by_turn: dict[tuple[int, int], list[FakeMessage]] = defaultdict(list)
     for message in sorted(world.fake.world.messages.values(), key=lambda m: m.id):
         found = REMINDER.search(message.content)
         if found:
-            by_match[int(found[1])].append(message)
+            by_turn[(int(found[2]), int(found[1]))].append(message)
         if RESULT.search(message.content) and message.author.id == world.fake.world.bot_user.id:
             match_id = next(
                 (int(m[1]) for c in message.custom_ids if (m := re.match(r"^\w+:(\d+):", c))), None
             )
             if match_id is not None:
                 results[match_id] += 1
+    # Two reminders of one player in one match are one too many when no click on the match came
+    # between them: a new reminder needs a new turn, and only a click (no computer here) starts one.
+    # (A reminder to the other player may be posted just after a click that handed them the turn.)
+    sent_at = {
+        r.message_id: r.at for r in world.fake.requests if r.method == "POST" and r.message_id is not None
+    }
+    clicked_at: dict[int, list[float]] = defaultdict(list)
+    for c in clicks:
+        clicked_at[c.match_id].append(c.at)
     reminded_twice = 0
-    for match_id, sent in by_match.items():
-        versions = Counter(saved_version_at(world, match_id, m) for m in sent)
-        reminded_twice += sum(n - 1 for n in versions.values() if n > 1)
+    for (match_id, _player), sent in by_turn.items():
+        times = sorted(sent_at.get(m.id, 0.0) for m in sent)
+        for earlier, later in itertools.pairwise(times):
+            if not any(earlier < t < later for t in clicked_at[match_id]):
+                reminded_twice += 1
     # A second answer to one interaction: Discord refuses it with 40060 "already acknowledged".
     answered_twice = [
         r
@@ -314,6 +380,7 @@ async def checks(store: Store, world: World, clicks: list[Click]) -> dict[str, i
     ]
     return {
         "lost": lost,
+        "deferred_not_saved": deferred_unsaved,
         "applied_twice": twice + len(answered_twice),
         "never_shown": never_shown,
         "reminded_twice": reminded_twice,
@@ -322,22 +389,21 @@ async def checks(store: Store, world: World, clicks: list[Click]) -> dict[str, i
     }
 
 
-def saved_version_at(world: World, match_id: int, reminder: FakeMessage) -> int:
-    """The board version a reminder was sent for: that of the latest board of the match before it."""
-    best = -1
-    for message in world.fake.world.channel_messages(reminder.channel_id):
-        if message.id > reminder.id:
-            break
-        for custom_id in message.custom_ids:
-            found = GAME_CONTROL.match(custom_id)
-            if found and int(found[1]) == match_id:
-                best = max(best, int(found[2]))
-    return best
-
-
-def summary(clicks: list[Click], seconds: float, processes: int) -> dict[str, Any]:
+def summary(
+    clicks: list[Click], seconds: float, processes: int, cpu: tuple[float, float] | None = None
+) -> dict[str, Any]:
     answered = [c.answer_s * 1000 for c in clicks if c.answer_s is not None]
+    costs: dict[str, Any] = {}
+    if cpu is not None and answered:
+        bots, fake = cpu
+        # CPU spent per click answered: by the bot processes (with their workers), and by this
+        # process (the fake Discord and the players): on 2 cores, their sum is what limits the rate.
+        costs = {
+            "bot_cpu_ms_per_click": round(bots * 1000 / len(answered), 2),
+            "fake_cpu_ms_per_click": round(fake * 1000 / len(answered), 2),
+        }
     return {
+        **costs,
         "clicks": len(clicks),
         "answered": len(answered),
         "refused": sum(1 for c in clicks if c.refused),
@@ -408,13 +474,16 @@ async def configuration(
             "seed_s": round(seeded, 1),
             "boards_posted_s": None if whole is None else round(time.perf_counter() - started, 1),
         }
+        pids = [p.pid for p in cluster.processes]
+        before = (cpu_seconds(pids), time.process_time())
         clicks = await load(world, store, args.players, args.seconds, rng)
+        cpu = (cpu_seconds(pids) - before[0], time.process_time() - before[1])
         settled = await wait_whole(store, world, 600)
         setup["whole_after_load_s"] = None if settled is None else round(settled, 1)
         print(json.dumps({"backend": backend, "processes": count, "matches": args.matches, "servers": args.servers,
-                          **setup, **summary(clicks, args.seconds, count), **await checks(store, world, clicks)}), flush=True)  # fmt: skip
+                          **setup, **await checks(store, world, clicks), **summary(clicks, args.seconds, count, cpu)}), flush=True)  # fmt: skip
         if args.faults == count and backend == "postgresql":
-            for fault in ("kill", "postgres", "duplicate_shard", "impossible_shard"):
+            for fault in args.only.split(","):
                 await run_fault(fault, cluster, world, store, args, rng, pg, pg_dir)
         await cluster.stop()
     await store.close()
@@ -455,12 +524,28 @@ async def run_fault(
         return at
 
     injected = asyncio.create_task(inject())
+    before = (cpu_seconds([p.pid for p in cluster.processes]), time.process_time())
     clicks = await load(world, store, args.players, args.seconds, rng)
     at = await injected
+    cpu: tuple[float, float] | None = (
+        cpu_seconds([p.pid for p in cluster.processes]) - before[0],
+        time.process_time() - before[1],
+    )
+    if fault == "kill":
+        cpu = None  # the killed process's CPU went with it: no figure rather than a wrong one
     whole = await wait_whole(store, world, 600)
-    total = None if whole is None else round(time.perf_counter() - at, 1)
-    print(json.dumps({"fault": fault, "processes": cluster.count, **extra, "whole_after_s": total,
-                      **summary(clicks, args.seconds, cluster.count), **await checks(store, world, clicks)}), flush=True)  # fmt: skip
+    # How long the fault was felt: from it until a click on a match it touched (shard 1's servers for
+    # a process fault, any for the database) was answered again, and until everything was whole once
+    # the load stopped.
+    touched = [
+        c for c in clicks
+        if c.at > at and c.answer_s is not None and not c.refused
+        and (fault == "postgres" or shard_of(c.guild_id, cluster.count) == 1)
+    ]  # fmt: skip
+    extra["answering_again_s"] = round(min(c.at for c in touched) - at, 2) if touched else None
+    extra["whole_after_load_s"] = None if whole is None else round(whole, 1)
+    print(json.dumps({"fault": fault, "processes": cluster.count, **extra,
+                      **await checks(store, world, clicks), **summary(clicks, args.seconds, cluster.count, cpu)}), flush=True)  # fmt: skip
     if fault == "duplicate_shard":
         twin = cluster.processes.pop()
         await twin.terminate()
@@ -498,6 +583,7 @@ def main() -> None:
         "--faults", type=int, default=2, help="run the faults with this process count (0: none)"
     )
     parser.add_argument("--no-baseline", action="store_true")
+    parser.add_argument("--only", default=",".join(FAULTS), help="the faults to run, in order")
     parser.add_argument("--seed", type=int, default=1)
     asyncio.run(main_async(parser.parse_args()))
 

@@ -12,6 +12,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -65,3 +67,30 @@ def test_moves_compares_like_for_like_and_as_before() -> None:
     assert result["with_gnubg_moves"]["gnubg"].startswith("moves(board, d1, d2, 1)")
     for comparison in ("like_for_like", "with_gnubg_moves"):
         assert result[comparison]["ratio"] > 0
+
+
+@pytest.mark.slow
+def test_cluster_runs_every_fault_and_loses_nothing() -> None:
+    """Two real processes on a real PostgreSQL (and the SQLite baseline), small: every fault is run,
+    and none loses, repeats, hides or leaves without controls anything."""
+    lines = run_bench(
+        "cluster.py", "--matches", "24", "--servers", "4", "--processes", "2", "--seconds", "4",
+        "--players", "4", "--faults", "2",
+    )  # fmt: skip
+    [baseline] = [line for line in lines if line.get("backend") == "sqlite"]
+    [cluster] = [line for line in lines if line.get("backend") == "postgresql"]
+    faults = {line["fault"]: line for line in lines if "fault" in line}
+    assert set(faults) == {"kill", "postgres", "duplicate_shard", "impossible_shard"}
+    assert faults["impossible_shard"]["wrong_exit"] == 2
+    for line in (baseline, cluster, *faults.values()):
+        assert line["answered"] > 0, line
+        for count in (
+            "lost",
+            "applied_twice",
+            "never_shown",
+            "reminded_twice",
+            "timed_out_twice",
+            "without_controls",
+        ):
+            assert line[count] == 0, (count, line)
+        assert line.get("whole_after_load_s") is not None, line
