@@ -149,6 +149,8 @@ class World:
     users: dict[int, FakeUser] = field(default_factory=dict)
     matches: list[int] = field(default_factory=list)
     channel_of: dict[int, int] = field(default_factory=dict)
+    clicked: list[Click] = field(default_factory=list)
+    """Every click of every phase (the reminders of the world span the phases)."""
 
 
 async def build_world(
@@ -287,6 +289,7 @@ async def load(world: World, store: Store, players: int, seconds: float, rng: ra
     await asyncio.gather(
         *(player(world, store, share, until, clicks, random.Random(rng.random())) for share in shares)
     )
+    world.clicked.extend(clicks)
     return clicks
 
 
@@ -364,7 +367,7 @@ async def checks(store: Store, world: World, clicks: list[Click]) -> dict[str, i
         r.message_id: r.at for r in world.fake.requests if r.method == "POST" and r.message_id is not None
     }
     clicked_at: dict[int, list[float]] = defaultdict(list)
-    for c in clicks:
+    for c in world.clicked:
         clicked_at[c.match_id].append(c.at)
     reminded_twice = 0
     for (match_id, _player), sent in by_turn.items():
