@@ -49,6 +49,9 @@ _CONNECTION_LOST = (
     asyncpg.CannotConnectNowError,
     asyncpg.AdminShutdownError,
     asyncpg.CrashShutdownError,
+    # A connection that went away in the middle of an operation can leave asyncpg's protocol in a state
+    # it refuses to leave ("cannot switch to state ..."): the connection is lost all the same.
+    asyncpg.InternalClientError,
 )
 _TAKE_TURNS = (
     asyncpg.SerializationError,
