@@ -19,6 +19,10 @@ def pytest_configure(config: pytest.Config) -> None:
         "markers",
         "sqlite_only(reason): a test about SQLite itself (its file, locks, disk); not run on PostgreSQL",
     )
+    config.addinivalue_line(
+        "markers",
+        "postgres_only(reason): a test about PostgreSQL itself (its locks, its server); not run on SQLite",
+    )
 
 
 @pytest.hookimpl(hookwrapper=True)

@@ -50,7 +50,15 @@ def touches_storage(module_file: str) -> bool:
 
 
 def backends_for(module_file: str, marks: Sequence[pytest.Mark]) -> list[str]:
-    if not touches_storage(module_file) or any(mark.name == "sqlite_only" for mark in marks):
+    """The backends a test runs on: both when it touches storage and a server is given; only SQLite
+    for a test about SQLite itself; only PostgreSQL for one about PostgreSQL itself (without a server,
+    that one skips, saying so, except in CI where the missing server is an error)."""
+    names = {mark.name for mark in marks}
+    if "postgres_only" in names:
+        if not POSTGRES_URL and REQUIRED:
+            raise pytest.UsageError("RINGSIDE_REQUIRE_POSTGRES=1 but RINGSIDE_TEST_POSTGRES_URL is not set")
+        return ["postgres"]
+    if not touches_storage(module_file) or "sqlite_only" in names:
         return ["sqlite"]
     if not POSTGRES_URL:
         if REQUIRED:
@@ -112,6 +120,8 @@ def sql(path: str | Path, statement: str, args: Sequence[Any] = ()) -> list[tupl
 def database_backend(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
     """The backend this run of the test uses (parametrized by ``pytest_generate_tests``)."""
     chosen = getattr(request, "param", "sqlite")
+    if chosen == "postgres" and not POSTGRES_URL:
+        pytest.skip("a test of PostgreSQL itself: set RINGSIDE_TEST_POSTGRES_URL to run it")
     _backend[0] = chosen
     if chosen == "postgres":
         opened = common.Connection.open

@@ -15,13 +15,8 @@ from bot.store.connection import Busy
 from fakediscord import FakeDiscord, FakeMessage
 from fakediscord.matches import challenge_and_accept, match_id_of, user_on_turn
 from tests.bot.test_hostile_input import roll_of
-from tests.databases import backend, url_for
+from tests.databases import url_for
 from tests.support import start_bot, stop_bot
-
-
-def _postgres_only() -> None:
-    if backend() != "postgres":
-        pytest.skip("PostgreSQL's faults; SQLite's are tested in test_hostile_input.py")
 
 
 async def _a_match(fake: FakeDiscord, db: Path) -> tuple[RingsideBot, FakeMessage, int, int]:
@@ -34,10 +29,10 @@ async def _a_match(fake: FakeDiscord, db: Path) -> tuple[RingsideBot, FakeMessag
 
 
 @pytest.mark.asyncio
+@pytest.mark.postgres_only("PostgreSQL's locks; SQLite's are tested in test_hostile_input.py")
 async def test_a_lock_held_by_another_program_is_answered_busy_and_changes_nothing(
     fake: FakeDiscord, tmp_path: Path
 ) -> None:
-    _postgres_only()
     db = tmp_path / "db.sqlite3"
     bot, board, mid, version = await _a_match(fake, db)
     player = user_on_turn(board, fake.world.users)
@@ -65,13 +60,13 @@ async def test_a_lock_held_by_another_program_is_answered_busy_and_changes_nothi
 
 
 @pytest.mark.asyncio
+@pytest.mark.postgres_only("PostgreSQL's server dropping connections")
 async def test_connections_the_server_drops_are_answered_and_the_bot_goes_on(
     fake: FakeDiscord, tmp_path: Path
 ) -> None:
     """What a PostgreSQL restart does to the bot's pooled connections: each click meanwhile is answered
     (done, or "cannot reach its database ... try again" with nothing changed), never left unanswered
     nor failed, and the pool comes back by itself."""
-    _postgres_only()
     db = tmp_path / "db.sqlite3"
     bot, board, mid, version = await _a_match(fake, db)
     player = user_on_turn(board, fake.world.users)
