@@ -16,6 +16,9 @@ from bot.session import Session
 from bot.store import StoreError
 from bot.work_claims import BOARD_LEASE
 
+SHOW_LIMIT = 60.0
+"""Seconds the scheduler gives one board it brings up to date (a post takes well under one)."""
+
 if TYPE_CHECKING:
     from cogs.publisher import BoardPublisher
 
@@ -45,8 +48,18 @@ class BoardRecovery:
                     break
                 # Of several processes on one database, the one that claims it shows it.
                 async with self.publisher.bot.claims.hold("board", match_id, BOARD_LEASE) as mine:
-                    if mine:
-                        shown += await self.publisher.show(match_id)
+                    if not mine:
+                        continue
+                    try:
+                        # One board that cannot be finished (its match held by work that hangs) must
+                        # not hold up the scheduler's round: the others, reminders and timeouts.
+                        shown += await asyncio.wait_for(self.publisher.show(match_id), SHOW_LIMIT)
+                    except TimeoutError:
+                        log.warning(
+                            "match %s: its board took over %.0f s to show; tried again later",
+                            match_id,
+                            SHOW_LIMIT,
+                        )
             return shown
 
         counts = await asyncio.gather(*(worker() for _ in range(min(self.publisher.concurrency, len(due)))))

@@ -32,7 +32,16 @@ LOCK_WAIT = 2.0
 """Seconds a statement waits for a row or table lock another transaction holds (as on SQLite)."""
 POOL_SIZE = 10
 """Connections each process keeps to the server: a click holds one for a few milliseconds."""
+COMMAND_TIMEOUT = 10.0
+"""Seconds any statement may take before it is given up as lost (``Unreachable``). A connection that
+died in the middle of an operation (a server restart) can otherwise leave its caller waiting forever,
+and with it the match's lock and the scheduler's round: seen in bench/cluster.py before this limit."""
+ACQUIRE_WAIT = 5.0
+"""Seconds to wait for a free pooled connection before answering that the database is busy."""
 MIGRATION_LOCK = 0x52494E47
+MIGRATION_TIMEOUT = 3600.0
+"""A migration's statement (an index built over every match) and the wait for another process's
+migration may take longer than ``COMMAND_TIMEOUT``."""
 """The advisory lock that makes processes starting together migrate one after the other ("RING")."""
 
 
@@ -147,6 +156,8 @@ class PostgresConnection(Connection):
                 url,
                 min_size=1,
                 max_size=pool_size,
+                command_timeout=COMMAND_TIMEOUT,
+                timeout=COMMAND_TIMEOUT,
                 server_settings={"lock_timeout": str(int(LOCK_WAIT * 1000)), "application_name": "ringside"},
             )
         except asyncpg.InvalidPasswordError as exc:
@@ -175,7 +186,7 @@ class PostgresConnection(Connection):
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[PostgresTransaction]:
         try:
-            async with self.pool.acquire() as raw, raw.transaction():
+            async with self._acquire() as raw, raw.transaction():
                 yield PostgresTransaction(raw)
         except _TAKE_TURNS as exc:
             raise Busy(BUSY) from exc
@@ -184,7 +195,7 @@ class PostgresConnection(Connection):
 
     async def one(self, sql: str, args: Iterable[Any] = ()) -> Row | None:
         try:
-            async with self.pool.acquire() as raw:
+            async with self._acquire() as raw:
                 return await raw.fetchrow(numbered(sql), *args)
         except _TAKE_TURNS as exc:  # a table locked by another program beyond LOCK_WAIT
             raise Busy(BUSY) from exc
@@ -193,12 +204,25 @@ class PostgresConnection(Connection):
 
     async def all(self, sql: str, args: Iterable[Any] = ()) -> list[Row]:
         try:
-            async with self.pool.acquire() as raw:
+            async with self._acquire() as raw:
                 return list(await raw.fetch(numbered(sql), *args))
         except _TAKE_TURNS as exc:
             raise Busy(BUSY) from exc
         except _CONNECTION_LOST as exc:
             raise Unreachable(UNREACHABLE) from exc
+
+    @asynccontextmanager
+    async def _acquire(self) -> AsyncIterator[asyncpg.Connection]:
+        """A pooled connection; ``Busy`` when none frees up within ``ACQUIRE_WAIT`` (every one is in
+        use by other work of this process)."""
+        try:
+            raw = await self.pool.acquire(timeout=ACQUIRE_WAIT)
+        except TimeoutError as exc:
+            raise Busy(BUSY) from exc
+        try:
+            yield raw
+        finally:
+            await self.pool.release(raw)
 
     async def close(self) -> None:
         await self.pool.close()
@@ -208,7 +232,7 @@ class PostgresConnection(Connection):
         together migrate one after the other, and each finds what the other applied."""
         try:
             async with self.pool.acquire() as raw:
-                await raw.execute("SELECT pg_advisory_lock($1)", MIGRATION_LOCK)
+                await raw.execute("SELECT pg_advisory_lock($1)", MIGRATION_LOCK, timeout=MIGRATION_TIMEOUT)
                 try:
                     return await _migrate(raw)
                 finally:
@@ -225,7 +249,7 @@ async def _migrate(raw: asyncpg.Connection) -> int:
             continue
         async with raw.transaction():
             for statement in common.statements(sql):
-                await raw.execute(statement)
+                await raw.execute(statement, timeout=MIGRATION_TIMEOUT)
             await raw.execute("INSERT INTO schema_migrations (version) VALUES ($1)", number)
         applied.add(number)
     return max(applied, default=0)

@@ -122,3 +122,27 @@ def test_a_database_url_nobody_answers_stops_the_bot_with_one_line(tmp_path: Pat
         f"error: cannot connect to PostgreSQL at postgresql://ringside:***@127.0.0.1:{port}/ringside"
     )
     assert "s3cret" not in done.stderr
+
+
+@pytest.mark.asyncio
+@pytest.mark.postgres_only("PostgreSQL's statement time limit")
+async def test_a_statement_that_never_returns_is_given_up_not_waited_for_forever(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A connection that died in the middle of an operation can leave its caller waiting for an answer
+    that never comes (bench/cluster.py's PostgreSQL restart froze a process's scheduler that way): every
+    statement has a time limit, and one over it is answered like a database that cannot be reached."""
+    import bot.store.postgres as postgres
+    from bot.store import Store, WriteFailed
+
+    monkeypatch.setattr(postgres, "COMMAND_TIMEOUT", 0.5)
+    store = await Store.open(tmp_path / "db.sqlite3")
+    try:
+        with pytest.raises(WriteFailed, match="cannot reach its database"):
+            await store.connection.one("SELECT pg_sleep(3)")
+        with pytest.raises(WriteFailed, match="cannot reach its database"):
+            async with store.connection.transaction() as tx:
+                await tx.execute("SELECT pg_sleep(3)")
+        assert await store.matches.get(1) is None  # and the pool goes on
+    finally:
+        await store.close()
