@@ -536,7 +536,7 @@ async def run_fault(
     )
     if fault == "kill":
         cpu = None  # the killed process's CPU went with it: no figure rather than a wrong one
-    whole = await wait_whole(store, world, 600)
+    whole = await wait_whole(store, world, 300)  # a claim's lease (2 min) and then some
     # How long the fault was felt: from it until a click on a match it touched (shard 1's servers for
     # a process fault, any for the database) was answered again, and until everything was whole once
     # the load stopped.

@@ -5,6 +5,7 @@ in progress, the public board otherwise)."""
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -20,6 +21,7 @@ from bot.session import (
     check_turn,
     turn_in_progress,
 )
+from bot.store import StoreError
 from cogs.board import (
     PrivateMessage,
     build_view,
@@ -32,6 +34,13 @@ from cogs.board import (
 from cogs.origin import check_origin, is_private
 from cogs.panels.base import CONFIRM, UNDO
 from cogs.replies import reply_privately
+
+log = logging.getLogger(__name__)
+
+SAVED_SHOWN_LATER = (
+    "That is saved, but the board could not be brought up to date just now (the bot's database went "
+    "away for a moment); it will be shortly, by itself. Nothing to do again."
+)
 
 if TYPE_CHECKING:
     from cogs.play import Play
@@ -109,7 +118,7 @@ class MatchControls:
         except UserError as exc:
             await reply_privately(interaction, str(exc))
             return
-        await self.publish(interaction, played)
+        await self.publish_saved(interaction, played)
 
     async def on_stale(self, interaction: discord.Interaction[Any], match_id: int, refusal: str) -> None:
         """A control from an earlier position: the player whose turn is in progress gets its private
@@ -215,7 +224,18 @@ class MatchControls:
         except UserError as exc:
             await reply_privately(interaction, str(exc))
             return
-        await self.publish(interaction, played)
+        await self.publish_saved(interaction, played)
+
+    async def publish_saved(self, interaction: discord.Interaction[Any], played: Played) -> None:
+        """``publish`` a change that is saved already: if the database goes away while it is being shown,
+        the player is told it was saved (not "nothing was changed"), and the scheduler shows it."""
+        try:
+            await self.publish(interaction, played)
+        except StoreError:
+            log.info(
+                "match %s: saved, shown later (the database went away while showing it)", played.session.id
+            )
+            await reply_privately(interaction, SAVED_SHOWN_LATER)
 
     async def publish(self, interaction: discord.Interaction[Any], played: Played) -> None:
         """Show the result of a deferred click. A step of a turn in progress goes to its player's
