@@ -104,6 +104,11 @@ DICE: tuple[DieStyle, DieStyle] = (DieStyle.WHITE, DieStyle.BLACK)
 RULE_NAMES = {RuleSet.NACKGAMMON: "Nackgammon", RuleSet.OLDENGLISH: "Old English rules"}
 
 
+def pip_count_text(pips: int) -> str:
+    """A side's pip count as its row reads it: "1 pip", "167 pips"."""
+    return f"{pips} pip{'' if pips == 1 else 's'}"
+
+
 def _paint(image: Image.Image, state: BackgammonState, caption: Caption) -> None:
     """Everything of ``state`` over the static board (``image`` may be wider than ``WIDTH``)."""
     bottom = bottom_seat(state)
@@ -707,7 +712,7 @@ def _row(seat: int, pips: int, score: int, y: int) -> tuple[Image.Image, tuple[i
     x: float = BOARD_LEFT + 16 + 15 + 12
     theme.label(strip, (x, 18), name, ROW_SIZE, style.text, anchor="lm")
     x += theme.text_length(face, name) + 18
-    theme.label(strip, (x, 18), f"{pips} pips", ROW_SIZE, TEXT, anchor="lm", bold=False, stroke=0)
+    theme.label(strip, (x, 18), pip_count_text(pips), ROW_SIZE, TEXT, anchor="lm", bold=False, stroke=0)
     if score >= 0:
         text = f"{score} point{'s' if score != 1 else ''}"
         theme.label(strip, (BOARD_RIGHT, 18), text, ROW_SIZE, style.text, anchor="rm")

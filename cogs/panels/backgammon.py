@@ -38,6 +38,11 @@ def _points(n: int) -> str:
     return f"{n} point{'s' if n != 1 else ''}"
 
 
+def die_select_label(die: int) -> str:
+    """The placeholder of the select of one die's moves: "Move a checker 1 pip…", "... 5 pips…"."""
+    return f"Move a checker {die} pip{'' if die == 1 else 's'}…"
+
+
 def move_label(move: MoveChecker) -> str:
     """ "24/18", "bar/20*", "6/off": one checker's move as players write it."""
     return move.notation.removeprefix("move ").replace(" with ", " (") + (
@@ -117,7 +122,7 @@ class BackgammonPanel:
         selects: list[Row] = []
         for die, same in groupby(moves, key=lambda m: m.die):
             options = tuple(OptionSpec(move_label(m), act(m.notation)) for m in same)
-            selects.append(SelectSpec(f"Move a checker {die} pips…", options[:MAX_OPTIONS]))
+            selects.append(SelectSpec(die_select_label(die), options[:MAX_OPTIONS]))
         if extra and len(selects) < MAX_PANEL_ROWS:
             selects.append(extra)
         return PanelSpec(rows=tuple(selects))
