@@ -202,10 +202,10 @@ def _decide(state: BackgammonState, action: RollOn | Double) -> BackgammonState:
 
 
 def _no_double_reason(state: BackgammonState) -> str:
+    """Why the player on turn may not double now: the rules or the cube first (Old English has no cube
+    at all, whatever the moment), then the moment (the dice are rolled already)."""
     seat = state.turn_seat or 0
-    if state.phase is Phase.PLAY:
-        return "a double comes before the roll: these dice are rolled already"
-    return cube.why_not_double(
+    reason = cube.why_not_double(
         seat,
         rules=state.rules,
         length=state.length,
@@ -214,6 +214,11 @@ def _no_double_reason(state: BackgammonState) -> str:
         owner=state.cube_owner,
         crawford=state.crawford,
     )
+    if reason:
+        return reason
+    if state.phase is Phase.PLAY:
+        return "a double comes before the roll: these dice are rolled already"
+    return "a double comes before the roll: the roll is chosen already"
 
 
 def _answer_double(state: BackgammonState, action: Take | Pass) -> BackgammonState:

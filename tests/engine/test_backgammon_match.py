@@ -62,6 +62,11 @@ def test_a_one_point_match_has_no_cube_and_rolls_by_itself() -> None:
 def test_old_english_has_no_cube() -> None:
     s = match(5, "oldenglish")
     assert not s.uses_cube and s.phase is Phase.ROLL
+    # A double asked for at any moment is refused for the reason that holds (issue 24: "/move double"
+    # in Old English said "A double comes before the roll", as if there were a cube).
+    for when in (s, act(s, "roll 6-5")):
+        with pytest.raises(IllegalActionError, match="Old English is played without the doubling cube"):
+            when.apply(VARIANT.parse_action(when, "double"))
 
 
 def test_the_player_on_turn_may_double_before_rolling_with_a_centred_cube() -> None:
