@@ -275,6 +275,9 @@ class Play(commands.Cog):
             lines = [f"**{title} · match #{session.id}**, {turn} (the position on the board)"]
             for label, code in codes:
                 lines += [f"{label}:", f"```\n{code}\n```"]
+            note = session.variant.position_codes_note(state)
+            if note:
+                lines.append(f"⚠️ {note}")
             text = "\n".join(lines)
         await reply_privately(interaction, text)
 

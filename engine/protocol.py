@@ -399,6 +399,11 @@ class Variant(ABC):
         """
         return ()
 
+    def position_codes_note(self, state: GameState) -> str | None:
+        """What a player must know before pasting ``position_codes`` into another program (a rule of
+        this match those programs do not know), or None."""
+        return None
+
     def export_match(
         self, options: Mapping[str, Any], log: Sequence[str], names: tuple[str, str]
     ) -> MatchFile | None:

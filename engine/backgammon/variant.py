@@ -110,6 +110,18 @@ class BackgammonVariant(Variant):
         info = match_info(state)
         return (("GNUBG ID", gnubg_id(state.board, info)), ("XGID", xgid(state.board, info)))
 
+    def position_codes_note(self, state: GameState) -> str | None:
+        """Old English's five-checker limit is not in the codes, nor known to GNU Backgammon or eXtreme
+        Gammon: their analysis of the position may suggest plays this match does not allow."""
+        assert isinstance(state, BackgammonState)
+        if state.rules is RuleSet.OLDENGLISH:
+            return (
+                "These codes cannot say that this match is played by Old English rules (at most five "
+                "checkers on a point), and GNU Backgammon and eXtreme Gammon do not know that rule: "
+                "their plays may put a sixth checker on a point."
+            )
+        return None
+
     def export_match(
         self, options: Mapping[str, Any], log: Sequence[str], names: tuple[str, str]
     ) -> MatchFile | None:

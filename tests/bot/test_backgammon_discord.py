@@ -129,6 +129,7 @@ async def test_a_typed_play_and_position_codes(fake: FakeDiscord, tmp_path: Path
     assert (
         codes.message is not None and "GNUBG ID" in codes.message.content and "XGID=" in codes.message.content
     )
+    assert "Old English" not in codes.message.content  # a standard match needs no warning
     session = await bot.sessions.get(match_id_of(board))
     state = session.state
     play = state.plays()[0]  # type: ignore[union-attr]
@@ -199,5 +200,22 @@ async def test_the_computer_plays_backgammon(fake: FakeDiscord, tmp_path: Path) 
     (thread,) = fake.threads(fake.channel)
     result = await play_until_over(fake, thread.id, {alice.id: alice}, random.Random(2), max_clicks=1500)
     assert result.content.startswith("🏆")
+    fake.assert_clean()
+    await stop_bot(bot)
+
+
+@pytest.mark.asyncio
+async def test_old_english_position_codes_warn_that_other_programs_do_not_know_its_limit(
+    fake: FakeDiscord, tmp_path: Path
+) -> None:
+    """Issue 24, rough edges: /position in Old English gave codes without saying that GNU Backgammon and
+    eXtreme Gammon do not know the five-checker limit."""
+    bot = await start_bot(fake, tmp_path / "db.sqlite3")
+    alice, bob = fake.add_user("alice"), fake.add_user("bob")
+    board = await challenge_and_accept(fake, alice, bob, "backgammon", length=3, rules="oldenglish")
+    codes = await fake.slash(alice, "position", channel=board.channel_id, idle=True)
+    text = codes.message.content if codes.message is not None else ""
+    assert "GNUBG ID" in text and "XGID=" in text
+    assert "Old English rules (at most five checkers on a point)" in text and "do not know that rule" in text
     fake.assert_clean()
     await stop_bot(bot)
