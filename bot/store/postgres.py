@@ -16,6 +16,7 @@ fails the write with ``Unreachable``; nothing of it was kept, and the player is 
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import re
 from collections.abc import AsyncIterator, Iterable, Sequence
 from contextlib import asynccontextmanager
@@ -98,8 +99,6 @@ def _changed(status: str) -> int:
 
 def _key_number(key: str) -> int:
     """A stable signed 64-bit number for an advisory lock key (the same in every process)."""
-    import hashlib
-
     return int.from_bytes(hashlib.blake2b(key.encode("utf-8"), digest_size=8).digest(), "big", signed=True)
 
 
