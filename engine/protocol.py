@@ -415,6 +415,11 @@ class Variant(ABC):
         """
         return None
 
+    def counts_for_rating(self, options: Mapping[str, Any]) -> bool:
+        """Whether a game with these resolved ``options`` may be rated (a rated challenge of one that
+        may not is played unrated); yes by default."""
+        return True
+
     def forfeit(self, state: GameState, loser: int, reason: Forfeit, description: str) -> Outcome:
         """The outcome when ``loser`` resigns or runs out of time. Games with scoring override it."""
         return Outcome(winner=1 - loser, reason=reason, description=description)

@@ -44,6 +44,8 @@ class BackgammonWin(EndReason):
     GAMMON = "gammon"
     BACKGAMMON = "backgammon"
     PASSED = "passed"
+    SESSION = "session"
+    """A money session ended (a player stopped it, or its limit was reached): won on points."""
 
 
 LEVELS = (BackgammonWin.SINGLE, BackgammonWin.GAMMON, BackgammonWin.BACKGAMMON)
@@ -112,6 +114,26 @@ class Pass(WordAction):
     """The doubled player passes: the game is lost at the cube's value before the double."""
 
     word: ClassVar[str] = "pass"
+
+
+@dataclass(frozen=True, slots=True)
+class Beaver(WordAction):
+    """Money play, with beavers: the doubled player takes and at once redoubles, keeping the cube
+    (at four times its value before the double); the doubler may not refuse."""
+
+    word: ClassVar[str] = "beaver"
+
+
+@dataclass(frozen=True, slots=True)
+class StopAfterGame(Action):
+    """Money play: ``seat`` (either player, at any time) asks to end the session when the game in
+    progress ends. Not a move of the game, so never among the legal actions."""
+
+    seat: int
+
+    @property
+    def notation(self) -> str:
+        return f"stop {COLOURS[self.seat].lower()}"
 
 
 @dataclass(frozen=True, slots=True)

@@ -4,6 +4,10 @@ A match to one point has no cube, nor does Old English. Otherwise a player may d
 when the cube is centred or their own, except in the Crawford game (the game right after a player
 first reaches one point short of the match) and once the cube can no longer change anything: when
 a win at its present value already gives either player the match, doubling is not offered.
+
+A money session (length 0) has the cube without the Crawford rule; its ``MoneyRules`` say how
+gammons count (Jacoby), whether a doubled player may beaver, and how many automatic doubles a game
+may have.
 """
 
 from __future__ import annotations
@@ -14,11 +18,32 @@ MAX_LENGTH = 25
 """The longest match played (points)."""
 MAX_CUBE = 1 << 15
 """The highest cube value a GNUBG match ID can hold."""
+MONEY = 0
+"""The length of a money session: single games, each scored on its own, until a player stops."""
+MAX_AUTOMATIC = 3
+"""The most automatic doubles a money game may have (equal opening dice)."""
+MAX_LIMIT = 1000
+"""The largest session limit in points."""
 
 
 def cube_in_play(rules: RuleSet, length: int) -> bool:
     """Whether a match of ``length`` under ``rules`` has a doubling cube."""
-    return rules.uses_cube and length > 1
+    return rules.uses_cube and length != 1
+
+
+def game_points(level: int, value: int, *, owner: int | None, jacoby: bool) -> int:
+    """What a game won at ``level`` (1 single, 2 gammon, 3 backgammon) scores with the cube at
+    ``value``: under the Jacoby rule a gammon or backgammon counts as a single game while the cube
+    is still in the middle (never turned: an automatic double leaves it there)."""
+    if jacoby and owner is None:
+        return value
+    return level * value
+
+
+def session_over(score: tuple[int, int], *, limit: int, stopping: int | None) -> bool:
+    """Whether a money session ends once its game in progress is scored: a player asked to stop,
+    or one is ``limit`` points ahead."""
+    return stopping is not None or (limit > 0 and abs(score[0] - score[1]) >= limit)
 
 
 def why_not_double(
@@ -43,7 +68,7 @@ def why_not_double(
     if value >= MAX_CUBE:
         return f"the cube is at its highest ({value})"
     away = (length - score[0], length - score[1])
-    if value >= max(away):
+    if length != MONEY and value >= max(away):
         return f"at {value} the cube already decides the match: a double changes nothing"
     return ""
 

@@ -12,6 +12,7 @@ from engine.backgammon.actions import (
     POINTS,
     AcceptResignation,
     BackgammonWin,
+    Beaver,
     Checkers,
     DeclineResignation,
     Double,
@@ -23,6 +24,7 @@ from engine.backgammon.actions import (
     Phase,
     Roll,
     RollOn,
+    StopAfterGame,
     Take,
     _path,
     _points,
@@ -63,8 +65,10 @@ def _apply(state: BackgammonState, action: Action) -> BackgammonState:
         return _checkers(state, action)
     if isinstance(action, RollOn | Double):
         return _decide(state, action)
-    if isinstance(action, Take | Pass):
+    if isinstance(action, Take | Pass | Beaver):
         return _answer_double(state, action)
+    if isinstance(action, StopAfterGame):
+        return _stop(state, action)
     if isinstance(action, OfferResignation):
         return _offer(state, action)
     if isinstance(action, AcceptResignation | DeclineResignation):
@@ -76,10 +80,18 @@ def _opening(state: BackgammonState, action: Opening) -> BackgammonState:
     if state.phase is not Phase.OPENING:
         raise IllegalActionError("the opening roll is over")
     if action.die0 == action.die1:
+        money = state.money
+        if money is not None and state.automatic_doubles < money.automatic and state.cube < cube.MAX_CUBE:
+            return state.but(
+                cube=state.cube * 2,
+                automatic_doubles=state.automatic_doubles + 1,
+                last=f"Both rolled {action.die0} to start: an automatic double turns the cube to "
+                f"{state.cube * 2} (it stays in the middle). Roll again",
+            )
         return state.but(last=f"Both rolled {action.die0} to start: roll again")
     seat = 0 if action.die0 > action.die1 else 1
     dice = (max(action.die0, action.die1), min(action.die0, action.die1))
-    game = f"Game {state.game_number}: " if state.length > 1 else ""
+    game = f"Game {state.game_number}: " if state.length != 1 else ""
     opened = state.but(turn_seat=seat, turn_number=state.turn_number + 1)
     return _rolled(
         opened,
@@ -163,9 +175,11 @@ def _after_moves(state: BackgammonState, turn: TurnInProgress, forced: bool = Fa
     if borne_off(state.sides[seat]) == CHECKERS:
         kind = score(state.sides[seat], state.sides[1 - seat])
         done = state.but(last_play=LastPlay(seat, state.dice, moves), last=text)
-        return _game_won(
-            done, seat, kind, POINTS[kind] * state.cube, f"{COLOURS[seat]} wins {LEVEL_WORDS[kind]}"
-        )
+        points = _worth(state, POINTS[kind])
+        words = f"{COLOURS[seat]} wins {LEVEL_WORDS[kind]}"
+        if points < POINTS[kind] * state.cube:
+            words += " (counted as a single game: Jacoby rule, the cube was not turned)"
+        return _game_won(done, seat, kind, points, words)
     if len(state.played) < turn.need:
         return state.but(last=text)
     return _next_turn(state, LastPlay(seat, state.dice, moves), text)
@@ -221,11 +235,27 @@ def _no_double_reason(state: BackgammonState) -> str:
     return "a double comes before the roll: the roll is chosen already"
 
 
-def _answer_double(state: BackgammonState, action: Take | Pass) -> BackgammonState:
+def _worth(state: BackgammonState, level: int) -> int:
+    """What a game won at ``level`` scores now (the Jacoby rule of a money session)."""
+    money = state.money
+    jacoby = money is not None and money.jacoby
+    return cube.game_points(level, state.cube, owner=state.cube_owner, jacoby=jacoby)
+
+
+def _answer_double(state: BackgammonState, action: Take | Pass | Beaver) -> BackgammonState:
     if state.phase is not Phase.TAKE:
         raise NotYourTurnError("no double waits for an answer")
     seat = state.turn_seat or 0
     taker = 1 - seat
+    if isinstance(action, Beaver):
+        if not state.may_beaver():
+            raise IllegalActionError(_no_beaver_reason(state))
+        return state.but(
+            phase=Phase.ROLL,
+            cube=state.cube * 4,
+            cube_owner=taker,
+            last=f"{COLOURS[taker]} beavers: the cube is at {state.cube * 4}, {COLOURS[taker]}'s",
+        )
     if isinstance(action, Take):
         return state.but(
             phase=Phase.ROLL,
@@ -239,6 +269,60 @@ def _answer_double(state: BackgammonState, action: Take | Pass) -> BackgammonSta
     )
 
 
+def _no_beaver_reason(state: BackgammonState) -> str:
+    if state.money is None:
+        return "beavers are a rule of money play, not of matches"
+    if not state.money.beavers:
+        return "this money session is played without beavers"
+    return f"a beaver would take the cube past {cube.MAX_CUBE}"
+
+
+def _stop(state: BackgammonState, action: StopAfterGame) -> BackgammonState:
+    """A player asks to end the money session with the game in progress; between games (before
+    an opening roll) it ends at once."""
+    if state.money is None:
+        raise IllegalActionError("only a money session can be stopped after a game: this is a match")
+    if action.seat not in (0, 1):
+        raise IllegalActionError("only a player of the session can stop it")
+    if state.stopping is not None:
+        raise IllegalActionError(f"{COLOURS[state.stopping]} has already asked to stop after this game")
+    said = f"{COLOURS[action.seat]} stops the session after this game"
+    asked = state.but(stopping=action.seat, last=said)
+    if state.phase is Phase.OPENING:
+        return _session_ended(asked, state.score, f"{said}. {_session_score(state.score)}")
+    return asked
+
+
+def _session_score(scored: tuple[int, int]) -> str:
+    return f"Session: {COLOURS[0]} {scored[0]}, {COLOURS[1]} {scored[1]}"
+
+
+def _session_ended(state: BackgammonState, scored: tuple[int, int], text: str) -> BackgammonState:
+    """The end of a money session at ``scored``: won by the player ahead, by the points ahead."""
+    lead = scored[0] - scored[1]
+    winner = None if lead == 0 else 0 if lead > 0 else 1
+    if winner is None:
+        description = f"The money session ends level at {scored[0]}-{scored[1]}"
+    else:
+        description = (
+            f"{COLOURS[winner]} wins the money session by {_points(abs(lead))} "
+            f"({scored[winner]}-{scored[1 - winner]})"
+        )
+    outcome = Outcome(
+        winner=winner, reason=BackgammonWin.SESSION, description=description, points=abs(lead), length=0
+    )
+    return state.but(
+        score=scored,
+        phase=Phase.OVER,
+        dice=None,
+        start=None,
+        dice_left=(),
+        played=(),
+        last=text,
+        result=outcome,
+    )
+
+
 def _offer(state: BackgammonState, action: OfferResignation) -> BackgammonState:
     if action not in state.resign_offers():
         if state.phase is Phase.PLAY:
@@ -246,7 +330,7 @@ def _offer(state: BackgammonState, action: OfferResignation) -> BackgammonState:
         raise NotYourTurnError("you can offer to resign on your turn, before rolling or moving")
     seat = state.turn_seat or 0
     kind = LEVELS[action.level - 1]
-    worth = action.level * state.cube
+    worth = _worth(state, action.level)
     return state.but(
         phase=Phase.RESIGN,
         offer=action.level,
@@ -270,7 +354,7 @@ def _answer_offer(state: BackgammonState, action: AcceptResignation | DeclineRes
         accepted,
         winner,
         kind,
-        state.offer * state.cube,
+        _worth(state, state.offer),
         f"{COLOURS[winner]} wins {LEVEL_WORDS[kind]}: {COLOURS[seat]} resigned",
     )
 
@@ -285,8 +369,13 @@ def _game_won(
     said = f"{words}: {_points(points)}"
     if state.length > 1:
         said += f". Score: {COLOURS[0]} {scored[0]}, {COLOURS[1]} {scored[1]} (to {state.length})"
+    elif state.money is not None:
+        said += f". {_session_score(scored)}"
     text = f"{state.last}. {said}" if state.last else said
-    if scored[winner] >= state.length:
+    money = state.money
+    if money is not None and cube.session_over(scored, limit=money.limit, stopping=state.stopping):
+        return _session_ended(state, scored, text)
+    if money is None and scored[winner] >= state.length:
         if state.length > 1:
             description = (
                 f"{COLOURS[winner]} wins the {state.length}-point match {scored[winner]}-{scored[1 - winner]}"
@@ -318,6 +407,7 @@ def _game_won(
         cube_owner=None,
         crawford=crawford,
         crawford_done=done,
+        automatic_doubles=0,
         game_number=state.game_number + 1,
         phase=Phase.OPENING,
         turn_seat=None,

@@ -37,6 +37,7 @@ from engine.backgammon.actions import (
     SCHEMA,
     AcceptResignation,
     BackgammonWin,
+    Beaver,
     Checkers,
     DeclineResignation,
     Double,
@@ -48,6 +49,7 @@ from engine.backgammon.actions import (
     Phase,
     Roll,
     RollOn,
+    StopAfterGame,
     Take,
     _path,
     score,
@@ -61,7 +63,7 @@ from engine.backgammon.board import (
     starting_board,
 )
 from engine.backgammon.flow import _apply
-from engine.backgammon.layers import Match, MatchFields, build, changed
+from engine.backgammon.layers import Match, MatchFields, MoneyRules, build, changed
 from engine.backgammon.plays import Move, Play
 from engine.backgammon.turn import Stepped, TurnInProgress, turn_of
 from engine.backgammon.words import parse_action
@@ -92,10 +94,12 @@ __all__ = [
     "AcceptResignation",
     "BackgammonState",
     "BackgammonWin",
+    "Beaver",
     "Checkers",
     "DeclineResignation",
     "Double",
     "LastPlay",
+    "MoneyRules",
     "MoveChecker",
     "OfferResignation",
     "Opening",
@@ -103,6 +107,7 @@ __all__ = [
     "Phase",
     "Roll",
     "RollOn",
+    "StopAfterGame",
     "Take",
     "score",
 ]
@@ -159,11 +164,25 @@ class BackgammonState(MatchFields, GameState, GameView):
     variant_key: ClassVar[str] = "backgammon"
 
     @classmethod
-    def new(cls, rules: RuleSet = RuleSet.STANDARD, length: int = 1) -> BackgammonState:
-        """The match before the first opening roll."""
-        if not 1 <= length <= cube.MAX_LENGTH:
-            raise ValueError(f"a match is 1 to {cube.MAX_LENGTH} points, not {length}")
-        return cls(sides=starting_board(rules), rules=rules, length=length)
+    def new(
+        cls, rules: RuleSet = RuleSet.STANDARD, length: int = 1, money: MoneyRules | None = None
+    ) -> BackgammonState:
+        """The match before the first opening roll; ``length`` 0 is a money session under ``money``
+        (default: ``MoneyRules()``)."""
+        if not 0 <= length <= cube.MAX_LENGTH:
+            raise ValueError(f"a match is 1 to {cube.MAX_LENGTH} points (0: money), not {length}")
+        if length == cube.MONEY:
+            if not rules.uses_cube:
+                raise ValueError("money play needs the doubling cube, which these rules do not have")
+            money = money or MoneyRules()
+        elif money is not None:
+            raise ValueError("money rules are for money play (length 0)")
+        return cls(sides=starting_board(rules), rules=rules, length=length, money=money)
+
+    @property
+    def is_money(self) -> bool:
+        """Whether this is a money session (single games scored on their own, until a player stops)."""
+        return self.money is not None
 
     # -- reading the position --------------------------------------------------------------------
 
@@ -200,6 +219,20 @@ class BackgammonState(MatchFields, GameState, GameView):
             crawford=self.crawford,
         )
 
+    def may_beaver(self) -> bool:
+        """Whether the doubled player may beaver now: money play with beavers, a double waiting."""
+        money = self.money
+        return (
+            self.phase is Phase.TAKE
+            and money is not None
+            and money.beavers
+            and self.cube * 4 <= cube.MAX_CUBE
+        )
+
+    def may_stop(self, seat: int) -> bool:
+        """Whether ``seat`` may still ask to end this money session after the game in progress."""
+        return self.money is not None and self.result is None and self.stopping is None and seat in (0, 1)
+
     def _turn(self) -> TurnInProgress:
         assert self.start is not None and self.dice is not None
         return turn_of(self._board_of(self.start), *self.dice, self.rules)
@@ -222,8 +255,11 @@ class BackgammonState(MatchFields, GameState, GameView):
         the match: resign the match)."""
         if self.length == 1 or self.last_play is None:
             return ()
+        # Under the Jacoby rule, with the cube still in the middle, a gammon is worth a single game.
+        money = self.money
+        levels = (1,) if money is not None and money.jacoby and self.cube_owner is None else (1, 2, 3)
         if self.phase is Phase.DECIDE or (self.phase is Phase.PLAY and not self.played):
-            return tuple(OfferResignation(level) for level in (1, 2, 3))
+            return tuple(OfferResignation(level) for level in levels)
         return ()
 
     # -- protocol --------------------------------------------------------------------------------
@@ -272,7 +308,7 @@ class BackgammonState(MatchFields, GameState, GameView):
         if self.phase is Phase.DECIDE:
             return (RollOn(), Double())
         if self.phase is Phase.TAKE:
-            return (Take(), Pass())
+            return (Take(), Pass(), Beaver()) if self.may_beaver() else (Take(), Pass())
         if self.phase is Phase.RESIGN:
             return (AcceptResignation(), DeclineResignation())
         if self.phase is not Phase.PLAY:
@@ -333,6 +369,8 @@ class BackgammonState(MatchFields, GameState, GameView):
             return f"offer to resign {LEVEL_WORDS[LEVELS[action.level - 1]]}"
         if isinstance(action, RollOn):
             return ""  # the dice that follow at once say it
+        if isinstance(action, StopAfterGame):
+            return f"{COLOURS[action.seat]} stops the session after this game"
         return action.notation
 
     @property
@@ -344,7 +382,12 @@ class BackgammonState(MatchFields, GameState, GameView):
         """The match score and the cube in words, empty for a 1-point match."""
         if self.length == 1:
             return ""
-        parts = [f"Score {COLOURS[0]} {self.score[0]}, {COLOURS[1]} {self.score[1]} (to {self.length})"]
+        if self.money is not None:
+            parts = [f"Money game: {COLOURS[0]} {self.score[0]}, {COLOURS[1]} {self.score[1]} points"]
+            if self.stopping is not None:
+                parts.append("last game")
+        else:
+            parts = [f"Score {COLOURS[0]} {self.score[0]}, {COLOURS[1]} {self.score[1]} (to {self.length})"]
         if self.crawford:
             parts.append("Crawford game")
         elif self.uses_cube:
@@ -367,6 +410,8 @@ class BackgammonState(MatchFields, GameState, GameView):
                 now = f"{name} to roll"
             elif self.phase is Phase.TAKE:
                 now = f"{other} to take or pass the cube at {self.cube * 2}"
+                if self.may_beaver():
+                    now = f"{other} to take, beaver or pass the cube at {self.cube * 2}"
             elif self.phase is Phase.RESIGN:
                 kind = LEVELS[self.offer - 1]
                 now = f"{other} to accept or decline {name}'s resignation of {LEVEL_WORDS[kind]}"
@@ -419,7 +464,43 @@ def saved_form(state: BackgammonState) -> JSONDict:
         "last": state.last,
         "continues": state.continues,
         "result": state.result.to_json() if state.result else None,
+    } | _money_form(state)
+
+
+def _money_form(state: BackgammonState) -> JSONDict:
+    """A money session's own fields; none in a match, whose saved form stays as it always was."""
+    money = state.money
+    if money is None:
+        return {}
+    return {
+        "money": {
+            "jacoby": money.jacoby,
+            "beavers": money.beavers,
+            "automatic": money.automatic,
+            "limit": money.limit,
+            "stopping": state.stopping,
+            "automatic_doubles": state.automatic_doubles,
+        }
     }
+
+
+def _read_money(raw: Any) -> tuple[MoneyRules | None, int | None, int]:
+    """The money rules, the seat that asked to stop and the automatic doubles of the game, as
+    ``_money_form`` saved them (none of them in a match saved before money play existed)."""
+    if raw is None:
+        return None, None, 0
+    rules = MoneyRules(
+        jacoby=bool(raw["jacoby"]),
+        beavers=bool(raw["beavers"]),
+        automatic=int(raw["automatic"]),
+        limit=int(raw["limit"]),
+    )
+    doubles = int(raw["automatic_doubles"])
+    if not 0 <= rules.automatic <= cube.MAX_AUTOMATIC or not 0 <= rules.limit <= cube.MAX_LIMIT:
+        raise CorruptStateError("the money session's rules are impossible")
+    if not 0 <= doubles <= rules.automatic:
+        raise CorruptStateError("more automatic doubles than the session allows")
+    return rules, SAVED.seat(raw["stopping"], "the player who stopped the session"), doubles
 
 
 def _sides(raw: Any) -> tuple[Side, Side]:
@@ -446,7 +527,12 @@ def _read_state(cls: type[BackgammonState], data: Mapping[str, Any]) -> Backgamm
     owner = SAVED.seat(data["cube_owner"], "the cube's owner")
     phase = Phase(data["phase"])
     seat = SAVED.seat(data["turn_seat"], "the seat on turn")
-    if not 1 <= length <= cube.MAX_LENGTH or min(score_t) < 0:
+    money, stopping, automatic_doubles = _read_money(data.get("money"))
+    if (
+        not 0 <= length <= cube.MAX_LENGTH
+        or min(score_t) < 0
+        or (length == cube.MONEY) != (money is not None)
+    ):
         raise CorruptStateError("the match length or score is impossible")
     if value < 1 or value & (value - 1) or value > cube.MAX_CUBE:
         raise CorruptStateError(f"{value} is not a cube value")
@@ -485,7 +571,7 @@ def _read_state(cls: type[BackgammonState], data: Mapping[str, Any]) -> Backgamm
         )
     if (result is None) == (phase is Phase.OVER):
         raise CorruptStateError("the result does not fit the phase")
-    if result is None and max(score_t) >= length:
+    if result is None and money is None and max(score_t) >= length:
         raise CorruptStateError("the score has already won the match")
     if (phase is Phase.RESIGN) != (resume is not None) or (phase is Phase.RESIGN) != (
         int(data["offer"]) in (1, 2, 3)
@@ -514,6 +600,9 @@ def _read_state(cls: type[BackgammonState], data: Mapping[str, Any]) -> Backgamm
         last=None if data["last"] is None else str(data["last"]),
         continues=bool(data["continues"]),
         result=result,
+        money=money,
+        stopping=stopping,
+        automatic_doubles=automatic_doubles,
     )
     if phase is Phase.PLAY:
         if start is None:

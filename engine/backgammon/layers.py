@@ -43,12 +43,27 @@ class Game:
     phase: Phase = Phase.OPENING
     offer: int = 0
     resume: Phase | None = None
+    automatic_doubles: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class MoneyRules:
+    """The rules of a money session (match length 0): ``jacoby``: gammons count only once the cube
+    has been turned; ``beavers``: a doubled player may beaver; ``automatic``: at most this many
+    automatic doubles per game (equal opening dice); ``limit``: the session ends once a player is
+    this many points ahead (0: no limit)."""
+
+    jacoby: bool = True
+    beavers: bool = False
+    automatic: int = 0
+    limit: int = 0
 
 
 @dataclass(frozen=True, slots=True)
 class Match:
     """The match to ``length`` points under ``rules``: the score, the Crawford rule, its result, and
-    the game being played."""
+    the game being played. A money session is ``length`` 0 with its ``money`` rules; ``stopping``
+    is the seat that asked to stop it after the game in progress."""
 
     game: Game
     rules: RuleSet = RuleSet.STANDARD
@@ -57,11 +72,13 @@ class Match:
     crawford: bool = False
     crawford_done: bool = False
     result: Outcome | None = None
+    money: MoneyRules | None = None
+    stopping: int | None = None
 
 
 POSITION_FIELDS = ("sides", "turn_seat", "dice", "start", "dice_left", "played", "last_play")
-GAME_FIELDS = ("game_number", "cube", "cube_owner", "phase", "offer", "resume")
-MATCH_FIELDS = ("rules", "length", "score", "crawford", "crawford_done", "result")
+GAME_FIELDS = ("game_number", "cube", "cube_owner", "phase", "offer", "resume", "automatic_doubles")
+MATCH_FIELDS = ("rules", "length", "score", "crawford", "crawford_done", "result", "money", "stopping")
 LAYER_OF = {
     **{name: "position" for name in POSITION_FIELDS},
     **{name: "game" for name in GAME_FIELDS},
@@ -124,6 +141,14 @@ class MatchFields:
     def result(self) -> Outcome | None:
         return self.match.result
 
+    @property
+    def money(self) -> MoneyRules | None:
+        return self.match.money
+
+    @property
+    def stopping(self) -> int | None:
+        return self.match.stopping
+
     # -- the game -------------------------------------------------------------------------------
 
     @property
@@ -149,6 +174,10 @@ class MatchFields:
     @property
     def resume(self) -> Phase | None:
         return self.match.game.resume
+
+    @property
+    def automatic_doubles(self) -> int:
+        return self.match.game.automatic_doubles
 
     # -- the position ---------------------------------------------------------------------------
 

@@ -1,5 +1,5 @@
-"""Backgammon as a registered game: options (match length, rule set), notation, forfeits, and the
-interchange codes of a position (GNUBG ID, XGID)."""
+"""Backgammon as a registered game: options (match length, rule set, the rules of money play),
+notation, forfeits, and the interchange codes of a position (GNUBG ID, XGID)."""
 
 from __future__ import annotations
 
@@ -16,11 +16,12 @@ from engine.backgammon.game import (
     SCHEMA,
     BackgammonState,
     BackgammonWin,
+    MoneyRules,
     MoveChecker,
     Phase,
 )
 from engine.backgammon.matexport import mat_file
-from engine.errors import CorruptStateError
+from engine.errors import BadOptionsError, CorruptStateError
 from engine.protocol import (
     Action,
     EndReason,
@@ -38,6 +39,8 @@ RULE_LABELS = {
     RuleSet.NACKGAMMON: "Nackgammon (two more back checkers)",
     RuleSet.OLDENGLISH: "Old English (at most five checkers on a point, no cube)",
 }
+MONEY_OPTIONS = ("jacoby", "beavers", "automatic", "limit")
+"""The options of money play (``length`` 0); a match refuses them."""
 
 
 class BackgammonVariant(Variant):
@@ -49,9 +52,9 @@ class BackgammonVariant(Variant):
     options: ClassVar[tuple[OptionSpec, ...]] = (
         OptionSpec(
             "length",
-            "Match length in points (1 to 25); 1 is a single game without the cube",
+            "Match length in points (1 to 25); 1 is a single game without the cube, 0 a money game",
             1,
-            minimum=1,
+            minimum=0,
             maximum=cube.MAX_LENGTH,
             summary="{value}-point match",
         ),
@@ -62,6 +65,22 @@ class BackgammonVariant(Variant):
             choices=tuple(r.value for r in RULE_LABELS),
             choice_labels=tuple(RULE_LABELS.values()),
             summary="{label} rules",
+        ),
+        OptionSpec("jacoby", "Money game: gammons count only once the cube is turned", True),
+        OptionSpec("beavers", "Money game: a doubled player may beaver (take and redouble)", False),
+        OptionSpec(
+            "automatic",
+            "Money game: equal opening dice double the cube, at most this many times a game",
+            0,
+            minimum=0,
+            maximum=cube.MAX_AUTOMATIC,
+        ),
+        OptionSpec(
+            "limit",
+            "Money game: the session ends once a player is this many points ahead (0: no limit)",
+            0,
+            minimum=0,
+            maximum=cube.MAX_LIMIT,
         ),
     )
     # Checkers are moved one at a time and the play waits for Confirm; cube decisions, resignation
@@ -79,7 +98,66 @@ class BackgammonVariant(Variant):
 
     def new_game(self, options: Mapping[str, Any] | None = None) -> BackgammonState:
         resolved = self.resolve_options(options)
-        return BackgammonState.new(RuleSet(resolved["rules"]), int(resolved["length"]))
+        length = int(resolved["length"])
+        money = None
+        if length == cube.MONEY:
+            money = MoneyRules(
+                jacoby=resolved["jacoby"],
+                beavers=resolved["beavers"],
+                automatic=resolved["automatic"],
+                limit=resolved["limit"],
+            )
+        return BackgammonState.new(RuleSet(resolved["rules"]), length, money)
+
+    def resolve_options(self, options: Mapping[str, Any] | None) -> dict[str, Any]:
+        """The options checked, with the rules of money play only in a money game (``length`` 0):
+        there they get their defaults, while a match refuses them (and keeps its saved options as
+        they were before money play)."""
+        resolved = super().resolve_options(options)
+        given = dict(options or {})
+        if resolved["length"] != cube.MONEY:
+            named = [name for name in MONEY_OPTIONS if name in given]
+            if named:
+                raise BadOptionsError(
+                    f"{' and '.join(named)} {'is a rule' if len(named) == 1 else 'are rules'} of money "
+                    "play: add length:0 for a money game, or leave "
+                    f"{'it' if len(named) == 1 else 'them'} out of a match"
+                )
+            return {name: value for name, value in resolved.items() if name not in MONEY_OPTIONS}
+        if not RuleSet(resolved["rules"]).uses_cube:
+            raise BadOptionsError(
+                "a money game (length:0) is played with the doubling cube, which Old English does not have"
+            )
+        for name in ("jacoby", "beavers"):
+            if not isinstance(resolved[name], bool):
+                raise BadOptionsError(f"{name} must be true or false, not {resolved[name]!r}")
+        return resolved
+
+    def describe_options(self, resolved: Mapping[str, Any]) -> str:
+        """As for any game, except that a money game says so with the money rules that differ from
+        their defaults ("money game, beavers, at most 1 automatic double")."""
+        if resolved.get("length") != cube.MONEY:
+            return super().describe_options(resolved)
+        rules = resolved.get("rules", RuleSet.STANDARD.value)
+        phrases = ["money game"]
+        if rules != RuleSet.STANDARD.value:
+            phrases.append(super().describe_options({"rules": rules}))
+        if not resolved.get("jacoby", True):
+            phrases.append("no Jacoby rule")
+        if resolved.get("beavers", False):
+            phrases.append("beavers")
+        automatic = int(resolved.get("automatic", 0))
+        if automatic:
+            phrases.append(f"at most {automatic} automatic double{'s' if automatic > 1 else ''}")
+        limit = int(resolved.get("limit", 0))
+        if limit:
+            phrases.append(f"until a player is {limit} point{'s' if limit > 1 else ''} ahead")
+        return ", ".join(phrases)
+
+    def counts_for_rating(self, options: Mapping[str, Any]) -> bool:
+        """A money session is not rated: it has no set length, and its result is a running score in
+        points, not a match won or lost (docs/ratings.md)."""
+        return options.get("length") != cube.MONEY
 
     def from_json(self, data: Mapping[str, Any]) -> BackgammonState:
         state = BackgammonState.from_json(data)
@@ -93,8 +171,12 @@ class BackgammonVariant(Variant):
         return state.parse(text)
 
     def forfeit(self, state: GameState, loser: int, reason: Forfeit, description: str) -> Outcome:
-        """A resigned or timed-out match: the opponent wins it, rated at the match's full length."""
+        """A resigned or timed-out match: the opponent wins it, rated at the match's full length. A
+        money session ends there: the game in progress counts as lost by ``loser`` as a single game
+        at the cube's value, and the session is won by whoever is ahead then."""
         assert isinstance(state, BackgammonState)
+        if state.is_money:
+            return _money_forfeit(state, loser, reason, description)
         winner = 1 - loser
         return Outcome(
             winner=winner,
@@ -135,6 +217,27 @@ class BackgammonVariant(Variant):
             data=text.encode("utf-8"),
             description="The match for GNU Backgammon or eXtreme Gammon (File, Import, .mat)",
         )
+
+
+def _money_forfeit(state: BackgammonState, loser: int, reason: Forfeit, description: str) -> Outcome:
+    score = list(state.score)
+    if state.phase not in (Phase.OPENING, Phase.OVER):
+        score[1 - loser] += state.cube
+    lead = score[0] - score[1]
+    winner = None if lead == 0 else 0 if lead > 0 else 1
+    if winner is None:
+        final = f"the money session ends level at {score[0]}-{score[1]}"
+    else:
+        points = f"{abs(lead)} point{'s' if abs(lead) != 1 else ''}"
+        final = f"{COLOURS[winner]} wins the money session by {points} ({score[winner]}-{score[1 - winner]})"
+    left = "resigned" if reason is Forfeit.RESIGNATION else "ran out of time"
+    return Outcome(
+        winner=winner,
+        reason=reason,
+        description=f"{COLOURS[loser]} {left}, losing the game in progress: {final}.",
+        points=abs(lead),
+        length=0,
+    )
 
 
 def match_info(state: BackgammonState) -> MatchInfo:

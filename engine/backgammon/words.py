@@ -5,8 +5,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from engine.backgammon.actions import (
+    COLOURS,
     LEVELS,
     AcceptResignation,
+    Beaver,
     Checkers,
     DeclineResignation,
     Double,
@@ -17,6 +19,7 @@ from engine.backgammon.actions import (
     Phase,
     Roll,
     RollOn,
+    StopAfterGame,
     Take,
     _path,
 )
@@ -67,11 +70,18 @@ def parse_action(state: BackgammonState, text: str) -> Action:
         "take": Take(),
         "pass": Pass(),
         "drop": Pass(),
+        "beaver": Beaver(),
         "accept": AcceptResignation(),
         "decline": DeclineResignation(),
     }
     if words in simple and not (words == "pass" and state.phase is Phase.PLAY):
         return simple[words]
+    if words.startswith("stop "):
+        seats = {colour.lower(): seat for seat, colour in enumerate(COLOURS)}
+        who = words.removeprefix("stop ")
+        if who not in seats:
+            raise NotationError("stop a money session after this game: stop white|black")
+        return StopAfterGame(seats[who])
     if words.startswith("resign"):
         level = words.removeprefix("resign").strip() or "single"
         names = {k.value: i + 1 for i, k in enumerate(LEVELS)} | {"game": 1, "1": 1, "2": 2, "3": 3}

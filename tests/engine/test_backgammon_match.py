@@ -44,7 +44,7 @@ def almost_won(seat: int, **fields: object) -> BackgammonState:
 
 def test_match_length_and_rule_set_are_options_with_limits() -> None:
     assert VARIANT.new_game({"length": 25}).length == 25
-    for bad in ({"length": 0}, {"length": 26}, {"rules": "hypergammon"}, {"colour": "red"}):
+    for bad in ({"length": -1}, {"length": 26}, {"rules": "hypergammon"}, {"colour": "red"}):
         with pytest.raises(BadOptionsError):
             VARIANT.new_game(bad)
     assert (
