@@ -4,6 +4,11 @@ A turn played one checker at a time is one roll with its whole play in the file;
 the first roll of the seat that starts; a won game ends with the points it scored (an accepted
 resignation is written the same way: the format has no resignation lines). A match ended off the board (a resignation
 of the match, a timeout) is written as far as it was played.
+
+A money session is written as GNU Backgammon writes one: a ``0 point match`` whose games carry the points
+they scored (the Jacoby rule may make a gammon a single game), a beaver as ``Beavers => N``; a player's
+Stop is no move of a game and is not written. The format has no automatic doubles (the cube of a game
+would start above 1), so a session that had one is not exported.
 """
 
 from __future__ import annotations
@@ -15,6 +20,7 @@ from engine.backgammon.board import RuleSet
 from engine.backgammon.game import (
     AcceptResignation,
     BackgammonState,
+    Beaver,
     Checkers,
     DeclineResignation,
     Double,
@@ -58,6 +64,8 @@ def mat_record(
             actions.append(MatAction(seat, "double"))
         elif isinstance(action, Take | Pass):
             actions.append(MatAction(1 - seat, "take" if isinstance(action, Take) else "pass"))
+        elif isinstance(action, Beaver):
+            actions.append(MatAction(1 - seat, "beaver"))
         elif isinstance(action, OfferResignation):
             actions.append(MatAction(seat, "resign", points=action.level * before.cube))
         elif isinstance(action, AcceptResignation | DeclineResignation):
@@ -79,7 +87,7 @@ def mat_record(
                 MatAction(seat, "roll", dice=dice, play=play_text(Play(tuple(moves), before.board)))
             )
             moves = []
-        if after.game_number != before.game_number or after.is_terminal():
+        if after.game_number != before.game_number or (after.is_terminal() and after.score != before.score):
             winner = max((0, 1), key=lambda s: after.score[s] - before.score[s])
             actions.append(MatAction(winner, "win", points=after.score[winner] - before.score[winner]))
             games.append(MatGame(score, tuple(actions)))
@@ -95,6 +103,21 @@ def mat_file(
 ) -> str | None:
     """The ``.mat`` text of the match, or None under rules the format cannot hold (Old English)."""
     record = mat_record(variant, options, log, names)
-    if record.rules is RuleSet.OLDENGLISH:
+    if record.rules is RuleSet.OLDENGLISH or _had_automatic_double(variant, options, log):
         return None
     return mat_text(record)
+
+
+def _had_automatic_double(variant: Variant, options: Mapping[str, Any], log: Sequence[str]) -> bool:
+    """Whether a game of the money session had an automatic double, which ``.mat`` cannot hold."""
+    state = variant.new_game(options)
+    assert isinstance(state, BackgammonState)
+    if state.money is None or state.money.automatic == 0:
+        return False
+    for text in log:
+        after = state.apply(variant.parse_action(state, text))
+        assert isinstance(after, BackgammonState)
+        if after.automatic_doubles > 0:
+            return True
+        state = after
+    return False

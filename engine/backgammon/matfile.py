@@ -25,7 +25,10 @@ of how our matches are stored. The layout follows what GNU Backgammon's own expo
   order that can be played (``25/20* 13/7``, ``6/0 6/0``); doubles are written as four steps, never
   ``(2)``, and a checker moving on is written step by step (``13/7* 7/4``), as GNU Backgammon writes them;
   a roll that cannot be played is the dice alone (``66:``);
-- `` Doubles => 4`` (the new cube value), `` Takes``, `` Drops``;
+- `` Doubles => 4`` (the new cube value), `` Takes``, `` Drops``; in money play `` Beavers => 8`` (the
+  doubled player takes and redoubles, keeping the cube), which GNU Backgammon's importer reads as a
+  take and a redouble that the doubler's next roll takes; a game that ends before that roll (a
+  resignation) writes the doubler's `` Takes`` after it, or the importer scores it at the cube before;
 - `` Wins N point(s)`` in the winner's column (seat 1's on the line of seat 0's last entry when its right
   column is free, as after a pass by seat 0; otherwise on an unnumbered line of its own),
   with `` and the match`` when it ends the match (Jellyfish writes it; the importer reads only the number),
@@ -51,7 +54,7 @@ from engine.backgammon.notation import parse_play
 from engine.backgammon.plays import Play
 from engine.errors import GameError
 
-KINDS = ("roll", "double", "take", "pass", "resign", "accept", "decline", "win")
+KINDS = ("roll", "double", "take", "beaver", "pass", "resign", "accept", "decline", "win")
 MAX_LENGTH = 25
 
 
@@ -60,7 +63,7 @@ class MatAction:
     """One action of a game: ``seat`` 0 is the first listed player (left column), 1 the other.
 
     ``kind``: ``roll`` (``dice`` and ``play`` in our notation, ``""`` or ``"no play"`` when it cannot move),
-    ``double``, ``take``, ``pass``, ``resign`` (an offer of ``points``), ``accept``, ``decline``,
+    ``double``, ``take``, ``beaver`` (money play), ``pass``, ``resign`` (an offer of ``points``), ``accept``, ``decline``,
     ``win`` (the game won, ``points``).
     """
 
@@ -174,6 +177,8 @@ class _Game:
         """What must come next: (``"take-or-pass"``, doubler, _), (``"answer"``, resigner, points) or
         (``"win"``, winner, points)."""
         self.winner: tuple[int, int] | None = None
+        self.beavered: int | None = None
+        """The doubler whose double was beavered, until their next roll takes the redouble."""
         self.lines = _Lines()
 
     def fail(self, number: int, text: str) -> MatRecordError:
@@ -201,7 +206,11 @@ class _Game:
                 raise self.fail(number, f"{action.kind} with nothing offered")
             return
         what = self.pending[0]
-        wanted = {"take-or-pass": ("take", "pass"), "answer": ("accept", "decline"), "win": ("win",)}[what]
+        wanted = {
+            "take-or-pass": ("take", "beaver", "pass"),
+            "answer": ("accept", "decline"),
+            "win": ("win",),
+        }[what]
         if action.kind not in wanted or action.kind not in kinds:
             raise self.fail(number, f"{action.kind} where the record needs {' or '.join(wanted)}")
 
@@ -222,6 +231,7 @@ class _Game:
         except GameError as error:
             raise self.fail(number, str(error)) from None
         self.sides[action.seat], self.sides[1 - action.seat] = play.result[1], play.result[0]
+        self.beavered = None
         high, low = max(d1, d2), min(d1, d2)
         self.lines.add(action.seat, f"{high}{low}: {_steps(play)}".rstrip())
         self.on_roll = 1 - action.seat
@@ -252,6 +262,19 @@ class _Game:
         self.cube *= 2
         self.owner = action.seat
         self.lines.add(action.seat, " Takes")
+
+    def _beaver(self, number: int, action: MatAction) -> None:
+        self._expect(number, action, ("beaver",))
+        assert self.pending is not None
+        if self.match.length != 0:
+            raise self.fail(number, "a beaver is a rule of money play, not of a match")
+        if action.seat == self.pending[1]:
+            raise self.fail(number, "a player cannot beaver their own double")
+        self.beavered = self.pending[1]
+        self.pending = None
+        self.cube *= 4
+        self.owner = action.seat
+        self.lines.add(action.seat, f" Beavers => {self.cube}")
 
     def _pass(self, number: int, action: MatAction) -> None:
         self._expect(number, action, ("pass",))
@@ -297,6 +320,8 @@ class _Game:
             # Money play may score less (the Jacoby rule), never more.
             raise self.fail(number, f"the game is worth {points}, not {action.points}")
         self.pending = None
+        if self.beavered is not None:
+            self.lines.add(self.beavered, " Takes")
         self.winner = (seat, action.points)
         score = self.game.score
         after = score[seat] + action.points

@@ -190,7 +190,8 @@ class BackgammonVariant(Variant):
         """The GNUBG ID and the XGID of the position, to paste into GNU Backgammon or eXtreme Gammon."""
         assert isinstance(state, BackgammonState)
         info = match_info(state)
-        return (("GNUBG ID", gnubg_id(state.board, info)), ("XGID", xgid(state.board, info)))
+        beaver = state.money is not None and state.money.beavers
+        return (("GNUBG ID", gnubg_id(state.board, info)), ("XGID", xgid(state.board, info, beaver=beaver)))
 
     def position_codes_note(self, state: GameState) -> str | None:
         """Old English's five-checker limit is not in the codes, nor known to GNU Backgammon or eXtreme
@@ -262,6 +263,7 @@ def match_info(state: BackgammonState) -> MatchInfo:
         dice=state.dice if state.phase is Phase.PLAY and state.dice else (0, 0),
         match_length=state.length,
         score=state.score,
+        jacoby=state.money is not None and state.money.jacoby,
     )
 
 

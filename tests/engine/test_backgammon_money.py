@@ -4,15 +4,19 @@ cap, no Crawford rule, and saved sessions read back."""
 
 from __future__ import annotations
 
+import random
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
 
 from engine.backgammon.board import side_from
-from engine.backgammon.game import BackgammonState, BackgammonWin, MoneyRules, Phase
+from engine.backgammon.game import BackgammonState, BackgammonWin, MoneyRules, Phase, StopAfterGame
 from engine.backgammon.variant import VARIANT
 from engine.errors import BadOptionsError, IllegalActionError
-from engine.protocol import Forfeit
+from engine.protocol import CHANCE, Action, Forfeit
+from tests import oracles
+from tests.engine.test_backgammon_matfile import gnubg_import, needs_gnubg
 
 
 def act(state: BackgammonState, *texts: str) -> BackgammonState:
@@ -206,3 +210,68 @@ def test_saved_money_session_reads_back_and_saved_matches_have_no_money_fields()
     with pytest.raises(Exception, match="impossible"):
         VARIANT.from_json(broken)
     assert replace(s).money == s.money
+
+
+def random_session(seed: int, **options: object) -> tuple[dict[str, object], list[str], BackgammonState]:
+    """A money session of random legal actions (beavers, resignations and a Stop by seat 1 in its
+    fourth game included) to its end."""
+    rng = random.Random(seed)
+    given: dict[str, object] = {"length": 0, **options}
+    state = VARIANT.new_game(given)
+    log = []
+    while not state.is_terminal():
+        if state.game_number == 4 and state.may_stop(1) and state.phase is Phase.DECIDE:
+            action: Action = StopAfterGame(1)
+        elif state.to_move() == CHANCE:
+            action = state.chance_action((rng.randint(1, 6), rng.randint(1, 6)))
+        else:
+            action = rng.choice([*state.legal_actions(), *state.resign_offers()])
+        log.append(action.notation)
+        state = state.apply(action)
+    return given, log, state
+
+
+def test_export_of_a_money_session_is_a_0_point_match_with_the_points_of_each_game() -> None:
+    given, log, state = random_session(8, beavers=True)
+    text = VARIANT.export_match(given, log, ("Alice", "Bob"))
+    assert text is not None
+    mat = text.data.decode()
+    assert mat.startswith(" 0 point match\n")
+    assert mat.count(" Game ") == state.game_number
+    assert "Beavers => " in mat
+
+
+def test_export_of_a_money_session_with_an_automatic_double_is_not_written() -> None:
+    given = {"length": 0, "automatic": 1}
+    log = ["opening 2-2", "opening 3-1", "8/5 6/5", "stop white", "double", "pass"]
+    assert VARIANT.export_match(given, log, ("Alice", "Bob")) is None
+
+
+@needs_gnubg
+@pytest.mark.parametrize(
+    ("seed", "options"), [(8, {"beavers": True}), (3, {"beavers": True}), (5, {"jacoby": False})]
+)
+def test_gnubg_reads_back_an_exported_money_session_with_the_same_games_and_score(
+    tmp_path: Path, seed: int, options: dict[str, object]
+) -> None:
+    given, log, state = random_session(seed, **options)
+    exported = VARIANT.export_match(given, log, ("Alice", "Bob"))
+    assert exported is not None
+    text = exported.data.decode()
+    output, again = gnubg_import(tmp_path, text, f"money{seed}")
+    assert (
+        f"after {state.game_number} games) is: Alice {state.score[0]}, Bob {state.score[1]} (money" in output
+    )
+    assert again.count(" Game ") == text.count(" Game ")
+
+
+@needs_gnubg
+def test_gnubg_reads_the_match_id_of_a_money_game_as_ours(tmp_path: Path) -> None:
+    s = act(money(jacoby=False), "double", "take")
+    s = s.but(score=(7, 3))
+    codes = dict(VARIANT.position_codes(s))
+    commands = f"set gnubgid {codes['GNUBG ID']}\nshow score\nshow gnubgid\n"
+    done = oracles.run_gnubg([oracles.gnubg_program(), "-t", "-q"], commands, tmp_path, timeout=30)
+    output = done.stdout + done.stderr
+    assert "money session" in output and "without Jacoby rule" in output
+    assert codes["GNUBG ID"].split(":")[1] in output
