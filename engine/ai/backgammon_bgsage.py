@@ -38,6 +38,7 @@ from engine.backgammon.game import (
     POINTS,
     AcceptResignation,
     BackgammonState,
+    Beaver,
     Checkers,
     DeclineResignation,
     Double,
@@ -116,6 +117,8 @@ class Context:
     away2: int
     crawford: bool
     cubeful: bool
+    jacoby: bool = False
+    beaver: bool = False
 
     def kwargs(self) -> dict[str, Any]:
         return {
@@ -124,18 +127,24 @@ class Context:
             "away1": self.away1,
             "away2": self.away2,
             "is_crawford": self.crawford,
-            "jacoby": False,
-            "beaver": False,
+            "jacoby": self.jacoby,
+            "beaver": self.beaver,
         }
 
 
 def context(state: BackgammonState, seat: int, money: bool) -> Context:
-    """The match as ``seat`` sees it: cubeless money play for the benchmark and Old English, else the
-    match score (a 1-point match: 1-away each), evaluated cubeful (only the cubeful analyzer reads
-    the score)."""
+    """The match as ``seat`` sees it: cubeless money play for the benchmark and Old English, cubeful
+    money play under its Jacoby and beaver rules in a money session, else the match score (a 1-point
+    match: 1-away each), evaluated cubeful (only the cubeful analyzer reads the score)."""
     if money or state.rules in APPROXIMATE_RULES:
         return Context(1, "centered", 0, 0, False, cubeful=False)
     owner = "centered" if state.cube_owner is None else "player" if state.cube_owner == seat else "opponent"
+    if state.money is not None:
+        # A money session: cubeful money play (0-away each) under the session's Jacoby and beaver rules.
+        rules = state.money
+        return Context(
+            state.cube, owner, 0, 0, False, cubeful=True, jacoby=rules.jacoby, beaver=rules.beavers
+        )
     return Context(
         cube_value=state.cube,
         cube_owner=owner,
@@ -253,7 +262,10 @@ class SagePlayer:
         if state.phase is Phase.DECIDE:
             return Double() if self._should_double(state) else RollOn()
         if state.phase is Phase.TAKE:
-            return Take() if self._should_take(state) else Pass()
+            decision = self._cube(state)
+            if state.may_beaver() and decision.is_beaver:
+                return Beaver()  # bgsage's own beaver decision (money play with beavers only)
+            return Take() if decision.should_take else Pass()
         if state.phase is Phase.RESIGN:
             return AcceptResignation() if self._accepts(state) else DeclineResignation()
         cubeless = self.money or state.rules in APPROXIMATE_RULES
@@ -270,9 +282,6 @@ class SagePlayer:
 
     def _should_double(self, state: BackgammonState) -> bool:
         return bool(self._cube(state).should_double)
-
-    def _should_take(self, state: BackgammonState) -> bool:
-        return bool(self._cube(state).should_take)
 
     def _accepts(self, state: BackgammonState) -> bool:
         """Accept a resignation worth at least what playing on is expected to bring (cubeless, from

@@ -1,0 +1,59 @@
+"""The computer in money play: bgsage is told it is cubeful money play (0-away each) with the
+session's Jacoby and beaver rules, and its cube decisions (double, take, pass, beaver) are played."""
+
+from __future__ import annotations
+
+import random
+
+from engine.ai.backgammon_bgsage import EASY, HARD, MEDIUM, context
+from engine.backgammon.board import side_from
+from engine.backgammon.game import BackgammonState, Beaver, Double, Pass, Phase, Take
+from engine.backgammon.variant import VARIANT
+
+
+def act(state: BackgammonState, *texts: str) -> BackgammonState:
+    for text in texts:
+        state = state.apply(VARIANT.parse_action(state, text))
+    return state
+
+
+def money(**options: object) -> BackgammonState:
+    return act(VARIANT.new_game({"length": 0, **options}), "opening 3-1", "8/5 6/5")
+
+
+def test_context_of_a_money_session_is_cubeful_money_play_with_its_rules() -> None:
+    ctx = context(act(money(beavers=True), "double", "take"), 0, money=False)
+    assert (ctx.away1, ctx.away2, ctx.crawford, ctx.cubeful) == (0, 0, False, True)
+    assert (ctx.cube_value, ctx.cube_owner, ctx.jacoby, ctx.beaver) == (2, "player", True, True)
+    plain = context(money(jacoby=False), 1, money=False)
+    assert (plain.jacoby, plain.beaver) == (False, False)
+    match = context(VARIANT.new_game({"length": 5}), 0, money=False)
+    assert (match.away1, match.jacoby, match.beaver) == (5, False, False)
+
+
+def test_computer_beavers_an_early_double_in_money_play_with_beavers() -> None:
+    # Black doubles at once after White's good opening 3-1: a beaver for White.
+    s = act(money(beavers=True), "double")
+    for player in (MEDIUM, HARD):
+        assert player(s.view(0), random.Random(1)) == Beaver()
+
+
+def test_computer_takes_the_same_double_without_beavers() -> None:
+    s = act(money(), "double")
+    assert MEDIUM(s.view(0), random.Random(1)) == Take()
+
+
+def racing(**options: object) -> BackgammonState:
+    """White to roll or double in money play, far ahead in a race with no gammon left (all 15 of
+    White's checkers on its 1- to 3-points, Black's 15 on its 4- to 6-points)."""
+    sides = (side_from({1: 5, 2: 5, 3: 5}), side_from({4: 5, 5: 5, 6: 5}))
+    return VARIANT.new_game({"length": 0, **options}).but(sides=sides, phase=Phase.DECIDE, turn_seat=0)
+
+
+def test_computer_doubles_and_passes_a_hopeless_money_position() -> None:
+    s = racing()
+    for player in (EASY, MEDIUM, HARD):
+        assert player(s.view(0), random.Random(2)) == Double()
+    doubled = act(s, "double")
+    for player in (MEDIUM, HARD):
+        assert player(doubled.view(1), random.Random(2)) == Pass()
