@@ -1,5 +1,6 @@
-"""How a match ends without a move: a resignation, and the session of a match just ended (by
-resignation, by time, or because its channel is gone) dropped from memory."""
+"""How a match ends without a move: a resignation, a backgammon money session stopped after its
+game in progress, and the session of a match just ended (by resignation, by time, or because its
+channel is gone) dropped from memory."""
 
 from __future__ import annotations
 
@@ -12,12 +13,18 @@ from bot.session import (
     Session,
     StaleControl,
     Step,
+    UserError,
+    check_member,
     result_record,
+    sentence,
+    step_of,
 )
 from bot.store import MatchRecord
 from engine import (
     Forfeit,
+    GameError,
 )
+from engine.backgammon.game import BackgammonState, StopAfterGame
 
 if TYPE_CHECKING:
     from bot.sessions import SessionManager
@@ -62,6 +69,31 @@ class MatchEnds:
                 raise StaleControl("This match changed just now; look at the latest board and try again.")
             self.ended(session, saved)
             return Played(session, session.state, (step,))
+
+    async def stop_after_game(self, match_id: int, user_id: int) -> Played:
+        """End a money session when its game in progress ends, at the word of either player, on
+        turn or not. A turn in progress (its draft, not final yet) is kept: the stop changes no
+        checker, so the draft's steps are played again on the position with the stop."""
+        session = await self.manager.get(match_id)
+        async with session.lock:
+            seat, state = check_member(session, user_id, None)
+            if not isinstance(state, BackgammonState) or not state.is_money:
+                raise UserError("Only a backgammon money session can be stopped after a game.")
+            action = StopAfterGame(seat)
+            try:
+                after = state.apply(action)
+            except GameError as exc:
+                raise UserError(sentence(str(exc))) from exc
+            draft = list(session.draft)
+            played = await self.manager._commit(
+                session, state, after, [step_of(seat, action, state, after, False)]
+            )
+            if draft and not after.is_terminal():
+                position = after
+                for step in draft:
+                    position = position.apply(session.variant.parse_action(position, step.notation))
+                await self.manager.drafts.save(session, position, draft)
+            return played
 
     def ended(self, session: Session, saved: MatchRecord | None) -> None:
         """The session of a match just ended without an action: ``saved`` is its record as

@@ -165,6 +165,7 @@ class SessionManager:
         ``rematch_of``: the finished match this one rematches (each match is rematched once)."""
         variant = find_variant(game)
         state = variant.new_game(options)
+        rated = rated and variant.counts_for_rating(options)
         human = self.computer.human_of(players)
         record_stub = MatchRecord(
             id=0, guild_id=guild_id, channel_id=channel_id, parent_id=parent_id, game=variant.key,

@@ -20,6 +20,7 @@ from cogs.components import (
     RematchButton,
     ResignAskButton,
     StandingAnswerButton,
+    StopAfterGameButton,
 )
 from cogs.help import add_rules_button
 from cogs.panels import PANELS
@@ -91,6 +92,10 @@ def build_view(session: Session, spec: PanelSpec, *, public: bool = False) -> di
         rules_button = OpenRulesButton.build(session.variant.key)
         rules_button.row = len(rows)
         view.add_item(rules_button)
+    if resign and spec.stop_after_game:
+        stop_button = StopAfterGameButton.build(session.id)
+        stop_button.item.row = len(rows)
+        view.add_item(stop_button)
     return view
 
 

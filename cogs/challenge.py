@@ -17,7 +17,7 @@ from cogs.challenge_answers import ChallengeAnswers, ThreadPlan, challenge_view,
 from cogs.replies import reply_privately
 from engine import VARIANTS, GameError, find_variant
 from engine.ai.levels import LEVELS
-from engine.protocol import OptionSpec
+from engine.protocol import OptionSpec, Variant
 
 if TYPE_CHECKING:
     from app.client import RingsideBot
@@ -41,9 +41,13 @@ class Challenge(commands.Cog):
         opponent="Who you want to play (pick me to play the computer)",
         game=f"The game: {', '.join(VARIANTS)} (default: {FIRST_GAME})",
         rated="Whether the result counts for the leaderboard (default: yes)",
-        length="Match length in points, for games played as matches (backgammon: 1 to 25, default 1)",
+        length="Match length in points, for games played as matches (backgammon: 1 to 25, default 1; 0: money)",
         rules="Rule set, for games that have several (pick one from the list)",
         level="How well the computer plays, when you challenge me (default: medium)",
+        jacoby="Money game (length 0): gammons count only once the cube is turned (default: yes)",
+        beavers="Money game (length 0): a doubled player may beaver (default: no)",
+        automatic="Money game (length 0): automatic doubles a game on equal opening dice (default: 0)",
+        limit="Money game (length 0): end once a player is this many points ahead (default: none)",
     )
     @app_commands.choices(level=[app_commands.Choice(name=level, value=level) for level in LEVELS])
     async def challenge(
@@ -55,9 +59,15 @@ class Challenge(commands.Cog):
         length: int | None = None,
         rules: str | None = None,
         level: str | None = None,
+        jacoby: bool | None = None,
+        beavers: bool | None = None,
+        automatic: int | None = None,
+        limit: int | None = None,
     ) -> None:
         challenges = self.bot.challenges
         given = {name: value for name, value in (("length", length), ("rules", rules)) if value is not None}
+        money = (("jacoby", jacoby), ("beavers", beavers), ("automatic", automatic), ("limit", limit))
+        given |= {name: value for name, value in money if value is not None}
         try:
             variant = await challenges.check_new(
                 guild_id=interaction.guild_id,
@@ -67,6 +77,7 @@ class Challenge(commands.Cog):
                 game=game,
             )
             options = challenges.check_options(variant, given)
+            rated = rated and variant.counts_for_rating(options)
             computer_level = challenges.check_level(variant, opponent.id, level)
             await challenges.check_no_pending(interaction.user.id, opponent.id, opponent.mention)
         except ChallengeError as exc:
@@ -273,14 +284,16 @@ class Challenge(commands.Cog):
         low = spec.minimum if spec.minimum is not None else 1
         high = spec.maximum if spec.maximum is not None else max(low, spec.default) + 2 * LENGTH_SUGGESTIONS
         typed = str(current).strip()
-        # Matches are usually played to an odd number of points.
-        values = sorted({spec.default, *(v for v in range(low, high + 1) if v % 2)})
+        # Matches are usually played to an odd number of points; the lowest length is offered too
+        # (backgammon's 0, a money game).
+        values = sorted({spec.default, low, *(v for v in range(low, high + 1) if v % 2)})
         if typed:
             values = [v for v in values if str(v).startswith(typed)]
             if typed.isdigit() and low <= int(typed) <= high and int(typed) not in values:
                 values.insert(0, int(typed))
+        variant = _variant_of(interaction)
         return [
-            app_commands.Choice(name=_length_label(spec, value), value=value)
+            app_commands.Choice(name=_length_label(spec, value, variant), value=value)
             for value in values[:LENGTH_SUGGESTIONS]
         ]
 
@@ -295,19 +308,29 @@ class Challenge(commands.Cog):
             self.bot.controls.challenge = None
 
 
-def _option_of(interaction: discord.Interaction[Any], name: str) -> OptionSpec | None:
-    """The option ``name`` of the game typed in the ``game`` option so far, if it has one."""
+def _variant_of(interaction: discord.Interaction[Any]) -> Variant | None:
+    """The game typed in the ``game`` option so far (the first game when none is typed)."""
     typed = interaction.namespace.game
     try:
-        variant = find_variant(typed if isinstance(typed, str) and typed.strip() else FIRST_GAME)
+        return find_variant(typed if isinstance(typed, str) and typed.strip() else FIRST_GAME)
     except GameError:
+        return None
+
+
+def _option_of(interaction: discord.Interaction[Any], name: str) -> OptionSpec | None:
+    """The option ``name`` of the game typed in the ``game`` option so far, if it has one."""
+    variant = _variant_of(interaction)
+    if variant is None:
         return None
     return next((spec for spec in variant.options if spec.name == name), None)
 
 
-def _length_label(spec: OptionSpec, value: int) -> str:
+def _length_label(spec: OptionSpec, value: int, variant: Variant | None = None) -> str:
     if value == spec.default:
         return f"{value} (default)"
+    if variant is not None:
+        # The game's own words for the length ("5-point match", "money game").
+        return variant.describe_options({spec.name: value}) or str(value)
     if not spec.summary:
         return str(value)
     return spec.summary.format(name=spec.name, value=value, label=spec.short_label(value))

@@ -62,6 +62,7 @@ class GameControls(Protocol):
         self, interaction: discord.Interaction[Any], match_id: int, version: int, op: str
     ) -> None: ...
     async def on_resign_ask(self, interaction: discord.Interaction[Any], match_id: int) -> None: ...
+    async def on_stop_after_game(self, interaction: discord.Interaction[Any], match_id: int) -> None: ...
     async def on_pick(
         self, interaction: discord.Interaction[Any], op: str, match_id: int, arg: str
     ) -> None: ...
@@ -404,6 +405,22 @@ class ResignAskButton(Control[discord.ui.Button[Any]]):
     @classmethod
     def build(cls, match_id: int) -> ResignAskButton:
         made: ResignAskButton = cls.button("Resign", discord.ButtonStyle.secondary, "🏳️", match_id=match_id)
+        return made
+
+
+class StopAfterGameButton(Control[discord.ui.Button[Any]]):
+    """**Stop after this game** on the board of a money session: either player ends the session
+    when the game in progress ends."""
+
+    id_format = "stop:{match_id}"
+    fields = named(match_id=NUMBER)
+    handler, method = "game", "on_stop_after_game"
+
+    @classmethod
+    def build(cls, match_id: int) -> StopAfterGameButton:
+        made: StopAfterGameButton = cls.button(
+            "Stop after this game", discord.ButtonStyle.secondary, "⏹️", match_id=match_id
+        )
         return made
 
 

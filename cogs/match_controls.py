@@ -305,6 +305,17 @@ class MatchControls:
             return
         await self.play._ask_resign(interaction, session)
 
+    async def on_stop_after_game(self, interaction: discord.Interaction[Any], match_id: int) -> None:
+        """**Stop after this game** on a money session's board: either player ends the session when
+        the game in progress ends; the board says so for both."""
+        try:
+            await self.play.bot.sessions.ends.stop_after_game(match_id, interaction.user.id)
+        except UserError as exc:
+            await reply_privately(interaction, str(exc))
+            return
+        await reply_privately(interaction, "The session ends when this game ends.")
+        await self.play.publisher.show(match_id)
+
     async def on_resign_button(self, interaction: discord.Interaction[Any], match_id: int, op: str) -> None:
         try:
             await self._session_for(interaction, match_id)

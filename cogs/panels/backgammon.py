@@ -4,11 +4,14 @@ Each move button is one checker moved by one die ("24/18", "bar/20*", "6/off"), 
 stay inside some legal play are offered (the engine says which). A typical roll is two picks and
 Confirm; a double four picks and Confirm. When what is left of the play is forced, the session
 manager plays it by itself. A game may be resigned by an offer ("Resign game…": a single game, a
-gammon or a backgammon), which the opponent accepts or declines.
+gammon or a backgammon), which the opponent accepts or declines. In a money session the doubled
+player may beaver when the session allows it, and the board offers either player **Stop after this
+game** until one presses it.
 """
 
 from __future__ import annotations
 
+from dataclasses import replace
 from itertools import groupby
 
 from cogs.panels.base import (
@@ -54,6 +57,12 @@ class BackgammonPanel:
     def controls(self, view: GameView, selection: str) -> PanelSpec:
         state = view  # backgammon has no secrets: every view is the position
         assert isinstance(state, BackgammonState)
+        spec = self._controls(state, selection)
+        if state.may_stop(0):
+            return replace(spec, stop_after_game=True)
+        return spec
+
+    def _controls(self, state: BackgammonState, selection: str) -> PanelSpec:
         if state.is_terminal():
             return PanelSpec()
         offers = state.resign_offers()
@@ -66,10 +75,16 @@ class BackgammonPanel:
             ]
             return PanelSpec(rows=((*row, *self._resign_button(state)),))
         if state.phase is Phase.TAKE:
+            beaver = (
+                (ButtonSpec(f"Beaver (cube at {state.cube * 4}, yours)", act("beaver"), Style.PRIMARY),)
+                if state.may_beaver()
+                else ()
+            )
             return PanelSpec(
                 rows=(
                     (
                         ButtonSpec(f"Take (cube at {state.cube * 2})", act("take"), Style.SUCCESS),
+                        *beaver,
                         ButtonSpec(f"Pass (lose {_points(state.cube)})", act("pass"), Style.DANGER),
                     ),
                 )

@@ -68,6 +68,8 @@ Row = tuple[ButtonSpec, ...] | SelectSpec
 class PanelSpec:
     """Rows of controls for the deciding seat, and notes on choices that were made automatically.
 
+    ``stop_after_game`` is not the deciding seat's alone: either player may press it.
+
     ``private`` controls reveal a secret of that seat (the cards in its hand): they are shown only in
     a private reply that the player opens from the public board, never on the board itself.
     """
@@ -75,6 +77,8 @@ class PanelSpec:
     rows: tuple[Row, ...] = ()
     notes: tuple[str, ...] = field(default=())
     private: bool = False
+    stop_after_game: bool = False
+    """The public board offers **Stop after this game** to both players (a backgammon money session)."""
 
 
 class Panel(Protocol):
