@@ -608,7 +608,9 @@ def _draw_gap(image: Image.Image, state: BackgammonState, bottom: int) -> None:
             SEATS[mover].text,
             anchor="lm",
         )
-        theme.label(image, (RIGHT_GAP_X - 34, MID_Y + 14), "take or pass?", 22, HIGHLIGHT, anchor="lm")
+        # Three answers need a smaller size to stay clear of the tray.
+        question, size = ("take, beaver, pass?", 18) if state.may_beaver() else ("take or pass?", 22)
+        theme.label(image, (RIGHT_GAP_X - 34, MID_Y + 14), question, size, HIGHLIGHT, anchor="lm")
     elif state.phase is Phase.RESIGN:
         kind = LEVELS[state.offer - 1].value
         theme.label(
@@ -630,8 +632,13 @@ def _draw_gap(image: Image.Image, state: BackgammonState, bottom: int) -> None:
 
 
 def match_lines(state: BackgammonState) -> list[tuple[str, theme.RGB]]:
-    """What the left of the middle says about the match: its length, the Crawford game, the rules."""
+    """What the left of the middle says about the match: its length (or "money game", with "last
+    game" once a player stops the session), the Crawford game, the rules."""
     lines: list[tuple[str, theme.RGB]] = []
+    if state.is_money:
+        lines.append(("money game", TEXT))
+        if state.stopping is not None and state.result is None:
+            lines.append(("last game", HIGHLIGHT))
     if state.length > 1:
         lines.append((f"{state.length}-point match", TEXT))
     if state.crawford:
@@ -666,12 +673,23 @@ def _draw_winner(image: Image.Image, state: BackgammonState, result: Outcome) ->
     box = (INNER_LEFT + 20, GAP_TOP + 4, INNER_RIGHT - 20, GAP_BOTTOM - 4)
     ImageDraw.Draw(image).rounded_rectangle(box, radius=12, fill=theme.SHADOW, outline=HIGHLIGHT, width=3)
     if result.winner is None:
-        theme.label(image, (BAR_X, MID_Y), "Draw", 36, TEXT, anchor="mm")
+        theme.label(image, (BAR_X, MID_Y), "Level" if state.is_money else "Draw", 36, TEXT, anchor="mm")
         return
     style = SEATS[result.winner]
     title = f"{COLOURS[result.winner]} wins"
     if state.length > 1 and result.reason not in _REASONS:
         title += f" the match {state.score[result.winner]}-{state.score[1 - result.winner]}"
+    if state.is_money:
+        # The session's result is its points: "White wins +3", "final score 5-2 in points".
+        won, lost = state.score[result.winner], state.score[1 - result.winner]
+        title += f" +{result.points}"
+        points_line = f"money game, {won}-{lost} in points"
+        theme.paste(image, checker_sprite(result.winner), (box[0] + 40, MID_Y))
+        theme.label(image, (BAR_X + 20, MID_Y - 12), title, 30, style.text, anchor="mm")
+        theme.label(
+            image, (BAR_X + 20, MID_Y + 20), points_line, 20, HIGHLIGHT, anchor="mm", bold=False, stroke=0
+        )
+        return
     theme.paste(image, checker_sprite(result.winner), (box[0] + 40, MID_Y))
     theme.label(image, (BAR_X + 20, MID_Y - 12), title, 30, style.text, anchor="mm")
     reason = _REASONS.get(result.reason) or _WINS.get(result.reason, "")
@@ -697,7 +715,7 @@ def _draw_winner(image: Image.Image, state: BackgammonState, result: Outcome) ->
 def _draw_rows(image: Image.Image, state: BackgammonState, bottom: int) -> None:
     """Each player's row beside their half: colour, pip count and (in a match) points scored."""
     for seat, y in ((1 - bottom, TOP_ROW_Y), (bottom, BOTTOM_ROW_Y)):
-        image.paste(*_row(seat, state.pips(seat), state.score[seat] if state.length > 1 else -1, y))
+        image.paste(*_row(seat, state.pips(seat), state.score[seat] if state.length != 1 else -1, y))
 
 
 @bytes_lru(4 * MB, theme.picture_bytes)
@@ -724,6 +742,9 @@ def header_text(state: BackgammonState) -> str:
     for as "title: detail" so the question stays whole."""
     result = state.result
     if result is not None:
+        if state.is_money and result.winner is not None:
+            won, lost = state.score[result.winner], state.score[1 - result.winner]
+            return f"{COLOURS[result.winner]} wins the session: +{result.points}, {won}-{lost} in points"
         if state.length > 1 and result.winner is not None and result.reason in _WINS:
             # "White wins the 5-point match 5-3" is too long for the title line.
             won, lost = state.score[result.winner], state.score[1 - result.winner]
@@ -731,7 +752,8 @@ def header_text(state: BackgammonState) -> str:
         return result.description
     seat = state.turn_seat or 0
     if state.phase is Phase.TAKE:
-        return f"{COLOURS[1 - seat]} to take or pass: {COLOURS[seat]} doubles to {state.cube * 2}"
+        answers = "take, beaver or pass" if state.may_beaver() else "take or pass"
+        return f"{COLOURS[1 - seat]} to {answers}: {COLOURS[seat]} doubles to {state.cube * 2}"
     if state.phase is Phase.RESIGN:
         kind = LEVELS[state.offer - 1].value
         points = state.offer * state.cube
@@ -740,7 +762,7 @@ def header_text(state: BackgammonState) -> str:
             f"({points} point{'s' if points != 1 else ''})"
         )
     text = state.phase_text.split(" · ")[0]
-    if state.phase is Phase.OPENING and state.length > 1:
+    if state.phase is Phase.OPENING and state.length != 1:
         text = f"Game {state.game_number}: roll to see who starts"
     return text
 
