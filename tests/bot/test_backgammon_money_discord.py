@@ -146,3 +146,25 @@ async def test_stop_pressed_during_the_opponents_turn_in_progress_keeps_their_mo
     assert session.state is not None and "last game" in session.state.phase_text
     fake.assert_clean()
     await stop_bot(bot)
+
+
+@pytest.mark.asyncio
+async def test_a_money_session_survives_a_restart_and_its_stop_button_still_answers(
+    fake: FakeDiscord, tmp_path: Path
+) -> None:
+    db = tmp_path / "db.sqlite3"
+    bot = await start_bot(fake, db)
+    board, users = await start(fake, beavers=True, limit=5)
+    mid = match_id_of(board)
+    mover = user_on_turn(board, users)
+    assert mover is not None
+    board = await play_turn_by_clicks(fake, board, mover)
+    await stop_bot(bot)
+    bot = await start_bot(fake, db, seed=3)  # a new process: nothing in memory
+    session = await bot.sessions.get(mid)
+    assert session.state is not None and "Money game" in session.state.phase_text
+    await fake.click(mover, board, buttons(board)[STOP], idle=True)
+    now = live_board(fake, board.channel_id)
+    assert "stops the session after this game" in text_of(now)
+    fake.assert_clean()
+    await stop_bot(bot)
