@@ -24,7 +24,6 @@ from engine import (
     Forfeit,
     GameError,
 )
-from engine.backgammon.game import BackgammonState, StopAfterGame
 
 if TYPE_CHECKING:
     from bot.sessions import SessionManager
@@ -71,16 +70,14 @@ class MatchEnds:
             return Played(session, session.state, (step,))
 
     async def stop_after_game(self, match_id: int, user_id: int) -> Played:
-        """End a money session when its game in progress ends, at the word of either player, on
-        turn or not. A turn in progress (its draft, not final yet) is kept: the stop changes no
+        """End a session of games (a backgammon money session) when its game in progress ends, at the
+        word of either player, on turn or not (``Variant.stop_after_game``). A turn in progress (its draft, not final yet) is kept: the stop changes no
         checker, so the draft's steps are played again on the position with the stop."""
         session = await self.manager.get(match_id)
         async with session.lock:
             seat, state = check_member(session, user_id, None)
-            if not isinstance(state, BackgammonState) or not state.is_money:
-                raise UserError("Only a backgammon money session can be stopped after a game.")
-            action = StopAfterGame(seat)
             try:
+                action = session.variant.stop_after_game(state, seat)
                 after = state.apply(action)
             except GameError as exc:
                 raise UserError(sentence(str(exc))) from exc

@@ -293,7 +293,8 @@ class Help(commands.Cog):
             value=(
                 "1. `/challenge` someone (or me, to play the computer; `level` easy, medium or hard); they "
                 "click **Accept**. Games played "
-                "as matches take `length` (points to win), games with several rule sets take `rules`.\n"
+                "as matches take `length` (points to win; backgammon `length:0` is a money game, with `jacoby`, "
+                "`beavers`, `automatic` and `limit`), games with several rule sets take `rules`.\n"
                 "2. Play with the buttons under the board, or type a move with `/move`; `/board` shows it "
                 "again, `/position` gives its codes for other programs, `/resign` gives up."
             ),

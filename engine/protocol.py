@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from enum import Enum, StrEnum
 from typing import Any, ClassVar
 
-from engine.errors import BadOptionsError, CorruptStateError, NotationError
+from engine.errors import BadOptionsError, CorruptStateError, IllegalActionError, NotationError
 
 CHANCE = -1
 """The value of ``GameState.to_move()`` when the next step is a chance outcome."""
@@ -414,6 +414,12 @@ class Variant(ABC):
         play stopped), ``names`` the players' display names in seat order ("" for one unknown).
         """
         return None
+
+    def stop_after_game(self, state: GameState, seat: int) -> Action:
+        """The action by which ``seat``, on turn or not, asks to end a session of games when the game
+        in progress ends (a backgammon money session); ``IllegalActionError`` in a game without
+        sessions (the default)."""
+        raise IllegalActionError(f"{self.title} has no session to stop after a game")
 
     def counts_for_rating(self, options: Mapping[str, Any]) -> bool:
         """Whether a game with these resolved ``options`` may be rated (a rated challenge of one that

@@ -45,6 +45,7 @@ from engine.errors import (
 )
 from engine.protocol import (
     Action,
+    EndReason,
     Outcome,
 )
 
@@ -297,20 +298,29 @@ def _session_score(scored: tuple[int, int]) -> str:
     return f"Session: {COLOURS[0]} {scored[0]}, {COLOURS[1]} {scored[1]}"
 
 
-def _session_ended(state: BackgammonState, scored: tuple[int, int], text: str) -> BackgammonState:
-    """The end of a money session at ``scored``: won by the player ahead, by the points ahead."""
+def session_outcome(scored: tuple[int, int], reason: EndReason, told: str = "") -> Outcome:
+    """The result of a money session ended at ``scored``: won by the player ahead, by the points
+    ahead (level: nobody wins); ``told`` comes before the words of the result."""
     lead = scored[0] - scored[1]
     winner = None if lead == 0 else 0 if lead > 0 else 1
     if winner is None:
-        description = f"The money session ends level at {scored[0]}-{scored[1]}"
+        words = f"the money session ends level at {scored[0]}-{scored[1]}"
     else:
-        description = (
+        words = (
             f"{COLOURS[winner]} wins the money session by {_points(abs(lead))} "
             f"({scored[winner]}-{scored[1 - winner]})"
         )
-    outcome = Outcome(
-        winner=winner, reason=BackgammonWin.SESSION, description=description, points=abs(lead), length=0
-    )
+    description = f"{told}{words}" if told else words[0].upper() + words[1:]
+    return Outcome(winner=winner, reason=reason, description=description, points=abs(lead), length=0)
+
+
+def _session_ended(state: BackgammonState, scored: tuple[int, int], text: str) -> BackgammonState:
+    """The end of a money session at ``scored``."""
+    return _over(state, scored, text, session_outcome(scored, BackgammonWin.SESSION))
+
+
+def _over(state: BackgammonState, scored: tuple[int, int], text: str, outcome: Outcome) -> BackgammonState:
+    """The match (or money session) over at ``scored`` with ``outcome``."""
     return state.but(
         score=scored,
         phase=Phase.OVER,
@@ -385,16 +395,7 @@ def _game_won(
         outcome = Outcome(
             winner=winner, reason=reason, description=description, points=points, length=state.length
         )
-        return state.but(
-            score=scored,
-            phase=Phase.OVER,
-            dice=None,
-            start=None,
-            dice_left=(),
-            played=(),
-            last=text,
-            result=outcome,
-        )
+        return _over(state, scored, text, outcome)
     crawford, done = cube.after_game(
         scored, winner, length=state.length, crawford=state.crawford, crawford_done=state.crawford_done
     )

@@ -9,6 +9,7 @@ from typing import Any, ClassVar
 
 from engine.backgammon import cube
 from engine.backgammon.board import RuleSet
+from engine.backgammon.flow import session_outcome
 from engine.backgammon.formats import GameState as GnubgGameState
 from engine.backgammon.formats import MatchInfo, Resignation, gnubg_id, xgid
 from engine.backgammon.game import (
@@ -19,6 +20,7 @@ from engine.backgammon.game import (
     MoneyRules,
     MoveChecker,
     Phase,
+    StopAfterGame,
 )
 from engine.backgammon.matexport import mat_file
 from engine.errors import BadOptionsError, CorruptStateError
@@ -154,6 +156,10 @@ class BackgammonVariant(Variant):
             phrases.append(f"until a player is {limit} point{'s' if limit > 1 else ''} ahead")
         return ", ".join(phrases)
 
+    def stop_after_game(self, state: GameState, seat: int) -> Action:
+        """``StopAfterGame``: in a money session only (``apply`` says why not elsewhere)."""
+        return StopAfterGame(seat)
+
     def counts_for_rating(self, options: Mapping[str, Any]) -> bool:
         """A money session is not rated: it has no set length, and its result is a running score in
         points, not a match won or lost (docs/ratings.md)."""
@@ -176,7 +182,7 @@ class BackgammonVariant(Variant):
         at the cube's value, and the session is won by whoever is ahead then."""
         assert isinstance(state, BackgammonState)
         if state.is_money:
-            return _money_forfeit(state, loser, reason, description)
+            return _money_forfeit(state, loser, reason)
         winner = 1 - loser
         return Outcome(
             winner=winner,
@@ -220,25 +226,13 @@ class BackgammonVariant(Variant):
         )
 
 
-def _money_forfeit(state: BackgammonState, loser: int, reason: Forfeit, description: str) -> Outcome:
-    score = list(state.score)
+def _money_forfeit(state: BackgammonState, loser: int, reason: Forfeit) -> Outcome:
+    score = [*state.score]
     if state.phase not in (Phase.OPENING, Phase.OVER):
         score[1 - loser] += state.cube
-    lead = score[0] - score[1]
-    winner = None if lead == 0 else 0 if lead > 0 else 1
-    if winner is None:
-        final = f"the money session ends level at {score[0]}-{score[1]}"
-    else:
-        points = f"{abs(lead)} point{'s' if abs(lead) != 1 else ''}"
-        final = f"{COLOURS[winner]} wins the money session by {points} ({score[winner]}-{score[1 - winner]})"
     left = "resigned" if reason is Forfeit.RESIGNATION else "ran out of time"
-    return Outcome(
-        winner=winner,
-        reason=reason,
-        description=f"{COLOURS[loser]} {left}, losing the game in progress: {final}.",
-        points=abs(lead),
-        length=0,
-    )
+    told = f"{COLOURS[loser]} {left}, losing the game in progress: "
+    return session_outcome((score[0], score[1]), reason, told)
 
 
 def match_info(state: BackgammonState) -> MatchInfo:

@@ -176,6 +176,7 @@ LITERAL_IDS = {
     "StandingAnswerButton": ("sa:5:9:pass", "sa:5:9:ask"),
     "RematchButton": ("rm:5",),
     "ResignAskButton": ("rsk:5",),
+    "StopAfterGameButton": ("stop:5",),
     "MatchPicker": ("pick:board", "pick:move:8/5 6/5", "pick:hint"),
     "RulesButton": ("rules:ring:2",),
     "OpenRulesButton": ("rules:backgammon",),

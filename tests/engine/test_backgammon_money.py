@@ -190,7 +190,9 @@ def test_resigning_a_money_session_loses_the_game_in_progress_at_the_cube() -> N
     outcome = VARIANT.forfeit(s, 0, Forfeit.RESIGNATION, "")
     # White resigns while 3 points up; the game in progress (cube 2) goes to Black: White still leads.
     assert (outcome.winner, outcome.points, outcome.length) == (0, 1, 0)
-    assert outcome.description.startswith("White resigned, losing the game in progress")
+    assert outcome.description.startswith(
+        "White resigned, losing the game in progress: White wins the money session by 1 point"
+    )
 
 
 def test_saved_money_session_reads_back_and_saved_matches_have_no_money_fields() -> None:

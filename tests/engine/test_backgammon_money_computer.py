@@ -9,16 +9,7 @@ from engine.ai.backgammon_bgsage import EASY, HARD, MEDIUM, context
 from engine.backgammon.board import side_from
 from engine.backgammon.game import BackgammonState, Beaver, Double, Pass, Phase, Take
 from engine.backgammon.variant import VARIANT
-
-
-def act(state: BackgammonState, *texts: str) -> BackgammonState:
-    for text in texts:
-        state = state.apply(VARIANT.parse_action(state, text))
-    return state
-
-
-def money(**options: object) -> BackgammonState:
-    return act(VARIANT.new_game({"length": 0, **options}), "opening 3-1", "8/5 6/5")
+from tests.engine.test_backgammon_money import act, money
 
 
 def test_context_of_a_money_session_is_cubeful_money_play_with_its_rules() -> None:
