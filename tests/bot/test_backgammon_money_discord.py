@@ -168,3 +168,16 @@ async def test_a_money_session_survives_a_restart_and_its_stop_button_still_answ
     assert "stops the session after this game" in text_of(now)
     fake.assert_clean()
     await stop_bot(bot)
+
+
+@pytest.mark.asyncio
+async def test_length_autocomplete_offers_the_money_game(fake: FakeDiscord, tmp_path: Path) -> None:
+    bot = await start_bot(fake, tmp_path / "db.sqlite3")
+    alice, bob = fake.add_user("alice"), fake.add_user("bob")
+    given = {"opponent": bob, "game": "backgammon", "length": ""}
+    offered = await fake.autocomplete(alice, "challenge", given, focused="length")
+    assert offered.choices is not None
+    choices = [(c["name"], c["value"]) for c in offered.choices]
+    assert choices[:3] == [("money game", 0), ("1 (default)", 1), ("3-point match", 3)]
+    fake.assert_clean()
+    await stop_bot(bot)
