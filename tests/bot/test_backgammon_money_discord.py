@@ -181,3 +181,25 @@ async def test_length_autocomplete_offers_the_money_game(fake: FakeDiscord, tmp_
     assert choices[:3] == [("money game", 0), ("1 (default)", 1), ("3-point match", 3)]
     fake.assert_clean()
     await stop_bot(bot)
+
+
+@pytest.mark.asyncio
+async def test_a_money_session_started_as_rated_is_played_unrated(fake: FakeDiscord, tmp_path: Path) -> None:
+    """Whatever path starts it (a challenge, a rematch), a money session is never rated."""
+    bot = await start_bot(fake, tmp_path / "db.sqlite3")
+    alice, bob = fake.add_user("alice"), fake.add_user("bob")
+    played = await bot.sessions.start_match(
+        game="backgammon",
+        options={"length": 0},
+        players=(alice.id, bob.id),
+        guild_id=fake.channel.guild_id,
+        channel_id=fake.channel.id,
+        parent_id=None,
+        rated=True,
+    )
+    assert not played.session.record.rated
+    await bot.sessions.ends.resign(played.session.id, bob.id)
+    outcome = await bot.sessions.history.result_of(played.session.id)
+    assert outcome is not None and outcome.length == 0
+    fake.assert_clean()
+    await stop_bot(bot)
