@@ -142,12 +142,15 @@ def _take_hint(state: BackgammonState, player: SagePlayer) -> Hint:
     cube, doubler = _cube(state, player)
     take, drop = -float(cube.equity_dt), -float(cube.equity_dp)
     rows = [(f"Take (cube at {state.cube * 2})", take), ("Pass", drop)]
+    if state.may_beaver():
+        # Money play: a beaver keeps the cube too, at twice the take's stake, so twice its equity.
+        rows.insert(1, (f"Beaver (cube at {state.cube * 4})", 2 * take))
     choices = _choices(rows)
     win, gammon, lose_gammon = doubler
     return Hint(
-        question="Take or pass",
+        question="Take, beaver or pass" if state.may_beaver() else "Take or pass",
         choices=choices,
-        total=2,
+        total=len(rows),
         scale=Scale.MATCH,
         level=level_words(player.cube_level),
         chances=(1.0 - win, lose_gammon, gammon),

@@ -5,7 +5,10 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from engine.ai.backgammon_bgsage import EASY, HARD, MEDIUM, context
+from engine.ai.backgammon_hints import hint
 from engine.backgammon.board import side_from
 from engine.backgammon.game import BackgammonState, Beaver, Double, Pass, Phase, Take
 from engine.backgammon.variant import VARIANT
@@ -48,3 +51,16 @@ def test_computer_doubles_and_passes_a_hopeless_money_position() -> None:
     doubled = act(s, "double")
     for player in (MEDIUM, HARD):
         assert player(doubled.view(1), random.Random(2)) == Pass()
+
+
+def test_hint_in_a_money_session_gives_money_equities_whatever_the_score() -> None:
+    """Money equities do not depend on the points won so far (a match's would: it reads the score)."""
+    fresh = act(money(beavers=True), "double")
+    ahead = fresh.but(score=(40, 3))
+    first, later = hint(fresh.view(0)), hint(ahead.view(0))
+    assert [c.text for c in first.choices] == [c.text for c in later.choices]
+    assert [c.equity for c in first.choices] == pytest.approx([c.equity for c in later.choices])
+    # The beaver is named, at twice the take's equity: best when the take is worth more than 0.
+    beaver, take = (next(c for c in first.choices if c.text.startswith(word)) for word in ("Beaver", "Take"))
+    assert first.question == "Take, beaver or pass" and beaver.best
+    assert beaver.equity == pytest.approx(2 * take.equity) and take.equity > 0
