@@ -18,6 +18,11 @@ An offer ends a game by agreement, so it is no move of the game: ``resign_offers
 open now, and ``legal_actions`` leaves them out (a forced play stays forced, a random player never
 offers). The next game starts by itself until a side has ``length`` points.
 
+A money session (``length`` 0, ``money``: its ``MoneyRules``) plays games until a player stops it
+(``StopAfterGame``, either seat at any time, no move of a game: left out of ``legal_actions`` too)
+or one is ``limit`` points ahead; the cube has no Crawford rule, a doubled player may ``Beaver``
+when the session allows it, and equal opening dice may double the cube (``automatic``).
+
 Seats: ``sides[seat]`` holds that seat's checkers in its own numbering (a ``board.Side``); the GNUBG
 board of the seat on turn is ``(sides[1 - seat], sides[seat])`` (``BackgammonState.board``).
 """
