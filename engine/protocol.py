@@ -456,6 +456,10 @@ class Variant(ABC):
             resolved[spec.name] = value
         return resolved
 
+    def unrated_because(self, options: Mapping[str, Any]) -> str:
+        """Why a match with these (resolved) options may not be rated, or "" when it may."""
+        return ""
+
     def describe_options(self, resolved: Mapping[str, Any]) -> str:
         """A short phrase naming the options that differ from their defaults ("5-point match, Old
         English rules"); empty when every option has its default."""
