@@ -85,6 +85,12 @@ class Challenges:
         except BadOptionsError as exc:
             raise ChallengeError(f"{str(exc)[0].upper()}{str(exc)[1:]}.") from exc
 
+    @staticmethod
+    def rated(variant: Variant, options: Mapping[str, Any], asked: bool) -> bool:
+        """Whether the match is rated: as asked, except that a match from a set position is practice
+        (its start was chosen by one player) and never rated."""
+        return asked and not variant.starts_from_set_position(options)
+
     def check_level(self, variant: Variant, opponent_id: int, level: str | None) -> str | None:
         """The computer's level for a match of ``variant`` against ``opponent_id``: ``level`` as given
         (any case), else the default level; None against a person, or for a game whose computer has no

@@ -456,9 +456,10 @@ class Variant(ABC):
             resolved[spec.name] = value
         return resolved
 
-    def unrated_because(self, options: Mapping[str, Any]) -> str:
-        """Why a match with these (resolved) options may not be rated, or "" when it may."""
-        return ""
+    def starts_from_set_position(self, options: Mapping[str, Any]) -> bool:
+        """Whether a match with these (resolved) options starts from a position a player gave
+        rather than the game's own start (such a match is practice: it is not rated)."""
+        return False
 
     def describe_options(self, resolved: Mapping[str, Any]) -> str:
         """A short phrase naming the options that differ from their defaults ("5-point match, Old

@@ -113,9 +113,8 @@ def check_board(board: Board) -> None:
             raise FormatError(f"Side {side} has a negative or non-integer checker count.")
         total = sum(row)
         if total > CHECKERS:
-            raise FormatError(
-                f"Side {side} has {total} checkers on the board; at most {CHECKERS} are allowed."
-            )
+            who = "The player on roll" if side else "The player not on roll"
+            raise FormatError(f"{who} has {total} checkers on the board; at most {CHECKERS} are allowed.")
     for i in range(POINTS):
         # Side 1's point i+1 is side 0's point 24-i.
         if board[1][i] and board[0][POINTS - 1 - i]:
@@ -234,8 +233,13 @@ def _board_from_key_bytes(data: bytes, text: str, what: str) -> Board:
     try:
         check_board(board)
     except FormatError as error:
-        raise FormatError(f"{text!r} is not a possible {what}: {error}") from error
+        raise FormatError(f"{text!r} is not a possible {what}: {_lower_first(error)}") from error
     return board
+
+
+def _lower_first(error: FormatError) -> str:
+    text = str(error)
+    return text[:1].lower() + text[1:]
 
 
 def position_id(board: Board) -> str:
@@ -512,5 +516,5 @@ def read_xgid(text: str) -> tuple[Board, MatchInfo, int]:
     try:
         check_board(board)
     except FormatError as error:
-        raise FormatError(f"{text!r} is not a possible XGID: {error}") from error
+        raise FormatError(f"{text!r} is not a possible XGID: {_lower_first(error)}") from error
     return board, info, max_cube

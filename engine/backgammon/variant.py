@@ -68,7 +68,7 @@ class BackgammonVariant(Variant):
             "position",
             "Start from this position: a GNU Backgammon ID (with its match ID) or an XGID",
             "",
-            summary="from a set position",
+            summary="from a set position, unrated",
         ),
     )
     # Checkers are moved one at a time and the play waits for Confirm; cube decisions, resignation
@@ -118,9 +118,8 @@ class BackgammonVariant(Variant):
             raise BadOptionsError(_lowered(str(exc))) from exc
         return resolved
 
-    def unrated_because(self, options: Mapping[str, Any]) -> str:
-        """A match started from a set position is practice: it is not rated."""
-        return "it starts from a set position" if options.get("position") else ""
+    def starts_from_set_position(self, options: Mapping[str, Any]) -> bool:
+        return bool(options.get("position"))
 
     def from_json(self, data: Mapping[str, Any]) -> BackgammonState:
         state = BackgammonState.from_json(data)

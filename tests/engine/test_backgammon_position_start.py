@@ -109,9 +109,11 @@ def test_the_log_replays_from_the_option() -> None:
     assert VARIANT.export_match(options, ["13/9 24/21"], ("Ann", "Bob")) is None
 
 
-def test_the_match_is_not_rated() -> None:
-    assert VARIANT.unrated_because(VARIANT.resolve_options({"position": OPENING_XGID}))
-    assert not VARIANT.unrated_because(VARIANT.resolve_options({"length": 5}))
+def test_the_match_is_marked_as_set_and_unrated() -> None:
+    options = VARIANT.resolve_options({"position": OPENING_XGID})
+    assert VARIANT.starts_from_set_position(options)
+    assert VARIANT.describe_options(options) == "5-point match, from a set position, unrated"
+    assert not VARIANT.starts_from_set_position(VARIANT.resolve_options({"length": 5}))
 
 
 def test_nackgammon_keeps_its_rules_and_old_english_its_limit() -> None:
