@@ -222,7 +222,9 @@ class BackgammonState(MatchFields, GameState, GameView):
         the match: resign the match)."""
         if self.length == 1 or self.last_play is None:
             return ()
-        if self.phase is Phase.DECIDE or (self.phase is Phase.PLAY and not self.played):
+        # ROLL: before a roll that comes by itself (no double possible); a board never waits there,
+        # but a match file read in (``matimport``) has players resigning at that point.
+        if self.phase in (Phase.DECIDE, Phase.ROLL) or (self.phase is Phase.PLAY and not self.played):
             return tuple(OfferResignation(level) for level in (1, 2, 3))
         return ()
 
