@@ -356,6 +356,16 @@ class MatchFile:
     description: str
 
 
+@dataclass(frozen=True, slots=True)
+class ImportedMatch:
+    """A match played elsewhere, read from its file (``Variant.import_match``): the players' names as
+    the file gives them, in seat order, and the options and action log of the same match here."""
+
+    names: tuple[str, str]
+    options: dict[str, Any]
+    log: tuple[str, ...]
+
+
 class Variant(ABC):
     """A game as registered: creates states, reads saved ones, parses action notation."""
 
@@ -414,6 +424,14 @@ class Variant(ABC):
         play stopped), ``names`` the players' display names in seat order ("" for one unknown).
         """
         return None
+
+    match_file_suffix: ClassVar[str] = ""
+    """The file name ending of the match files of other programs that ``import_match`` reads ("" none)."""
+
+    def import_match(self, data: bytes) -> ImportedMatch:
+        """A match played elsewhere, from its file; ``NotationError`` saying where and why when the
+        file cannot be read or its play is not allowed here."""
+        raise NotationError(f"{self.title} has no match files to read.")
 
     def forfeit(self, state: GameState, loser: int, reason: Forfeit, description: str) -> Outcome:
         """The outcome when ``loser`` resigns or runs out of time. Games with scoring override it."""

@@ -20,6 +20,7 @@ from engine.backgammon.game import (
     Phase,
 )
 from engine.backgammon.matexport import mat_file
+from engine.backgammon.matimport import read_mat
 from engine.backgammon.position_start import PositionCodeError, check_match, read_code, start_from
 from engine.errors import BadOptionsError, CorruptStateError
 from engine.protocol import (
@@ -27,6 +28,7 @@ from engine.protocol import (
     EndReason,
     Forfeit,
     GameState,
+    ImportedMatch,
     MatchFile,
     OptionSpec,
     Outcome,
@@ -161,6 +163,13 @@ class BackgammonVariant(Variant):
                 "their plays may put a sixth checker on a point."
             )
         return None
+
+    match_file_suffix: ClassVar[str] = ".mat"
+
+    def import_match(self, data: bytes) -> ImportedMatch:
+        """A ``.mat`` file of GNU Backgammon, eXtreme Gammon or Jellyfish, replayed under our rules."""
+        read = read_mat(data)
+        return ImportedMatch(names=read.names, options=self.resolve_options(read.options), log=read.log)
 
     def export_match(
         self, options: Mapping[str, Any], log: Sequence[str], names: tuple[str, str]
