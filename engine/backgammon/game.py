@@ -190,7 +190,11 @@ class BackgammonState(MatchFields, GameState, GameView):
         return cube.cube_in_play(self.rules, self.length)
 
     def may_double(self, seat: int) -> bool:
-        return cube.may_double(
+        return not self.why_not_double(seat)
+
+    def why_not_double(self, seat: int) -> str:
+        """Why ``seat`` may not double here (the rules, the cube, the score), or "" when it may."""
+        return cube.why_not_double(
             seat,
             rules=self.rules,
             length=self.length,

@@ -288,15 +288,7 @@ class _Reader:
     def _double(self, lineno: int, seat: int) -> None:
         state = self._state()
         if state.phase is not Phase.DECIDE or state.turn_seat != seat:
-            reason = cube.why_not_double(
-                seat,
-                rules=state.rules,
-                length=state.length,
-                score=state.score,
-                value=state.cube,
-                owner=state.cube_owner,
-                crawford=state.crawford,
-            )
+            reason = state.why_not_double(seat)
             raise MatImportError(
                 lineno, f"{self._who(seat)} doubles, but {reason or 'it is not their turn to double'}."
             )

@@ -131,7 +131,7 @@ def start_from(pasted: PastedPosition, rules: RuleSet, length: int) -> Backgammo
     if info.doubled:
         if not state.may_double(seat):
             raise PositionCodeError(
-                f"The code has a double waiting for an answer, but {_why_not(state, seat)}."
+                f"The code has a double waiting for an answer, but {state.why_not_double(seat)}."
             )
         return state.but(phase=Phase.TAKE)
     if info.dice != (0, 0):
@@ -207,15 +207,3 @@ def _crawford(info: MatchInfo, length: int) -> tuple[bool, bool]:
         return True, True
     # A player at match point outside the Crawford game: the Crawford game is over (post-Crawford).
     return False, length > 1 and any(at_match_point)
-
-
-def _why_not(state: BackgammonState, seat: int) -> str:
-    return cube.why_not_double(
-        seat,
-        rules=state.rules,
-        length=state.length,
-        score=state.score,
-        value=state.cube,
-        owner=state.cube_owner,
-        crawford=state.crawford,
-    )
