@@ -37,6 +37,46 @@ async def only_match(bot: RingsideBot) -> int:
 
 
 @pytest.mark.asyncio
+@pytest.mark.parametrize(
+    ("code", "given", "shown", "turn", "dice", "kind"),
+    [
+        (XGID, {}, "7-point match", 1, (6, 3), "XGID"),
+        (POSITION_ID, {"length": 3}, "3-point match", 0, None, ""),
+    ],
+)
+async def test_a_friend_plays_from_an_xgid_or_a_bare_position_id(
+    fake: FakeDiscord,
+    tmp_path: Path,
+    code: str,
+    given: dict[str, object],
+    shown: str,
+    turn: int,
+    dice: tuple[int, int] | None,
+    kind: str,
+) -> None:
+    bot = await start_bot(fake, tmp_path / "db.sqlite3")
+    alice, bob = fake.add_user("alice"), fake.add_user("bob")
+    made = await fake.slash(
+        alice, "challenge", {"opponent": bob, "game": "backgammon", "position": code, **given}
+    )
+    assert made.message is not None and f"**Backgammon** ({shown}, {SET})!" in made.message.content
+    accept = next(c for c in made.message.custom_ids if c.endswith(":accept"))
+    await fake.click(bob, made.message, accept, idle=True)
+    thread = fake.thread_of(made.message)
+    assert thread is not None
+    match_id = match_id_of(fake.messages_in(thread)[-1])
+    match = await bot.store.matches.get(match_id)
+    assert match is not None and not match.rated
+    state = await state_of(bot, match_id)
+    assert (state.turn_seat, state.dice) == (turn, dice)
+    if kind:
+        assert dict(VARIANT.position_codes(state))[kind] == code
+    else:
+        assert dict(VARIANT.position_codes(state))["GNUBG ID"].startswith(code + ":")
+    await stop_bot(bot)
+
+
+@pytest.mark.asyncio
 async def test_a_friend_accepts_a_match_from_a_gnubg_id_shown_on_the_challenge(
     fake: FakeDiscord, tmp_path: Path
 ) -> None:
