@@ -17,6 +17,7 @@ from engine.backgammon.matexport import mat_file
 from engine.backgammon.matimport import MAX_BYTES, MatImportError, read_mat
 from engine.backgammon.variant import VARIANT
 from engine.protocol import replay_states
+from tests import oracles
 
 FILES = Path(__file__).parent / "mat_files"
 
@@ -117,3 +118,14 @@ def test_a_file_too_big_or_not_text_is_refused() -> None:
         read_mat(b" 3 point match\n" + b" " * MAX_BYTES)
     with pytest.raises(MatImportError, match="not text"):
         read_mat(b"\x89PNG\r\n\x1a\n\0\0")
+
+
+@pytest.mark.parametrize("name", ["xg-5-point.mat", "jellyfish-3-point.mat"])
+def test_gnu_backgammon_imports_the_dressed_files_as_the_same_match(name: str, tmp_path: Path) -> None:
+    # GNU Backgammon (the Debian program) imports the file and exports it again: read back, the same
+    # match (its own export orders the moves of a play its way and spaces the columns its way).
+    out = tmp_path / "again.mat"
+    commands = f"import mat {FILES / name}\nexport match mat {out}\n"
+    oracles.run_gnubg([oracles.gnubg_program(), "-t", "-q"], commands, tmp_path, timeout=60)
+    again, first = read_mat(out.read_bytes()), read_mat((FILES / name).read_bytes())
+    assert (again.names, again.options, again.log) == (first.names, first.options, first.log)

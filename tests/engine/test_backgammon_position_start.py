@@ -3,15 +3,27 @@ option of the backgammon variant)."""
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
+
 import pytest
 
 from engine import BadOptionsError
 from engine.backgammon.board import RuleSet, starting_board
-from engine.backgammon.formats import GameState, MatchInfo, Resignation, _encode_base64, _pack, gnubg_id
+from engine.backgammon.formats import (
+    GameState,
+    MatchInfo,
+    Resignation,
+    _encode_base64,
+    _pack,
+    gnubg_id,
+    match_info_from_id,
+)
 from engine.backgammon.game import BackgammonState, Checkers, Phase, Take
 from engine.backgammon.position_start import PositionCodeError, read_code, start_from
 from engine.backgammon.variant import VARIANT
 from engine.protocol import replay_states
+from tests import oracles
 
 OPENING_XGID = "XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:0:5:10"
 OPENING_ID = "4HPwATDgc/ABMA"
@@ -167,3 +179,42 @@ def test_a_game_that_is_over_or_resigned_is_refused() -> None:
     resigned = gnubg_id(board, MatchInfo(resigned=Resignation.SINGLE, match_length=5))
     with pytest.raises(PositionCodeError, match="resignation"):
         start_from(read_code(resigned), RuleSet.STANDARD, 5)
+
+
+def test_gnu_backgammon_reads_each_xgid_as_the_started_match_shows_it(tmp_path: Path) -> None:
+    # GNU Backgammon (the Debian program) sets each XGID and shows its board with the GNUBG ID: the
+    # match started from that XGID has the same one.
+    codes_ = [
+        "XGID=b----aC-B---------------bA:2:-1:1:63:2:4:0:7:10",
+        "XGID=-b----E-C---eE---c-e----B-:0:0:1:00:4:2:1:5:10",
+        "XGID=-b----E-C---eE---c-e----B-:2:1:-1:00:1:0:0:9:10",
+        OPENING_XGID,
+    ]
+    program = oracles.gnubg_program()
+    for code in codes_:
+        done = oracles.run_gnubg(
+            [program, "-t", "-q"], f"set xgid {code}\nshow board\n", tmp_path, timeout=60
+        )
+        # Setting an XGID shows the board at each step of it: the last board shown is the position.
+        position = re.findall(r"Position ID: (\S+)", done.stdout)[-1]
+        match = re.findall(r"Match ID   : (\S+)", done.stdout)[-1]
+        ours_position, _, ours_match = codes(started(code))["GNUBG ID"].partition(":")
+        # gnubg may number the players the other way round (it makes the player on roll player 1
+        # before a roll): the same match seen from the player on roll.
+        assert (position, from_roller(match)) == (ours_position, from_roller(ours_match)), code
+
+
+def from_roller(text: str) -> tuple[object, ...]:
+    """A match ID's fields as the player on roll sees them (its score first, who owns the cube)."""
+    info = match_info_from_id(text)
+    me = info.on_roll
+    owner = None if info.cube_owner is None else info.cube_owner == me
+    return (
+        info.score[me],
+        info.score[1 - me],
+        owner,
+        info.cube_log2,
+        info.dice,
+        info.match_length,
+        info.crawford,
+    )
