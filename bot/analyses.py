@@ -27,9 +27,10 @@ from bot.store import Store
 from bot.store.analyses import DONE, PENDING, AnalysisRecord
 from bot.work_claims import ANALYSIS_LEASE, WorkClaims
 from bot.worker_lanes import HeavyWorkFailed
-from engine import GameError
+from engine import VARIANTS, GameError
 from engine.ai.coaches import ANALYSES
 from engine.ai.coaching import Analysis, AnalysisStopped, StopCheck, analysis_from_json, analysis_to_json
+from engine.protocol import ImportedMatch
 
 log = logging.getLogger(__name__)
 
@@ -72,6 +73,8 @@ class Analyses:
         self._queued: set[int] = set()
         self._stop = threading.Event()
         self._worker: asyncio.Task[None] | None = None
+        #: one analysis at a time, a finished match's or an imported one's (the heavy lane is shared)
+        self._one_at_a_time = asyncio.Lock()
         #: analyses handed to the publisher since start (tests wait on it)
         self.finished: asyncio.Event = asyncio.Event()
 
@@ -182,8 +185,37 @@ class Analyses:
 
     async def _analysed(self, game: str, options: Mapping[str, Any] | None, notations: list[str]) -> Analysis:
         """The analysis, tried once more in a fresh worker when the first one was lost."""
-        try:
+        async with self._one_at_a_time:
+            try:
+                return await self._workers.analyse(game, options, notations, self._stop.is_set)
+            except HeavyWorkFailed:
+                log.warning("the worker analysing a %s match was lost; trying once more", game)
             return await self._workers.analyse(game, options, notations, self._stop.is_set)
-        except HeavyWorkFailed:
-            log.warning("the worker analysing a %s match was lost; trying once more", game)
-        return await self._workers.analyse(game, options, notations, self._stop.is_set)
+
+    # -- matches played elsewhere ------------------------------------------------------------------
+
+    async def analyse_file(self, game: str, data: bytes) -> tuple[ImportedMatch, Analysis]:
+        """A match file of another program (``Variant.import_match``), read and analysed as our own
+        matches are, in the heavy worker lane; it belongs to no match of ours, so nothing is stored.
+        ``FileNotAnalysed`` with the reason (the line) when the file cannot be read or replayed, or the
+        analysis fails."""
+        variant = VARIANTS[game]
+        if game not in ANALYSES:
+            raise FileNotAnalysed(f"{variant.title} has no analysis.")
+        try:
+            # Replaying a long match takes a moment: off the event loop.
+            imported = await asyncio.to_thread(variant.import_match, data)
+        except GameError as exc:
+            raise FileNotAnalysed(str(exc)) from exc
+        try:
+            analysis = await self._analysed(game, imported.options, list(imported.log))
+        except AnalysisStopped:
+            raise FileNotAnalysed("The bot is restarting: send the file again in a minute.") from None
+        except Exception as exc:
+            log.warning("an imported %s match could not be analysed: %s", game, exc)
+            raise FileNotAnalysed("The match was read, but its analysis failed.") from exc
+        return imported, analysis
+
+
+class FileNotAnalysed(Exception):
+    """A match file that cannot be analysed; the message (one line) is for the user."""

@@ -85,6 +85,12 @@ class Challenges:
         except BadOptionsError as exc:
             raise ChallengeError(f"{str(exc)[0].upper()}{str(exc)[1:]}.") from exc
 
+    @staticmethod
+    def rated(variant: Variant, options: Mapping[str, Any], asked: bool) -> bool:
+        """Whether the match is rated: as asked, unless the game says these options are never rated
+        (a backgammon money session, a match from a set position: ``Variant.counts_for_rating``)."""
+        return asked and variant.counts_for_rating(options)
+
     def check_level(self, variant: Variant, opponent_id: int, level: str | None) -> str | None:
         """The computer's level for a match of ``variant`` against ``opponent_id``: ``level`` as given
         (any case), else the default level; None against a person, or for a game whose computer has no

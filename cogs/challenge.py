@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import logging
 from typing import TYPE_CHECKING, Any
 
@@ -18,6 +19,7 @@ from cogs.replies import reply_privately
 from engine import VARIANTS, GameError, find_variant
 from engine.ai.levels import LEVELS
 from engine.protocol import OptionSpec, Variant
+from render import Caption
 
 if TYPE_CHECKING:
     from app.client import RingsideBot
@@ -48,6 +50,7 @@ class Challenge(commands.Cog):
         beavers="Money game (length 0): a doubled player may beaver (default: no)",
         automatic="Money game (length 0): automatic doubles a game on equal opening dice (default: 0)",
         limit="Money game (length 0): end once a player is this many points ahead (default: none)",
+        position="Start from this position (unrated): a GNU Backgammon ID, ID:match ID, or an XGID",
     )
     @app_commands.choices(level=[app_commands.Choice(name=level, value=level) for level in LEVELS])
     async def challenge(
@@ -63,11 +66,14 @@ class Challenge(commands.Cog):
         beavers: bool | None = None,
         automatic: int | None = None,
         limit: int | None = None,
+        position: str | None = None,
     ) -> None:
         challenges = self.bot.challenges
         given = {name: value for name, value in (("length", length), ("rules", rules)) if value is not None}
         money = (("jacoby", jacoby), ("beavers", beavers), ("automatic", automatic), ("limit", limit))
         given |= {name: value for name, value in money if value is not None}
+        if position is not None:
+            given["position"] = position
         try:
             variant = await challenges.check_new(
                 guild_id=interaction.guild_id,
@@ -77,7 +83,7 @@ class Challenge(commands.Cog):
                 game=game,
             )
             options = challenges.check_options(variant, given)
-            rated = rated and variant.counts_for_rating(options)
+            rated = challenges.rated(variant, options, rated)
             computer_level = challenges.check_level(variant, opponent.id, level)
             await challenges.check_no_pending(interaction.user.id, opponent.id, opponent.mention)
         except ChallengeError as exc:
@@ -110,15 +116,30 @@ class Challenge(commands.Cog):
             return
         record = new.record
         minutes = round((record.expires_at - record.created_at) / 60)
-        details = in_brackets(variant.describe_options(options), "" if rated else "unrated")
+        set_position = variant.starts_from_set_position(options)
+        details = in_brackets(variant.describe_options(options), "" if rated or set_position else "unrated")
+        extra: dict[str, Any] = {}
+        if set_position:
+            extra["file"] = await self._start_picture(variant.key, options, (interaction.user, opponent))
         response = await interaction.response.send_message(
             f"{opponent.mention}, {interaction.user.mention} challenges you to **{variant.title}**{details}! "
             f"Accept within {minutes} minutes.",
             view=challenge_view(record.id),
             allowed_mentions=discord.AllowedMentions(users=[opponent], roles=False, everyone=False),
+            **extra,
         )
         if response.message_id is not None:
             await challenges.set_message(record.id, response.message_id)
+
+    async def _start_picture(
+        self, game: str, options: dict[str, Any], players: tuple[discord.abc.User, discord.abc.User]
+    ) -> discord.File:
+        """The position the match would start from, drawn as its board will be (the friend sees what
+        they accept)."""
+        state = VARIANTS[game].new_game(options)
+        names = (players[0].display_name, players[1].display_name)
+        png = await self.bot.render_pool.png(state.view(None), Caption(names=names))
+        return discord.File(io.BytesIO(png), filename="position.png", description="The starting position")
 
     async def _created(self, interaction: discord.Interaction[Any], new: NewChallenge) -> bool:
         """Whether a new challenge was made; if the pair already had one pending for this game here

@@ -16,6 +16,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.analyses import FileNotAnalysed
 from bot.publishing import Unpostable
 from bot.session import MatchOver, NotInMatch, NotYourTurn, Session, UserError, check_readable, deciding_seat
 from bot.store import MatchRecord
@@ -45,6 +46,8 @@ SCALE_WORDS = {
     Scale.POINTS: "points won (the play ends the game)",
 }
 NAME_WIDTH = 10
+MATCH_FILE_LIMIT = 1_000_000
+"""The largest match file ``/analyse`` reads (bytes): a long match's ``.mat`` is some tens of kilobytes."""
 """Characters of a player's name in the analysis table (a phone shows about 34 in a code block)."""
 
 
@@ -170,6 +173,70 @@ class Coach(commands.Cog):
             if played.channel_id == interaction.channel_id and played.status != "active":
                 return MatchOver(f"Match #{played.match_id} here is over: hints are for matches in progress.")
         return UserError("You have no match in progress here. Start one with /challenge.")
+
+    # -- /analyse file: a match played elsewhere --------------------------------------------------------
+
+    @app_commands.command(
+        name="analyse",
+        description="Analyse a match played elsewhere: a .mat file of GNU Backgammon, eXtreme Gammon or Jellyfish.",
+    )
+    @app_commands.describe(file="The match file (.mat, at most 1 MB)")
+    async def analyse(self, interaction: discord.Interaction[Any], file: discord.Attachment) -> None:
+        game = next(
+            (
+                key
+                for key, v in VARIANTS.items()
+                if v.match_file_suffix and file.filename.lower().endswith(v.match_file_suffix)
+            ),
+            None,
+        )
+        if game is None:
+            suffixes = ", ".join(
+                sorted({v.match_file_suffix for v in VARIANTS.values() if v.match_file_suffix})
+            )
+            await reply_privately(interaction, f"{file.filename} is not a match file I read ({suffixes}).")
+            return
+        if file.size > MATCH_FILE_LIMIT:
+            await reply_privately(
+                interaction,
+                f"{file.filename} is {file.size:,} bytes; match files are read up to {MATCH_FILE_LIMIT:,}.",
+            )
+            return
+        # Reading the file and the analysis take from seconds to minutes: the answer comes as a followup.
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        try:
+            data = await file.read()
+            imported, analysis = await self.bot.analyses.analyse_file(game, data)
+        except discord.HTTPException:
+            await interaction.followup.send(
+                f"{file.filename} could not be downloaded: send it again.", ephemeral=True
+            )
+            return
+        except FileNotAnalysed as exc:
+            await interaction.followup.send(f"{file.filename}: {exc}"[:2000], ephemeral=True)
+            return
+        variant = VARIANTS[game]
+        names = (imported.names[0], imported.names[1])
+        chart = await self.bot.render_pool.chart(
+            analysis.chances,
+            0,
+            f"{names[0]} ({variant.seat_names[0]})",
+            (SEAT_STYLES[game][0], SEAT_STYLES[game][1]),
+        )
+        text = analysis_text(analysis, 0, variant.title, variant.describe_options(imported.options), names)
+        # The same message as for our own matches, but named after the file: it is no match of ours.
+        heading = f"📊 **Analysis of {discord.utils.escape_markdown(file.filename)}** (played elsewhere; {variant.title}"
+        options = variant.describe_options(imported.options)
+        text = heading + (f", {options})" if options else ")") + "\n" + text.split("\n", 1)[1]
+        # Posted with the bot's token: a long analysis outlasts the interaction's 15 minutes.
+        assert interaction.channel_id is not None
+        channel = self.bot.get_partial_messageable(interaction.channel_id, guild_id=interaction.guild_id)
+        await channel.send(
+            text[:2000],
+            file=discord.File(io.BytesIO(chart), filename="analysis.png"),
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
+        await interaction.followup.send(f"{file.filename} is analysed: see below.", ephemeral=True)
 
     # -- the analysis of a finished match -------------------------------------------------------------
 

@@ -356,6 +356,16 @@ class MatchFile:
     description: str
 
 
+@dataclass(frozen=True, slots=True)
+class ImportedMatch:
+    """A match played elsewhere, read from its file (``Variant.import_match``): the players' names as
+    the file gives them, in seat order, and the options and action log of the same match here."""
+
+    names: tuple[str, str]
+    options: dict[str, Any]
+    log: tuple[str, ...]
+
+
 class Variant(ABC):
     """A game as registered: creates states, reads saved ones, parses action notation."""
 
@@ -425,6 +435,13 @@ class Variant(ABC):
         """Whether a game with these resolved ``options`` may be rated (a rated challenge of one that
         may not is played unrated); yes by default."""
         return True
+    match_file_suffix: ClassVar[str] = ""
+    """The file name ending of the match files of other programs that ``import_match`` reads ("" none)."""
+
+    def import_match(self, data: bytes) -> ImportedMatch:
+        """A match played elsewhere, from its file; ``NotationError`` saying where and why when the
+        file cannot be read or its play is not allowed here."""
+        raise NotationError(f"{self.title} has no match files to read.")
 
     def forfeit(self, state: GameState, loser: int, reason: Forfeit, description: str) -> Outcome:
         """The outcome when ``loser`` resigns or runs out of time. Games with scoring override it."""
@@ -466,6 +483,11 @@ class Variant(ABC):
                     raise BadOptionsError(f"{spec.name} must be at most {spec.maximum}")
             resolved[spec.name] = value
         return resolved
+
+    def starts_from_set_position(self, options: Mapping[str, Any]) -> bool:
+        """Whether a match with these (resolved) options starts from a position a player gave
+        rather than the game's own start (such a match is practice: it is not rated)."""
+        return False
 
     def describe_options(self, resolved: Mapping[str, Any]) -> str:
         """A short phrase naming the options that differ from their defaults ("5-point match, Old

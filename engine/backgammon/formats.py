@@ -113,9 +113,8 @@ def check_board(board: Board) -> None:
             raise FormatError(f"Side {side} has a negative or non-integer checker count.")
         total = sum(row)
         if total > CHECKERS:
-            raise FormatError(
-                f"Side {side} has {total} checkers on the board; at most {CHECKERS} are allowed."
-            )
+            who = "The player on roll" if side else "The player not on roll"
+            raise FormatError(f"{who} has {total} checkers on the board; at most {CHECKERS} are allowed.")
     for i in range(POINTS):
         # Side 1's point i+1 is side 0's point 24-i.
         if board[1][i] and board[0][POINTS - 1 - i]:
@@ -234,8 +233,13 @@ def _board_from_key_bytes(data: bytes, text: str, what: str) -> Board:
     try:
         check_board(board)
     except FormatError as error:
-        raise FormatError(f"{text!r} is not a possible {what}: {error}") from error
+        raise FormatError(f"{text!r} is not a possible {what}: {_lower_first(error)}") from error
     return board
+
+
+def _lower_first(error: FormatError) -> str:
+    text = str(error)
+    return text[:1].lower() + text[1:]
 
 
 def position_id(board: Board) -> str:
@@ -408,3 +412,109 @@ def xgid(board: Board, info: MatchInfo, *, beaver: bool = False, max_cube_log2: 
         str(max_cube_log2),
     ]
     return "XGID=" + ":".join(fields)
+
+
+_XG_LETTERS = "-abcdefghijklmnoABCDEFGHIJKLMNO"
+
+
+def _xg_count(char: str, text: str) -> tuple[int, bool]:
+    """The checkers a position letter stands for, and whether they are the bottom player's."""
+    index = _XG_LETTERS.find(char)
+    if index < 0 or not char:
+        raise FormatError(
+            f"{text!r} is not an XGID: {char!r} is not a position letter (- for none, a-o or A-O for 1 to 15)."
+        )
+    if index == 0:
+        return 0, False
+    return (index - 15, True) if index > 15 else (index, False)
+
+
+def _xg_number(text: str, field: str, name: str, low: int, high: int) -> int:
+    try:
+        value = int(field)
+    except ValueError:
+        raise FormatError(f"{text!r} is not an XGID: its {name} {field!r} is not a number.") from None
+    if not low <= value <= high:
+        raise FormatError(f"{text!r} is not an XGID: its {name} {value} is not {low} to {high}.")
+    return value
+
+
+def read_xgid(text: str) -> tuple[Board, MatchInfo, int]:
+    """The board, the match information and the maximum cube (log2) of an XGID, as ``xgid`` writes
+    them (see there); ``FormatError`` if ``text`` is not one. The dice field ``D`` (a double waits for
+    an answer) gives ``doubled`` with the turn field's player as the doubler; ``B`` and ``R`` (a
+    beaver, a raccoon) are refused: our games have no beavers."""
+    if not isinstance(text, str):
+        raise FormatError(f"An XGID is text, not {type(text).__name__}.")
+    body = text.strip()
+    if body[:5].upper() == "XGID=":
+        body = body[5:]
+    fields = body.split(":")
+    if len(fields) != 10:
+        raise FormatError(
+            f"{text!r} is not an XGID: it has {len(fields)} fields separated by ':' (10 expected)."
+        )
+    cells, cube_f, owner_f, turn_f, dice_f, bottom_score, top_score, rules_f, length_f, max_f = fields
+    if len(cells) != 26:
+        raise FormatError(f"{text!r} is not an XGID: its position has {len(cells)} letters (26 expected).")
+    bottom = [0] * ROW
+    top = [0] * ROW
+    for index, char in enumerate(cells):
+        count, is_bottom = _xg_count(char, text)
+        if index == 0:
+            if is_bottom:
+                raise FormatError(
+                    f"{text!r} is not an XGID: its first letter, the top player's bar, is upper case."
+                )
+            top[BAR] = count
+        elif index == 25:
+            if count and not is_bottom:
+                raise FormatError(
+                    f"{text!r} is not an XGID: its last letter, the bottom player's bar, is lower case."
+                )
+            bottom[BAR] = count
+        elif is_bottom:
+            bottom[index - 1] = count
+        else:
+            top[POINTS - index] = count
+    cube_log2 = _xg_number(text, cube_f, "cube (a power of two: 0 for 1, 1 for 2 ...)", 0, 15)
+    owner = _xg_number(text, owner_f, "cube position", -1, 1)
+    if turn_f not in ("1", "-1"):
+        raise FormatError(f"{text!r} is not an XGID: its turn {turn_f!r} is not 1 (bottom) or -1 (top).")
+    on_roll = 1 if turn_f == "1" else 0
+    doubled = dice_f == "D"
+    dice = (0, 0)
+    if dice_f in ("B", "R"):
+        raise FormatError(f"{text!r} waits for an answer to a beaver: our games have no beavers.")
+    if not doubled and dice_f != "00":
+        if len(dice_f) != 2 or not all(c in "123456" for c in dice_f):
+            raise FormatError(
+                f"{text!r} is not an XGID: its dice {dice_f!r} are not a roll (00 for none, D for a double)."
+            )
+        dice = (int(dice_f[0]), int(dice_f[1]))
+    length = _xg_number(text, length_f, "match length", 0, (1 << 15) - 1)
+    scores = (
+        _xg_number(text, top_score, "top player's score", 0, (1 << 15) - 1),
+        _xg_number(text, bottom_score, "bottom player's score", 0, (1 << 15) - 1),
+    )
+    rules = _xg_number(text, rules_f, "Crawford / Jacoby field", 0, 3)
+    max_cube = _xg_number(text, max_f, "maximum cube", 0, 15)
+    info = MatchInfo(
+        cube_log2=cube_log2,
+        cube_owner=None if owner == 0 else (1 if owner == 1 else 0),
+        on_roll=on_roll,
+        crawford=bool(rules & 1) if length else False,
+        turn=1 - on_roll if doubled else on_roll,
+        doubled=doubled,
+        dice=dice,
+        match_length=length,
+        score=scores,
+        jacoby=bool(rules & 1) if not length else False,
+    )
+    mine, theirs = tuple(bottom), tuple(top)
+    board: Board = (theirs, mine) if on_roll == 1 else (mine, theirs)
+    try:
+        check_board(board)
+    except FormatError as error:
+        raise FormatError(f"{text!r} is not a possible XGID: {_lower_first(error)}") from error
+    return board, info, max_cube

@@ -214,7 +214,11 @@ class BackgammonState(MatchFields, GameState, GameView):
         return cube.cube_in_play(self.rules, self.length)
 
     def may_double(self, seat: int) -> bool:
-        return cube.may_double(
+        return not self.why_not_double(seat)
+
+    def why_not_double(self, seat: int) -> str:
+        """Why ``seat`` may not double here (the rules, the cube, the score), or "" when it may."""
+        return cube.why_not_double(
             seat,
             rules=self.rules,
             length=self.length,
@@ -263,7 +267,9 @@ class BackgammonState(MatchFields, GameState, GameView):
         # Under the Jacoby rule, with the cube still in the middle, a gammon is worth a single game.
         money = self.money
         levels = (1,) if money is not None and money.jacoby and self.cube_owner is None else (1, 2, 3)
-        if self.phase is Phase.DECIDE or (self.phase is Phase.PLAY and not self.played):
+        # ROLL: before a roll that comes by itself (no double possible); a board never waits there,
+        # but a match file read in (``matimport``) has players resigning at that point.
+        if self.phase in (Phase.DECIDE, Phase.ROLL) or (self.phase is Phase.PLAY and not self.played):
             return tuple(OfferResignation(level) for level in levels)
         return ()
 

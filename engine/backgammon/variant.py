@@ -23,12 +23,15 @@ from engine.backgammon.game import (
     StopAfterGame,
 )
 from engine.backgammon.matexport import mat_file
+from engine.backgammon.matimport import read_mat
+from engine.backgammon.position_start import PositionCodeError, check_match, read_code, start_from
 from engine.errors import BadOptionsError, CorruptStateError
 from engine.protocol import (
     Action,
     EndReason,
     Forfeit,
     GameState,
+    ImportedMatch,
     MatchFile,
     OptionSpec,
     Outcome,
@@ -84,6 +87,12 @@ class BackgammonVariant(Variant):
             minimum=0,
             maximum=cube.MAX_LIMIT,
         ),
+        OptionSpec(
+            "position",
+            "Start from this position: a GNU Backgammon ID (with its match ID) or an XGID",
+            "",
+            summary="from a set position, unrated",
+        ),
     )
     # Checkers are moved one at a time and the play waits for Confirm; cube decisions, resignation
     # offers and their answers (and a whole play typed at once) are final when made.
@@ -101,6 +110,9 @@ class BackgammonVariant(Variant):
     def new_game(self, options: Mapping[str, Any] | None = None) -> BackgammonState:
         resolved = self.resolve_options(options)
         length = int(resolved["length"])
+        rules = RuleSet(resolved["rules"])
+        if resolved.get("position"):
+            return start_from(read_code(resolved["position"]), rules, length)
         money = None
         if length == cube.MONEY:
             money = MoneyRules(
@@ -109,14 +121,43 @@ class BackgammonVariant(Variant):
                 automatic=resolved["automatic"],
                 limit=resolved["limit"],
             )
-        return BackgammonState.new(RuleSet(resolved["rules"]), length, money)
+        return BackgammonState.new(rules, length, money)
 
     def resolve_options(self, options: Mapping[str, Any] | None) -> dict[str, Any]:
+        """The options checked, a ``position`` included: the match length comes from its code when
+        the code has one (a ``length`` given too must agree), and the position must be one this
+        match can start from; ``BadOptionsError`` with the reason otherwise."""
+        given = dict(options or {})
+        code = given.get("position")
+        if not code:
+            return self._with_money_rules(given)
+        if not isinstance(code, str):
+            raise BadOptionsError(f"position must be a GNU Backgammon ID or an XGID, not {code!r}")
+        try:
+            pasted = read_code(code)
+            if pasted.info is not None:
+                check_match(pasted.info)
+                if "length" in given and given["length"] != pasted.length:
+                    raise BadOptionsError(
+                        f"the position is of a {pasted.length}-point match, not {given['length']} "
+                        "points: leave the length out, or give the same one"
+                    )
+                given["length"] = pasted.length
+            given["position"] = code.strip()
+            resolved = self._with_money_rules(given)
+            start_from(pasted, RuleSet(resolved["rules"]), int(resolved["length"]))
+        except PositionCodeError as exc:
+            raise BadOptionsError(_lowered(str(exc))) from exc
+        return resolved
+
+    def starts_from_set_position(self, options: Mapping[str, Any]) -> bool:
+        return bool(options.get("position"))
+
+    def _with_money_rules(self, given: Mapping[str, Any]) -> dict[str, Any]:
         """The options checked, with the rules of money play only in a money game (``length`` 0):
         there they get their defaults, while a match refuses them (and keeps its saved options as
         they were before money play)."""
-        resolved = super().resolve_options(options)
-        given = dict(options or {})
+        resolved = super().resolve_options(given)
         if resolved["length"] != cube.MONEY:
             named = [name for name in MONEY_OPTIONS if name in given]
             if named:
@@ -162,8 +203,9 @@ class BackgammonVariant(Variant):
 
     def counts_for_rating(self, options: Mapping[str, Any]) -> bool:
         """A money session is not rated: it has no set length, and its result is a running score in
-        points, not a match won or lost (docs/ratings.md)."""
-        return options.get("length") != cube.MONEY
+        points, not a match won or lost (docs/ratings.md); nor is a match started from a set position
+        (practice, or settling an argument)."""
+        return options.get("length") != cube.MONEY and not options.get("position")
 
     def from_json(self, data: Mapping[str, Any]) -> BackgammonState:
         state = BackgammonState.from_json(data)
@@ -211,10 +253,20 @@ class BackgammonVariant(Variant):
             )
         return None
 
+    match_file_suffix: ClassVar[str] = ".mat"
+
+    def import_match(self, data: bytes) -> ImportedMatch:
+        """A ``.mat`` file of GNU Backgammon, eXtreme Gammon or Jellyfish, replayed under our rules."""
+        read = read_mat(data)
+        return ImportedMatch(names=read.names, options=self.resolve_options(read.options), log=read.log)
+
     def export_match(
         self, options: Mapping[str, Any], log: Sequence[str], names: tuple[str, str]
     ) -> MatchFile | None:
-        """The match as a Jellyfish ``.mat`` file (none for Old English, which the format cannot hold)."""
+        """The match as a Jellyfish ``.mat`` file (none for Old English, which the format cannot hold,
+        nor for a match started from a set position: a ``.mat`` game starts from the opening)."""
+        if options.get("position"):
+            return None
         text = mat_file(self, options, log, names)
         if text is None:
             return None
@@ -233,6 +285,12 @@ def _money_forfeit(state: BackgammonState, loser: int, reason: Forfeit) -> Outco
     left = "resigned" if reason is Forfeit.RESIGNATION else "ran out of time"
     told = f"{COLOURS[loser]} {left}, losing the game in progress: "
     return session_outcome((score[0], score[1]), reason, told)
+
+
+def _lowered(sentence: str) -> str:
+    """A sentence as the end of "Backgammon: ..." (``BadOptionsError`` messages start in lower case
+    and end without a full stop; the challenge puts both back)."""
+    return (sentence[:1].lower() + sentence[1:]).rstrip(".")
 
 
 def match_info(state: BackgammonState) -> MatchInfo:

@@ -30,6 +30,7 @@ from engine.backgammon.formats import (
     match_info_from_id,
     position_id,
     position_key,
+    read_xgid,
     xgid,
 )
 from engine.errors import GameError
@@ -324,6 +325,63 @@ def test_xgid_cube_and_rules_fields() -> None:
 def test_xgid_letters_count_checkers() -> None:
     board = board_of({1: 15}, {1: 15})
     assert xgid(board, MatchInfo(on_roll=1, turn=1)).startswith("XGID=-O----------------------o-:")
+
+
+XGIDS = (
+    "XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:0:5:10",
+    "XGID=b----aC-B---------------bA:2:-1:1:63:2:4:0:7:10",
+    "XGID=aB---------------b-cA----B:2:1:-1:63:4:2:0:7:10",
+    "XGID=-b----E-C---eE---c-e----B-:0:0:1:00:2:4:1:5:10",
+    "XGID=-b----E-C---eE---c-e----B-:0:0:-1:D:0:0:0:0:8",
+    "XGID=-O----------------------o-:0:0:1:00:0:0:0:0:10",
+)
+
+
+@pytest.mark.parametrize("text", XGIDS)
+def test_xgids_read_back_as_written(text: str) -> None:
+    board, info, max_cube = read_xgid(text)
+    assert xgid(board, info, max_cube_log2=max_cube) == text
+
+
+def test_read_xgid_fields() -> None:
+    board, info, _ = read_xgid("XGID=b----aC-B---------------bA:2:-1:1:63:2:4:0:7:10")
+    assert board == board_of({6: 3, 8: 2, 25: 1}, {1: 2, 20: 1, 25: 2})
+    assert info == MatchInfo(
+        cube_log2=2, cube_owner=0, on_roll=1, turn=1, dice=(6, 3), match_length=7, score=(4, 2)
+    )
+    # A double waiting: the turn field names the doubler; the other player decides.
+    _, doubled, _ = read_xgid("XGID=-b----E-C---eE---c-e----B-:1:0:-1:D:0:0:0:7:10")
+    assert (doubled.doubled, doubled.on_roll, doubled.turn, doubled.cube_value) == (True, 0, 1, 2)
+    # "XGID=" may be left out, as people paste it.
+    assert read_xgid("-b----E-C---eE---c-e----B-:0:0:1:52:0:0:0:5:10")[0] == OPENING
+
+
+@pytest.mark.parametrize(
+    ("text", "reason"),
+    [
+        ("XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:0:5", "10 expected"),
+        ("XGID=-b----E-C---eE---c-e----B:0:0:1:52:0:0:0:5:10", "26 expected"),
+        ("XGID=-b----E-C---eE---c-e----B?:0:0:1:52:0:0:0:5:10", "not a position letter"),
+        ("XGID=-b----E-C---eE---c-e----Bp:0:0:1:52:0:0:0:5:10", "not a position letter"),
+        ("XGID=-b----E-C---eE---c-e---BB-:0:0:1:52:0:0:0:5:10", "at most 15"),
+        ("XGID=-b----E-C---eE---c-e----B-:0:0:1:72:0:0:0:5:10", "not a roll"),
+        ("XGID=-b----E-C---eE---c-e----B-:0:2:1:52:0:0:0:5:10", "cube position"),
+        ("XGID=-b----E-C---eE---c-e----B-:0:0:0:52:0:0:0:5:10", "turn"),
+        ("XGID=-b----E-C---eE---c-e----B-:x:0:1:52:0:0:0:5:10", "not a number"),
+        ("XGID=-b----E-C---eE---c-e----B-:0:0:1:B:0:0:0:0:10", "beaver"),
+    ],
+)
+def test_read_xgid_refuses(text: str, reason: str) -> None:
+    with pytest.raises(FormatError, match=reason):
+        read_xgid(text)
+
+
+def test_read_xgid_bars_belong_to_their_players() -> None:
+    # The first letter is the top player's bar (lower case), the last the bottom player's (upper case).
+    with pytest.raises(FormatError, match="upper case"):
+        read_xgid("XGID=Ab----E-C---eE---c-e----B-:0:0:1:52:0:0:0:5:10")
+    with pytest.raises(FormatError, match="lower case"):
+        read_xgid("XGID=-b----E-C---eE---c-e----Ba:0:0:1:52:0:0:0:5:10")
 
 
 # --- cross-checks against GNU Backgammon (test-only oracles from PyPI) ---------------------------------

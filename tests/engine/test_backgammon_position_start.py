@@ -1,0 +1,220 @@
+"""A match started from a pasted position (engine/backgammon/position_start.py and the ``position``
+option of the backgammon variant)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from engine import BadOptionsError
+from engine.backgammon.board import RuleSet, starting_board
+from engine.backgammon.formats import (
+    GameState,
+    MatchInfo,
+    Resignation,
+    _encode_base64,
+    _pack,
+    gnubg_id,
+    match_info_from_id,
+)
+from engine.backgammon.game import BackgammonState, Checkers, Phase, Take
+from engine.backgammon.position_start import PositionCodeError, read_code, start_from
+from engine.backgammon.variant import VARIANT
+from engine.protocol import replay_states
+from tests import oracles
+
+OPENING_XGID = "XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:0:5:10"
+OPENING_ID = "4HPwATDgc/ABMA"
+# GNU Backgammon's "new match 7": player 0 won the opening roll 4-3.
+OPENING_GNUBG = "4HPwATDgc/ABMA:MAHuAAAAAAAE"
+
+
+def started(code: str, **options: object) -> BackgammonState:
+    state = VARIANT.new_game(VARIANT.resolve_options({"position": code, **options}))
+    assert isinstance(state, BackgammonState)
+    return state
+
+
+def codes(state: BackgammonState) -> dict[str, str]:
+    return dict(VARIANT.position_codes(state))
+
+
+@pytest.mark.parametrize(
+    "code",
+    [
+        OPENING_XGID,
+        OPENING_GNUBG,
+        # A 2-cube owned by the top player, 7-point match at 4-2, bottom player to play 6-3.
+        "XGID=b----aC-B---------------bA:2:-1:1:63:2:4:0:7:10",
+        # The Crawford game: the bottom player is at 4 of 5, nothing rolled.
+        "XGID=-b----E-C---eE---c-e----B-:0:0:1:00:4:2:1:5:10",
+        # A double from the top player waiting for an answer, 7-point match.
+        "XGID=-b----E-C---eE---c-e----B-:0:0:-1:D:0:0:0:7:10",
+        # Cube 4 owned by the bottom player, the top player to roll (may not double).
+        "XGID=-b----E-C---eE---c-e----B-:2:1:-1:00:1:0:0:9:10",
+    ],
+)
+def test_codes_of_the_started_match_read_back_identically(code: str) -> None:
+    state = started(code)
+    kind = "XGID" if code.startswith("XGID") else "GNUBG ID"
+    assert codes(state)[kind] == code
+
+
+def test_a_gnubg_id_gives_turn_dice_score_and_length() -> None:
+    state = started(OPENING_GNUBG)
+    assert (state.length, state.score, state.turn_seat, state.phase, state.dice) == (
+        7,
+        (0, 0),
+        0,
+        Phase.PLAY,
+        (4, 3),
+    )
+    assert state.sides == starting_board()
+    # The player on roll plays the dice of the code.
+    after = state.apply(state.parse("13/9 24/21"))
+    assert isinstance(after, BackgammonState) and after.turn_seat == 1
+
+
+def test_an_xgid_gives_cube_owner_score_and_crawford() -> None:
+    state = started("XGID=b----aC-B---------------bA:2:-1:1:63:2:4:0:7:10")
+    assert (state.cube, state.cube_owner, state.score, state.length) == (4, 0, (4, 2), 7)
+    assert state.turn_seat == 1 and state.dice == (6, 3)
+    crawford = started("XGID=-b----E-C---eE---c-e----B-:0:0:1:00:4:2:1:5:10")
+    assert crawford.crawford and crawford.phase is Phase.ROLL and not crawford.may_double(1)
+    post = started("XGID=-b----E-C---eE---c-e----B-:0:0:1:00:4:2:0:5:10")
+    assert not post.crawford and post.crawford_done and post.phase is Phase.DECIDE
+
+
+def test_a_double_waiting_is_answered_first() -> None:
+    state = started("XGID=-b----E-C---eE---c-e----B-:0:0:-1:D:0:0:0:7:10")
+    assert state.phase is Phase.TAKE and state.turn_seat == 0 and state.to_move() == 1
+    taken = state.apply(Take())
+    assert isinstance(taken, BackgammonState) and (taken.cube, taken.cube_owner) == (2, 1)
+
+
+def test_a_bare_position_id_uses_the_given_length_with_seat_0_on_roll() -> None:
+    state = started(OPENING_ID, length=3)
+    assert (state.length, state.turn_seat, state.phase, state.cube) == (3, 0, Phase.DECIDE, 1)
+    assert codes(state)["GNUBG ID"].startswith(OPENING_ID + ":")
+    single = started(OPENING_ID)
+    assert single.length == 1 and single.phase is Phase.ROLL
+
+
+def test_the_next_game_starts_from_the_opening() -> None:
+    # Black (seat 1, XG's bottom player) bears off its last checker with 6-5: the next game is the
+    # usual opening.
+    end = started("XGID=-A----------------------a-:0:0:1:65:0:0:0:3:10")
+    assert end.turn_seat == 1
+    finished = end.apply(next(a for a in end.legal_actions() if isinstance(a, Checkers)))
+    assert isinstance(finished, BackgammonState)
+    assert finished.score == (0, 1) and finished.phase is Phase.OPENING
+    assert finished.sides == starting_board()
+
+
+def test_the_log_replays_from_the_option() -> None:
+    options = VARIANT.resolve_options({"position": OPENING_GNUBG})
+    states = list(replay_states(VARIANT, options, ["13/9 24/21"]))
+    assert states[0] == started(OPENING_GNUBG) and states[-1].turn == 1
+    # A .mat file starts every game from the opening: no file for such a match.
+    assert VARIANT.export_match(options, ["13/9 24/21"], ("Ann", "Bob")) is None
+
+
+def test_the_match_is_marked_as_set_and_unrated() -> None:
+    options = VARIANT.resolve_options({"position": OPENING_XGID})
+    assert VARIANT.starts_from_set_position(options)
+    assert VARIANT.describe_options(options) == "5-point match, from a set position, unrated"
+    assert not VARIANT.starts_from_set_position(VARIANT.resolve_options({"length": 5}))
+
+
+def test_nackgammon_keeps_its_rules_and_old_english_its_limit() -> None:
+    nack = started(OPENING_XGID, rules="nackgammon")
+    assert nack.sides == starting_board() and nack.rules.value == "nackgammon"
+    # Six checkers on the bottom player's 6-point (F) and four on its 13-point.
+    crowded = "XGID=-b----F-C---eD---c-e----B-:0:0:1:52:0:0:0:5:10"
+    assert started(crowded).sides[1][5] == 6
+    with pytest.raises(BadOptionsError, match="at most 5 checkers on a point"):
+        started(crowded, rules="oldenglish")
+
+
+@pytest.mark.parametrize(
+    ("code", "options", "reason"),
+    [
+        ("hello", {}, "not a position code"),
+        ("4HPwATDgc/AB", {}, "not a position code"),
+        ("XGID=-b----E-C---eE---c-e---BB-:0:0:1:52:0:0:0:5:10", {}, "at most 15"),
+        ("XGID=-b----E-C---eE---c-e----B-:0:0:1:52:5:0:0:5:10", {}, "already won"),
+        ("XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:0:0:10", {}, "money game"),
+        ("XGID=-b----E-C---eE---c-e----B-:1:0:1:52:0:0:0:1:10", {}, "without the cube"),
+        ("XGID=-b----E-C---eE---c-e----B-:1:0:1:52:0:0:0:5:10", {"rules": "oldenglish"}, "without the cube"),
+        ("XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:1:5:10", {}, "Crawford"),
+        ("XGID=-b----E-C---eE---c-e----B-:1:0:1:00:4:0:1:5:10", {}, "Crawford"),
+        ("XGID=-b----E-C---eE---c-e----B-:0:-1:1:D:0:0:0:5:10", {}, "opponent owns the cube"),
+        ("XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:0:5:10", {"length": 3}, "5-point match, not 3"),
+        ("XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:0:31:10", {}, "1 to 25"),
+        ("XGID=-b--------------------------:0:0:1:52:0:0:0:5:10", {}, "26 expected"),
+        ("XGID=-b----------e----c-e------:0:0:1:52:0:0:0:5:10", {}, "no checker left"),
+    ],
+)
+def test_refusals_name_the_reason(code: str, options: dict[str, object], reason: str) -> None:
+    with pytest.raises(BadOptionsError, match=reason):
+        VARIANT.resolve_options({"position": code, **options})
+
+
+def test_both_sides_on_one_point_is_refused() -> None:
+    # A position ID whose bits put checkers of both sides on one point: side 0 on its 1-point (the
+    # other's 24-point), side 1 on its 24-point.
+    bits = [1, 0] + [0] * 24 + [0] * 23 + [1, 0, 0]
+    code = _encode_base64(_pack(bits, 10), 14)
+    with pytest.raises(PositionCodeError, match="both sides"):
+        read_code(code)
+
+
+def test_a_game_that_is_over_or_resigned_is_refused() -> None:
+    board = starting_board()
+    over = gnubg_id(board, MatchInfo(game_state=GameState.OVER, match_length=5))
+    with pytest.raises(PositionCodeError, match="already over"):
+        start_from(read_code(over), RuleSet.STANDARD, 5)
+    resigned = gnubg_id(board, MatchInfo(resigned=Resignation.SINGLE, match_length=5))
+    with pytest.raises(PositionCodeError, match="resignation"):
+        start_from(read_code(resigned), RuleSet.STANDARD, 5)
+
+
+def test_gnu_backgammon_reads_each_xgid_as_the_started_match_shows_it(tmp_path: Path) -> None:
+    # GNU Backgammon (the Debian program) sets each XGID and shows its board with the GNUBG ID: the
+    # match started from that XGID has the same one.
+    codes_ = [
+        "XGID=b----aC-B---------------bA:2:-1:1:63:2:4:0:7:10",
+        "XGID=-b----E-C---eE---c-e----B-:0:0:1:00:4:2:1:5:10",
+        "XGID=-b----E-C---eE---c-e----B-:2:1:-1:00:1:0:0:9:10",
+        OPENING_XGID,
+    ]
+    program = oracles.gnubg_program()
+    for code in codes_:
+        done = oracles.run_gnubg(
+            [program, "-t", "-q"], f"set xgid {code}\nshow board\n", tmp_path, timeout=60
+        )
+        # Setting an XGID shows the board at each step of it: the last board shown is the position.
+        position = re.findall(r"Position ID: (\S+)", done.stdout)[-1]
+        match = re.findall(r"Match ID   : (\S+)", done.stdout)[-1]
+        ours_position, _, ours_match = codes(started(code))["GNUBG ID"].partition(":")
+        # gnubg may number the players the other way round (it makes the player on roll player 1
+        # before a roll): the same match seen from the player on roll.
+        assert (position, from_roller(match)) == (ours_position, from_roller(ours_match)), code
+
+
+def from_roller(text: str) -> tuple[object, ...]:
+    """A match ID's fields as the player on roll sees them (its score first, who owns the cube)."""
+    info = match_info_from_id(text)
+    me = info.on_roll
+    owner = None if info.cube_owner is None else info.cube_owner == me
+    return (
+        info.score[me],
+        info.score[1 - me],
+        owner,
+        info.cube_log2,
+        info.dice,
+        info.match_length,
+        info.crawford,
+    )
