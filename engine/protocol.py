@@ -435,6 +435,7 @@ class Variant(ABC):
         """Whether a game with these resolved ``options`` may be rated (a rated challenge of one that
         may not is played unrated); yes by default."""
         return True
+
     match_file_suffix: ClassVar[str] = ""
     """The file name ending of the match files of other programs that ``import_match`` reads ("" none)."""
 

@@ -130,7 +130,10 @@ class BackgammonVariant(Variant):
         given = dict(options or {})
         code = given.get("position")
         if not code:
-            return self._with_money_rules(given)
+            # Without a position the saved options stay as they were before positions could be set.
+            resolved = self._with_money_rules(given)
+            resolved.pop("position", None)
+            return resolved
         if not isinstance(code, str):
             raise BadOptionsError(f"position must be a GNU Backgammon ID or an XGID, not {code!r}")
         try:
