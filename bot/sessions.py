@@ -232,6 +232,9 @@ class SessionManager:
                 after = position.apply(action)
             except GameError as exc:
                 raise UserError(sentence(str(exc))) from exc
+            named = session.variant.speaks_for(action)
+            if named is not None and named != seat:
+                raise UserError("That is for the other player to decide, not you.")
             spec = position.chance()
             if spec is not None:
                 # A chance outcome written as notation ("roll 6-6-6") would let a player choose the

@@ -431,6 +431,11 @@ class Variant(ABC):
         sessions (the default)."""
         raise IllegalActionError(f"{self.title} has no session to stop after a game")
 
+    def speaks_for(self, action: Action) -> int | None:
+        """The seat an action names as the one taking it, when it names one (a stop after this game
+        is "stop white"): only that seat may take it, even on its turn. None by default."""
+        return None
+
     def counts_for_rating(self, options: Mapping[str, Any]) -> bool:
         """Whether a game with these resolved ``options`` may be rated (a rated challenge of one that
         may not is played unrated); yes by default."""

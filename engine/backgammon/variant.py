@@ -204,6 +204,9 @@ class BackgammonVariant(Variant):
         """``StopAfterGame``: in a money session only (``apply`` says why not elsewhere)."""
         return StopAfterGame(seat)
 
+    def speaks_for(self, action: Action) -> int | None:
+        return action.seat if isinstance(action, StopAfterGame) else None
+
     def counts_for_rating(self, options: Mapping[str, Any]) -> bool:
         """A money session is not rated: it has no set length, and its result is a running score in
         points, not a match won or lost (docs/ratings.md); nor is a match started from a set position

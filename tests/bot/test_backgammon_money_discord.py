@@ -203,3 +203,28 @@ async def test_a_money_session_started_as_rated_is_played_unrated(fake: FakeDisc
     assert outcome is not None and outcome.length == 0
     fake.assert_clean()
     await stop_bot(bot)
+
+
+@pytest.mark.asyncio
+async def test_a_typed_stop_in_the_other_players_name_is_refused_and_changes_nothing(
+    fake: FakeDiscord, tmp_path: Path
+) -> None:
+    bot = await start_bot(fake, tmp_path / "db.sqlite3")
+    board, users = await start(fake)
+    mid = match_id_of(board)
+    mover = user_on_turn(board, users)
+    assert mover is not None
+    session = await bot.sessions.get(mid)
+    seat = session.record.players.index(mover.id)
+    other_colour = ("black", "white")[seat]
+    before = session.record.version
+    refused = await fake.slash(mover, "move", {"notation": f"stop {other_colour}"}, channel=board.channel_id)
+    assert refused.ephemeral and refused.message is not None
+    assert "other player" in refused.message.content and "Nothing was changed" in refused.message.content
+    assert (await bot.sessions.get(mid)).record.version == before
+    await fake.slash(
+        mover, "move", {"notation": f"stop {('white', 'black')[seat]}"}, channel=board.channel_id, idle=True
+    )
+    assert (await bot.sessions.get(mid)).record.version > before  # their own stop is taken
+    fake.assert_clean()
+    await stop_bot(bot)
