@@ -146,11 +146,8 @@ def _double_hint(state: BackgammonState, player: SagePlayer) -> Hint:
     ]
     choices = _choices(rows)
     answer = "take" if dt <= dp else "pass"
-    action = {"Double": f"Double, {answer}", TOO_GOOD: "Too good to double: play on for a gammon"}
-    advice = (
-        f"{action.get(best, best)}; the engine's opponent would {answer} "
-        f"(double/take {dt:+.3f}, double/pass {dp:+.3f})"
-    )
+    words = "Too good to double (play on for a gammon)" if best == TOO_GOOD else best
+    advice = f"{words}: the engine's opponent would {answer} (double/take {dt:+.3f}, double/pass {dp:+.3f})"
     seat = state.turn_seat or 0
     advice += match_words(state, seat, nd, dt, dp)
     return Hint(
