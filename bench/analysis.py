@@ -1,6 +1,6 @@
 """How long the analysis of a finished backgammon match takes (``engine.ai.backgammon_analysis``).
 
-    python bench/analysis.py [--lengths 1,5] [--matches 3] [--seed 1] [--checker-level 1ply]
+    python bench/analysis.py [--lengths 1,5] [--matches 3] [--seed 1] [--level 3ply]
 
 For each match length, ``--matches`` matches are played by the medium level (seat 0) against the
 easy one (seat 1), the cube in play from 3 points on, chance drawn from a seeded ``random.Random``;
@@ -24,7 +24,7 @@ _HERE = Path(__file__).resolve().parent
 sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != _HERE]
 sys.path.insert(0, str(_HERE.parent))
 
-from engine.ai.backgammon_analysis import CUBE_LEVEL, analyse  # noqa: E402
+from engine.ai.backgammon_analysis import LEVEL, analyse  # noqa: E402
 from engine.ai.backgammon_bgsage import EASY, MEDIUM, analyzer  # noqa: E402
 from engine.ai.selfplay import notations_played  # noqa: E402
 from engine.backgammon.variant import VARIANT  # noqa: E402
@@ -40,18 +40,17 @@ def main() -> None:
     parser.add_argument("--lengths", default="1,5")
     parser.add_argument("--matches", type=int, default=3)
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--checker-level", default="1ply")
+    parser.add_argument("--level", default=LEVEL, help="the depth of every decision (the bot's: %(default)s)")
     args = parser.parse_args()
-    analyzer(args.checker_level, True)
-    analyzer(CUBE_LEVEL, True)  # the networks are loaded before the clock starts
-    report: dict[str, object] = {"checker_level": args.checker_level, "cube_level": CUBE_LEVEL}
+    analyzer(args.level, True)  # the networks are loaded before the clock starts
+    report: dict[str, object] = {"level": args.level}
     for length in (int(x) for x in args.lengths.split(",")):
         runs = []
         for n in range(args.matches):
             log = match_log(length, args.seed + n)
             options = {"length": length}
             started = time.perf_counter()
-            analysis = analyse(options, log, checker_level=args.checker_level)
+            analysis = analyse(options, log, level=args.level)
             seconds = time.perf_counter() - started
             rolls = sum(p.rolls for p in analysis.players)
             runs.append(

@@ -38,7 +38,12 @@ from engine.ai.selfplay import notations_played  # noqa: E402
 from engine.backgammon.matexport import mat_file  # noqa: E402
 from engine.backgammon.variant import VARIANT  # noqa: E402
 
-PAIRS: tuple[tuple[SagePlayer, SagePlayer], ...] = ((MEDIUM, EASY), (EASY, EASY), (EASY, MEDIUM), (HARD, EASY))
+PAIRS: tuple[tuple[SagePlayer, SagePlayer], ...] = (
+    (MEDIUM, EASY),
+    (EASY, EASY),
+    (EASY, MEDIUM),
+    (HARD, EASY),
+)
 """The levels of seat 0 and seat 1, match after match: easy's noisy plays make PRs of 5 to 20."""
 NAMES = ("Alice", "Bob")
 
