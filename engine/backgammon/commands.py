@@ -14,7 +14,7 @@ from engine.ai.backgammon_move import level_player, move_line, serve_moves
 from engine.ai.levels import UnknownPlayerError
 from engine.backgammon.board import RuleSet
 from engine.backgammon.cli import QueryError, check_game, parse_dice, parse_position, play_lines, serve
-from engine.backgammon.matread import MatReadError, read_mat
+from engine.backgammon.matread import MatReadError, read_mat_file
 from engine.commands import Command
 
 RULES = [r.value for r in RuleSet]
@@ -62,13 +62,9 @@ class BackgammonCommands:
     def _analyse(args: argparse.Namespace) -> int:
         try:
             check_game(args.game)
-            with open(args.mat, encoding="utf-8") as file:
-                match = read_mat(file.read())
+            match = read_mat_file(args.mat)
         except (QueryError, MatReadError) as exc:
             print(f"error: {args.mat}: {exc}", file=sys.stderr)
-            return 2
-        except (OSError, UnicodeDecodeError) as exc:
-            print(f"error: cannot read {args.mat!r} ({exc.__class__.__name__})", file=sys.stderr)
             return 2
         print(json.dumps(mat_report(match)))
         return 0

@@ -62,6 +62,16 @@ def read_mat(text: str) -> ReadMatch:
     return ReadMatch(reader.options, tuple(reader.log), reader.names or ("Player 1", "Player 2"))
 
 
+def read_mat_file(path: str) -> ReadMatch:
+    """``read_mat`` of the file at ``path``; ``MatReadError`` too when it cannot be opened or decoded."""
+    try:
+        with open(path, encoding="utf-8") as file:
+            text = file.read()
+    except (OSError, UnicodeDecodeError) as exc:
+        raise MatReadError(f"cannot read the file ({exc.__class__.__name__})") from None
+    return read_mat(text)
+
+
 class _Reader:
     def __init__(self) -> None:
         self.options: dict[str, Any] = {}

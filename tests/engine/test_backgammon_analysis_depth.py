@@ -19,8 +19,8 @@ from engine.backgammon.board import Board, RuleSet, side_from
 from engine.backgammon.formats import board_from_position_id, match_info_from_id
 from engine.backgammon.game import BackgammonState, Phase
 from engine.backgammon.notation import play_text
-from engine.backgammon.turn import roll_dice
 from engine.backgammon.variant import VARIANT
+from tests.engine.test_backgammon_coach import _play_state
 
 
 def _plies(level: str) -> int:
@@ -36,22 +36,12 @@ def test_hints_and_analyses_are_one_ply_deeper_than_every_level() -> None:
 
 
 def _issue_state(gnubg: str, rules: RuleSet) -> BackgammonState:
-    """The position of a ``POSITIONID:MATCHID`` with its roll, the player on roll to play."""
+    """The position of a ``POSITIONID:MATCHID`` with its roll (seat 0 on roll, as in both of the issue's)."""
     position, match = gnubg.split(":")
-    opp, me = board_from_position_id(position)
     info = match_info_from_id(match)
-    sides = (me, opp) if info.on_roll == 0 else (opp, me)
-    return BackgammonState(
-        sides=sides,
-        rules=rules,
-        length=info.match_length,
-        score=info.score,
-        phase=Phase.PLAY,
-        turn_seat=info.on_roll,
-        dice=info.dice,
-        start=sides,
-        dice_left=roll_dice(*info.dice),
-    )
+    assert info.on_roll == 0
+    state = _play_state(board_from_position_id(position), info.dice, rules)
+    return replace(state, length=info.match_length, score=info.score)
 
 
 def _loss(state: BackgammonState, text: str) -> float:
