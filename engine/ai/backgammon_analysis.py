@@ -18,7 +18,8 @@ Definitions (``docs/analysis.md`` says them for players):
   best "No double, too good", and a double there is charged ND - D/P. A take or pass always counts;
   a double or no double counts when the player doubled, or when the best choice is less than
   ``CLOSE_CUBE`` above the double (GNU Backgammon's "close or actual cube decisions", the same
-  0.16): a plain roll far from a double is no decision.
+  0.16) and the cube is alive (a single win at the current cube does not already win the match):
+  a plain roll far from a double, or with a dead cube, is no decision.
 - Error rate (PR): 500 times the mean equity lost per counted decision. Categories by equity lost
   (each decision in one): doubtful from 0.02, an error from 0.04, a blunder from 0.08 (``DOUBTFUL``,
   ``ERROR``, ``BLUNDER``, eXtreme Gammon's usual marks).
@@ -235,8 +236,14 @@ def double_decision(state: BackgammonState, doubled: bool, cubes: Cubes) -> Deci
         played="Double" if doubled else "No double",
         best=cube_best(no_double, take, drop),
         loss=max(0.0, loss),
-        unforced=doubled or best - double < CLOSE_CUBE,
+        unforced=doubled or (_cube_alive(state, seat) and best - double < CLOSE_CUBE),
     )
+
+
+def _cube_alive(state: BackgammonState, seat: int) -> bool:
+    """Whether doubling can change anything for ``seat``: not when a single win at the current cube
+    already wins the match (a dead cube: GNU Backgammon does not count such a roll as a cube decision)."""
+    return state.score[seat] + state.cube < state.length
 
 
 def _take(state: BackgammonState, took: bool, cubes: Cubes) -> Decision:

@@ -124,3 +124,19 @@ def test_cube_hints_in_a_match_give_match_winning_chances_the_take_point_and_the
     assert "your take point" in answer.advice
     # Nothing of the kind outside match play (money play has no score to speak of).
     assert match_words(replace(state, length=0, score=(0, 0)), 0, 0.5, 1.0, 1.0) == ""
+
+
+def test_a_roll_with_a_dead_cube_is_no_cube_decision() -> None:
+    """As GNU Backgammon counts them: when a single win at the current cube already wins the match,
+    rolling on is no decision (the bot still lets the player double, and a double still counts)."""
+    cubes = Cubes(COACH_LEVEL)
+    alive = _deciding(RACE_AHEAD, length=7, score=(4, 5))
+    assert double_decision(alive, False, cubes).unforced
+    # Two checkers left on the 1-point against fifteen: the game is won, and at 5-3 with the cube at
+    # 2 a win is the match. No double, double/take and double/pass are all worth the match.
+    won = _deciding((side_from({6: 3, 5: 3, 4: 3, 3: 3, 2: 3}), side_from({1: 2})), length=7, score=(5, 3))
+    dead = replace(won, cube=2, cube_owner=0)
+    cube = cubes.of(dead.board, dead, 0)
+    assert cube.equity_nd == cube.equity_dt == pytest.approx(1.0)
+    assert not double_decision(dead, False, cubes).unforced
+    assert double_decision(dead, True, cubes).unforced
