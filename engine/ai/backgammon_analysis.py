@@ -7,21 +7,25 @@ Definitions (``docs/analysis.md`` says them for players):
 - Equity: bgsage's, from the deciding player's view, in units of the current cube; cubeful with the
   match score, the cube and the Crawford game (``Scale.MATCH``), cubeless money equity in Old
   English (``Scale.MONEY``, approximate: the engine does not know the five-checker limit).
-- A checker play is analysed at ``checker_level``: its equity lost is the best play's equity minus
+- Every decision is analysed at one depth, ``COACH_LEVEL`` (``level``), the hints' own: a play the
+  hint names best is never charged. A checker play's equity lost is the best play's equity minus
   the played one's. It is unforced (counted) when the roll has more than one legal play and no play
   bears off the last checker (the game is then won whatever is played, by the most points each
   play can win: no equity to compare).
-- The cube (``cube_level``): for the player who may double, no double is worth ND and a double
-  min(D/T, D/P) (the opponent answers as well as possible); for the player doubled, a take is worth
-  -D/T and a pass -D/P. A take or pass always counts; a double or no double counts when the player
-  doubled, or when doubling was right or nearly right (``CLOSE_CUBE``): a plain roll far from a
-  double is no decision.
+- The cube: for the player who may double, no double is worth ND and a double min(D/T, D/P) (the
+  opponent answers as well as possible); for the player doubled, a take is worth -D/T and a pass
+  -D/P. When no double beats both and the opponent would pass, the player is too good to double:
+  best "No double, too good", and a double there is charged ND - D/P. A take or pass always counts;
+  a double or no double counts when the player doubled, or when the best choice is less than
+  ``CLOSE_CUBE`` above the double (GNU Backgammon's "close or actual cube decisions", the same
+  0.16) and the cube is alive (a single win at the current cube does not already win the match):
+  a plain roll far from a double, or with a dead cube, is no decision.
 - Error rate (PR): 500 times the mean equity lost per counted decision. Categories by equity lost
   (each decision in one): doubtful from 0.02, an error from 0.04, a blunder from 0.08 (``DOUBTFUL``,
   ``ERROR``, ``BLUNDER``, eXtreme Gammon's usual marks).
 - Luck of a roll: the equity after the best play of the roll that came minus the average of that
   over the 21 rolls (15 for an opening roll), before the roll, from the roller's view (bgsage's
-  ``roll_luck``, at one ply less than ``cube_level``); a player's luck is the sum over their rolls,
+  ``roll_luck``, at one ply less than ``level``); a player's luck is the sum over their rolls,
   forced and blocked ones included.
 - Winning chances: the player on roll's cubeless chance to win the game before each roll, turned to
   seat 0's; a game that was played out closes at 1 or 0.
@@ -30,20 +34,21 @@ Definitions (``docs/analysis.md`` says them for players):
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from bgsage import roll_luck
 
 from engine.ai.backgammon_bgsage import (
     APPROXIMATE_RULES,
+    COACH_LEVEL,
     EngineMismatchError,
     analyzer,
     context,
     ranked_plays,
     sage_board,
 )
-from engine.ai.backgammon_hints import APPROXIMATE, level_words
+from engine.ai.backgammon_hints import APPROXIMATE, cube_best, level_words
 from engine.ai.coaching import Analysis, AnalysisStopped, Decision, PlayerReport, Scale, StopCheck
 from engine.backgammon.board import CHECKERS, Board, borne_off
 from engine.backgammon.game import (
@@ -63,14 +68,12 @@ from engine.backgammon.turn import Stepped
 from engine.backgammon.variant import VARIANT
 from engine.protocol import replay_states
 
-CHECKER_LEVEL = "1ply"
-"""The depth checker plays are analysed at by default (the medium level's; bench/README.md has the
-time it takes)."""
-CUBE_LEVEL = "2ply"
-"""The depth of cube decisions; luck comes from its per-roll equities, one ply less."""
+LEVEL = COACH_LEVEL
+"""The depth of every decision (bench/README.md has the time it takes); luck comes from the cube
+analysis's per-roll equities, one ply less."""
 DOUBTFUL, ERROR, BLUNDER = 0.02, 0.04, 0.08
-CLOSE_CUBE = 0.10
-"""A no double counts as a decision when doubling would have lost less than this."""
+CLOSE_CUBE = 0.16
+"""A no double counts as a decision when the best cube action is less than this above doubling."""
 
 
 def category(loss: float) -> str | None:
@@ -114,7 +117,7 @@ class _Tally:
         )
 
 
-class _Cubes:
+class Cubes:
     """bgsage's pre-roll analysis of each position once (a double, its answer and the roll after it
     share one position and context)."""
 
@@ -137,8 +140,7 @@ def analyse(
     options: Mapping[str, Any] | None,
     log: Sequence[str],
     *,
-    checker_level: str = CHECKER_LEVEL,
-    cube_level: str = CUBE_LEVEL,
+    level: str = LEVEL,
     should_stop: StopCheck | None = None,
 ) -> Analysis:
     """The analysis of the match played by ``log`` (action notations) from ``options``.
@@ -150,7 +152,7 @@ def analyse(
     states = list(replay_states(VARIANT, options, log))
     first = states[0]
     assert isinstance(first, BackgammonState)
-    cubes = _Cubes(cube_level)
+    cubes = Cubes(level)
     tallies = (_Tally(), _Tally())
     decisions: list[Decision] = []
     games: list[list[float]] = [[]]
@@ -163,17 +165,17 @@ def analyse(
         if isinstance(action, Opening | Roll):
             _roll(state, action, cubes, tallies, games[-1])
         elif isinstance(action, RollOn | Double) and state.phase is Phase.DECIDE:
-            decision = _double(state, isinstance(action, Double), cubes)
+            decision = replace(double_decision(state, isinstance(action, Double), cubes), at=i)
             decisions.append(decision)
             tallies[decision.seat].add(decision)
         elif isinstance(action, Take | Pass):
-            decision = _take(state, isinstance(action, Take), cubes)
+            decision = replace(_take(state, isinstance(action, Take), cubes), at=i)
             decisions.append(decision)
             tallies[decision.seat].add(decision)
         elif isinstance(action, MoveChecker | Checkers) and not state.played:
-            play = _checker_play(state, states, log, i, checker_level)
+            play = _checker_play(state, states, log, i, level)
             if play is not None:
-                decisions.append(play)
+                decisions.append(replace(play, at=i))
                 tallies[play.seat].add(play)
         if after.score != state.score:
             # A game ended (played out, passed or resigned): close its curve at the result.
@@ -186,7 +188,7 @@ def analyse(
         decisions=tuple(decisions),
         chances=tuple(tuple(game) for game in games if game),
         scale=Scale.MONEY if approximate else Scale.MATCH,
-        level=f"checker play {level_words(checker_level)}, cube {level_words(cube_level)}",
+        level=level_words(level),
         approximate=approximate,
         thresholds=(DOUBTFUL, ERROR, BLUNDER),
     )
@@ -195,7 +197,7 @@ def analyse(
 def _roll(
     state: BackgammonState,
     action: Opening | Roll,
-    cubes: _Cubes,
+    cubes: Cubes,
     tallies: tuple[_Tally, _Tally],
     curve: list[float],
 ) -> None:
@@ -218,27 +220,33 @@ def _roll(
         tallies[seat].luck += float(luck.luck)
 
 
-def _double(state: BackgammonState, doubled: bool, cubes: _Cubes) -> Decision:
+def double_decision(state: BackgammonState, doubled: bool, cubes: Cubes) -> Decision:
+    """The decision to double (``doubled``) or to roll on, before the roll in ``state``."""
     seat = state.turn_seat or 0
     cube = cubes.of(state.board, state, seat)
-    no_double = float(cube.equity_nd)
-    double = min(float(cube.equity_dt), float(cube.equity_dp))
+    no_double, take, drop = float(cube.equity_nd), float(cube.equity_dt), float(cube.equity_dp)
+    double = min(take, drop)
     best = max(no_double, double)
     loss = best - (double if doubled else no_double)
-    words = ("No double", "Double")
     return Decision(
         seat=seat,
         game=state.game_number,
         turn=state.turn_number,
         kind="cube",
-        played=words[doubled],
-        best=words[double > no_double],
+        played="Double" if doubled else "No double",
+        best=cube_best(no_double, take, drop),
         loss=max(0.0, loss),
-        unforced=doubled or double >= no_double - CLOSE_CUBE,
+        unforced=doubled or (_cube_alive(state, seat) and best - double < CLOSE_CUBE),
     )
 
 
-def _take(state: BackgammonState, took: bool, cubes: _Cubes) -> Decision:
+def _cube_alive(state: BackgammonState, seat: int) -> bool:
+    """Whether doubling can change anything for ``seat``: not when a single win at the current cube
+    already wins the match (a dead cube: GNU Backgammon does not count such a roll as a cube decision)."""
+    return state.score[seat] + state.cube < state.length
+
+
+def _take(state: BackgammonState, took: bool, cubes: Cubes) -> Decision:
     doubler = state.turn_seat or 0
     cube = cubes.of(state.board, state, doubler)
     take, drop = -float(cube.equity_dt), -float(cube.equity_dp)
@@ -265,12 +273,17 @@ def _checker_play(
     chosen = _played_result(states, log, i)
     if chosen is None:
         return None  # the match ended in the middle of this turn: no play was made to judge
-    ranked = ranked_plays(state, level)
+    return play_decision(state, chosen, level, where=f" at action {i + 1} ({log[i]!r})")
+
+
+def play_decision(state: BackgammonState, chosen: Board, level: str = LEVEL, where: str = "") -> Decision:
+    """The checker play from ``state`` (its roll, no step made) that reached ``chosen`` (mover's
+    view), judged at ``level``; ``EngineMismatchError`` if the engine does not know that play."""
+    plays = state.plays()
+    ranked = ranked_plays(state, level, keep=chosen)
     equities = {play.result: equity for equity, play in ranked}
     if chosen not in equities:
-        raise EngineMismatchError(
-            f"the play made at action {i + 1} ({log[i]!r}) is not among the engine's plays"
-        )
+        raise EngineMismatchError(f"the play made{where} is not among the engine's plays")
     by_result = {play.result: play for play in plays}
     best_equity, best_play = ranked[0]
     return Decision(
@@ -324,5 +337,5 @@ def _result_of(state: BackgammonState, action: Any) -> Board:
 def analyse_match(
     options: Mapping[str, Any] | None, log: Sequence[str], should_stop: StopCheck | None
 ) -> Analysis:
-    """``analyse`` at the module's depths, read at each call so a test or a benchmark may set them."""
-    return analyse(options, log, checker_level=CHECKER_LEVEL, cube_level=CUBE_LEVEL, should_stop=should_stop)
+    """``analyse`` at the module's ``LEVEL``, read at each call so a test or a benchmark may set it."""
+    return analyse(options, log, level=LEVEL, should_stop=should_stop)

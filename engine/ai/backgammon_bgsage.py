@@ -16,10 +16,13 @@ by equity and ``cube_action`` answers the cube. This module adapts our state to 
   plays reach (bgsage's post-move evaluation, cubeless, screened at 1-ply, the best few at the
   level's depth) and takes the best: hints there are approximate (``APPROXIMATE_RULES``).
 
-Levels (``LEVELS``): ``hard`` plays bgsage's best play at 3-ply in cubeless money play and at 2-ply
+Levels (``LEVELS``): ``hard`` plays bgsage's best play at 2-ply, cubeless in money play and cubeful
 in matches (cubeful 3-ply takes seconds at times: p95 far above 1 s), ``medium`` at 1-ply, ``easy``
 at 1-ply with noise on the equities (a fair opponent for a beginner, not a random mover); the cube
-is decided at 2-ply for hard and 1-ply for the others. The analyzers are made once per setting and
+is decided at 2-ply for hard and 1-ply for the others. ``COACH`` is no level anyone meets: the one
+setting of hints and analyses (``COACH_LEVEL`` for every decision), one ply deeper than any level,
+so the computer's plays are judged by a stronger opinion than its own. bgsage counts plies from 1
+(its 1-ply is the network alone, GNU Backgammon's 0-ply), so its 3-ply is GNU Backgammon's 2-ply. The analyzers are made once per setting and
 shared (bgsage is thread-safe and releases the GIL), so the players stay pure functions of
 ``(view, rng)``; ``parallel_threads=1`` keeps one decision on one core.
 """
@@ -163,13 +166,15 @@ def turn_start(state: BackgammonState) -> Board:
     return (state.start[1 - seat], state.start[seat])
 
 
-def ranked_plays(state: BackgammonState, eval_level: str, money: bool = False) -> list[tuple[float, Play]]:
+def ranked_plays(
+    state: BackgammonState, eval_level: str, money: bool = False, keep: Board | None = None
+) -> list[tuple[float, Play]]:
     """OUR legal plays (finishing the play in progress) with bgsage's equity, best first.
 
     Standard and nackgammon: bgsage's ``checker_play`` from the turn's start, every play it lists
     mapped back to ours (``EngineMismatchError`` if one is not ours); Old English: bgsage's
     evaluation of the positions our plays reach. Plays bgsage does not rank (Old English beyond
-    the screen) are left out.
+    the screen) are left out, but for the play reaching ``keep`` (the play an analysis judges).
 
     A play that bears off the last checker wins at once: those are ranked by the points they win,
     without bgsage. (bgsage ends the game with the last checker off even when our must-play rule
@@ -191,7 +196,7 @@ def ranked_plays(state: BackgammonState, eval_level: str, money: bool = False) -
     seat = state.turn_seat or 0
     ctx = context(state, seat, money)
     if state.rules in APPROXIMATE_RULES:
-        return _ranked_by_position(plays, eval_level, ctx)
+        return _ranked_by_position(plays, eval_level, ctx, keep)
     ours = {play.result: play for play in plays}
     result = analyzer(eval_level, ctx.cubeful).checker_play(
         sage_board(turn_start(state)), state.dice[0], state.dice[1], **ctx.kwargs()
@@ -224,7 +229,9 @@ def _position_equities(boards: list[Board], eval_level: str, ctx: Context) -> li
     ]
 
 
-def _ranked_by_position(plays: tuple[Play, ...], eval_level: str, ctx: Context) -> list[tuple[float, Play]]:
+def _ranked_by_position(
+    plays: tuple[Play, ...], eval_level: str, ctx: Context, keep: Board | None = None
+) -> list[tuple[float, Play]]:
     screened = sorted(
         zip(_position_equities([p.result for p in plays], SCREEN_LEVEL, ctx), plays, strict=True),
         key=lambda pair: -pair[0],
@@ -233,6 +240,7 @@ def _ranked_by_position(plays: tuple[Play, ...], eval_level: str, ctx: Context) 
         return screened
     best = screened[0][0]
     kept = [p for e, p in screened[:SCREEN_KEEP] if e >= best - SCREEN_WINDOW]
+    kept += [p for p in plays if p.result == keep and p not in kept]
     deeper = _position_equities([p.result for p in kept], eval_level, ctx)
     return sorted(zip(deeper, kept, strict=True), key=lambda pair: -pair[0])
 
@@ -299,8 +307,14 @@ class SagePlayer:
 
 EASY = SagePlayer("easy", "1ply", "1ply", "1ply", noise=0.1)
 MEDIUM = SagePlayer("medium", "1ply", "1ply", "1ply")
-HARD = SagePlayer("hard", "3ply", "2ply", "2ply")
+HARD = SagePlayer("hard", "2ply", "2ply", "2ply")
 LEVELS = {player.name: player for player in (EASY, MEDIUM, HARD)}
+
+COACH_LEVEL = "3ply"
+"""The depth of every hint and every analysed decision: one ply deeper than ``HARD`` (a 5-point match
+is analysed in about half a minute on one core, bench/README.md; 4-ply would take many minutes)."""
+COACH = SagePlayer("coach", COACH_LEVEL, COACH_LEVEL, COACH_LEVEL)
+"""Hints and analyses: not a level anyone plays against (not in ``LEVELS``)."""
 
 
 def for_money(player: Any) -> Any:

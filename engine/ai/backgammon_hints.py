@@ -1,10 +1,16 @@
 """Backgammon hints: the engine's best plays, or its cube decision, for the player on hand.
 
-Pure: a position in, a ``Hint`` out (``engine.ai.coaching``). The hint uses the settings of a
-computer level (``HARD`` unless told), so its best play is the play that level makes at the same
-depth: ``ranked_plays`` at the level's checker depth (its ``match_level`` in matches, which are
-evaluated cubeful with the score, the cube and the Crawford game; its ``eval_level`` where play is
-cubeless, Old English), and ``cube_action`` at its ``cube_level``.
+Pure: a position in, a ``Hint`` out (``engine.ai.coaching``). The hint uses the settings of
+``COACH`` unless told (the analysis's too, so the play a hint names best is never charged in the
+analysis; one ply deeper than the hard computer): ``ranked_plays`` at its checker depth (cubeful
+with the score, the cube and the Crawford game in matches; cubeless in Old English), and
+``cube_action`` at its cube depth.
+
+Cube hints in a match also give the match winning chances (MWC) of no double, double/take and
+double/pass, the taker's take point and the score as players say it ("3-away / 2-away"). The MWC
+are bgsage's cubeful equities turned back into match winning chances with bgsage's match equity
+table (``bgbot_cpp.eq2mwc``; its table is Kazaross-XG2's, GNU Backgammon's default); the take point
+is bgsage's for the score and cube (``bgsage.matchinfo.take_points``: gammonless, live cube).
 
 Old English: the engine does not know the five-checker limit, so the candidates are OUR legal plays,
 each evaluated by the engine as a position (``APPROXIMATE_RULES``): the hint says it is approximate.
@@ -14,9 +20,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from bgbot_cpp import eq2mwc
+from bgsage.matchinfo import take_points
+
 from engine.ai.backgammon_bgsage import (
     APPROXIMATE_RULES,
-    HARD,
+    COACH,
     SCREEN_LEVEL,
     SCREEN_WINDOW,
     SagePlayer,
@@ -44,7 +53,7 @@ def level_words(level: str) -> str:
     return level.replace("ply", "-ply") if level.endswith("ply") else level
 
 
-def checker_level(state: BackgammonState, player: SagePlayer = HARD) -> str:
+def checker_level(state: BackgammonState, player: SagePlayer = COACH) -> str:
     """The depth ``player`` plays checkers at in this match (cubeless where it plays cubeless)."""
     return player.eval_level if state.rules in APPROXIMATE_RULES else player.match_level
 
@@ -53,7 +62,7 @@ def scale_of(state: BackgammonState) -> Scale:
     return Scale.MONEY if state.rules in APPROXIMATE_RULES else Scale.MATCH
 
 
-def hint(view: GameView, player: SagePlayer = HARD, shown: int = SHOWN) -> Hint:
+def hint(view: GameView, player: SagePlayer = COACH, shown: int = SHOWN) -> Hint:
     """The hint for the decision on hand in ``view``; ``NoHintError`` when there is none to give."""
     if not isinstance(view, BackgammonState):
         raise TypeError("a backgammon hint needs a backgammon position")
@@ -114,18 +123,33 @@ def _cube(state: BackgammonState, player: SagePlayer) -> tuple[Any, tuple[float,
     return cube, (float(probs.win), float(probs.gammon_win), float(probs.gammon_loss))
 
 
+TOO_GOOD = "No double, too good"
+
+
+def cube_best(no_double: float, take: float, drop: float) -> str:
+    """The best cube action in words, from the doubler's equities: ``Double``, ``No double``, or
+    ``TOO_GOOD`` when playing on beats cashing a game the opponent would pass."""
+    if min(take, drop) > no_double:
+        return "Double"
+    return TOO_GOOD if take > drop and no_double > drop else "No double"
+
+
 def _double_hint(state: BackgammonState, player: SagePlayer) -> Hint:
     """Double or roll, for the player on turn (the doubler)."""
     cube, chances = _cube(state, player)
     nd, dt, dp = float(cube.equity_nd), float(cube.equity_dt), float(cube.equity_dp)
     double = min(dt, dp)  # the opponent answers as well as it can
-    rows = [("No double (roll)", nd), (f"Double to {state.cube * 2}", double)]
+    best = cube_best(nd, dt, dp)
+    rows = [
+        (f"{TOO_GOOD} (roll)" if best == TOO_GOOD else "No double (roll)", nd),
+        (f"Double to {state.cube * 2}", double),
+    ]
     choices = _choices(rows)
     answer = "take" if dt <= dp else "pass"
-    advice = (
-        f"{cube.optimal_action}: the engine's opponent would {answer} "
-        f"(double/take {dt:+.3f}, double/pass {dp:+.3f})"
-    )
+    words = "Too good to double (play on for a gammon)" if best == TOO_GOOD else best
+    advice = f"{words}: the engine's opponent would {answer} (double/take {dt:+.3f}, double/pass {dp:+.3f})"
+    seat = state.turn_seat or 0
+    advice += match_words(state, seat, nd, dt, dp)
     return Hint(
         question="Double or roll",
         choices=choices,
@@ -147,13 +171,42 @@ def _take_hint(state: BackgammonState, player: SagePlayer) -> Hint:
         rows.insert(1, (f"Beaver (cube at {state.cube * 4})", 2 * take))
     choices = _choices(rows)
     win, gammon, lose_gammon = doubler
+    seat = state.turn_seat or 0
     return Hint(
         question="Take, beaver or pass" if state.may_beaver() else "Take or pass",
         choices=choices,
         total=len(rows),
         scale=Scale.MATCH,
         level=level_words(player.cube_level),
+        advice=match_words(state, seat, float(cube.equity_nd), -take, -drop, taker=True).removeprefix("; "),
         chances=(1.0 - win, lose_gammon, gammon),
+    )
+
+
+def match_words(
+    state: BackgammonState, doubler: int, nd: float, dt: float, dp: float, taker: bool = False
+) -> str:
+    """``"; 3-away / 2-away: match winning chances ..., take point 26%"`` for the player deciding (the
+    doubler, or the taker when ``taker``), from the doubler's equities; empty outside match play."""
+    if state.length <= 1 or state.rules in APPROXIMATE_RULES:
+        return ""
+    away = (state.length - state.score[doubler], state.length - state.score[1 - doubler])
+    crawford, cube = state.crawford, state.cube
+
+    def mwc(equity: float) -> float:
+        chance = float(eq2mwc(equity, away[0], away[1], cube, crawford))
+        return 1.0 - chance if taker else chance
+
+    point = float(take_points(away[0], away[1], cube)[1])
+    mine, theirs = (away[1], away[0]) if taker else away
+    if taker:
+        options = f"take {mwc(dt):.1%}, pass {mwc(dp):.1%}"
+    else:
+        options = f"no double {mwc(nd):.1%}, double/take {mwc(dt):.1%}, double/pass {mwc(dp):.1%}"
+    whose = "your" if taker else "your opponent's"
+    return (
+        f"; {mine}-away / {theirs}-away: match winning chances {options}; "
+        f"{whose} take point {point:.0%} (the game winning chances a take needs)"
     )
 
 

@@ -77,6 +77,9 @@ class Decision:
     roll: str | None = None
     """The dice of a checker play as ``6-4`` (``None`` for cube decisions, and in analyses saved
     before the roll was kept)."""
+    at: int | None = None
+    """The index in the match's action log of the action decided (a play's first step), so the
+    position can be rebuilt (``None`` in analyses saved before it was kept)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,16 +1,20 @@
-"""Backgammon's part of ``python -m engine``: ``plays`` (the legal plays of a roll) and ``move`` from a
-GNU Backgammon position ID and a roll rather than a saved state."""
+"""Backgammon's part of ``python -m engine``: ``plays`` (the legal plays of a roll), ``move`` from a
+GNU Backgammon position ID and a roll rather than a saved state, and ``analyse`` (a ``.mat`` file's
+analysis as JSON, ``engine.ai.backgammon_mat_report``)."""
 
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from typing import Any
 
+from engine.ai.backgammon_mat_report import mat_report
 from engine.ai.backgammon_move import level_player, move_line, serve_moves
 from engine.ai.levels import UnknownPlayerError
 from engine.backgammon.board import RuleSet
 from engine.backgammon.cli import QueryError, check_game, parse_dice, parse_position, play_lines, serve
+from engine.backgammon.matread import MatReadError, read_mat_file
 from engine.commands import Command
 
 RULES = [r.value for r in RuleSet]
@@ -42,7 +46,28 @@ class BackgammonCommands:
             action="store_true",
             help="read 'POSITION_ID A-B' lines; each answer ends with an empty line",
         )
-        return {"plays": lambda args: self._plays(args, plays)}
+        analysis = commands.add_parser(
+            "analyse",
+            help="analyse a .mat match file as /analyse does and print one JSON object",
+            description="Analyse a Jellyfish .mat match file (GNU Backgammon, eXtreme Gammon) as the bot's "
+            "/analyse does; print one JSON object: depth, players (name, pr, doubtful, errors, blunders, "
+            "luck) and decisions (game, move, player, position_id, dice, played, best, loss). A file that "
+            "cannot be read: one line on stderr, exit status 2.",
+        )
+        analysis.add_argument("--game", default="backgammon", help="backgammon")
+        analysis.add_argument("--mat", required=True, help="the .mat file")
+        return {"plays": lambda args: self._plays(args, plays), "analyse": self._analyse}
+
+    @staticmethod
+    def _analyse(args: argparse.Namespace) -> int:
+        try:
+            check_game(args.game)
+            match = read_mat_file(args.mat)
+        except (QueryError, MatReadError) as exc:
+            print(f"error: {args.mat}: {exc}", file=sys.stderr)
+            return 2
+        print(json.dumps(mat_report(match)))
+        return 0
 
     def add_move_options(self, move: argparse.ArgumentParser) -> None:
         move.add_argument("--rules", choices=RULES, help="backgammon only: the rule set (standard)")

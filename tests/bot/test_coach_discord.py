@@ -108,7 +108,7 @@ async def test_a_hint_in_an_unrated_match_is_shown_only_to_the_player_on_turn(
     assert len(rows) == 5 and "best" in rows[0] and rows[0].lstrip().startswith("▶ 1.")
     diffs = [float(row.split()[-1]) for row in rows[1:]]
     assert all(d <= 0 for d in diffs) and diffs == sorted(diffs, reverse=True)
-    assert "match equity (cubeful" in text and "2-ply" in text and "Approximate" not in text
+    assert "match equity (cubeful" in text and "3-ply" in text and "Approximate" not in text
     # Nobody else sees it, and nothing changed.
     assert [m.id for m in fake.messages_in(board.channel_id) if m.visible_to is None] == public_before
     assert (await bot.store.matches.get(match_id)).version == version  # type: ignore[union-attr]

@@ -323,7 +323,7 @@ def test_match_play_is_cubeful_with_the_score_and_money_play_cubeless(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """bgsage's cubeless analyzer ignores the score: matches (a 1-point match too) go to the cubeful
-    one with the away scores; hard drops to 2-ply there (3-ply cubeful is too slow)."""
+    one with the away scores; hard plays 2-ply (hints and analyses 3-ply)."""
     calls: list[tuple[str, bool, dict[str, object]]] = []
     real = sage.analyzer
 
@@ -343,6 +343,6 @@ def test_match_play_is_cubeful_with_the_score_and_money_play_cubeless(
     MEDIUM(five, random.Random(0))
     (level, cubeful, kwargs), (money_level, money_cubeful, money_kwargs), (_, _, five_kwargs) = calls
     assert (level, cubeful, kwargs["away1"], kwargs["away2"]) == ("2ply", True, 1, 1)
-    assert (money_level, money_cubeful, money_kwargs["away1"]) == ("3ply", False, 0)
+    assert (money_level, money_cubeful, money_kwargs["away1"]) == ("2ply", False, 0)
     assert (five_kwargs["away1"], five_kwargs["away2"], five_kwargs["cube_value"]) == (4, 2, 2)
     assert five_kwargs["cube_owner"] == "opponent"

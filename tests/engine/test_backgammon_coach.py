@@ -14,7 +14,7 @@ from PIL import Image
 
 from engine.ai import backgammon_analysis as analysis_module
 from engine.ai.backgammon_analysis import BLUNDER, DOUBTFUL, ERROR, analyse, category
-from engine.ai.backgammon_bgsage import EASY, HARD, MEDIUM, SagePlayer, analyzer, context, sage_board
+from engine.ai.backgammon_bgsage import COACH, EASY, HARD, MEDIUM, SagePlayer, analyzer, context, sage_board
 from engine.ai.backgammon_hints import hint
 from engine.ai.coaching import (
     Analysis,
@@ -104,13 +104,14 @@ def test_hints_are_ordered_by_equity_and_the_best_is_what_the_level_plays(medium
         assert given.choices[0].text == play_text(chosen)
 
 
-def test_the_hard_hint_is_the_hard_play_at_its_depth(medium_match: list[str]) -> None:
+def test_the_hint_is_the_coachs_play_one_ply_deeper_than_hard(medium_match: list[str]) -> None:
     state = play_positions(medium_match, {"length": 3})[3]
-    given = hint(state)  # HARD by default: 2-ply in a match
-    action = HARD(state, random.Random(0))
+    given = hint(state)  # COACH by default: 3-ply in a match, hard plays 2-ply
+    action = COACH(state, random.Random(0))
     assert isinstance(action, Checkers)
     chosen = next(p for p in state.plays() if p.result == action.result)
-    assert given.level == "2-ply" and given.choices[0].text == play_text(chosen)
+    assert given.level == "3-ply" and given.choices[0].text == play_text(chosen)
+    assert HARD.match_level == "2ply"
 
 
 def test_a_cube_hint_doubles_a_strong_race_and_the_taker_passes() -> None:
@@ -166,8 +167,8 @@ def test_no_hint_before_the_roll_or_for_a_forced_play() -> None:
 
 @pytest.fixture(scope="module")
 def one_point() -> tuple[list[str], Analysis]:
-    log = match_log({}, 11, (MEDIUM, EASY))
-    return log, analyse({}, log, checker_level="1ply", cube_level="2ply")
+    log = match_log({}, 11, (HARD, EASY))
+    return log, analyse({}, log, level="2ply")  # hard's own depth: its plays lose nothing
 
 
 def test_a_player_who_always_plays_the_engines_best_play_has_pr_zero(
@@ -207,7 +208,7 @@ def test_a_player_who_always_plays_the_engines_best_play_has_pr_zero(
 
 def test_luck_is_the_sum_of_each_rolls_luck_as_the_engine_computes_it() -> None:
     log = match_log({}, 3, (MEDIUM, MEDIUM), limit=24)
-    analysis = analyse({}, log, checker_level="1ply", cube_level="2ply")
+    analysis = analyse({}, log, level="2ply")
     sage = analyzer("2ply", True)
     expected = [0.0, 0.0]
     rolls = [0, 0]
@@ -242,7 +243,7 @@ def test_a_wrong_double_and_a_right_take_are_cube_decisions() -> None:
         log.append(action.notation)
         state = state.apply(action)
     log += [Double().notation, Take().notation]
-    analysis = analyse({"length": 3}, log, checker_level="1ply", cube_level="2ply")
+    analysis = analyse({"length": 3}, log, level="2ply")
     cube = next(d for d in analysis.decisions if d.kind == "cube")
     take = next(d for d in analysis.decisions if d.kind == "take")
     assert cube.played == "Double" and cube.best == "No double" and cube.loss > ERROR and cube.unforced
@@ -253,8 +254,8 @@ def test_a_wrong_double_and_a_right_take_are_cube_decisions() -> None:
 
 def test_old_english_analysis_is_flagged_approximate() -> None:
     options = {"rules": "oldenglish"}
-    log = match_log(options, 4, (MEDIUM, EASY), limit=30)
-    analysis = analyse(options, log, checker_level="1ply", cube_level="2ply")
+    log = match_log(options, 4, (HARD, EASY), limit=30)
+    analysis = analyse(options, log, level="2ply")
     assert analysis.approximate is not None and analysis.scale is Scale.MONEY
     assert analysis.players[0].equity_lost == pytest.approx(0.0, abs=1e-9)
 
@@ -286,7 +287,7 @@ def test_categories_follow_the_thresholds() -> None:
         "blunder",
         "blunder",
     ]
-    assert analysis_module.CHECKER_LEVEL == "1ply" and analysis_module.CUBE_LEVEL == "2ply"
+    assert analysis_module.LEVEL == COACH.match_level == COACH.cube_level == "3ply"
 
 
 # -- the chart -----------------------------------------------------------------------------------
