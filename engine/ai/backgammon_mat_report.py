@@ -18,12 +18,12 @@ from engine.ai.backgammon_analysis import LEVEL, analyse
 from engine.ai.coaching import Analysis
 from engine.backgammon.formats import gnubg_id
 from engine.backgammon.game import BackgammonState, Double, Opening, Pass, Roll, RollOn, Take
-from engine.backgammon.matread import ReadMatch
+from engine.backgammon.matimport import ImportedMatch
 from engine.backgammon.variant import VARIANT, match_info
 from engine.protocol import replay_states
 
 
-def mat_report(match: ReadMatch, level: str = LEVEL) -> dict[str, Any]:
+def mat_report(match: ImportedMatch, level: str = LEVEL) -> dict[str, Any]:
     """The JSON object of ``match`` analysed at ``level``."""
     analysis = analyse(match.options, match.log, level=level)
     states = list(replay_states(VARIANT, match.options, match.log))

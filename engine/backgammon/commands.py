@@ -14,7 +14,7 @@ from engine.ai.backgammon_move import level_player, move_line, serve_moves
 from engine.ai.levels import UnknownPlayerError
 from engine.backgammon.board import RuleSet
 from engine.backgammon.cli import QueryError, check_game, parse_dice, parse_position, play_lines, serve
-from engine.backgammon.matread import MatReadError, read_mat_file
+from engine.backgammon.matimport import MatImportError, read_mat
 from engine.commands import Command
 
 RULES = [r.value for r in RuleSet]
@@ -62,8 +62,15 @@ class BackgammonCommands:
     def _analyse(args: argparse.Namespace) -> int:
         try:
             check_game(args.game)
-            match = read_mat_file(args.mat)
-        except (QueryError, MatReadError) as exc:
+            with open(args.mat, "rb") as file:
+                match = read_mat(file.read())
+        except OSError as exc:
+            print(
+                f"error: {args.mat}: cannot read the file ({exc.strerror or exc.__class__.__name__})",
+                file=sys.stderr,
+            )
+            return 2
+        except (QueryError, MatImportError) as exc:
             print(f"error: {args.mat}: {exc}", file=sys.stderr)
             return 2
         print(json.dumps(mat_report(match)))

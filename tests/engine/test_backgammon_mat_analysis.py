@@ -1,4 +1,4 @@
-"""Reading ``.mat`` files (``engine.backgammon.matread``) and ``python -m engine analyse --game backgammon
+"""Reading ``.mat`` files (``engine.backgammon.matimport``) and ``python -m engine analyse --game backgammon
 --mat FILE`` (``engine.ai.backgammon_mat_report``), run as a real process on a GNU Backgammon export."""
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from engine.ai.backgammon_mat_report import mat_moves
 from engine.ai.selfplay import notations_played
 from engine.backgammon.formats import board_from_position_id, match_info_from_id
 from engine.backgammon.matexport import mat_file
-from engine.backgammon.matread import MatReadError, read_mat
+from engine.backgammon.matimport import MatImportError, read_mat
 from engine.backgammon.variant import VARIANT
 from engine.protocol import replay_states
 
@@ -37,7 +37,7 @@ def _dice_in_order(text: str) -> str:
 def test_a_gnubg_export_reads_back_as_the_match_played() -> None:
     played = list(notations_played(VARIANT, {"length": 3}, (MEDIUM, EASY), random.Random(1)))
     match = read_mat(GNUBG_EXPORT.read_text())
-    assert match.names == ("Ann Lee", "Bob") and match.options == {"length": 3}
+    assert match.names == ("Ann Lee", "Bob") and match.options == {"length": 3, "rules": "standard"}
     assert [_dice_in_order(t) for t in match.log] == [_dice_in_order(t) for t in played]
 
 
@@ -63,16 +63,16 @@ def test_our_own_export_with_a_resignation_reads_back() -> None:
 @pytest.mark.parametrize(
     ("text", "reason"),
     [
-        ("", "no game in the file"),
-        ("hello\n", "starts with 'N point match'"),
-        (" 3 point match\n\n Game 1\n A : 0      B : 0\n  1) 52: 13/2\n", "line 5: "),
-        (" 3 point match\n\n Game 1\n A : 0      B : 1\n", "line 4: the score 0-1"),
-        (" 3 point match\n\n Game 1\n A : 0      B : 0\n  1) hello there\n", "line 5: cannot read"),
-        (" 0 point match\n", "money sessions"),
+        ("", 'it has no " N point match" line'),
+        ("hello\n", 'Line 1: This is not a .mat file: it starts with " N point match"'),
+        (" 3 point match\n\n Game 1\n A : 0      B : 0\n  1) 52: 13/2\n", "Line 5: 13/2 is not a legal play"),
+        (" 3 point match\n\n Game 1\n A : 0      B : 1\n", "Line 4: The score 0-1 does not add up"),
+        (" 3 point match\n\n Game 1\n A : 0      B : 0\n  1) hello there\n", "Line 5: "),
+        (" 0 point match\n", "money"),
     ],
 )
 def test_a_file_that_cannot_be_replayed_is_refused_with_its_line(text: str, reason: str) -> None:
-    with pytest.raises(MatReadError, match=re.escape(reason)):
+    with pytest.raises(MatImportError, match=re.escape(reason)):
         read_mat(text)
 
 
