@@ -30,7 +30,7 @@ Definitions (``docs/analysis.md`` says them for players):
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from bgsage import roll_luck
@@ -163,16 +163,17 @@ def analyse(
         if isinstance(action, Opening | Roll):
             _roll(state, action, cubes, tallies, games[-1])
         elif isinstance(action, RollOn | Double) and state.phase is Phase.DECIDE:
-            decision = _double(state, isinstance(action, Double), cubes)
+            decision = replace(_double(state, isinstance(action, Double), cubes), action=i)
             decisions.append(decision)
             tallies[decision.seat].add(decision)
         elif isinstance(action, Take | Pass):
-            decision = _take(state, isinstance(action, Take), cubes)
+            decision = replace(_take(state, isinstance(action, Take), cubes), action=i)
             decisions.append(decision)
             tallies[decision.seat].add(decision)
         elif isinstance(action, MoveChecker | Checkers) and not state.played:
             play = _checker_play(state, states, log, i, checker_level)
             if play is not None:
+                play = replace(play, action=i)
                 decisions.append(play)
                 tallies[play.seat].add(play)
         if after.score != state.score:
@@ -226,6 +227,7 @@ def _double(state: BackgammonState, doubled: bool, cubes: _Cubes) -> Decision:
     best = max(no_double, double)
     loss = best - (double if doubled else no_double)
     words = ("No double", "Double")
+    chosen = double if doubled else no_double
     return Decision(
         seat=seat,
         game=state.game_number,
@@ -235,6 +237,7 @@ def _double(state: BackgammonState, doubled: bool, cubes: _Cubes) -> Decision:
         best=words[double > no_double],
         loss=max(0.0, loss),
         unforced=doubled or double >= no_double - CLOSE_CUBE,
+        **_standing(chosen, (no_double, double)),
     )
 
 
@@ -252,6 +255,7 @@ def _take(state: BackgammonState, took: bool, cubes: _Cubes) -> Decision:
         best="Take" if take >= drop else "Pass",
         loss=max(0.0, loss),
         unforced=True,
+        **_standing(take if took else drop, (take, drop)),
     )
 
 
@@ -283,7 +287,19 @@ def _checker_play(
         loss=max(0.0, best_equity - equities[chosen]),
         unforced=True,
         roll=state.dice_text,
+        **_standing(equities[chosen], [equity for equity, _ in ranked]),
     )
+
+
+def _standing(chosen: float, equities: Sequence[float]) -> dict[str, Any]:
+    """What a review shows of a decision besides the loss: the equities of the choice made and of the
+    best one, and the choice's rank among ``equities`` (every choice's; tied choices share a rank)."""
+    return {
+        "played_equity": chosen,
+        "best_equity": max(equities),
+        "rank": 1 + sum(1 for equity in equities if equity > chosen),
+        "choices": len(equities),
+    }
 
 
 def _played_result(states: Sequence[Any], log: Sequence[str], i: int) -> Board | None:
