@@ -57,6 +57,17 @@ class AnalysisStore:
             message_id=row["message_id"],
         )
 
+    async def latest_of(self, user_id: int, guild_id: int | None) -> int | None:
+        """The player's latest match on the server (None: outside servers) with an analysis computed."""
+        where = "m.guild_id = ?" if guild_id is not None else "m.guild_id IS NULL"
+        row = await self._c.one(
+            "SELECT a.match_id FROM match_analyses a JOIN matches m ON m.id = a.match_id"
+            f" WHERE (m.player0 = ? OR m.player1 = ?) AND {where} AND a.status IN (?, ?)"
+            " ORDER BY m.finished_at DESC, m.id DESC LIMIT 1",
+            (user_id, user_id, *([guild_id] if guild_id is not None else []), DONE, POSTED),
+        )
+        return None if row is None else int(row["match_id"])
+
     async def open(self) -> list[int]:
         """The matches whose analysis is still to compute or to post, oldest request first."""
         rows = await self._c.all(
