@@ -118,22 +118,36 @@ class AnalysisStore:
             ),
         )
 
+    async def fill_error_rates(self, after: int = 0, limit: int = 20) -> tuple[int, int]:
+        """Rows for up to ``limit`` computed analyses saved without them (before migration 019), in
+        match order after match ``after`` (housekeeping goes through them all in batches); returns
+        how many analyses were read and the last one's match id."""
+        rows = await self._fill(" AND a.match_id > ? ORDER BY a.match_id LIMIT ?", (after, limit))
+        return len(rows), max((int(row["match_id"]) for row in rows), default=after)
+
     async def _backfill(self, user_id: int, guild_id: int, game: str) -> None:
+        await self._fill(
+            " AND (m.player0 = ? OR m.player1 = ?) AND m.guild_id = ? AND m.game = ?",
+            (user_id, user_id, guild_id, game),
+        )
+
+    async def _fill(self, where: str, args: tuple[Any, ...]) -> list[Any]:
+        """Rows of ``analysis_error_rates`` for the computed analyses without any that ``where``
+        selects; returns the analyses read."""
         rows = await self._c.all(
             "SELECT a.match_id, a.analysis, a.compact, m.player0, m.player1"
-            " FROM match_analyses a JOIN matches m ON m.id = a.match_id"
-            " WHERE (m.player0 = ? OR m.player1 = ?) AND m.guild_id = ? AND m.game = ? AND a.status IN (?, ?)"
-            " AND NOT EXISTS (SELECT 1 FROM analysis_error_rates e WHERE e.match_id = a.match_id)",
-            (user_id, user_id, guild_id, game, DONE, POSTED),
+            " FROM match_analyses a JOIN matches m ON m.id = a.match_id WHERE a.status IN (?, ?)"
+            " AND NOT EXISTS (SELECT 1 FROM analysis_error_rates e WHERE e.match_id = a.match_id)" + where,
+            (DONE, POSTED, *args),
         )
-        if not rows:
-            return
-        # A long match's analysis is hundreds of kilobytes: read outside the event loop.
-        found = await asyncio.to_thread(
-            lambda: [r for row in rows for r in _error_rates(row["match_id"], row, _analysis(row))]
-        )
-        async with self._c.transaction() as db:
-            await db.executemany(ERROR_RATE_ROW, found)
+        if rows:
+            # A long match's analysis is hundreds of kilobytes: read outside the event loop.
+            found = await asyncio.to_thread(
+                lambda: [r for row in rows for r in _error_rates(row["match_id"], row, _analysis(row))]
+            )
+            async with self._c.transaction() as db:
+                await db.executemany(ERROR_RATE_ROW, found)
+        return list(rows)
 
     async def posted(self, match_id: int, message_id: int | None) -> None:
         async with self._c.transaction() as db:

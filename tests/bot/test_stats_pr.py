@@ -12,6 +12,8 @@ from typing import Any
 import pytest
 
 from app.client import RingsideBot
+from bot.clock import ManualClock
+from bot.housekeeping import Housekeeping
 from cogs.stats import PR_MATCHES
 from engine.ai.coaching import Analysis, PlayerReport, Scale, analysis_to_json
 from fakediscord import FakeDiscord, FakeUser
@@ -155,5 +157,32 @@ async def test_an_analysis_saved_before_the_rows_were_kept_counts_once(
     again = await stats_of(fake, fred, erin)
     assert "PR **10.0** over 2 analysed matches" in again["description"]
     assert len(sql(db, "SELECT match_id FROM analysis_error_rates")) == 4
+    fake.assert_clean()
+    await stop_bot(bot)
+
+
+@pytest.mark.asyncio
+async def test_housekeeping_gives_every_older_analysis_its_rows_in_batches(
+    fake: FakeDiscord, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    db = tmp_path / "db.sqlite3"
+    bot = await start_bot(fake, db)
+    gus, hal = fake.add_user("gus"), fake.add_user("hal")
+    made = [
+        await analysed(
+            bot, (gus.id, hal.id), analysis_with((0.1 * i, 0.0)), 100.0 + i, guild_id=fake.guild.id
+        )
+        for i in range(5)
+    ]
+    sql(db, "DELETE FROM analysis_error_rates")
+    # One analysis that gives no rows (no players in it) must not hold the batches up for ever.
+    sql(db, "UPDATE match_analyses SET analysis = '{}' WHERE match_id = ?", (made[1],))
+    monkeypatch.setattr("bot.housekeeping.ANALYSIS_BATCH", 2)
+    report = await Housekeeping(bot.store, ManualClock()).run()
+    assert report.error_rates_filled == 5
+    assert sorted({row[0] for row in sql(db, "SELECT match_id FROM analysis_error_rates")}) == [
+        made[0], *made[2:]
+    ]  # fmt: skip
+    assert (await Housekeeping(bot.store, ManualClock()).run()).error_rates_filled == 1  # the bad one again
     fake.assert_clean()
     await stop_bot(bot)
