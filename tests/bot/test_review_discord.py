@@ -6,11 +6,14 @@ from __future__ import annotations
 
 import io
 import random
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
 from itertools import islice
 from pathlib import Path
 from typing import Any
 
 import pytest
+import pytest_asyncio
 from PIL import Image
 
 from bot.store import LoggedAction
@@ -40,19 +43,44 @@ async def analysed_match(
     guild_id: int,
     channel_id: int,
     saved: dict[str, Any] | None = None,
+    game: str = "backgammon",
 ) -> int:
     """A finished backgammon match of ``LOG`` between ``players``, its analysis saved (still pending
-    when ``analysis`` is None; ``saved`` replaces the analysis's JSON)."""
+    when ``analysis`` is None; ``saved`` replaces the analysis's JSON). Of another game: a finished
+    match with no log and no analysis."""
     made = await bot.store.matches.create(
-        guild_id=guild_id, channel_id=channel_id, parent_id=None, game="backgammon", options={},
+        guild_id=guild_id, channel_id=channel_id, parent_id=None, game=game, options={},
         players=(players[0].id, players[1].id), state="{}",
-        actions=[LoggedAction(None, text) for text in LOG], rated=False, now=5.0,
+        actions=[LoggedAction(None, text) for text in LOG if game == "backgammon"], rated=False, now=5.0,
     )  # fmt: skip
     await bot.store.matches.end(made.id, status="finished", result=None, now=6.0)
+    if game != "backgammon":
+        return int(made.id)
     await bot.store.analyses.request(made.id, 7.0)
     if analysis is not None:
         await bot.store.analyses.save(made.id, saved or analysis_to_json(analysis), 8.0)
     return int(made.id)
+
+
+@dataclass(frozen=True, slots=True)
+class Reviewed:
+    bot: Any
+    alice: FakeUser
+    bob: FakeUser
+    match_id: int
+
+
+@pytest_asyncio.fixture
+async def reviewed_match(fake: FakeDiscord, tmp_path: Path, analysis: Analysis) -> AsyncIterator[Reviewed]:
+    """The bot, Alice and Bob, and their analysed match here; the fake is checked clean at the end."""
+    bot = await start_bot(fake, tmp_path / "db.sqlite3")
+    alice, bob = fake.add_user("alice"), fake.add_user("bob")
+    match_id = await analysed_match(
+        bot, (alice, bob), analysis, guild_id=fake.guild.id, channel_id=fake.channel.id
+    )
+    yield Reviewed(bot, alice, bob, match_id)
+    fake.assert_clean()
+    await stop_bot(bot)
 
 
 async def review(fake: FakeDiscord, user: FakeUser, options: dict[str, Any]) -> FakeMessage:
@@ -71,13 +99,9 @@ def button(message: FakeMessage, label: str) -> Any:
 
 @pytest.mark.asyncio
 async def test_review_pages_through_every_decision_that_lost_equity_in_match_order(
-    fake: FakeDiscord, tmp_path: Path, analysis: Analysis
+    fake: FakeDiscord, reviewed_match: Reviewed, analysis: Analysis
 ) -> None:
-    bot = await start_bot(fake, tmp_path / "db.sqlite3")
-    alice, bob = fake.add_user("alice"), fake.add_user("bob")
-    match_id = await analysed_match(
-        bot, (alice, bob), analysis, guild_id=fake.guild.id, channel_id=fake.channel.id
-    )
+    alice, match_id = reviewed_match.alice, reviewed_match.match_id
     shown = reviewed(analysis)
     count = len(shown)
     assert count >= 3 and all(d.loss > 0 for d in shown)
@@ -113,19 +137,13 @@ async def test_review_pages_through_every_decision_that_lost_equity_in_match_ord
     stale = dict(button(page, "Prev").raw, custom_id=f"rv:{match_id}:{alice.id}:{count + 5}:next")
     beyond = await fake.forge(alice, page, stale)
     assert beyond.message is not None and title(beyond.message).endswith(f"{count} of {count}")
-    fake.assert_clean()
-    await stop_bot(bot)
 
 
 @pytest.mark.asyncio
 async def test_someone_elses_review_button_is_refused_privately(
-    fake: FakeDiscord, tmp_path: Path, analysis: Analysis
+    fake: FakeDiscord, reviewed_match: Reviewed, analysis: Analysis
 ) -> None:
-    bot = await start_bot(fake, tmp_path / "db.sqlite3")
-    alice, bob = fake.add_user("alice"), fake.add_user("bob")
-    match_id = await analysed_match(
-        bot, (alice, bob), analysis, guild_id=fake.guild.id, channel_id=fake.channel.id
-    )
+    alice, bob, match_id = reviewed_match.alice, reviewed_match.bob, reviewed_match.match_id
     mine = await review(fake, alice, {"match": match_id})
     theirs = await review(fake, bob, {"match": match_id})
     before = theirs.embeds
@@ -137,8 +155,6 @@ async def test_someone_elses_review_button_is_refused_privately(
     assert fake.world.messages[theirs.id].embeds == before and title(mine).endswith(
         f"1 of {len(reviewed(analysis))}"
     )
-    fake.assert_clean()
-    await stop_bot(bot)
 
 
 @pytest.mark.asyncio
@@ -164,25 +180,19 @@ async def test_a_review_is_refused_privately_without_an_analysis_or_on_another_s
         f"no match #{elsewhere} on this server" in (await review(fake, alice, {"match": elsewhere})).content
     )
     assert "no match #99999 on this server" in (await review(fake, alice, {"match": 99999})).content
-    ring = await bot.store.matches.create(
-        guild_id=fake.guild.id, channel_id=fake.channel.id, parent_id=None, game="ring", options={},
-        players=(alice.id, bob.id), state="{}", actions=[], rated=False, now=5.0,
-    )  # fmt: skip
-    await bot.store.matches.end(ring.id, status="finished", result=None, now=6.0)
-    assert "has no analysis" in (await review(fake, alice, {"match": ring.id})).content
+    ring = await analysed_match(
+        bot, (alice, bob), None, guild_id=fake.guild.id, channel_id=fake.channel.id, game="ring"
+    )
+    assert "has no analysis" in (await review(fake, alice, {"match": ring})).content
     fake.assert_clean()
     await stop_bot(bot)
 
 
 @pytest.mark.asyncio
 async def test_review_under_the_analysis_opens_the_clickers_own_review(
-    fake: FakeDiscord, tmp_path: Path, analysis: Analysis
+    fake: FakeDiscord, reviewed_match: Reviewed, analysis: Analysis
 ) -> None:
-    bot = await start_bot(fake, tmp_path / "db.sqlite3")
-    alice, bob, carol = fake.add_user("alice"), fake.add_user("bob"), fake.add_user("carol")
-    match_id = await analysed_match(
-        bot, (alice, bob), analysis, guild_id=fake.guild.id, channel_id=fake.channel.id
-    )
+    bot, match_id, carol = reviewed_match.bot, reviewed_match.match_id, fake.add_user("carol")
     await bot.analyses.run(match_id)
     posted = next(m for m in fake.messages_in(fake.channel.id) if m.content.startswith("📊"))
     assert "anyone may review" in posted.content
@@ -194,8 +204,6 @@ async def test_review_under_the_analysis_opens_the_clickers_own_review(
     assert title(page) == f"Review of match #{match_id} · 1 of {len(reviewed(analysis))}"
     assert "Your " not in page.embeds[0]["description"]
     assert all(str(b.custom_id).startswith(f"rv:{match_id}:{carol.id}:") for b in page.buttons)
-    fake.assert_clean()
-    await stop_bot(bot)
 
 
 @pytest.mark.asyncio

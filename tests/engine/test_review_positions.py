@@ -13,7 +13,6 @@ import pytest
 from engine.ai.backgammon_analysis import analyse
 from engine.ai.backgammon_bgsage import EASY, MEDIUM
 from engine.ai.coaching import Analysis, Decision, analysis_from_json, analysis_to_json
-from engine.ai.random_player import sample_outcome
 from engine.ai.review import decision_state
 from engine.ai.selfplay import notations_played
 from engine.backgammon.game import BackgammonState, Double, Phase, Take
@@ -60,16 +59,21 @@ def test_an_analysis_saved_before_these_fields_finds_its_positions_by_game_and_t
     assert decision_state(VARIANT, {}, log, replace(stray, action=len(log))) is None
 
 
-def test_a_wrong_double_ranks_second_of_two_and_the_take_first() -> None:
-    rng = random.Random(2)
-    state = VARIANT.new_game({"length": 3})
+def doubled_at_once(options: dict[str, object]) -> list[str]:
+    """A match played by the medium computer until a player may first double, who then doubles (too
+    early) and is taken."""
     log: list[str] = []
-    while not (isinstance(state, BackgammonState) and state.phase is Phase.DECIDE):
-        spec = state.chance()
-        action = state.chance_action(sample_outcome(spec, rng)) if spec is not None else MEDIUM(state, rng)
-        log.append(action.notation)
-        state = state.apply(action)
-    log += [Double().notation, Take().notation]
+    state = VARIANT.new_game(options)
+    for text in notations_played(VARIANT, options, (MEDIUM, MEDIUM), random.Random(2)):
+        if isinstance(state, BackgammonState) and state.phase is Phase.DECIDE:
+            return [*log, Double().notation, Take().notation]
+        log.append(text)
+        state = state.apply(VARIANT.parse_action(state, text))
+    raise AssertionError("no cube decision in the whole match")
+
+
+def test_a_wrong_double_ranks_second_of_two_and_the_take_first() -> None:
+    log = doubled_at_once({"length": 3})
     analysis = analyse({"length": 3}, log, checker_level="1ply", cube_level="2ply")
     cube = next(d for d in analysis.decisions if d.kind == "cube")
     take = next(d for d in analysis.decisions if d.kind == "take")
