@@ -7,7 +7,7 @@ from __future__ import annotations
 import io
 import random
 from collections.abc import AsyncIterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from itertools import islice
 from pathlib import Path
 from typing import Any
@@ -16,11 +16,12 @@ import pytest
 import pytest_asyncio
 from PIL import Image
 
+from app.client import RingsideBot
 from bot.store import LoggedAction
-from cogs.review import reviewed
+from cogs.review import category_words, ordinal, reviewed
 from engine.ai.backgammon_analysis import analyse
 from engine.ai.backgammon_bgsage import EASY, MEDIUM
-from engine.ai.coaching import Analysis, analysis_to_json
+from engine.ai.coaching import Analysis, Decision, PlayerReport, Scale, analysis_to_json
 from engine.ai.selfplay import notations_played
 from engine.backgammon.variant import VARIANT
 from fakediscord import FakeDiscord, FakeMessage, FakeUser
@@ -71,16 +72,22 @@ class Reviewed:
 
 
 @pytest_asyncio.fixture
-async def reviewed_match(fake: FakeDiscord, tmp_path: Path, analysis: Analysis) -> AsyncIterator[Reviewed]:
-    """The bot, Alice and Bob, and their analysed match here; the fake is checked clean at the end."""
-    bot = await start_bot(fake, tmp_path / "db.sqlite3")
+async def bot(fake: FakeDiscord, tmp_path: Path) -> AsyncIterator[RingsideBot]:
+    """The bot, stopped at the end even when the test fails (a bot left running holds pytest up)."""
+    started = await start_bot(fake, tmp_path / "db.sqlite3")
+    yield started
+    await stop_bot(started)
+
+
+@pytest_asyncio.fixture
+async def reviewed_match(fake: FakeDiscord, bot: RingsideBot, analysis: Analysis) -> AsyncIterator[Reviewed]:
+    """Alice and Bob, and their analysed match here; the fake is checked clean at the end."""
     alice, bob = fake.add_user("alice"), fake.add_user("bob")
     match_id = await analysed_match(
         bot, (alice, bob), analysis, guild_id=fake.guild.id, channel_id=fake.channel.id
     )
     yield Reviewed(bot, alice, bob, match_id)
     fake.assert_clean()
-    await stop_bot(bot)
 
 
 async def review(fake: FakeDiscord, user: FakeUser, options: dict[str, Any]) -> FakeMessage:
@@ -159,9 +166,8 @@ async def test_someone_elses_review_button_is_refused_privately(
 
 @pytest.mark.asyncio
 async def test_a_review_is_refused_privately_without_an_analysis_or_on_another_server(
-    fake: FakeDiscord, tmp_path: Path, analysis: Analysis
+    fake: FakeDiscord, bot: RingsideBot, analysis: Analysis
 ) -> None:
-    bot = await start_bot(fake, tmp_path / "db.sqlite3")
     alice, bob = fake.add_user("alice"), fake.add_user("bob")
     nothing = await review(fake, alice, {})
     assert "no analysed match on this server yet" in nothing.content
@@ -185,7 +191,6 @@ async def test_a_review_is_refused_privately_without_an_analysis_or_on_another_s
     )
     assert "has no analysis" in (await review(fake, alice, {"match": ring})).content
     fake.assert_clean()
-    await stop_bot(bot)
 
 
 @pytest.mark.asyncio
@@ -208,9 +213,8 @@ async def test_review_under_the_analysis_opens_the_clickers_own_review(
 
 @pytest.mark.asyncio
 async def test_an_analysis_saved_before_reviews_still_shows_what_it_has(
-    fake: FakeDiscord, tmp_path: Path, analysis: Analysis
+    fake: FakeDiscord, bot: RingsideBot, analysis: Analysis
 ) -> None:
-    bot = await start_bot(fake, tmp_path / "db.sqlite3")
     alice, bob = fake.add_user("alice"), fake.add_user("bob")
     saved = analysis_to_json(analysis)
     for decision in saved["decisions"]:
@@ -231,4 +235,21 @@ async def test_an_analysis_saved_before_reviews_still_shows_what_it_has(
     again = await review(fake, alice, {"match": fresh})
     assert page.attachment(f"review-{match_id}-1.png").data == again.attachment(f"review-{fresh}-1.png").data
     fake.assert_clean()
-    await stop_bot(bot)
+
+
+def test_a_review_holds_every_counted_decision_that_lost_equity_in_match_order() -> None:
+    losses = ((0.0, True), (0.0004, True), (0.0005, True), (0.01, True), (0.05, False), (0.3, True))
+    decisions = tuple(
+        Decision(0, 1, turn, "play", "24/18", "13/7", loss, unforced, "6-1")
+        for turn, (loss, unforced) in enumerate(losses, start=1)
+    )
+    report = PlayerReport(0, 5, 0.31, 0, 0, 1, 0.0, 5)
+    analysis = Analysis((report, replace(report, seat=1)), decisions, ((0.5,),), Scale.MATCH, "2-ply")
+    # Below doubtful too (0.01), not an uncounted decision, nor what shows as 0.000.
+    assert [d.turn for d in reviewed(analysis)] == [3, 4, 6]
+    assert [category_words(loss, analysis.thresholds) for loss in (0.01, 0.02, 0.05, 0.3)] == [
+        "small (under 0.02)", "doubtful", "an error", "a blunder"
+    ]  # fmt: skip
+    assert [ordinal(n) for n in (1, 2, 3, 4, 11, 12, 13, 21, 22, 101, 111)] == [
+        "1st", "2nd", "3rd", "4th", "11th", "12th", "13th", "21st", "22nd", "101st", "111th"
+    ]  # fmt: skip

@@ -5,11 +5,13 @@ each analysis (migration 019) and made once for analyses saved before."""
 from __future__ import annotations
 
 import zlib
+from collections.abc import AsyncIterator
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import pytest
+import pytest_asyncio
 
 from app.client import RingsideBot
 from bot.clock import ManualClock
@@ -19,6 +21,14 @@ from engine.ai.coaching import Analysis, PlayerReport, Scale, analysis_to_json
 from fakediscord import FakeDiscord, FakeUser
 from tests.databases import sql
 from tests.support import start_bot, stop_bot
+
+
+@pytest_asyncio.fixture
+async def bot(fake: FakeDiscord, tmp_path: Path) -> AsyncIterator[RingsideBot]:
+    """The bot, stopped at the end even when the test fails (a bot left running holds pytest up)."""
+    started = await start_bot(fake, tmp_path / "db.sqlite3")
+    yield started
+    await stop_bot(started)
 
 
 def analysis_with(lost: tuple[float, float], decisions: tuple[int, int] = (20, 20)) -> dict[str, Any]:
@@ -72,9 +82,8 @@ def field(embed: dict[str, Any], start: str) -> str | None:
 
 @pytest.mark.asyncio
 async def test_stats_show_the_average_pr_and_the_latest_prs_beside_the_rating(
-    fake: FakeDiscord, tmp_path: Path
+    fake: FakeDiscord, bot: RingsideBot
 ) -> None:
-    bot = await start_bot(fake, tmp_path / "db.sqlite3")
     alice, bob, carol = fake.add_user("alice"), fake.add_user("bob"), fake.add_user("carol")
     guild = fake.guild.id
     await rated_backgammon(bot, guild, alice.id, bob.id)
@@ -105,14 +114,12 @@ async def test_stats_show_the_average_pr_and_the_latest_prs_beside_the_rating(
     ring = await fake.slash(carol, "stats", {"user": alice, "game": "ring"}, idle=True)
     assert ring.message is not None and "PR" not in str(ring.message.embeds or ring.message.content)
     fake.assert_clean()
-    await stop_bot(bot)
 
 
 @pytest.mark.asyncio
 async def test_only_the_latest_prs_are_listed_and_a_player_without_a_rating_sees_theirs(
-    fake: FakeDiscord, tmp_path: Path
+    fake: FakeDiscord, bot: RingsideBot
 ) -> None:
-    bot = await start_bot(fake, tmp_path / "db.sqlite3")
     dora = fake.add_user("dora")
     for i in range(PR_MATCHES + 2):
         lost = 0.002 * (i + 1) * 20  # PR 1, 2, 3, ... over 20 decisions
@@ -128,15 +135,13 @@ async def test_only_the_latest_prs_are_listed_and_a_player_without_a_rating_sees
     assert history is not None
     assert history.split("\n")[0] == " · ".join(f"{i:.1f}" for i in range(3, PR_MATCHES + 3))
     fake.assert_clean()
-    await stop_bot(bot)
 
 
 @pytest.mark.asyncio
 async def test_an_analysis_saved_before_the_rows_were_kept_counts_once(
-    fake: FakeDiscord, tmp_path: Path
+    fake: FakeDiscord, bot: RingsideBot, tmp_path: Path
 ) -> None:
     db = tmp_path / "db.sqlite3"
-    bot = await start_bot(fake, db)
     erin, fred = fake.add_user("erin"), fake.add_user("fred")
     plain = await analysed(bot, (erin.id, fred.id), analysis_with((0.2, 0.0)), 100.0, guild_id=fake.guild.id)
     packed = await analysed(bot, (fred.id, erin.id), analysis_with((0.0, 0.6)), 200.0, guild_id=fake.guild.id)
@@ -158,15 +163,13 @@ async def test_an_analysis_saved_before_the_rows_were_kept_counts_once(
     assert "PR **10.0** over 2 analysed matches" in again["description"]
     assert len(sql(db, "SELECT match_id FROM analysis_error_rates")) == 4
     fake.assert_clean()
-    await stop_bot(bot)
 
 
 @pytest.mark.asyncio
 async def test_housekeeping_gives_every_older_analysis_its_rows_in_batches(
-    fake: FakeDiscord, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    fake: FakeDiscord, bot: RingsideBot, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     db = tmp_path / "db.sqlite3"
-    bot = await start_bot(fake, db)
     gus, hal = fake.add_user("gus"), fake.add_user("hal")
     made = [
         await analysed(
@@ -185,4 +188,3 @@ async def test_housekeeping_gives_every_older_analysis_its_rows_in_batches(
     ]  # fmt: skip
     assert (await Housekeeping(bot.store, ManualClock()).run()).error_rates_filled == 1  # the bad one again
     fake.assert_clean()
-    await stop_bot(bot)
