@@ -177,14 +177,17 @@ async def test_housekeeping_gives_every_older_analysis_its_rows_in_batches(
         )
         for i in range(5)
     ]
+    assert len(sql(db, "SELECT match_id FROM analysis_error_rates")) == 10  # written with each analysis
     sql(db, "DELETE FROM analysis_error_rates")
-    # One analysis that gives no rows (no players in it) must not hold the batches up for ever.
-    sql(db, "UPDATE match_analyses SET analysis = '{}' WHERE match_id = ?", (made[1],))
+    # Analyses that give no rows (no players in them), a whole batch of them, must not hold the
+    # batches up for ever.
+    for bad in (made[1], made[3]):
+        sql(db, "UPDATE match_analyses SET analysis = '{}' WHERE match_id = ?", (bad,))
     monkeypatch.setattr("bot.housekeeping.ANALYSIS_BATCH", 2)
     report = await Housekeeping(bot.store, ManualClock()).run()
     assert report.error_rates_filled == 5
     assert sorted({row[0] for row in sql(db, "SELECT match_id FROM analysis_error_rates")}) == [
-        made[0], *made[2:]
+        made[0], made[2], made[4]
     ]  # fmt: skip
-    assert (await Housekeeping(bot.store, ManualClock()).run()).error_rates_filled == 1  # the bad one again
+    assert (await Housekeeping(bot.store, ManualClock()).run()).error_rates_filled == 2  # the bad ones again
     fake.assert_clean()
