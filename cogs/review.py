@@ -189,13 +189,15 @@ class Review(commands.Cog):
                 f"analysis, or `/review match:{match_id}`.",
             )
             return
+        # Acknowledged first: a long match takes a moment to replay to its position.
+        await interaction.response.defer()
         try:
             record, analysis = await self._analysed(interaction, match_id)
             shown = await self._page(interaction, record, analysis, page)
         except ReviewRefused as exc:
             await reply_privately(interaction, str(exc))
             return
-        await interaction.response.edit_message(
+        await interaction.edit_original_response(
             embed=shown.embed, attachments=[shown.file] if shown.file else [], view=shown.view
         )
 

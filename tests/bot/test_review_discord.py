@@ -143,6 +143,7 @@ async def test_review_pages_through_every_decision_that_lost_equity_in_match_ord
     # A page beyond the end (a forged or stale button) shows the last one.
     stale = dict(button(page, "Prev").raw, custom_id=f"rv:{match_id}:{alice.id}:{count + 5}:next")
     beyond = await fake.forge(alice, page, stale)
+    await fake.wait_idle()
     assert beyond.message is not None and title(beyond.message).endswith(f"{count} of {count}")
 
 
@@ -156,6 +157,7 @@ async def test_someone_elses_review_button_is_refused_privately(
     before = theirs.embeds
     # Bob's client sends Alice's Next, as if it were on his own review.
     forged = await fake.forge(bob, theirs, dict(button(mine, "Next").raw))
+    await fake.wait_idle()
     refusal = forged.private
     assert refusal is not None and refusal.visible_to == bob.id
     assert "opened by someone else" in refusal.content and f"/review match:{match_id}" in refusal.content
