@@ -39,6 +39,7 @@ from cogs.outcomes import note
 from cogs.play import Play
 from cogs.replay import Replay
 from cogs.replies import reply_privately
+from cogs.review import Review
 from cogs.settings import Settings
 from cogs.stats import Stats
 
@@ -53,6 +54,7 @@ COGS: tuple[Callable[[RingsideBot], commands.Cog], ...] = (
     Stats,
     Replay,
     Coach,
+    Review,
 )
 """The cogs, added as instances of the classes imported here. Not loaded as extensions: an extension
 is executed as a second module object beside the one other modules imported, and a control holding a

@@ -8,6 +8,7 @@ from collections.abc import Sequence
 
 from bot.ratings import PlayedMatch, RatedResult, Standing
 from bot.store import LoggedAction, MatchRecord, Store
+from bot.store.analyses import AnalysisRecord, ErrorRates
 from engine import Outcome
 
 
@@ -48,6 +49,21 @@ class MatchHistory:
             points=found.points,
             length=found.length,
         )
+
+    # -- analyses ---------------------------------------------------------------------------------
+
+    async def analysis(self, match_id: int) -> AnalysisRecord | None:
+        """The match's analysis record (requested, computed, posted or failed), or None."""
+        return await self._store.analyses.get(match_id)
+
+    async def latest_analysed(self, user_id: int, guild_id: int | None) -> int | None:
+        """The player's latest match on the server whose analysis is computed, or None."""
+        return await self._store.analyses.latest_of(user_id, guild_id)
+
+    async def error_rates(self, guild_id: int, game: str, user_id: int, last: int = 10) -> ErrorRates:
+        """The player's average PR and latest PRs over their analysed matches of ``game`` on the
+        server (the only write here: rows of analyses saved before migration 019, once)."""
+        return await self._store.analyses.error_rates(user_id, guild_id, game, last)
 
     # -- ratings ----------------------------------------------------------------------------------
 

@@ -10,6 +10,8 @@
 - Posted analyses computed more than ``COMPACT_AFTER`` ago are compressed
   (``AnalysisStore.compact_posted``), whole: every decision stays readable, for a review of the
   match; only the bytes shrink (about five times).
+- Analyses saved before their per-player error rates were kept (migration 019) get them
+  (``AnalysisStore.fill_error_rates``), so that no ``/stats`` has to read many analyses at once.
 
 ``run_if_due`` does the work at most once per ``INTERVAL``, in batches of ``BATCH`` matches (one
 transaction each; analyses ``ANALYSIS_BATCH`` at a time, compressed outside the transaction), so
@@ -41,6 +43,7 @@ class HousekeepingReport:
     compacted: int
     purged_challenges: int
     compacted_analyses: int = 0
+    error_rates_filled: int = 0
 
 
 class Housekeeping:
@@ -69,14 +72,34 @@ class Housekeeping:
         analyses = await _in_batches(
             lambda n: self.store.analyses.compact_posted(old, limit=n), ANALYSIS_BATCH
         )
-        if compacted or purged or analyses:
+        filled = await self._fill_error_rates()
+        if compacted or purged or analyses or filled:
             log.info(
-                "housekeeping: compacted %d match logs and %d analyses, purged %d closed challenges",
+                "housekeeping: compacted %d match logs and %d analyses, purged %d closed challenges, "
+                "kept the error rates of %d analyses",
                 compacted,
                 analyses,
                 purged,
+                filled,
             )
-        return HousekeepingReport(compacted=compacted, purged_challenges=purged, compacted_analyses=analyses)
+        return HousekeepingReport(
+            compacted=compacted,
+            purged_challenges=purged,
+            compacted_analyses=analyses,
+            error_rates_filled=filled,
+        )
+
+    async def _fill_error_rates(self) -> int:
+        """Every analysis without its error rates gets them, ``ANALYSIS_BATCH`` at a time; a cursor
+        moves past each batch, so an analysis that gives none is not read again and again."""
+        after = 0
+
+        async def step(limit: int) -> int:
+            nonlocal after
+            read, after = await self.store.analyses.fill_error_rates(after, limit)
+            return read
+
+        return await _in_batches(step, ANALYSIS_BATCH)
 
 
 async def _in_batches(step: Callable[[int], Awaitable[int]], batch: int) -> int:

@@ -21,7 +21,7 @@ from bot.publishing import Unpostable
 from bot.session import MatchOver, NotInMatch, NotYourTurn, Session, UserError, check_readable, deciding_seat
 from bot.store import MatchRecord
 from cogs.board import match_label, options_text, player_names
-from cogs.components import MatchPicker
+from cogs.components import MatchPicker, OpenReviewButton
 from cogs.publisher import (
     ANALYSIS_FAILED,
     ANALYSIS_PENDING,
@@ -269,9 +269,12 @@ class Coach(commands.Cog):
             text = analysis_text(
                 analysis, match_id, variant.title, options_text(session), (shown[0], shown[1])
             )
+            review = discord.ui.View(timeout=None)
+            review.add_item(OpenReviewButton.build(match_id))
             sent = await channel.send(
                 text[:2000],
                 file=discord.File(io.BytesIO(chart), filename=f"analysis-{match_id}.png"),
+                view=review,
                 allowed_mentions=discord.AllowedMentions.none(),
                 **reply,
             )
@@ -379,13 +382,22 @@ def analysis_text(analysis: Analysis, match_id: int, title: str, options: str, n
     if worst:
         lines.append("**Biggest mistakes**")
         lines.extend(
-            f"· {names[d.seat][:32]}, game {d.game} turn {d.turn}: {_kind_words(d)} `{d.played}`, best `{d.best}` "
+            f"· {names[d.seat][:32]}, {decision_place(d)}: {_kind_words(d)} `{d.played}`, best `{d.best}` "
             f"({_signed(-d.loss)})"
             for d in worst
         )
     if analysis.approximate:
         lines.append(f"⚠️ This analysis is {analysis.approximate}.")
+    lines.append(REVIEW_NOTE)
     return "\n".join(lines)
+
+
+REVIEW_NOTE = "**Review**: every decision that lost equity, a page each, privately (anyone may review)."
+
+
+def decision_place(decision: Decision) -> str:
+    """Where a decision was made, as the analysis and the review name it."""
+    return f"game {decision.game} turn {decision.turn}"
 
 
 MISTAKES_SHOWN = 3

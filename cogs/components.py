@@ -92,6 +92,16 @@ class HintControls(Protocol):
     ) -> None: ...
 
 
+class ReviewControls(Protocol):
+    """What answers **Review** on an analysis and a review's First / Prev / Next / Last (the ``Review``
+    cog)."""
+
+    async def open_review(self, interaction: discord.Interaction[Any], match_id: int) -> None: ...
+    async def on_review_page(
+        self, interaction: discord.Interaction[Any], match_id: int, user_id: int, page: int, op: str
+    ) -> None: ...
+
+
 @dataclass(slots=True)
 class ControlHandlers:
     """Who answers each kind of control, registered by the cogs as they load (``cog_load``) and removed
@@ -102,6 +112,7 @@ class ControlHandlers:
     challenge: ChallengeControls | None = None
     rules: RulesControls | None = None
     hint: HintControls | None = None
+    review: ReviewControls | None = None
 
 
 NOT_RUNNING = (
@@ -485,6 +496,45 @@ class OpenRulesButton(Control[discord.ui.Button[Any]]):
     def build(cls, game: str) -> OpenRulesButton:
         made: OpenRulesButton = cls.button("Rules", discord.ButtonStyle.secondary, "📖", game=game)
         return made
+
+
+class OpenReviewButton(Control[discord.ui.Button[Any]]):
+    """**Review** on a match's analysis: the clicker's own review of that match, in a private reply."""
+
+    id_format = "rvo:{match_id}"
+    fields = named(match_id=NUMBER)
+    handler, method = "review", "open_review"
+
+    @classmethod
+    def build(cls, match_id: int) -> OpenReviewButton:
+        made: OpenReviewButton = cls.button("Review", discord.ButtonStyle.primary, "🔍", match_id=match_id)
+        return made
+
+
+class ReviewButton(Control[discord.ui.Button[Any]]):
+    """First / Prev / Next / Last in a review: the custom id names the match, who opened the review
+    and the page the button leads to (1-based); ``op`` only tells the four apart (two may lead to one
+    page, and a message's custom ids must differ)."""
+
+    id_format = "rv:{match_id}:{user_id}:{page}:{op}"
+    fields = named(
+        match_id=NUMBER, user_id=NUMBER, page=Field(r"\d{1,5}", int), op=Field("first|prev|next|last")
+    )
+    handler, method = "review", "on_review_page"
+    LABELS: ClassVar[dict[str, str]] = {"first": "First", "prev": "Prev", "next": "Next", "last": "Last"}
+    EMOJIS: ClassVar[dict[str, str]] = {"first": "⏮️", "prev": "◀️", "next": "▶️", "last": "⏭️"}
+
+    @classmethod
+    def build(cls, match_id: int, user_id: int, page: int, op: str, disabled: bool) -> ReviewButton:
+        values = {"match_id": match_id, "user_id": user_id, "page": page, "op": op}
+        button: discord.ui.Button[Any] = discord.ui.Button(
+            label=cls.LABELS[op],
+            style=discord.ButtonStyle.secondary,
+            custom_id=cls.id_for(**values),
+            emoji=cls.EMOJIS[op],
+            disabled=disabled,
+        )
+        return cls(button, **values)
 
 
 def _anonymous(template: str) -> str:

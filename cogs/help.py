@@ -307,7 +307,8 @@ class Help(commands.Cog):
                 value=(
                     f"{', '.join(coached)}: `/hint` on your turn shows only you the engine's best plays or "
                     "cube decision (in unrated matches and against me). Every finished match gets an "
-                    "analysis under its result: error rate (PR), mistakes, luck and a chart."
+                    "analysis under its result: error rate (PR), mistakes, luck and a chart; **Review** "
+                    "(or `/review`) pages through every costly decision, and `/stats` shows your PR."
                 ),
                 inline=False,
             )

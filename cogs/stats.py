@@ -19,8 +19,10 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.ratings import PROVISIONAL_EXPERIENCE, PlayedMatch, RatedResult, Standing
+from bot.store.analyses import ErrorRates
 from cogs.replies import reply_privately
 from engine import VARIANTS, EndReason, Forfeit, GameError, find_variant
+from engine.ai.coaches import ANALYSES
 from render.leaderboard import rating_chart
 
 if TYPE_CHECKING:
@@ -141,7 +143,9 @@ def stats_embed(
     results: Sequence[RatedResult],
     games: Sequence[Standing],
     chart: bool,
+    rates: ErrorRates | None = None,
 ) -> discord.Embed:
+    """``rates``: the player's error rates in ``game`` (None: a game without analyses)."""
     played = standing.wins + standing.losses
     share = f" ({100 * standing.wins / played:.0f}% won)" if played else ""
     provisional = " (provisional)" if standing.provisional else ""
@@ -149,6 +153,7 @@ def stats_embed(
         [
             f"<@{user_id}>",
             f"Rating **{rating_text(standing)}**{provisional} · rank **{rank}** of {players}",
+            *([pr_line(rates)] if rates is not None else []),
             f"Record **{record_text(standing)}**{share}",
             f"Streak: {streak_text(standing.streak)}",
         ]
@@ -165,10 +170,48 @@ def stats_embed(
         value="\n".join(result_line(r) for r in recent),
         inline=False,
     )
+    if rates is not None:
+        add_pr_history(embed, rates)
     if chart:
         embed.set_image(url=f"attachment://{CHART_FILE}")
     if standing.provisional:
         embed.set_footer(text=PROVISIONAL_NOTE)
+    return embed
+
+
+PR_MATCHES = 10
+"""How many of the latest analysed matches ``/stats`` lists the PR of."""
+PR_COUNTED = "every analysed match on this server, against the computer or people, rated or not"
+
+
+def pr_line(rates: ErrorRates) -> str:
+    """The average PR, as the stats show it beside the rating."""
+    if rates.pr is None:
+        return "PR: no analysed match yet" if not rates.matches else "PR: no decision counted yet"
+    count = f"{rates.matches} analysed match{'es' if rates.matches != 1 else ''}"
+    return f"PR **{rates.pr:.1f}** over {count} (lower is better)"
+
+
+def add_pr_history(embed: discord.Embed, rates: ErrorRates) -> None:
+    """The latest analysed matches' PRs, oldest first, as a field (none without any)."""
+    if not rates.history:
+        return
+    shown = " · ".join("—" if pr is None else f"{pr:.1f}" for _, pr in rates.history)
+    embed.add_field(
+        name=f"PR of the last {len(rates.history)} analysed matches, oldest first",
+        value=f"{shown}\nCounted: {PR_COUNTED}. `/review` shows a match's decisions.",
+        inline=False,
+    )
+
+
+def pr_only_embed(user_id: int, name: str, game: str, rates: ErrorRates) -> discord.Embed:
+    """A player with analysed matches of ``game`` here but no rating in it (only unrated matches or
+    matches against the computer)."""
+    description = "\n".join(
+        [f"<@{user_id}>", "No rating yet: ratings come from rated matches between people.", pr_line(rates)]
+    )
+    embed = discord.Embed(title=f"{name} · {game_title(game)}", description=description, colour=COLOUR)
+    add_pr_history(embed, rates)
     return embed
 
 
@@ -265,7 +308,8 @@ class Stats(commands.Cog):
         await interaction.response.send_message(embed=embed, allowed_mentions=NO_PINGS)
 
     @app_commands.command(
-        name="stats", description="A player's rating, its chart, record and recent results."
+        name="stats",
+        description="A player's rating, its chart, record and recent results; in backgammon, their PR too.",
     )
     @app_commands.describe(
         user="Whose statistics (default: yours)",
@@ -295,6 +339,11 @@ class Stats(commands.Cog):
             await reply_privately(interaction, _sentence(str(exc)))
             return
         standing = next((g for g in games if g.game == key), None)
+        rates = await history.error_rates(guild_id, key, target.id, PR_MATCHES) if key in ANALYSES else None
+        if standing is None and rates is not None and rates.matches:
+            embed = pr_only_embed(target.id, target.display_name, key, rates)
+            await interaction.response.send_message(embed=embed, allowed_mentions=NO_PINGS)
+            return
         if standing is None:
             what = f"rated {game_title(key).lower()} matches" if games else "rated matches"
             others = f" (they play: {', '.join(game_title(g.game) for g in games)})" if games else ""
@@ -304,7 +353,9 @@ class Stats(commands.Cog):
         players = await history.players_rated(guild_id, key)
         results = await history.rated_results(guild_id, key, target.id)
         name = target.display_name
-        embed = stats_embed(target.id, name, key, standing, rank or 0, players, results, games, bool(results))
+        embed = stats_embed(
+            target.id, name, key, standing, rank or 0, players, results, games, bool(results), rates
+        )
         if not results:
             await interaction.response.send_message(embed=embed, allowed_mentions=NO_PINGS)
             return

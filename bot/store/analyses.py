@@ -57,6 +57,17 @@ class AnalysisStore:
             message_id=row["message_id"],
         )
 
+    async def latest_of(self, user_id: int, guild_id: int | None) -> int | None:
+        """The player's latest match on the server (None: outside servers) with an analysis computed."""
+        where = "m.guild_id = ?" if guild_id is not None else "m.guild_id IS NULL"
+        row = await self._c.one(
+            "SELECT a.match_id FROM match_analyses a JOIN matches m ON m.id = a.match_id"
+            f" WHERE (m.player0 = ? OR m.player1 = ?) AND {where} AND a.status IN (?, ?)"
+            " ORDER BY m.finished_at DESC, m.id DESC LIMIT 1",
+            (user_id, user_id, *([guild_id] if guild_id is not None else []), DONE, POSTED),
+        )
+        return None if row is None else int(row["match_id"])
+
     async def open(self) -> list[int]:
         """The matches whose analysis is still to compute or to post, oldest request first."""
         rows = await self._c.all(
@@ -67,12 +78,76 @@ class AnalysisStore:
         return [row["match_id"] for row in rows]
 
     async def save(self, match_id: int, analysis: Any, now: float) -> None:
-        """The computed analysis (JSON data), to post."""
+        """The computed analysis (JSON data), to post, and each player's error rate (``/stats``)."""
         async with self._c.transaction() as db:
             await db.execute(
                 "UPDATE match_analyses SET status = ?, analysis = ?, computed_at = ? WHERE match_id = ?",
                 (DONE, json.dumps(analysis, separators=(",", ":")), now, match_id),
             )
+            players = await db.one("SELECT player0, player1 FROM matches WHERE id = ?", (match_id,))
+            if players is not None:
+                await db.executemany(ERROR_RATE_ROW, _error_rates(match_id, players, analysis))
+
+    async def error_rates(self, user_id: int, guild_id: int, game: str, last: int = 10) -> ErrorRates:
+        """The player's error rates over their analysed matches of ``game`` on the server: the average
+        over them all and the ``last`` latest matches' PRs, oldest first. Analyses saved before their
+        rows were kept (migration 019) get them now, once."""
+        await self._backfill(user_id, guild_id, game)
+        mine = (
+            " FROM analysis_error_rates e JOIN matches m ON m.id = e.match_id"
+            " WHERE e.user_id = ? AND m.guild_id = ? AND m.game = ?"
+        )
+        args = (user_id, guild_id, game)
+        total = await self._c.one(
+            f"SELECT COUNT(*) AS matches, SUM(e.decisions) AS decisions, SUM(e.equity_lost) AS lost{mine}",
+            args,
+        )
+        latest = await self._c.all(
+            f"SELECT e.match_id, e.decisions, e.equity_lost{mine}"
+            " ORDER BY m.finished_at DESC, m.id DESC LIMIT ?",
+            (*args, last),
+        )
+        assert total is not None
+        return ErrorRates(
+            matches=int(total["matches"]),
+            decisions=int(total["decisions"] or 0),
+            equity_lost=float(total["lost"] or 0.0),
+            history=tuple(
+                (int(r["match_id"]), _pr(int(r["decisions"]), float(r["equity_lost"])))
+                for r in reversed(latest)
+            ),
+        )
+
+    async def fill_error_rates(self, after: int = 0, limit: int = 20) -> tuple[int, int]:
+        """Rows for up to ``limit`` computed analyses saved without them (before migration 019), in
+        match order after match ``after`` (housekeeping goes through them all in batches); returns
+        how many analyses were read and the last one's match id."""
+        rows = await self._fill(" AND a.match_id > ? ORDER BY a.match_id LIMIT ?", (after, limit))
+        return len(rows), max((int(row["match_id"]) for row in rows), default=after)
+
+    async def _backfill(self, user_id: int, guild_id: int, game: str) -> None:
+        await self._fill(
+            " AND (m.player0 = ? OR m.player1 = ?) AND m.guild_id = ? AND m.game = ?",
+            (user_id, user_id, guild_id, game),
+        )
+
+    async def _fill(self, where: str, args: tuple[Any, ...]) -> list[Any]:
+        """Rows of ``analysis_error_rates`` for the computed analyses without any that ``where``
+        selects; returns the analyses read."""
+        rows = await self._c.all(
+            "SELECT a.match_id, a.analysis, a.compact, m.player0, m.player1"
+            " FROM match_analyses a JOIN matches m ON m.id = a.match_id WHERE a.status IN (?, ?)"
+            " AND NOT EXISTS (SELECT 1 FROM analysis_error_rates e WHERE e.match_id = a.match_id)" + where,
+            (DONE, POSTED, *args),
+        )
+        if rows:
+            # A long match's analysis is hundreds of kilobytes: read outside the event loop.
+            found = await asyncio.to_thread(
+                lambda: [r for row in rows for r in _error_rates(row["match_id"], row, _analysis(row))]
+            )
+            async with self._c.transaction() as db:
+                await db.executemany(ERROR_RATE_ROW, found)
+        return list(rows)
 
     async def posted(self, match_id: int, message_id: int | None) -> None:
         async with self._c.transaction() as db:
@@ -108,6 +183,47 @@ class AnalysisStore:
                 "UPDATE match_analyses SET status = ?, computed_at = ? WHERE match_id = ?",
                 (FAILED, now, match_id),
             )
+
+
+ERROR_RATE_ROW = (
+    "INSERT INTO analysis_error_rates (match_id, seat, user_id, decisions, equity_lost)"
+    " VALUES (?, ?, ?, ?, ?) ON CONFLICT (match_id, seat)"
+    " DO UPDATE SET user_id = excluded.user_id, decisions = excluded.decisions,"
+    " equity_lost = excluded.equity_lost"
+)
+
+
+@dataclass(frozen=True, slots=True)
+class ErrorRates:
+    """A player's error rates over analysed matches (``AnalysisStore.error_rates``)."""
+
+    matches: int
+    decisions: int
+    equity_lost: float
+    history: tuple[tuple[int, float | None], ...]
+    """The latest matches' (match id, PR), oldest first; None: no decision counted in that match."""
+
+    @property
+    def pr(self) -> float | None:
+        """The average PR: 500 × the equity lost per decision over every match (not the mean of the
+        matches' PRs, so a long match weighs as much as its decisions)."""
+        return _pr(self.decisions, self.equity_lost)
+
+
+def _pr(decisions: int, equity_lost: float) -> float | None:
+    return 500.0 * equity_lost / decisions if decisions else None
+
+
+def _error_rates(match_id: int, players: Any, analysis: Any) -> list[tuple[int, int, int, int, float]]:
+    """The rows of ``analysis_error_rates`` for a saved analysis (JSON data, ``coaching.analysis_to_json``:
+    each player's ``unforced`` decisions and ``equity_lost``); none for data without them."""
+    try:
+        return [
+            (match_id, seat, int(players[f"player{seat}"]), int(p["unforced"]), float(p["equity_lost"]))
+            for seat, p in enumerate(analysis["players"][:2])
+        ]
+    except (KeyError, TypeError, ValueError):
+        return []
 
 
 def _analysis(row: Any) -> Any:

@@ -165,17 +165,17 @@ def analyse(
         if isinstance(action, Opening | Roll):
             _roll(state, action, cubes, tallies, games[-1])
         elif isinstance(action, RollOn | Double) and state.phase is Phase.DECIDE:
-            decision = replace(double_decision(state, isinstance(action, Double), cubes), at=i)
+            decision = replace(double_decision(state, isinstance(action, Double), cubes), action=i)
             decisions.append(decision)
             tallies[decision.seat].add(decision)
         elif isinstance(action, Take | Pass):
-            decision = replace(_take(state, isinstance(action, Take), cubes), at=i)
+            decision = replace(_take(state, isinstance(action, Take), cubes), action=i)
             decisions.append(decision)
             tallies[decision.seat].add(decision)
         elif isinstance(action, MoveChecker | Checkers) and not state.played:
             play = _checker_play(state, states, log, i, level)
             if play is not None:
-                decisions.append(replace(play, at=i))
+                decisions.append(replace(play, action=i))
                 tallies[play.seat].add(play)
         if after.score != state.score:
             # A game ended (played out, passed or resigned): close its curve at the result.
@@ -228,6 +228,7 @@ def double_decision(state: BackgammonState, doubled: bool, cubes: Cubes) -> Deci
     double = min(take, drop)
     best = max(no_double, double)
     loss = best - (double if doubled else no_double)
+    chosen = double if doubled else no_double
     return Decision(
         seat=seat,
         game=state.game_number,
@@ -237,6 +238,7 @@ def double_decision(state: BackgammonState, doubled: bool, cubes: Cubes) -> Deci
         best=cube_best(no_double, take, drop),
         loss=max(0.0, loss),
         unforced=doubled or (_cube_alive(state, seat) and best - double < CLOSE_CUBE),
+        **_standing(chosen, (no_double, double)),
     )
 
 
@@ -260,6 +262,7 @@ def _take(state: BackgammonState, took: bool, cubes: Cubes) -> Decision:
         best="Take" if take >= drop else "Pass",
         loss=max(0.0, loss),
         unforced=True,
+        **_standing(take if took else drop, (take, drop)),
     )
 
 
@@ -296,7 +299,19 @@ def play_decision(state: BackgammonState, chosen: Board, level: str = LEVEL, whe
         loss=max(0.0, best_equity - equities[chosen]),
         unforced=True,
         roll=state.dice_text,
+        **_standing(equities[chosen], [equity for equity, _ in ranked]),
     )
+
+
+def _standing(chosen: float, equities: Sequence[float]) -> dict[str, Any]:
+    """What a review shows of a decision besides the loss: the equities of the choice made and of the
+    best one, and the choice's rank among ``equities`` (every choice's; tied choices share a rank)."""
+    return {
+        "played_equity": chosen,
+        "best_equity": max(equities),
+        "rank": 1 + sum(1 for equity in equities if equity > chosen),
+        "choices": len(equities),
+    }
 
 
 def _played_result(states: Sequence[Any], log: Sequence[str], i: int) -> Board | None:

@@ -37,14 +37,14 @@ def report(
     moves = mat_moves(states, log)
     decisions = []
     for d in analysis.decisions:
-        if not d.unforced or d.at is None:
+        if not d.unforced or d.action is None:
             continue
-        state: BackgammonState = states[d.at]
+        state: BackgammonState = states[d.action]
         dice = None if d.roll is None else [int(x) for x in d.roll.split("-")]
         decisions.append(
             {
                 "game": d.game,
-                "move": moves[d.at],
+                "move": moves[d.action],
                 "player": names[d.seat],
                 "position_id": gnubg_id(state.board, match_info(state)),
                 "dice": dice,

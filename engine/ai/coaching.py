@@ -77,9 +77,19 @@ class Decision:
     roll: str | None = None
     """The dice of a checker play as ``6-4`` (``None`` for cube decisions, and in analyses saved
     before the roll was kept)."""
-    at: int | None = None
-    """The index in the match's action log of the action decided (a play's first step), so the
-    position can be rebuilt (``None`` in analyses saved before it was kept)."""
+    played_equity: float | None = None
+    """The equity of the choice made, from the decider's view (``None`` in analyses saved before
+    equities were kept, as for the three fields below)."""
+    best_equity: float | None = None
+    """The equity of the engine's best choice."""
+    rank: int | None = None
+    """Where the choice made stands among the engine's choices, 1 for the best (tied choices share a
+    rank)."""
+    choices: int | None = None
+    """How many choices there were (legal plays; 2 for a cube decision)."""
+    action: int | None = None
+    """The index in the match's action log of the action that made the decision: the position it was
+    made in is the state before that action (``engine.ai.review.decision_state``)."""
 
 
 @dataclass(frozen=True, slots=True)

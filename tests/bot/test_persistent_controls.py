@@ -180,6 +180,8 @@ LITERAL_IDS = {
     "MatchPicker": ("pick:board", "pick:move:8/5 6/5", "pick:hint"),
     "RulesButton": ("rules:ring:2",),
     "OpenRulesButton": ("rules:backgammon",),
+    "OpenReviewButton": ("rvo:5",),
+    "ReviewButton": ("rv:5:9:2:next", "rv:5:9:1:first"),
 }
 """Custom ids exactly as boards posted before this base was written carry them."""
 

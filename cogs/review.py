@@ -1,0 +1,277 @@
+"""``/review``: every decision of an analysed match that lost equity, a page each, privately.
+
+A page shows the position the decision was made in (from its player's side), the roll, the play
+made against the engine's best with their equities, the play's rank among the engine's choices, and
+the equity lost with its category. First / Prev / Next / Last carry the match, the person who opened
+the review and the page they lead to in their custom ids, so nothing is kept in memory and a review
+still pages after a restart. Anyone may review a finished match of their server (the analysis is
+public); **Review** under the analysis message opens it too.
+
+Thin: the analysis is read from the store as it was saved, and the position is found by replaying the
+match's log (``engine.ai.review``) in a thread; the picture is drawn by a board worker.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import logging
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.session import UserError
+from bot.store import MatchRecord
+from bot.store.analyses import DONE, FAILED, PENDING, POSTED
+from cogs.board import record_names
+from cogs.coach import SCALE_WORDS, decision_place
+from cogs.components import ReviewButton
+from cogs.replies import reply_privately
+from engine import find_variant
+from engine.ai.coaching import Analysis, Decision, analysis_from_json
+from engine.ai.review import decision_state
+from render import NoRendererError
+from render.look import Caption
+
+if TYPE_CHECKING:
+    from app.client import RingsideBot
+
+log = logging.getLogger(__name__)
+
+COLOUR = 0xF6C445  # the gold of the board pictures
+SHOWN_FROM = 0.0005
+"""A decision is reviewed when it lost at least this much equity: what shows as 0.001 or more."""
+ORDINALS = {1: "st", 2: "nd", 3: "rd"}
+
+
+class ReviewRefused(UserError):
+    """A review that cannot be shown; the message is for the person who asked."""
+
+
+def reviewed(analysis: Analysis) -> list[Decision]:
+    """The decisions a review pages through: every counted one that lost equity, in match order."""
+    return [d for d in analysis.decisions if d.unforced and d.loss >= SHOWN_FROM]
+
+
+def ordinal(n: int) -> str:
+    return f"{n}{'th' if 10 <= n % 100 <= 20 else ORDINALS.get(n % 10, 'th')}"
+
+
+def category_words(loss: float, thresholds: tuple[float, float, float]) -> str:
+    """The decision's category, as the analysis counts it (below doubtful: a small loss)."""
+    low, mid, high = thresholds
+    if loss >= high:
+        return "a blunder"
+    if loss >= mid:
+        return "an error"
+    if loss >= low:
+        return "doubtful"
+    return f"small (under {low:.2f})"
+
+
+def _equity(value: float | None) -> str:
+    return "" if value is None else f"  {value:+.3f}"
+
+
+def page_embed(
+    analysis: Analysis,
+    decisions: Sequence[Decision],
+    page: int,
+    match_id: int,
+    names: tuple[str, str],
+    viewer_seat: int | None,
+    picture: str | None,
+) -> discord.Embed:
+    """Page ``page`` (1-based) of the review: one decision in words, its picture attached as
+    ``picture`` (None: no picture)."""
+    d = decisions[page - 1]
+    who = names[d.seat]
+    if d.kind == "play":
+        what = f"rolled {d.roll}" if d.roll else "checker play"
+        label = "play"
+    elif d.kind == "cube":
+        what, label = "double or not", "choice"
+    else:
+        what, label = "take or pass", "answer"
+    played = "Your" if viewer_seat == d.seat else "The"
+    lines = [
+        f"**{who}** · {decision_place(d)} · {what}",
+        f"Played `{d.played}`{_equity(d.played_equity)}",
+        f"Best   `{d.best}`{_equity(d.best_equity)}",
+        f"Lost **{d.loss:.3f}**: {category_words(d.loss, analysis.thresholds)}.",
+    ]
+    if d.rank is not None and d.choices is not None:
+        lines.append(f"{played} {label} ranked {ordinal(d.rank)} of {d.choices}.")
+    embed = discord.Embed(
+        title=f"Review of match #{match_id} · {page} of {len(decisions)}",
+        description="\n".join(lines),
+        colour=COLOUR,
+    )
+    if picture is not None:
+        embed.set_image(url=f"attachment://{picture}")
+    footer = f"Equity: {SCALE_WORDS[analysis.scale]}; engine {analysis.level}."
+    if d.played_equity is None:
+        footer += " Analysed before equities and ranks were kept: they are not shown."
+    if analysis.approximate:
+        footer += f" This analysis is {analysis.approximate}."
+    embed.set_footer(text=footer)
+    return embed
+
+
+def page_view(match_id: int, user_id: int, page: int, pages: int) -> discord.ui.View:
+    """First / Prev / Next / Last, those leading nowhere disabled."""
+    view = discord.ui.View(timeout=None)
+    targets = {"first": 1, "prev": page - 1, "next": page + 1, "last": pages}
+    for op, target in targets.items():
+        stuck = target < 1 or target > pages or (op in ("first", "prev") and page == 1)
+        stuck = stuck or (op in ("next", "last") and page == pages)
+        view.add_item(ReviewButton.build(match_id, user_id, min(max(target, 1), pages), op, stuck))
+    return view
+
+
+@dataclass(frozen=True, slots=True)
+class ReviewPage:
+    embed: discord.Embed
+    file: discord.File | None
+    view: discord.ui.View
+
+
+class Review(commands.Cog):
+    def __init__(self, bot: RingsideBot) -> None:
+        self.bot = bot
+
+    async def cog_load(self) -> None:
+        self.bot.controls.review = self
+
+    async def cog_unload(self) -> None:
+        if self.bot.controls.review is self:
+            self.bot.controls.review = None
+
+    @app_commands.command(
+        name="review",
+        description="Page through every decision that lost equity in an analysed match, privately.",
+    )
+    @app_commands.describe(match="The match number (default: your latest analysed match on this server)")
+    async def review(self, interaction: discord.Interaction[Any], match: int | None = None) -> None:
+        try:
+            if match is None:
+                found = await self.bot.sessions.history.latest_analysed(
+                    interaction.user.id, interaction.guild_id
+                )
+                if found is None:
+                    raise ReviewRefused(
+                        "You have no analysed match on this server yet: a backgammon match is analysed "
+                        "when it ends. Name one with `/review match:12`."
+                    )
+                match = found
+            await self._send_first(interaction, match)
+        except ReviewRefused as exc:
+            await reply_privately(interaction, str(exc))
+
+    async def open_review(self, interaction: discord.Interaction[Any], match_id: int) -> None:
+        """**Review** under an analysis: the clicker's own review of it, from its first page."""
+        try:
+            await self._send_first(interaction, match_id)
+        except ReviewRefused as exc:
+            await reply_privately(interaction, str(exc))
+
+    async def on_review_page(
+        self, interaction: discord.Interaction[Any], match_id: int, user_id: int, page: int, op: str
+    ) -> None:
+        if interaction.user.id != user_id:
+            await reply_privately(
+                interaction,
+                "That review was opened by someone else. Open your own with **Review** under the "
+                f"analysis, or `/review match:{match_id}`.",
+            )
+            return
+        # Acknowledged first: a long match takes a moment to replay to its position.
+        await interaction.response.defer()
+        try:
+            record, analysis = await self._analysed(interaction, match_id)
+            shown = await self._page(interaction, record, analysis, page)
+        except ReviewRefused as exc:
+            await reply_privately(interaction, str(exc))
+            return
+        await interaction.edit_original_response(
+            embed=shown.embed, attachments=[shown.file] if shown.file else [], view=shown.view
+        )
+
+    async def _send_first(self, interaction: discord.Interaction[Any], match_id: int) -> None:
+        record, analysis = await self._analysed(interaction, match_id)
+        if not reviewed(analysis):
+            raise ReviewRefused(f"Nobody lost equity in match #{match_id}: there is nothing to review.")
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        shown = await self._page(interaction, record, analysis, 1)
+        await interaction.followup.send(
+            embed=shown.embed,
+            file=shown.file or discord.utils.MISSING,
+            view=shown.view,
+            ephemeral=True,
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
+
+    async def _analysed(
+        self, interaction: discord.Interaction[Any], match_id: int
+    ) -> tuple[MatchRecord, Analysis]:
+        """The match and its analysis, if the caller may review it here; else ``ReviewRefused``."""
+        history = self.bot.sessions.history
+        record = await history.match(match_id) if 0 < match_id < 1 << 63 else None
+        if record is None or record.guild_id != interaction.guild_id:
+            raise ReviewRefused(f"There is no match #{match_id} on this server.")
+        if record.status == "active":
+            raise ReviewRefused(f"Match #{match_id} is still being played: it is analysed when it ends.")
+        saved = await history.analysis(match_id)
+        if saved is None:
+            raise ReviewRefused(
+                f"Match #{match_id} has no analysis: only finished backgammon matches are analysed."
+            )
+        if saved.status == PENDING:
+            raise ReviewRefused(
+                f"The analysis of match #{match_id} is still being computed: try again in a minute."
+            )
+        if saved.status == FAILED or saved.status not in (DONE, POSTED):
+            raise ReviewRefused(f"Match #{match_id} could not be analysed, so it has no review.")
+        try:
+            return record, analysis_from_json(saved.analysis)
+        except ValueError:
+            log.exception("the saved analysis of match %s cannot be read", match_id)
+            raise ReviewRefused(f"The analysis of match #{match_id} cannot be read.") from None
+
+    async def _page(
+        self, interaction: discord.Interaction[Any], record: MatchRecord, analysis: Analysis, page: int
+    ) -> ReviewPage:
+        decisions = reviewed(analysis)
+        if not decisions:
+            raise ReviewRefused(f"Nobody lost equity in match #{record.id}: there is nothing to review.")
+        page = min(max(page, 1), len(decisions))
+        found = await record_names(self.bot, record)
+        names = (found[0] or "Player 1", found[1] or "Player 2")
+        user_id = interaction.user.id
+        viewer = record.players.index(user_id) if user_id in record.players else None
+        picture = await self._picture(record, decisions[page - 1], found)
+        filename = f"review-{record.id}-{page}.png"
+        embed = page_embed(analysis, decisions, page, record.id, names, viewer, filename if picture else None)
+        file = discord.File(io.BytesIO(picture), filename=filename) if picture else None
+        return ReviewPage(embed, file, page_view(record.id, user_id, page, len(decisions)))
+
+    async def _picture(self, record: MatchRecord, decision: Decision, names: tuple[str, str]) -> bytes | None:
+        """The position the decision was made in, from its player's side (None: it cannot be found)."""
+        notations = [a.notation for a in await self.bot.sessions.history.action_log(record.id)]
+        variant = find_variant(record.game)
+        try:
+            state = await asyncio.to_thread(decision_state, variant, record.options, notations, decision)
+        except Exception:
+            log.exception("match %s does not replay to a reviewed decision", record.id)
+            return None
+        if state is None:
+            log.warning("match %s: no position for the decision %s", record.id, decision)
+            return None
+        try:
+            return await self.bot.render_pool.png(state.view(decision.seat), Caption(names=names))
+        except NoRendererError:
+            return None
