@@ -33,7 +33,7 @@ LOG = list(islice(notations_played(VARIANT, {}, (MEDIUM, EASY), random.Random(11
 
 @pytest.fixture(scope="module")
 def analysis() -> Analysis:
-    return analyse({}, LOG, checker_level="1ply", cube_level="2ply")
+    return analyse({}, LOG, level="2ply")
 
 
 async def analysed_match(

@@ -22,7 +22,7 @@ from engine.backgammon.variant import VARIANT
 @pytest.fixture(scope="module")
 def analysed() -> tuple[list[str], Analysis]:
     log = list(islice(notations_played(VARIANT, {}, (MEDIUM, EASY), random.Random(11)), 60))
-    return log, analyse({}, log, checker_level="1ply", cube_level="2ply")
+    return log, analyse({}, log, level="2ply")
 
 
 def test_each_checker_play_keeps_its_equities_rank_and_position(analysed: tuple[list[str], Analysis]) -> None:
@@ -74,7 +74,7 @@ def doubled_at_once(options: dict[str, object]) -> list[str]:
 
 def test_a_wrong_double_ranks_second_of_two_and_the_take_first() -> None:
     log = doubled_at_once({"length": 3})
-    analysis = analyse({"length": 3}, log, checker_level="1ply", cube_level="2ply")
+    analysis = analyse({"length": 3}, log, level="2ply")
     cube = next(d for d in analysis.decisions if d.kind == "cube")
     take = next(d for d in analysis.decisions if d.kind == "take")
     assert (cube.rank, cube.choices, take.rank, take.choices) == (2, 2, 1, 2)
