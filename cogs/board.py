@@ -430,8 +430,8 @@ def board_message(
         colour=colour,
     )
     embed.set_image(url="attachment://board.png")
-    # One turn counter: the picture's header shows the same number.
-    embed.set_footer(text=f"Turn {public.turn_number}" if public.turn_number else "Before the first turn")
+    # One turn counter, as the game's players count it: the picture's header shows the same.
+    embed.set_footer(text=public.turn_label or "Before the first turn")
     if picture is None:
         picture = render_board(*board_picture(session, outcome, names))
     file = discord.File(io.BytesIO(picture), filename="board.png")

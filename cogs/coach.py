@@ -312,7 +312,7 @@ def analysis_text(analysis: Analysis, match_id: int, title: str, options: str, n
     if worst:
         lines.append("**Biggest mistakes**")
         lines.extend(
-            f"· {names[d.seat][:32]}, game {d.game} turn {d.turn}: {_kind_words(d)} `{d.played}`, best `{d.best}` "
+            f"· {names[d.seat][:32]}, game {d.game}, move {d.turn}: {_kind_words(d)} `{d.played}`, best `{d.best}` "
             f"({_signed(-d.loss)})"
             for d in worst
         )

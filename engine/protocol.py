@@ -230,6 +230,12 @@ class GameView(ABC):
     def phase_text(self) -> str:
         """Where the game stands now, in words this viewer may read."""
 
+    @property
+    def turn_label(self) -> str:
+        """The turn as the game's players count it, for the board's footer and header ("Turn 7"; a
+        game may count otherwise); empty before the first turn."""
+        return f"Turn {self.turn_number}" if self.turn_number else ""
+
 
 class GameState(ABC):
     """A position of one game, immutable. Seats are 0 and 1, never users."""

@@ -38,6 +38,7 @@ from engine.backgammon.board import BAR, BAR_POINT, CHECKERS, OFF_POINT, RuleSet
 from engine.backgammon.game import COLOURS, LEVELS, BackgammonState, BackgammonWin, Phase
 from engine.backgammon.plays import Move
 from engine.backgammon.variant import VARIANT
+from engine.backgammon.words import move_label
 from engine.memo import MB, bytes_lru
 from engine.protocol import Forfeit, Outcome
 from render import theme
@@ -756,13 +757,14 @@ def header_seat(state: BackgammonState) -> int | None:
 
 
 def _draw_header(image: Image.Image, state: BackgammonState, caption: Caption) -> None:
-    image.paste(_header(header_seat(state), header_text(state), state.turn_number, caption), (0, 0))
+    # The footer of the message says the same place (``turn_label``), as players count it.
+    image.paste(_header(header_seat(state), header_text(state), move_label(state), caption), (0, 0))
 
 
 @bytes_lru(3 * MB, theme.picture_bytes)
-def _header(seat: int | None, text: str, turn_number: int, caption: Caption) -> Image.Image:
+def _header(seat: int | None, text: str, place: str, caption: Caption) -> Image.Image:
     strip = _background().crop((0, 0, WIDTH, HEADER))
-    theme.draw_header(strip, SEATS, seat, text, turn_number, caption, WIDTH)
+    theme.draw_header(strip, SEATS, seat, text, place, caption, WIDTH)
     return strip
 
 

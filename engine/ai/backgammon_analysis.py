@@ -61,6 +61,7 @@ from engine.backgammon.game import (
 from engine.backgammon.notation import play_text
 from engine.backgammon.turn import Stepped
 from engine.backgammon.variant import VARIANT
+from engine.backgammon.words import move_number
 from engine.protocol import replay_states
 
 CHECKER_LEVEL = "1ply"
@@ -229,7 +230,7 @@ def _double(state: BackgammonState, doubled: bool, cubes: _Cubes) -> Decision:
     return Decision(
         seat=seat,
         game=state.game_number,
-        turn=state.turn_number,
+        turn=move_number(state),  # game G, move M as players count it (words.move_number)
         kind="cube",
         played=words[doubled],
         best=words[double > no_double],
@@ -246,7 +247,7 @@ def _take(state: BackgammonState, took: bool, cubes: _Cubes) -> Decision:
     return Decision(
         seat=1 - doubler,
         game=state.game_number,
-        turn=state.turn_number,
+        turn=move_number(state),  # game G, move M as players count it (words.move_number)
         kind="take",
         played="Take" if took else "Pass",
         best="Take" if take >= drop else "Pass",
@@ -276,7 +277,7 @@ def _checker_play(
     return Decision(
         seat=state.turn_seat or 0,
         game=state.game_number,
-        turn=state.turn_number,
+        turn=move_number(state),  # game G, move M as players count it (words.move_number)
         kind="play",
         played=play_text(by_result[chosen]),
         best=play_text(best_play),

@@ -319,6 +319,7 @@ def _game_won(
         crawford=crawford,
         crawford_done=done,
         game_number=state.game_number + 1,
+        game_start_turn=state.turn_number,
         phase=Phase.OPENING,
         turn_seat=None,
         dice=None,

@@ -64,7 +64,7 @@ from engine.backgammon.flow import _apply
 from engine.backgammon.layers import Match, MatchFields, build, changed
 from engine.backgammon.plays import Move, Play
 from engine.backgammon.turn import Stepped, TurnInProgress, turn_of
-from engine.backgammon.words import parse_action
+from engine.backgammon.words import move_label, parse_action
 from engine.errors import (
     CorruptStateError,
     IllegalActionError,
@@ -123,6 +123,9 @@ class BackgammonState(MatchFields, GameState, GameView):
 
     match: Match
     turn_number: int = 0
+    game_start_turn: int = 0
+    """``turn_number`` when the game under way began: the game's own turns are counted from it
+    (``words.move_number``)."""
     last: str | None = None
     continues: bool = False
     seen_by: int | None = field(default=None, compare=False)
@@ -133,6 +136,7 @@ class BackgammonState(MatchFields, GameState, GameView):
         *,
         match: Match | None = None,
         turn_number: int = 0,
+        game_start_turn: int = 0,
         last: str | None = None,
         continues: bool = False,
         seen_by: int | None = None,
@@ -141,6 +145,7 @@ class BackgammonState(MatchFields, GameState, GameView):
         layers = build(fields) if match is None else changed(match, fields) if fields else match
         object.__setattr__(self, "match", layers)
         object.__setattr__(self, "turn_number", turn_number)
+        object.__setattr__(self, "game_start_turn", game_start_turn)
         object.__setattr__(self, "last", last)
         object.__setattr__(self, "continues", continues)
         object.__setattr__(self, "seen_by", seen_by)
@@ -150,6 +155,7 @@ class BackgammonState(MatchFields, GameState, GameView):
         return BackgammonState(
             match=self.match,
             turn_number=changes.pop("turn_number", self.turn_number),
+            game_start_turn=changes.pop("game_start_turn", self.game_start_turn),
             last=changes.pop("last", self.last),
             continues=changes.pop("continues", self.continues),
             seen_by=changes.pop("seen_by", self.seen_by),
@@ -340,6 +346,12 @@ class BackgammonState(MatchFields, GameState, GameView):
         return self.last
 
     @property
+    def turn_label(self) -> str:
+        """ "Game 2, move 7" (``words.move_label``): the turn as players count it, as the .mat file does."""
+        label = move_label(self)
+        return label[0].upper() + label[1:]
+
+    @property
     def score_text(self) -> str:
         """The match score and the cube in words, empty for a 1-point match."""
         if self.length == 1:
@@ -416,6 +428,7 @@ def saved_form(state: BackgammonState) -> JSONDict:
             "moves": [[m.src, m.dst, int(m.hit)] for m in state.last_play.moves],
         },
         "turn_number": state.turn_number,
+        "game_start_turn": state.game_start_turn,
         "last": state.last,
         "continues": state.continues,
         "result": state.result.to_json() if state.result else None,
@@ -434,6 +447,8 @@ def _sides(raw: Any) -> tuple[Side, Side]:
 
 
 SAVED = SavedReader("the saved backgammon match")
+ADDED_FIELDS = frozenset({"game_start_turn"})
+"""Saved fields newer than the schema: a saved match without them reads them as their defaults."""
 
 
 def _read_state(cls: type[BackgammonState], data: Mapping[str, Any]) -> BackgammonState:
@@ -485,6 +500,8 @@ def _read_state(cls: type[BackgammonState], data: Mapping[str, Any]) -> Backgamm
         )
     if (result is None) == (phase is Phase.OVER):
         raise CorruptStateError("the result does not fit the phase")
+    if not 0 <= int(data.get("game_start_turn", 0)) <= int(data["turn_number"]):
+        raise CorruptStateError("the game began after the turn under way")
     if result is None and max(score_t) >= length:
         raise CorruptStateError("the score has already won the match")
     if (phase is Phase.RESIGN) != (resume is not None) or (phase is Phase.RESIGN) != (
@@ -511,6 +528,9 @@ def _read_state(cls: type[BackgammonState], data: Mapping[str, Any]) -> Backgamm
         resume=resume,
         last_play=last_play,
         turn_number=int(data["turn_number"]),
+        # Saved before issue 24: exact in a match's first game; a later game under way then counts
+        # its moves from the match's first turn until it ends.
+        game_start_turn=int(data.get("game_start_turn", 0)),
         last=None if data["last"] is None else str(data["last"]),
         continues=bool(data["continues"]),
         result=result,

@@ -12,6 +12,7 @@ from engine.backgammon.board import RuleSet
 from engine.backgammon.formats import GameState as GnubgGameState
 from engine.backgammon.formats import MatchInfo, Resignation, gnubg_id, xgid
 from engine.backgammon.game import (
+    ADDED_FIELDS,
     COLOURS,
     SCHEMA,
     BackgammonState,
@@ -83,7 +84,9 @@ class BackgammonVariant(Variant):
 
     def from_json(self, data: Mapping[str, Any]) -> BackgammonState:
         state = BackgammonState.from_json(data)
-        if state.to_json() != dict(data):
+        # A field added since the match was saved is read as its default, and not asked for back.
+        written = {k: v for k, v in state.to_json().items() if k in data or k not in ADDED_FIELDS}
+        if written != dict(data):
             raise CorruptStateError("the saved backgammon match has fields that do not belong to it")
         return state
 

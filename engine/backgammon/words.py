@@ -1,4 +1,5 @@
-"""Backgammon in words: what a player types read back as an action."""
+"""Backgammon in words: what a player types read back as an action, and where a turn stands in the
+match as players count it (game G, move M)."""
 
 from __future__ import annotations
 
@@ -97,3 +98,29 @@ def parse_action(state: BackgammonState, text: str) -> Action:
     done = play_text(Play(tuple(s.move for s in state.played), state.board)) if state.played else ""
     play = parse_among(words, state.board, state.plays(), state.dice_text, already=done)
     return Checkers(play.moves, play.result)
+
+
+def move_number(state: BackgammonState) -> int:
+    """The move the turn under way is, as players count it: the number of the ``.mat`` line it is
+    written on (``matexport``), each line holding one turn of each player, the first player's on the
+    left. A double and its answer take a line of their own, so the double's line is the move of a
+    cube decision and the roll after a take is on the next. At the end of a game: its last line."""
+    phase = state.resume if state.phase is Phase.RESIGN and state.resume is not None else state.phase
+    seat = state.turn_seat
+    if seat is None or phase is Phase.OPENING:
+        return 1
+    done = state.turn_number - state.game_start_turn
+    if phase is Phase.PLAY or (phase is Phase.OVER and state.last_play is not None):
+        done -= 1  # the roll being played (or the one that ended the game) is the turn itself
+        seat = state.last_play.seat if phase is Phase.OVER and state.last_play is not None else seat
+    starter = seat if done % 2 == 0 else 1 - seat
+    # Each taken double fills a line (the double and the take); the cube starts each game at 1.
+    cells = max(done, 0) + (starter == 1) + 2 * (state.cube.bit_length() - 1)
+    cell = cells if cells % 2 == seat else cells + 1
+    return cell // 2 + 1
+
+
+def move_label(state: BackgammonState) -> str:
+    """ "game G, move M" (just "move M" in a one-game match), for the footer, the analysis and the replay."""
+    move = f"move {move_number(state)}"
+    return move if state.length == 1 else f"game {state.game_number}, {move}"
