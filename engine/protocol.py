@@ -236,6 +236,12 @@ class GameView(ABC):
         game may count otherwise); empty before the first turn."""
         return f"Turn {self.turn_number}" if self.turn_number else ""
 
+    @property
+    def mid_turn(self) -> bool:
+        """Whether a turn is under way with more of it to come (a backgammon play half made): a
+        replay shows the turn once it is whole."""
+        return False
+
 
 class GameState(ABC):
     """A position of one game, immutable. Seats are 0 and 1, never users."""
@@ -295,6 +301,11 @@ class GameState(ABC):
         if isinstance(self, GameView):
             return self
         raise NotImplementedError(f"{type(self).__name__} has secrets and must say what each seat sees")
+
+    def public_view_from(self, seat: int) -> GameView:
+        """The public view drawn from ``seat``'s side, where a game's pictures turn the board to the
+        viewer (a replay keeps one side throughout); no secret of that seat is in it."""
+        return self.view(None)
 
     def secret_decision(self) -> bool:
         """Whether the deciding seat's choice depends on what only that seat knows (its hand).

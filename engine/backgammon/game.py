@@ -248,6 +248,13 @@ class BackgammonState(MatchFields, GameState, GameView):
         return self.continues
 
     @property
+    def mid_turn(self) -> bool:
+        return self.phase is Phase.PLAY
+
+    def public_view_from(self, seat: int) -> BackgammonState:
+        return self.view(seat)  # backgammon has no secrets: a seat's view only turns the board
+
+    @property
     def turn(self) -> int | None:
         return self.turn_seat
 
