@@ -422,13 +422,18 @@ class Variant(ABC):
         return None
 
     def export_match(
-        self, options: Mapping[str, Any], log: Sequence[str], names: tuple[str, str]
+        self,
+        options: Mapping[str, Any],
+        log: Sequence[str],
+        names: tuple[str, str],
+        ending: Outcome | None = None,
     ) -> MatchFile | None:
         """The finished match as a file other programs read, or ``None`` (the default: no format).
 
         ``options`` are the match's resolved options, ``log`` its action notations in the order they
         were played (what ``replay`` reads; a match that ended by resignation or timeout stops where
-        play stopped), ``names`` the players' display names in seat order ("" for one unknown).
+        play stopped), ``names`` the players' display names in seat order ("" for one unknown),
+        ``ending`` how the match ended when play did not end it (a resignation, a timeout), if known.
         """
         return None
 

@@ -126,10 +126,15 @@ class BackgammonVariant(Variant):
         return None
 
     def export_match(
-        self, options: Mapping[str, Any], log: Sequence[str], names: tuple[str, str]
+        self,
+        options: Mapping[str, Any],
+        log: Sequence[str],
+        names: tuple[str, str],
+        ending: Outcome | None = None,
     ) -> MatchFile | None:
-        """The match as a Jellyfish ``.mat`` file (none for Old English, which the format cannot hold)."""
-        text = mat_file(self, options, log, names)
+        """The match as a Jellyfish ``.mat`` file (none for Old English, which the format cannot hold,
+        nor for a match ended before its first roll)."""
+        text = mat_file(self, options, log, names, ending)
         if text is None:
             return None
         stem = "-vs-".join(re.sub(r"[^A-Za-z0-9]+", "", name)[:20] or "player" for name in names)
@@ -150,6 +155,13 @@ def match_info(state: BackgammonState) -> MatchInfo:
     else:
         game_state = GnubgGameState.PLAYING
     to_move = state.to_move()
+    score = state.score
+    if state.result is not None and state.result.winner is not None and max(score) >= state.length:
+        # A finished match is coded as its last game over, at the score before that game (GNU
+        # Backgammon aborts on a score at or above the length).
+        won = state.result.winner
+        before = min(state.length - 1, max(0, score[won] - state.result.points))
+        score = (before, score[1]) if won == 0 else (score[0], before)
     return MatchInfo(
         cube_log2=state.cube.bit_length() - 1,
         cube_owner=state.cube_owner,
@@ -161,7 +173,7 @@ def match_info(state: BackgammonState) -> MatchInfo:
         resigned=Resignation(state.offer) if state.phase is Phase.RESIGN else Resignation.NONE,
         dice=state.dice if state.phase is Phase.PLAY and state.dice else (0, 0),
         match_length=state.length,
-        score=state.score,
+        score=score,
     )
 
 
