@@ -5,9 +5,9 @@ match score), the point numbers 13-24, the board, the numbers 12-1, the row of t
 bottom, and the latest action in words.
 
 - Perspective: the seat on turn (``state.turn_seat``; seat 0 before the first turn) sits at the
-  bottom of the public board (a player's own picture, ``state.view(seat)``, has that seat there), so the dice in the picture are always that player's. While a double or a resignation waits
-  for the opponent's answer the doubler (or resigner) stays at the bottom too: the picture does not
-  turn round for a yes/no answer. The points are numbered from the bottom player's view: 1 at the
+  bottom of the public board (a player's own picture, ``state.view(seat)``, has that seat there), so the dice in the picture are always that player's. While a double waits
+  for the answer the player asked (take or pass) is at the bottom; while a resignation waits the
+  resigner stays there. The points are numbered from the bottom player's view: 1 at the
   bottom right (home board bottom right), 12 bottom left, 13 top left, 24 top right.
 - Checkers: up to five per point, the fifth carrying the point's count when there are more.
 - The bar between the halves: a hit checker waits in the half of the bar on the side where it must
@@ -16,7 +16,9 @@ bottom, and the latest action in words.
 - Borne-off checkers stand on edge in the tray at the right, the top player's in the upper tray and
   the bottom player's in the lower, with their count.
 - The cube at the left edge: in the middle when nobody owns it (showing 64, as on a real cube), at
-  its owner's end otherwise, hidden when the match has no cube. An offered double is shown in the
+  its owner's end otherwise, hidden when the match has no cube, greyed and crossed out in the
+  Crawford game (no doubling); the match's side of the middle says "Crawford game" or, after it,
+  "post-Crawford". An offered double is shown in the
   bottom player's half (the doubler's), outlined in gold, at its new value.
 - The middle gap: the dice on the right (used dice faded; doubles as four dice), the match (its
   length, "Crawford game", a rule set other than standard) on the left, or the winner across both.
@@ -185,6 +187,9 @@ def bottom_seat(state: BackgammonState) -> int:
     the seat on turn (seat 0 before the first turn)."""
     if state.viewer is not None:
         return state.viewer
+    if state.phase is Phase.TAKE:
+        # The take/pass board is seen from the side of the player it asks.
+        return 1 - (state.turn_seat or 0)
     return state.turn_seat or 0
 
 
@@ -553,8 +558,30 @@ def _draw_cube(image: Image.Image, state: BackgammonState, bottom: int) -> None:
         y = INNER_BOTTOM - CUBE / 2 - 6
     else:
         y = INNER_TOP + CUBE / 2 + 6
+    if state.crawford:
+        # No doubling in the Crawford game: the cube is shown out of play, not as a 64 to turn.
+        theme.paste(image, unavailable_cube_sprite(CUBE), (CUBE_X, y))
+        return
     text = "64" if state.cube_owner is None and state.cube == 1 else str(state.cube)
     theme.paste(image, cube_sprite(text, CUBE, False), (CUBE_X, y))
+
+
+@bytes_lru(1 * MB, theme.picture_bytes)
+def unavailable_cube_sprite(size: int) -> Image.Image:
+    """The cube greyed and crossed out: it cannot be turned in this game (the Crawford game)."""
+    pad = 4
+    total = size + 2 * pad
+
+    def paint(d: ImageDraw.ImageDraw, s: int) -> None:
+        box = (pad * s, pad * s, (pad + size) * s, (pad + size) * s)
+        d.rounded_rectangle(
+            box, radius=size * 0.18 * s, fill=MUTED, outline=(110, 110, 110), width=round(2 * s)
+        )
+        inset = (pad + size * 0.22) * s, (pad + size * 0.78) * s
+        for a, b in ((inset, inset), (inset, inset[::-1])):
+            d.line((a[0], b[0], a[1], b[1]), fill=HIT_RED, width=round(4 * s))
+
+    return theme.supersampled((total, total), paint)
 
 
 RIGHT_GAP_X = (BAR_RIGHT + INNER_RIGHT) / 2
@@ -637,6 +664,8 @@ def match_lines(state: BackgammonState) -> list[tuple[str, theme.RGB]]:
         lines.append((f"{state.length}-point match", TEXT))
     if state.crawford:
         lines.append(("Crawford game", HIGHLIGHT))
+    elif state.post_crawford:
+        lines.append(("post-Crawford", HIGHLIGHT))
     if state.rules in RULE_NAMES:
         lines.append((RULE_NAMES[state.rules], MUTED))
     return lines

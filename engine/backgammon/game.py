@@ -359,6 +359,11 @@ class BackgammonState(MatchFields, GameState, GameView):
         return label[0].upper() + label[1:]
 
     @property
+    def post_crawford(self) -> bool:
+        """Whether this game comes after the Crawford game (the cube is back, the trailer doubles at once)."""
+        return self.length > 1 and self.uses_cube and self.crawford_done and not self.crawford
+
+    @property
     def score_text(self) -> str:
         """The match score and the cube in words, empty for a 1-point match."""
         if self.length == 1:
@@ -366,6 +371,11 @@ class BackgammonState(MatchFields, GameState, GameView):
         parts = [f"Score {COLOURS[0]} {self.score[0]}, {COLOURS[1]} {self.score[1]} (to {self.length})"]
         if self.crawford:
             parts.append("Crawford game")
+        elif self.post_crawford:
+            parts.append(
+                f"post-Crawford, cube {self.cube}"
+                + (f", {COLOURS[self.cube_owner]}'s" if self.cube_owner is not None else "")
+            )
         elif self.uses_cube:
             owner = "centred" if self.cube_owner is None else f"{COLOURS[self.cube_owner]}'s"
             parts.append(f"cube {self.cube}, {owner}")
