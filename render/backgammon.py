@@ -24,7 +24,8 @@ bottom, and the latest action in words.
   length, "Crawford game", a rule set other than standard) on the left, or the winner across both.
 - The last play (or, while a play is in progress, the moves made so far) in gold: a dashed ring where
   each checker left, an arrow to where it arrived (numbered in order when there are several), a red
-  "hit" badge beside a checker that hit.
+  "hit" badge beside a checker that hit. The public board that hands the turn over with the next
+  player's forced part already played shows the opponent's play before it too, whole, in blue-grey.
 """
 
 from __future__ import annotations
@@ -403,12 +404,40 @@ def _place(state: BackgammonState, bottom: int, seat: int, where: int, leaving: 
     return slot(point, index)
 
 
+PREVIOUS_COLOUR: theme.RGB = (178, 190, 212)
+"""The arrows of the opponent's play before a turn whose forced part was played by itself (gold is
+the play of the turn)."""
+
+
+def previous_moves(state: BackgammonState) -> tuple[int, tuple[Move, ...]] | None:
+    """On the public board that hands the turn over with its forced part already played, the
+    opponent's whole play before it (drawn too, in its own colour), else None."""
+    last = state.last_play
+    if state.viewer is not None or state.phase is not Phase.PLAY or not state.played:
+        return None
+    if last is None or not last.moves or last.seat == state.turn_seat:
+        return None
+    return (last.seat, last.moves)
+
+
 def _draw_play(image: Image.Image, state: BackgammonState, bottom: int) -> None:
+    before = previous_moves(state)
+    if before is not None:
+        _draw_moves(image, state, bottom, *before, PREVIOUS_COLOUR)
     shown = shown_moves(state)
-    if shown is None:
-        return
-    seat, moves = shown
-    ghost = theme.circle_sprite(CHECKER_R - 2, 3, HIGHLIGHT, dashes=10)
+    if shown is not None:
+        _draw_moves(image, state, bottom, *shown, HIGHLIGHT)
+
+
+def _draw_moves(
+    image: Image.Image,
+    state: BackgammonState,
+    bottom: int,
+    seat: int,
+    moves: tuple[Move, ...],
+    colour: theme.RGB,
+) -> None:
+    ghost = theme.circle_sprite(CHECKER_R - 2, 3, colour, dashes=10)
     paths: list[tuple[Point, Point]] = []
     for move in moves:
         start = _place(state, bottom, seat, move.src, leaving=True)
@@ -417,7 +446,7 @@ def _draw_play(image: Image.Image, state: BackgammonState, bottom: int) -> None:
         if move.src != BAR_POINT:
             theme.paste(image, ghost, start)
     for start, end in paths:
-        sprite, corner = arrow_sprite(_key(start), _key(end))
+        sprite, corner = arrow_sprite(_key(start), _key(end), colour)
         image.paste(sprite, corner, sprite)
     for move, (_start, end) in zip(moves, paths, strict=True):
         if move.hit:
@@ -429,9 +458,7 @@ def _draw_play(image: Image.Image, state: BackgammonState, bottom: int) -> None:
             again = seen.get((start, end), 0)
             seen[(start, end)] = again + 1
             t = 0.5 + (0.2 if again % 2 else -0.2) * ((again + 1) // 2)
-            theme.paste(
-                image, theme.badge_sprite(str(n), 20, HIGHLIGHT, theme.SHADOW), _bezier(start, end, t)
-            )
+            theme.paste(image, theme.badge_sprite(str(n), 20, colour, theme.SHADOW), _bezier(start, end, t))
 
 
 def _key(p: Point) -> tuple[int, int]:
@@ -464,8 +491,10 @@ ARROW_W = 6
 
 
 @bytes_lru(6 * MB, theme.picture_bytes)
-def arrow_sprite(start: tuple[int, int], end: tuple[int, int]) -> tuple[Image.Image, tuple[int, int]]:
-    """A gold arrow, outlined in dark, on a curve from ``start`` to the edge of the checker at
+def arrow_sprite(
+    start: tuple[int, int], end: tuple[int, int], colour: theme.RGB = HIGHLIGHT
+) -> tuple[Image.Image, tuple[int, int]]:
+    """An arrow of ``colour`` (gold), outlined in dark, on a curve from ``start`` to the edge of the checker at
     ``end``; the sprite and the canvas position of its top-left corner."""
     samples = [_bezier(start, end, i / 16) for i in range(17)]
     # Stop at the edge of the checker arrived at: drop the points inside it.
@@ -517,7 +546,7 @@ def arrow_sprite(start: tuple[int, int], end: tuple[int, int]) -> tuple[Image.Im
     sprite = theme.tinted(
         [
             (theme.SHADOW, theme.supersampled_mask(size, layer(ARROW_W + 4))),
-            (HIGHLIGHT, theme.supersampled_mask(size, layer(ARROW_W))),
+            (colour, theme.supersampled_mask(size, layer(ARROW_W))),
         ]
     )
     return sprite, (left, top)

@@ -11,7 +11,15 @@ from PIL import Image
 from engine.backgammon.game import BackgammonState
 from engine.backgammon.variant import VARIANT
 from render import render_board
-from render.backgammon import CUBE, CUBE_X, MID_Y, bottom_seat, match_lines
+from render.backgammon import (
+    CUBE,
+    CUBE_X,
+    MID_Y,
+    bottom_seat,
+    match_lines,
+    previous_moves,
+    shown_moves,
+)
 
 
 def played(state: BackgammonState, *texts: str) -> BackgammonState:
@@ -48,3 +56,16 @@ def test_crawford_game_cube_is_drawn_out_of_play_and_post_crawford_is_marked() -
     assert after.post_crawford and not crawford.post_crawford and not normal.post_crawford
     assert [text for text, _ in match_lines(after)] == ["5-point match", "post-Crawford"]
     assert "post-Crawford" in after.score_text and "post-Crawford" not in normal.score_text
+
+
+def test_the_board_handing_the_turn_over_shows_the_previous_play_whole_beside_the_forced_part() -> None:
+    # White plays 3-1; Black's 6-4 has its first checker moved (as a forced part is, by itself).
+    state = played(VARIANT.new_game({"length": 1}), "opening 3-1", "8/5 6/5", "roll 6-4", "move 24/18")
+    assert state.turn_seat == 1 and state.played
+    assert previous_moves(state.view(None)) == (0, state.last_play.moves if state.last_play else ())
+    assert shown_moves(state)[1] == (state.played[0].move,)  # type: ignore[index]
+    without = state.but(last_play=None)
+    assert render_board(state.view(None)) != render_board(without.view(None))
+    # Black's own picture of the turn in progress shows only Black's moves.
+    assert previous_moves(state.view(1)) is None
+    assert render_board(state.view(1)) == render_board(without.view(1))
