@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import math
 import random
+import re
 from collections.abc import Callable
 
 from PIL import Image, ImageDraw
@@ -787,6 +788,10 @@ def header_text(state: BackgammonState) -> str:
             # "White wins the 5-point match 5-3" is too long for the title line.
             won, lost = state.score[result.winner], state.score[1 - result.winner]
             return f"{COLOURS[result.winner]} wins the match: {won}-{lost} in a {state.length}-point match"
+        if state.length == 1 and result.winner is not None and " with " in result.description:
+            # "White wins the match with a gammon: Black resigned" is too long for the title line.
+            how = result.description.split(" with ", 1)[1].replace(": ", ", ")
+            return f"{COLOURS[result.winner]} wins the match: {how}"
         return result.description
     seat = state.turn_seat or 0
     if state.phase is Phase.TAKE:
@@ -799,6 +804,8 @@ def header_text(state: BackgammonState) -> str:
             f"({points} point{'s' if points != 1 else ''})"
         )
     text = state.phase_text.split(" · ")[0]
+    # The dice still to play are drawn (the used ones faded): the title need not list them.
+    text = re.sub(r" \([^()]* left\)$", "", text)
     if state.phase is Phase.OPENING and state.length > 1:
         text = f"Game {state.game_number}: roll to see who starts"
     return text

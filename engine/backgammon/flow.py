@@ -36,6 +36,7 @@ from engine.backgammon.board import (
 from engine.backgammon.notation import play_text
 from engine.backgammon.plays import Play
 from engine.backgammon.turn import Stepped, TurnInProgress, roll_dice, without
+from engine.backgammon.words import match_won_with
 from engine.errors import (
     GameOverError,
     IllegalActionError,
@@ -282,7 +283,7 @@ def _game_won(
     new_score = list(state.score)
     new_score[winner] += points
     scored = (new_score[0], new_score[1])
-    said = f"{words}: {_points(points)}"
+    said = f"{words}: {_points(points)}" if state.length > 1 else match_won_with(words)
     if state.length > 1:
         said += f". Score: {COLOURS[0]} {scored[0]}, {COLOURS[1]} {scored[1]} (to {state.length})"
     text = f"{state.last}. {said}" if state.last else said
@@ -292,7 +293,7 @@ def _game_won(
                 f"{COLOURS[winner]} wins the {state.length}-point match {scored[winner]}-{scored[1 - winner]}"
             )
         else:
-            description = f"{words} ({_points(points)})"
+            description = said  # one game is the match: what it is won by, not its points
         outcome = Outcome(
             winner=winner, reason=reason, description=description, points=points, length=state.length
         )

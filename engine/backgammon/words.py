@@ -100,6 +100,12 @@ def parse_action(state: BackgammonState, text: str) -> Action:
     return Checkers(play.moves, play.result)
 
 
+def match_won_with(words: str) -> str:
+    """A one-point match's result: "White wins a backgammon" says "White wins the match with a
+    backgammon" (its points do not count: one game wins the match)."""
+    return words.replace(" wins ", " wins the match with ", 1)
+
+
 def move_number(state: BackgammonState) -> int:
     """The move the turn under way is, as players count it: the number of the ``.mat`` line it is
     written on (``matexport``), each line holding one turn of each player, the first player's on the

@@ -23,8 +23,9 @@ DIGESTS = {
     # Issue 24 writes plays exactly as GNU Backgammon does ("4/3*(2)"), which changes only the play
     # texts (the state's "last" line and the views' texts), and saves "game_start_turn" (the turn the
     # game under way began at, for "game G, move M"); a match saved without it still loads
-    # (tests/engine/test_backgammon_move_numbers.py).
-    "backgammon": "a296accd89cfa52e76e9ef0fc6f96e9b0ebd4a07870e8129e91e006c51e10bb9",
+    # (tests/engine/test_backgammon_move_numbers.py); a one-point match's result says what the match
+    # was won by ("White wins the match with a gammon"), not its points.
+    "backgammon": "61488be5829a8ee59ece0f147e3c58addd08f4751f1929acbc5f78273966052e",
     "space": "57cf3b5993cf8bb1f754ae73dceab7c1352c1c0a31c170dce3f5465db5d70a55",
 }
 MIN_STATES = 300

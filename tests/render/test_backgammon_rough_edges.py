@@ -5,21 +5,31 @@ hands the turn over."""
 from __future__ import annotations
 
 import io
+import itertools
 
 from PIL import Image
 
-from engine.backgammon.game import BackgammonState
+from engine.backgammon.game import COLOURS, BackgammonState
 from engine.backgammon.variant import VARIANT
+from engine.backgammon.words import move_label
 from render import render_board
+from render.analysis_chart import render_chances, shown_labels
 from render.backgammon import (
     CUBE,
     CUBE_X,
     MID_Y,
+    SEATS,
+    WIDTH,
     bottom_seat,
+    header_seat,
+    header_text,
     match_lines,
     previous_moves,
+    random_match,
     shown_moves,
 )
+from render.text import font, split_title, text_length
+from render.theme import NAME_SIZE
 
 
 def played(state: BackgammonState, *texts: str) -> BackgammonState:
@@ -69,3 +79,37 @@ def test_the_board_handing_the_turn_over_shows_the_previous_play_whole_beside_th
     # Black's own picture of the turn in progress shows only Black's moves.
     assert previous_moves(state.view(1)) is None
     assert render_board(state.view(1)) == render_board(without.view(1))
+
+
+def test_titles_fit_the_header_beside_the_game_and_move() -> None:
+    """No title is cut off ("White wins a backgammon (3…"): every state of random matches of 1, 5 and
+    11 points has a header title that fits beside "game G, move M" (the room draw_header leaves)."""
+    for seed in range(4):
+        for length in (1, 5, 11):
+            for state in random_match(seed, length):
+                title, _ = split_title(header_text(state).rstrip("."))
+                left = 74 if header_seat(state) is not None else 28
+                place = text_length(font(NAME_SIZE, bold=False), move_label(state)) + 22
+                assert text_length(font(32), title) <= WIDTH - left - 28 - place, (title, move_label(state))
+
+
+def test_a_one_point_match_says_what_it_was_won_by_not_its_points() -> None:
+    seen = set()
+    for seed in range(6):
+        won = random_match(seed, 1)[-1]
+        assert won.result is not None and won.result.winner is not None
+        how = won.result.description.removeprefix(f"{COLOURS[won.result.winner]} wins the match with ")
+        assert how in ("a single game", "a gammon", "a backgammon") and "point" not in won.result.description
+        assert header_text(won) == f"{COLOURS[won.result.winner]} wins the match: {how}"
+        seen.add(how)
+    assert "a gammon" in seen
+
+
+def test_analysis_chart_game_labels_never_overlap() -> None:
+    assert shown_labels([(0, 20), (10, 20), (40, 20), (62, 20)], 8) == [True, False, True, False]
+    # Many short games ("G1G2G3" once): each label drawn keeps its room from the one before.
+    boxes = [(i * 30.0, 24.0) for i in range(20)]
+    drawn = [box for box, shown in zip(boxes, shown_labels(boxes, 8), strict=True) if shown]
+    assert all(b[0] >= a[0] + a[1] + 8 for a, b in itertools.pairwise(drawn)) and len(drawn) == 10
+    png = render_chances([[0.5]] * 15 + [[0.5, 0.6, 0.4]], 0, "Alice", SEATS)
+    assert Image.open(io.BytesIO(png)).size == (800, 420)
