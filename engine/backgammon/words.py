@@ -3,6 +3,7 @@ match as players count it (game G, move M)."""
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING
 
 from engine.backgammon.actions import (
@@ -96,8 +97,22 @@ def parse_action(state: BackgammonState, text: str) -> Action:
     if words in (NO_PLAY, "-", ""):
         raise IllegalActionError(f"{state.dice_text} can be played, so you must play it")
     done = play_text(Play(tuple(s.move for s in state.played), state.board)) if state.played else ""
-    play = parse_among(words, state.board, state.plays(), state.dice_text, already=done)
+    try:
+        play = parse_among(words, state.board, state.plays(), state.dice_text, already=done)
+    except (NotationError, IllegalActionError):
+        # One checker moved by one die ("13/8") is what a click on the board does: that checker
+        # moves, and the rest of the play is chosen as after the click.
+        if _ONE_STEP.match(words):
+            try:
+                return _parse_step(state, words)
+            except (NotationError, IllegalActionError):
+                pass
+        raise
     return Checkers(play.moves, play.result)
+
+
+_ONE_STEP = re.compile(r"^(bar|b|\d{1,2})/(off|o|\d{1,2})\*?$")
+"""One checker's move by one die, as a click makes it: ``13/8``, ``bar/22*``, ``6/off``."""
 
 
 def match_won_with(words: str) -> str:
