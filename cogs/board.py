@@ -151,7 +151,8 @@ def private_reply(
     if draft:
         if session.draft:
             lines.append("**Your turn so far** (your opponent sees it when it is complete):")
-            lines += [f"{i}. {s.text_for(seat)}" for i, s in enumerate(session.draft, 1) if s.text_for(seat)]
+            # A play told checker by checker is one line, the play so far, not the play again per step.
+            lines += [f"{i}. {text}" for i, text in enumerate(told(session.draft, seat), 1)]
         else:
             lines.append("Every step is taken back.")
     else:

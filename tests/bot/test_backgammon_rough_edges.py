@@ -3,14 +3,18 @@ in private, the Resign button always reachable, `/move` with one checker, the ta
 
 from __future__ import annotations
 
+from itertools import groupby
 from pathlib import Path
 
 import pytest
 
-from engine.backgammon.game import BackgammonState
+from cogs.panels.backgammon import MAX_PANEL_ROWS, PANEL, RESIGN
+from cogs.panels.base import nav
+from engine.backgammon.game import BackgammonState, MoveChecker, Phase
 from engine.backgammon.notation import play_text
 from fakediscord import FakeDiscord, FakeMessage
-from fakediscord.matches import live_board, match_id_of, user_on_turn
+from fakediscord.matches import live_board, match_id_of, private_panel, user_on_turn
+from render.backgammon import random_match
 from tests.bot.test_backgammon_discord import buttons, play_turn_by_clicks, start
 from tests.support import start_bot, stop_bot
 
@@ -63,5 +67,79 @@ async def test_move_with_one_checker_moves_it_as_a_click_does(fake: FakeDiscord,
     working = after.position
     assert after.draft and isinstance(working, BackgammonState)
     assert working.played and working.played[0].move == step
+    fake.assert_clean()
+    await stop_bot(bot)
+
+
+@pytest.mark.asyncio
+async def test_resign_offers_are_chosen_privately_and_only_the_offer_made_is_public(
+    fake: FakeDiscord, tmp_path: Path
+) -> None:
+    bot = await start_bot(fake, tmp_path / "db.sqlite3")
+    board, users = await start(fake, length=5)
+    first = user_on_turn(board, users)
+    assert first is not None
+    board = await play_turn_by_clicks(fake, board, first)
+    second = user_on_turn(board, users)
+    assert second is not None
+    public_before = buttons(board)
+    await fake.click(second, board, public_before["Resign game…"], idle=True)
+    # The choice opens privately; the public board still shows Roll and Double, no offers.
+    menu = private_panel(fake, board.channel_id, second, board)
+    assert menu is not None and menu.visible_to == second.id
+    offers = {label: cid for label, cid in buttons(menu).items() if label.startswith("Offer")}
+    assert len(offers) == 3
+    public = live_board(fake, board.channel_id)
+    assert public.id == board.id and buttons(public) == public_before
+    assert not any(label.startswith("Offer") for label in buttons(public))
+    # Once chosen, the offer is made on the board for the opponent to answer.
+    await fake.click(second, menu, offers["Offer a gammon (2 points)"], idle=True)
+    answer = live_board(fake, board.channel_id)
+    assert user_on_turn(answer, users) == first and "Accept (win 2 points)" in buttons(answer)
+    fake.assert_clean()
+    await stop_bot(bot)
+
+
+def test_the_resign_button_is_never_crowded_out_by_moves() -> None:
+    # A roll whose move buttons alone fill the four rows a panel has (seed 0 has one).
+    crowded = None
+    for state in random_match(0, 5):
+        if state.phase is Phase.PLAY and not state.played and state.resign_offers():
+            moves = sorted(
+                (a for a in state.legal_actions() if isinstance(a, MoveChecker)), key=lambda m: -m.die
+            )
+            rows = sum(-(-len(list(same)) // 5) for _, same in groupby(moves, key=lambda m: m.die))
+            if rows >= MAX_PANEL_ROWS:
+                crowded = state
+                break
+    assert crowded is not None
+    spec = PANEL.controls(crowded, "")
+    values = [
+        getattr(item, "value", None) for row in spec.rows for item in (row if isinstance(row, tuple) else ())
+    ]
+    assert nav(RESIGN) in values and len(spec.rows) <= MAX_PANEL_ROWS
+    assert PANEL.controls(crowded, RESIGN).private  # the offers are chosen privately
+
+
+@pytest.mark.asyncio
+async def test_your_turn_so_far_shows_the_play_once(fake: FakeDiscord, tmp_path: Path) -> None:
+    bot = await start_bot(fake, tmp_path / "db.sqlite3")
+    board, users = await start(fake)
+    user = user_on_turn(board, users)
+    assert user is not None
+    message = board
+    for _ in range(2):
+        moves = {label: cid for label, cid in buttons(message).items() if "/" in label}
+        if not moves or "Confirm" in buttons(message):
+            break
+        await fake.click(user, message, next(iter(moves.values())), idle=True)
+        panel = private_panel(fake, board.channel_id, user, board)
+        assert panel is not None
+        message = panel
+    text = message.content
+    assert "Your turn so far" in text
+    so_far = text.split("Your turn so far", 1)[1].splitlines()[1:]
+    rolled = [line for line in so_far if "rolled" in line]
+    assert len(rolled) == 1 and rolled[0].startswith("1. "), text
     fake.assert_clean()
     await stop_bot(bot)
