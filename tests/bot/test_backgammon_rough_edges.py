@@ -8,27 +8,35 @@ from pathlib import Path
 
 import pytest
 
+from app.client import RingsideBot
 from cogs.panels.backgammon import MAX_PANEL_ROWS, PANEL, RESIGN
 from cogs.panels.base import nav
 from engine.backgammon.game import BackgammonState, MoveChecker, Phase
 from engine.backgammon.notation import play_text
-from fakediscord import FakeDiscord, FakeMessage
+from fakediscord import FakeDiscord, FakeMessage, FakeUser
 from fakediscord.matches import live_board, match_id_of, private_panel, user_on_turn
 from render.backgammon import random_match
 from tests.bot.test_backgammon_discord import buttons, play_turn_by_clicks, start
+from tests.bot.test_endings import footer
 from tests.support import start_bot, stop_bot
 
+Users = dict[int, FakeUser]
 
-def footer(message: FakeMessage) -> str:
-    return str((message.embeds[0].get("footer") or {}).get("text"))
+
+async def started(
+    fake: FakeDiscord, tmp_path: Path, length: int = 1
+) -> tuple[RingsideBot, FakeMessage, Users]:
+    """The bot, and a backgammon match between two new players: its first board and its players."""
+    bot = await start_bot(fake, tmp_path / "db.sqlite3")
+    board, users = await start(fake, length=length)
+    return bot, board, users
 
 
 @pytest.mark.asyncio
 async def test_one_numbering_the_footer_says_game_and_move_and_keeps_it_at_the_roll(
     fake: FakeDiscord, tmp_path: Path
 ) -> None:
-    bot = await start_bot(fake, tmp_path / "db.sqlite3")
-    board, users = await start(fake, length=3)
+    bot, board, users = await started(fake, tmp_path, 3)
     assert footer(board) == "Game 1, move 1"
     first = user_on_turn(board, users)
     assert first is not None
@@ -49,8 +57,7 @@ async def test_one_numbering_the_footer_says_game_and_move_and_keeps_it_at_the_r
 
 @pytest.mark.asyncio
 async def test_move_with_one_checker_moves_it_as_a_click_does(fake: FakeDiscord, tmp_path: Path) -> None:
-    bot = await start_bot(fake, tmp_path / "db.sqlite3")
-    board, users = await start(fake)
+    bot, board, users = await started(fake, tmp_path)
     user = user_on_turn(board, users)
     assert user is not None
     session = await bot.sessions.get(match_id_of(board))
@@ -75,8 +82,7 @@ async def test_move_with_one_checker_moves_it_as_a_click_does(fake: FakeDiscord,
 async def test_resign_offers_are_chosen_privately_and_only_the_offer_made_is_public(
     fake: FakeDiscord, tmp_path: Path
 ) -> None:
-    bot = await start_bot(fake, tmp_path / "db.sqlite3")
-    board, users = await start(fake, length=5)
+    bot, board, users = await started(fake, tmp_path, 5)
     first = user_on_turn(board, users)
     assert first is not None
     board = await play_turn_by_clicks(fake, board, first)
@@ -123,8 +129,7 @@ def test_the_resign_button_is_never_crowded_out_by_moves() -> None:
 
 @pytest.mark.asyncio
 async def test_your_turn_so_far_shows_the_play_once(fake: FakeDiscord, tmp_path: Path) -> None:
-    bot = await start_bot(fake, tmp_path / "db.sqlite3")
-    board, users = await start(fake)
+    bot, board, users = await started(fake, tmp_path)
     user = user_on_turn(board, users)
     assert user is not None
     message = board

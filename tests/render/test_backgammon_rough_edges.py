@@ -4,6 +4,7 @@ hands the turn over."""
 
 from __future__ import annotations
 
+import functools
 import io
 import itertools
 
@@ -33,11 +34,9 @@ from render.theme import NAME_SIZE
 
 
 def played(state: BackgammonState, *texts: str) -> BackgammonState:
-    for text in texts:
-        after = state.apply(VARIANT.parse_action(state, text))
-        assert isinstance(after, BackgammonState)
-        state = after
-    return state
+    after = functools.reduce(lambda s, text: s.apply(VARIANT.parse_action(s, text)), texts, state)
+    assert isinstance(after, BackgammonState)
+    return after
 
 
 def cube_pixels(state: BackgammonState) -> set[tuple[int, int, int]]:

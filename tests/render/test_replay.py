@@ -28,16 +28,23 @@ from render.replay import (
 from render.theme import Caption
 
 
-def random_frames(game: str, seed: int) -> list[Frame]:
-    variant = find_variant(game)
-    state = variant.new_game()
+def random_log(game: str, seed: int, options: dict[str, object] | None = None) -> list[str]:
+    """The action log of a game (or match) of random legal actions played to its end."""
+    state = find_variant(game).new_game(options or {})
     rng = random.Random(seed)
     log: list[str] = []
     while not state.is_terminal():
         action = random_action(state, rng)
         log.append(action.notation)
         state = state.apply(action)
-    return [Frame(s.view(None), Caption(("alice", "bob"))) for s in replay_states(variant, {}, log)]
+    return log
+
+
+def random_frames(game: str, seed: int) -> list[Frame]:
+    log = random_log(game, seed)
+    return [
+        Frame(s.view(None), Caption(("alice", "bob"))) for s in replay_states(find_variant(game), {}, log)
+    ]
 
 
 def test_chosen_frames_spread_evenly_and_keep_the_first_and_the_last() -> None:
@@ -82,16 +89,8 @@ def test_no_frames_is_refused() -> None:
 
 def _backgammon_match(seed: int, length: int = 3) -> tuple[dict[str, object], list[str]]:
     """A random backgammon match (cube actions included) played to its end."""
-    variant = find_variant("backgammon")
     options: dict[str, object] = {"length": length}
-    state = variant.new_game(options)
-    rng = random.Random(seed)
-    log: list[str] = []
-    while not state.is_terminal():
-        action = random_action(state, rng)
-        log.append(action.notation)
-        state = state.apply(action)
-    return options, log
+    return options, random_log("backgammon", seed, options)
 
 
 def test_replay_of_backgammon_one_fixed_side_and_one_frame_per_whole_play_and_cube_action() -> None:
