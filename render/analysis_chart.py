@@ -82,7 +82,7 @@ def render_chances(
             for text, centre in labels
         ]
         for (text, _), (left, _), shown in zip(
-            labels, boxes, shown_labels(boxes, LABEL_SPACE * k), strict=True
+            labels, boxes, shown_labels(boxes, LABEL_ROOM * k), strict=True
         ):
             if shown:
                 draw.text((left, y1 + 10 * k), text, font=small, fill=TEXT)
@@ -93,17 +93,17 @@ def render_chances(
     return encode_png(image, colours=0, compress_level=6)
 
 
-LABEL_SPACE = 8
+LABEL_ROOM = 8
 """The least room between two game labels, in pixels."""
 
 
-def shown_labels(boxes: Sequence[tuple[float, float]], space: float) -> list[bool]:
-    """Which labels (each ``(left, width)``, in order) are drawn: each that keeps ``space`` from the
+def shown_labels(boxes: Sequence[tuple[float, float]], room: float) -> list[bool]:
+    """Which labels (each ``(left, width)``, in order) are drawn: each that keeps ``room`` from the
     last one drawn; the first always."""
     shown: list[bool] = []
     end = float("-inf")
     for left, width in boxes:
-        fits = left >= end + space
+        fits = left >= end + room
         shown.append(fits)
         if fits:
             end = left + width

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from engine.backgammon.actions import Checkers, Double, MoveChecker, Opening, Phase, Roll
+from engine.backgammon.actions import AcceptResignation, Checkers, Double, MoveChecker, Opening, Phase, Roll
 from engine.backgammon.game import BackgammonState
 from engine.backgammon.matexport import mat_file
 from engine.backgammon.variant import VARIANT
@@ -57,6 +57,8 @@ def numbered_entries(log: list[str], options: dict[str, object]) -> list[Entry]:
             )
             if after.phase is not Phase.PLAY:  # no legal play: written at once
                 out.append(rolled)
+        if isinstance(action, AcceptResignation) and state.resume is Phase.PLAY and rolled is not None:
+            out.append(rolled)  # resigned after the roll: the file writes the dice alone
         if isinstance(action, MoveChecker | Checkers):
             assert rolled is not None and move_number(state) == rolled[1], (text, state.to_json())
             if after.phase is not Phase.PLAY or after.game_number != state.game_number:
