@@ -42,11 +42,20 @@ from engine.backgammon.board import BAR, BAR_POINT, CHECKERS, OFF_POINT, RuleSet
 from engine.backgammon.game import COLOURS, LEVELS, BackgammonState, BackgammonWin, Phase
 from engine.backgammon.plays import Move
 from engine.backgammon.variant import VARIANT
-from engine.backgammon.words import move_label
+from engine.backgammon.words import move_label, post_crawford
 from engine.memo import MB, bytes_lru
 from engine.protocol import Forfeit, Outcome
 from render import theme
 from render.backgammon_palette import PALETTE_HEX
+from render.backgammon_pieces import (
+    HIT_RED,
+    PREVIOUS_COLOUR,
+    cube_sprite,
+    die_opacities,
+    previous_moves,
+    shown_moves,
+    unavailable_cube_sprite,
+)
 from render.picture import BoardPicture
 from render.theme import HIGHLIGHT, MUTED, TEXT, Caption, DieStyle, Point, SeatStyle
 
@@ -91,7 +100,6 @@ FRAME_COLOUR: theme.RGB = (74, 56, 42)
 POINT_LIGHT: theme.RGB = (150, 160, 178)
 POINT_DARK: theme.RGB = (176, 92, 72)
 TRAY: theme.RGB = (22, 36, 32)
-HIT_RED: theme.RGB = (214, 48, 48)
 
 WHITE = SeatStyle(
     fill=(238, 230, 208), dark=(150, 138, 112), light=(255, 252, 240), text=(246, 236, 206), shape="disc"
@@ -378,17 +386,6 @@ def _ink(seat: int) -> theme.RGB:
 # -- the play --------------------------------------------------------------------------------------
 
 
-def shown_moves(state: BackgammonState) -> tuple[int, tuple[Move, ...]] | None:
-    """The moves the picture marks and whose they are: the play in progress if a checker has moved
-    this turn, else the last completed play (if it moved anything)."""
-    if state.phase is Phase.PLAY and state.played:
-        return (state.turn_seat or 0, tuple(s.move for s in state.played))
-    last = state.last_play
-    if last is None or not last.moves or state.phase is Phase.OPENING:
-        return None
-    return (last.seat, last.moves)
-
-
 def _place(state: BackgammonState, bottom: int, seat: int, where: int, leaving: bool) -> Point:
     """Where a move of ``seat`` starts (``leaving``: the first free slot) or ends (the top checker)."""
     if where == BAR_POINT:
@@ -403,22 +400,6 @@ def _place(state: BackgammonState, bottom: int, seat: int, where: int, leaving: 
     _, count = counts(state, bottom)[point]
     index = min(count, SHOWN - 1) if leaving else max(0, min(count, SHOWN) - 1)
     return slot(point, index)
-
-
-PREVIOUS_COLOUR: theme.RGB = (178, 190, 212)
-"""The arrows of the opponent's play before a turn whose forced part was played by itself (gold is
-the play of the turn)."""
-
-
-def previous_moves(state: BackgammonState) -> tuple[int, tuple[Move, ...]] | None:
-    """On the public board that hands the turn over with its forced part already played, the
-    opponent's whole play before it (drawn too, in its own colour), else None."""
-    last = state.last_play
-    if state.viewer is not None or state.phase is not Phase.PLAY or not state.played:
-        return None
-    if last is None or not last.moves or last.seat == state.turn_seat:
-        return None
-    return (last.seat, last.moves)
 
 
 def _draw_play(image: Image.Image, state: BackgammonState, bottom: int) -> None:
@@ -556,29 +537,6 @@ def arrow_sprite(
 # -- the cube, the dice and the middle of the board ------------------------------------------------
 
 
-@bytes_lru(1 * MB, theme.picture_bytes)
-def cube_sprite(text: str, size: int, offered: bool) -> Image.Image:
-    """The doubling cube showing ``text``; gold-rimmed when ``offered``."""
-    pad = 4
-    total = size + 2 * pad
-    rim = HIGHLIGHT if offered else (190, 184, 170)
-
-    def paint(d: ImageDraw.ImageDraw, s: int) -> None:
-        box = (pad * s, pad * s, (pad + size) * s, (pad + size) * s)
-        d.rounded_rectangle(
-            box,
-            radius=size * 0.18 * s,
-            fill=(244, 241, 232),
-            outline=rim,
-            width=round((4 if offered else 2) * s),
-        )
-
-    sprite = theme.supersampled((total, total), paint)
-    face = theme.font(round(size * (0.5 if len(text) < 2 else 0.44)))
-    ImageDraw.Draw(sprite).text((total / 2, total / 2), text, font=face, fill=(28, 32, 42), anchor="mm")
-    return sprite
-
-
 def _draw_cube(image: Image.Image, state: BackgammonState, bottom: int) -> None:
     if not state.uses_cube or state.phase is Phase.TAKE:
         return
@@ -596,49 +554,10 @@ def _draw_cube(image: Image.Image, state: BackgammonState, bottom: int) -> None:
     theme.paste(image, cube_sprite(text, CUBE, False), (CUBE_X, y))
 
 
-@bytes_lru(1 * MB, theme.picture_bytes)
-def unavailable_cube_sprite(size: int) -> Image.Image:
-    """The cube greyed and crossed out: it cannot be turned in this game (the Crawford game)."""
-    pad = 4
-    total = size + 2 * pad
-
-    def paint(d: ImageDraw.ImageDraw, s: int) -> None:
-        box = (pad * s, pad * s, (pad + size) * s, (pad + size) * s)
-        d.rounded_rectangle(
-            box, radius=size * 0.18 * s, fill=MUTED, outline=(110, 110, 110), width=round(2 * s)
-        )
-        inset = (pad + size * 0.22) * s, (pad + size * 0.78) * s
-        for a, b in ((inset, inset), (inset, inset[::-1])):
-            d.line((a[0], b[0], a[1], b[1]), fill=HIT_RED, width=round(4 * s))
-
-    return theme.supersampled((total, total), paint)
-
-
 RIGHT_GAP_X = (BAR_RIGHT + INNER_RIGHT) / 2
 LEFT_GAP_X = (INNER_LEFT + BAR_LEFT) / 2
 DIE = 54
 SMALL_DIE = 46
-
-
-def die_opacities(state: BackgammonState) -> list[float]:
-    """For each die drawn (two, or four of a double), 1.0 while it is still to play, 0.3 once used."""
-    if state.dice is None:
-        return []
-    d1, d2 = state.dice
-    if state.phase is not Phase.PLAY:
-        return [1.0] * (4 if d1 == d2 else 2)
-    if d1 == d2:
-        used = 4 - len(state.dice_left)
-        return [0.3] * used + [1.0] * (4 - used)
-    left = list(state.dice_left)
-    opacities = []
-    for value in (d1, d2):
-        if value in left:
-            left.remove(value)
-            opacities.append(1.0)
-        else:
-            opacities.append(0.3)
-    return opacities
 
 
 def _draw_gap(image: Image.Image, state: BackgammonState, bottom: int) -> None:
@@ -694,7 +613,7 @@ def match_lines(state: BackgammonState) -> list[tuple[str, theme.RGB]]:
         lines.append((f"{state.length}-point match", TEXT))
     if state.crawford:
         lines.append(("Crawford game", HIGHLIGHT))
-    elif state.post_crawford:
+    elif post_crawford(state):
         lines.append(("post-Crawford", HIGHLIGHT))
     if state.rules in RULE_NAMES:
         lines.append((RULE_NAMES[state.rules], MUTED))

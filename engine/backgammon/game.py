@@ -64,7 +64,7 @@ from engine.backgammon.flow import _apply
 from engine.backgammon.layers import Match, MatchFields, build, changed
 from engine.backgammon.plays import Move, Play
 from engine.backgammon.turn import Stepped, TurnInProgress, turn_of
-from engine.backgammon.words import move_label, parse_action
+from engine.backgammon.words import move_label, parse_action, post_crawford
 from engine.errors import (
     CorruptStateError,
     IllegalActionError,
@@ -124,8 +124,7 @@ class BackgammonState(MatchFields, GameState, GameView):
     match: Match
     turn_number: int = 0
     game_start_turn: int = 0
-    """``turn_number`` when the game under way began: the game's own turns are counted from it
-    (``words.move_number``)."""
+    """``turn_number`` when this game began (``words.move_number`` counts the game's turns from it)."""
     last: str | None = None
     continues: bool = False
     seen_by: int | None = field(default=None, compare=False)
@@ -355,13 +354,7 @@ class BackgammonState(MatchFields, GameState, GameView):
     @property
     def turn_label(self) -> str:
         """ "Game 2, move 7" (``words.move_label``): the turn as players count it, as the .mat file does."""
-        label = move_label(self)
-        return label[0].upper() + label[1:]
-
-    @property
-    def post_crawford(self) -> bool:
-        """Whether this game comes after the Crawford game (the cube is back, the trailer doubles at once)."""
-        return self.length > 1 and self.uses_cube and self.crawford_done and not self.crawford
+        return move_label(self).capitalize()
 
     @property
     def score_text(self) -> str:
@@ -371,7 +364,7 @@ class BackgammonState(MatchFields, GameState, GameView):
         parts = [f"Score {COLOURS[0]} {self.score[0]}, {COLOURS[1]} {self.score[1]} (to {self.length})"]
         if self.crawford:
             parts.append("Crawford game")
-        elif self.post_crawford:
+        elif post_crawford(self):
             parts.append(
                 f"post-Crawford, cube {self.cube}"
                 + (f", {COLOURS[self.cube_owner]}'s" if self.cube_owner is not None else "")

@@ -115,6 +115,11 @@ _ONE_STEP = re.compile(r"^(bar|b|\d{1,2})/(off|o|\d{1,2})\*?$")
 """One checker's move by one die, as a click makes it: ``13/8``, ``bar/22*``, ``6/off``."""
 
 
+def post_crawford(state: BackgammonState) -> bool:
+    """Whether this game comes after the Crawford game (the cube is back, the trailer doubles at once)."""
+    return state.length > 1 and state.uses_cube and state.crawford_done and not state.crawford
+
+
 def match_won_with(words: str) -> str:
     """A one-point match's result: "White wins a backgammon" says "White wins the match with a
     backgammon" (its points do not count: one game wins the match)."""

@@ -12,7 +12,7 @@ from PIL import Image
 
 from engine.backgammon.game import COLOURS, BackgammonState
 from engine.backgammon.variant import VARIANT
-from engine.backgammon.words import move_label
+from engine.backgammon.words import move_label, post_crawford
 from render import render_board
 from render.analysis_chart import render_chances, shown_labels
 from render.backgammon import (
@@ -62,7 +62,7 @@ def test_crawford_game_cube_is_drawn_out_of_play_and_post_crawford_is_marked() -
     assert face in cube_pixels(normal) and face not in cube_pixels(crawford)
     assert any(text == "Crawford game" for text, _ in match_lines(crawford))
     after = played(start.but(score=(4, 2), crawford_done=True), "opening 3-1")
-    assert after.post_crawford and not crawford.post_crawford and not normal.post_crawford
+    assert post_crawford(after) and not post_crawford(crawford) and not post_crawford(normal)
     assert [text for text, _ in match_lines(after)] == ["5-point match", "post-Crawford"]
     assert "post-Crawford" in after.score_text and "post-Crawford" not in normal.score_text
 
