@@ -184,14 +184,17 @@ class RenderPool:
 
     # -- heavy work: replays, analyses, charts -------------------------------------------------------
 
-    async def replay(self, match: SavedMatch, limit: int = GIF_LIMIT) -> ReplayGif:
+    async def replay(
+        self, match: SavedMatch, limit: int = GIF_LIMIT, progress: str | None = None
+    ) -> ReplayGif:
         """A finished match's replay GIF (at most ``limit`` bytes), made from its saved log in a
-        heavy worker (a thread without one); ``HeavyWorkFailed`` when the worker died or took over
+        heavy worker (a thread without one), noting the frames drawn in the file ``progress``
+        (``render.replay.write_progress``); ``HeavyWorkFailed`` when the worker died or took over
         ``REPLAY_TIMEOUT``."""
         if not self.heavy.knows(match.game):
-            return await asyncio.to_thread(replay_match, match, limit)
+            return await asyncio.to_thread(replay_match, match, limit, progress)
         try:
-            return await self.heavy.run(REPLAY_TIMEOUT, replay_match, match, limit)
+            return await self.heavy.run(REPLAY_TIMEOUT, replay_match, match, limit, progress)
         except WorkerLost as exc:
             raise HeavyWorkFailed(str(exc)) from exc
 

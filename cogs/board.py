@@ -156,7 +156,8 @@ def private_reply(
     if draft:
         if session.draft:
             lines.append("**Your turn so far** (your opponent sees it when it is complete):")
-            lines += [f"{i}. {s.text_for(seat)}" for i, s in enumerate(session.draft, 1) if s.text_for(seat)]
+            # A play told checker by checker is one line, the play so far, not the play again per step.
+            lines += [f"{i}. {text}" for i, text in enumerate(told(session.draft, seat), 1)]
         else:
             lines.append("Every step is taken back.")
     else:
@@ -435,8 +436,8 @@ def board_message(
         colour=colour,
     )
     embed.set_image(url="attachment://board.png")
-    # One turn counter: the picture's header shows the same number.
-    embed.set_footer(text=f"Turn {public.turn_number}" if public.turn_number else "Before the first turn")
+    # One turn counter, as the game's players count it: the picture's header shows the same.
+    embed.set_footer(text=public.turn_label or "Before the first turn")
     if picture is None:
         picture = render_board(*board_picture(session, outcome, names))
     file = discord.File(io.BytesIO(picture), filename="board.png")

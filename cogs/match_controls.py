@@ -95,7 +95,13 @@ class MatchControls:
             return
         if value.startswith("n:"):
             # Only the controls change: no new picture is drawn.
-            if public:
+            if public and panel_for(session, value[2:]).private:
+                # A choice only its player sees until it is made (which resignation to offer).
+                reply = private_reply(session, seat, selection=value[2:])
+                await interaction.response.send_message(
+                    reply.content, view=reply.view or discord.utils.MISSING, ephemeral=True
+                )
+            elif public:
                 await interaction.response.edit_message(
                     view=build_view(session, panel_for(session, value[2:]), public=True)
                 )

@@ -36,8 +36,13 @@ class MatchEndings:
         """The finished match as its game's file (``Variant.export_match``) for the result message, or
         None: the game has no format, or building it failed (logged; the result goes out without it)."""
         try:
-            log_ = await self.publisher.bot.sessions.history.action_log(session.id)
-            exported = session.variant.export_match(session.record.options, [a.notation for a in log_], names)
+            history = self.publisher.bot.sessions.history
+            log_ = await history.action_log(session.id)
+            # A match ended off the board (resigned, timed out) ends its file as the game would have.
+            ending = await history.result_of(session.id)
+            exported = session.variant.export_match(
+                session.record.options, [a.notation for a in log_], names, ending
+            )
         except Exception:
             log.exception(
                 "match %s: its match file could not be built; the result is posted without it", session.id

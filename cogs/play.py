@@ -271,7 +271,9 @@ class Play(commands.Cog):
         if not codes:
             text = f"{title} has no position codes to export; /board shows the position."
         else:
-            turn = f"turn {state.turn_number}" if state.turn_number else "before the first turn"
+            # The place as the game's players count it, as the board's footer says it.
+            place = state.view(None).turn_label
+            turn = place[0].lower() + place[1:] if place else "before the first turn"
             lines = [f"**{title} · match #{session.id}**, {turn} (the position on the board)"]
             for label, code in codes:
                 lines += [f"{label}:", f"```\n{code}\n```"]

@@ -1,15 +1,20 @@
-"""``/replay``: a finished match as an animated GIF, a frame per action (``render.replay``).
+"""``/replay``: a finished match as an animated GIF, a frame per whole turn (``render.replay``).
 
 The GIF is made in a heavy worker process from the saved log (``RenderPool.replay``), so nothing of
 it runs on the event loop and no board picture waits for it; how many are made at once is limited
 per member, per server and in all (``bot.replays``), and every refusal or failure is told privately.
+While it is made the reply says how far it is ("Making the replay… 40 of 212 frames", read from the
+file the worker notes its progress in), and the GIF then takes the place of those words.
 """
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import io
 import logging
+import os
+import tempfile
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -23,7 +28,7 @@ from bot.worker_lanes import HeavyWorkFailed
 from cogs.board import record_names
 from cogs.replies import reply_privately
 from engine import GameError, find_variant
-from render.replay import GIF_LIMIT, ReplayTooLarge, SavedMatch
+from render.replay import GIF_LIMIT, ReplayGif, ReplayTooLarge, SavedMatch, read_progress
 
 if TYPE_CHECKING:
     from app.client import RingsideBot
@@ -32,6 +37,8 @@ log = logging.getLogger(__name__)
 
 RECENT = 25
 """How many of the caller's latest matches ``/replay`` without a number looks through."""
+PROGRESS_SECONDS = 1.5
+"""How often the reply's count of frames drawn is brought up to date while the replay is made."""
 
 
 class ReplayError(UserError):
@@ -66,7 +73,7 @@ class Replay(commands.Cog):
         # Discord says in each interaction how large a file it takes here.
         limit = min(GIF_LIMIT, interaction.filesize_limit)
         try:
-            made = await self.bot.render_pool.replay(saved, limit)
+            made = await self._made_with_progress(interaction, saved, limit)
         except GameError as exc:
             log.warning("match %s cannot be replayed: %s", record.id, exc)
             await _fail(interaction, f"Match #{record.id}'s saved moves cannot be replayed ({exc}).")
@@ -84,15 +91,16 @@ class Replay(commands.Cog):
             return
         variant = find_variant(record.game)
         shown = (
-            f"every action ({made.total - 1})"
+            f"every turn ({made.total - 1} frames)"
             if made.shown == made.total
-            else f"{made.shown} of its {made.total} positions"
+            else f"{made.shown} of its {made.total} frames, whole turns evenly spread (never part of one)"
         )
         first, second = record.players
         try:
-            await interaction.followup.send(
-                f"Replay of match #{record.id}, {variant.title}: <@{first}> vs <@{second}>, {shown}.",
-                file=discord.File(io.BytesIO(made.data), filename=f"match-{record.id}.gif"),
+            # The GIF takes the place of the words that counted its frames.
+            await interaction.edit_original_response(
+                content=f"Replay of match #{record.id}, {variant.title}: <@{first}> vs <@{second}>, {shown}.",
+                attachments=[discord.File(io.BytesIO(made.data), filename=f"match-{record.id}.gif")],
                 allowed_mentions=discord.AllowedMentions.none(),
             )
         except discord.HTTPException as exc:
@@ -110,6 +118,34 @@ class Replay(commands.Cog):
                 )
                 + " Try again later.",
             )
+
+    async def _made_with_progress(
+        self, interaction: discord.Interaction[Any], saved: SavedMatch, limit: int
+    ) -> ReplayGif:
+        """The replay, made in a heavy worker while the reply counts the frames it has drawn."""
+        handle, progress = tempfile.mkstemp(prefix="ringside-replay-", suffix=".progress")
+        os.close(handle)
+        os.unlink(progress)  # the worker makes it at its first note; until then there is no count
+        making = asyncio.ensure_future(self.bot.render_pool.replay(saved, limit, progress))
+        said = None
+        try:
+            with contextlib.suppress(discord.HTTPException):
+                await interaction.edit_original_response(content="Making the replay…")
+            while not making.done():
+                await asyncio.wait({making}, timeout=PROGRESS_SECONDS)
+                noted = read_progress(progress)
+                if noted is not None and noted != said and not making.done():
+                    said = noted
+                    with contextlib.suppress(discord.HTTPException):
+                        await interaction.edit_original_response(
+                            content=f"Making the replay… {noted[0]} of {noted[1]} frames"
+                        )
+            return making.result()
+        finally:
+            making.cancel()
+            for path in (progress, f"{progress}.part"):
+                with contextlib.suppress(OSError):
+                    os.unlink(path)
 
     async def _finished_match(self, interaction: discord.Interaction[Any], match: int | None) -> MatchRecord:
         history = self.bot.sessions.history

@@ -230,6 +230,18 @@ class GameView(ABC):
     def phase_text(self) -> str:
         """Where the game stands now, in words this viewer may read."""
 
+    @property
+    def turn_label(self) -> str:
+        """The turn as the game's players count it, for the board's footer and header ("Turn 7"; a
+        game may count otherwise); empty before the first turn."""
+        return f"Turn {self.turn_number}" if self.turn_number else ""
+
+    @property
+    def mid_turn(self) -> bool:
+        """Whether a turn is under way with more of it to come (a backgammon play half made): a
+        replay shows the turn once it is whole."""
+        return False
+
 
 class GameState(ABC):
     """A position of one game, immutable. Seats are 0 and 1, never users."""
@@ -289,6 +301,11 @@ class GameState(ABC):
         if isinstance(self, GameView):
             return self
         raise NotImplementedError(f"{type(self).__name__} has secrets and must say what each seat sees")
+
+    def public_view_from(self, seat: int) -> GameView:
+        """The public view drawn from ``seat``'s side, where a game's pictures turn the board to the
+        viewer (a replay keeps one side throughout); no secret of that seat is in it."""
+        return self.view(None)
 
     def secret_decision(self) -> bool:
         """Whether the deciding seat's choice depends on what only that seat knows (its hand).
@@ -415,13 +432,18 @@ class Variant(ABC):
         return None
 
     def export_match(
-        self, options: Mapping[str, Any], log: Sequence[str], names: tuple[str, str]
+        self,
+        options: Mapping[str, Any],
+        log: Sequence[str],
+        names: tuple[str, str],
+        ending: Outcome | None = None,
     ) -> MatchFile | None:
         """The finished match as a file other programs read, or ``None`` (the default: no format).
 
         ``options`` are the match's resolved options, ``log`` its action notations in the order they
         were played (what ``replay`` reads; a match that ended by resignation or timeout stops where
-        play stopped), ``names`` the players' display names in seat order ("" for one unknown).
+        play stopped), ``names`` the players' display names in seat order ("" for one unknown),
+        ``ending`` how the match ended when play did not end it (a resignation, a timeout), if known.
         """
         return None
 

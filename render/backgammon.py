@@ -5,9 +5,9 @@ match score), the point numbers 13-24, the board, the numbers 12-1, the row of t
 bottom, and the latest action in words.
 
 - Perspective: the seat on turn (``state.turn_seat``; seat 0 before the first turn) sits at the
-  bottom of the public board (a player's own picture, ``state.view(seat)``, has that seat there), so the dice in the picture are always that player's. While a double or a resignation waits
-  for the opponent's answer the doubler (or resigner) stays at the bottom too: the picture does not
-  turn round for a yes/no answer. The points are numbered from the bottom player's view: 1 at the
+  bottom of the public board (a player's own picture, ``state.view(seat)``, has that seat there), so the dice in the picture are always that player's. While a double waits
+  for the answer the player asked (take or pass) is at the bottom; while a resignation waits the
+  resigner stays there. The points are numbered from the bottom player's view: 1 at the
   bottom right (home board bottom right), 12 bottom left, 13 top left, 24 top right.
 - Checkers: up to five per point, the fifth carrying the point's count when there are more.
 - The bar between the halves: a hit checker waits in the half of the bar on the side where it must
@@ -16,19 +16,23 @@ bottom, and the latest action in words.
 - Borne-off checkers stand on edge in the tray at the right, the top player's in the upper tray and
   the bottom player's in the lower, with their count.
 - The cube at the left edge: in the middle when nobody owns it (showing 64, as on a real cube), at
-  its owner's end otherwise, hidden when the match has no cube. An offered double is shown in the
+  its owner's end otherwise, hidden when the match has no cube, greyed and crossed out in the
+  Crawford game (no doubling); the match's side of the middle says "Crawford game" or, after it,
+  "post-Crawford". An offered double is shown in the
   bottom player's half (the doubler's), outlined in gold, at its new value.
 - The middle gap: the dice on the right (used dice faded; doubles as four dice), the match (its
   length, "Crawford game", a rule set other than standard) on the left, or the winner across both.
 - The last play (or, while a play is in progress, the moves made so far) in gold: a dashed ring where
   each checker left, an arrow to where it arrived (numbered in order when there are several), a red
-  "hit" badge beside a checker that hit.
+  "hit" badge beside a checker that hit. The public board that hands the turn over with the next
+  player's forced part already played shows the opponent's play before it too, whole, in blue-grey.
 """
 
 from __future__ import annotations
 
 import math
 import random
+import re
 from collections.abc import Callable
 
 from PIL import Image, ImageDraw
@@ -38,10 +42,20 @@ from engine.backgammon.board import BAR, BAR_POINT, CHECKERS, OFF_POINT, RuleSet
 from engine.backgammon.game import COLOURS, LEVELS, BackgammonState, BackgammonWin, Phase
 from engine.backgammon.plays import Move
 from engine.backgammon.variant import VARIANT
+from engine.backgammon.words import move_label, post_crawford
 from engine.memo import MB, bytes_lru
 from engine.protocol import Forfeit, Outcome
 from render import theme
 from render.backgammon_palette import PALETTE_HEX
+from render.backgammon_pieces import (
+    HIT_RED,
+    PREVIOUS_COLOUR,
+    cube_sprite,
+    die_opacities,
+    previous_moves,
+    shown_moves,
+    unavailable_cube_sprite,
+)
 from render.picture import BoardPicture
 from render.theme import HIGHLIGHT, MUTED, TEXT, Caption, DieStyle, Point, SeatStyle
 
@@ -86,7 +100,6 @@ FRAME_COLOUR: theme.RGB = (74, 56, 42)
 POINT_LIGHT: theme.RGB = (150, 160, 178)
 POINT_DARK: theme.RGB = (176, 92, 72)
 TRAY: theme.RGB = (22, 36, 32)
-HIT_RED: theme.RGB = (214, 48, 48)
 
 WHITE = SeatStyle(
     fill=(238, 230, 208), dark=(150, 138, 112), light=(255, 252, 240), text=(246, 236, 206), shape="disc"
@@ -184,6 +197,9 @@ def bottom_seat(state: BackgammonState) -> int:
     the seat on turn (seat 0 before the first turn)."""
     if state.viewer is not None:
         return state.viewer
+    if state.phase is Phase.TAKE:
+        # The take/pass board is seen from the side of the player it asks.
+        return 1 - (state.turn_seat or 0)
     return state.turn_seat or 0
 
 
@@ -370,17 +386,6 @@ def _ink(seat: int) -> theme.RGB:
 # -- the play --------------------------------------------------------------------------------------
 
 
-def shown_moves(state: BackgammonState) -> tuple[int, tuple[Move, ...]] | None:
-    """The moves the picture marks and whose they are: the play in progress if a checker has moved
-    this turn, else the last completed play (if it moved anything)."""
-    if state.phase is Phase.PLAY and state.played:
-        return (state.turn_seat or 0, tuple(s.move for s in state.played))
-    last = state.last_play
-    if last is None or not last.moves or state.phase is Phase.OPENING:
-        return None
-    return (last.seat, last.moves)
-
-
 def _place(state: BackgammonState, bottom: int, seat: int, where: int, leaving: bool) -> Point:
     """Where a move of ``seat`` starts (``leaving``: the first free slot) or ends (the top checker)."""
     if where == BAR_POINT:
@@ -398,11 +403,23 @@ def _place(state: BackgammonState, bottom: int, seat: int, where: int, leaving: 
 
 
 def _draw_play(image: Image.Image, state: BackgammonState, bottom: int) -> None:
+    before = previous_moves(state)
+    if before is not None:
+        _draw_moves(image, state, bottom, *before, PREVIOUS_COLOUR)
     shown = shown_moves(state)
-    if shown is None:
-        return
-    seat, moves = shown
-    ghost = theme.circle_sprite(CHECKER_R - 2, 3, HIGHLIGHT, dashes=10)
+    if shown is not None:
+        _draw_moves(image, state, bottom, *shown, HIGHLIGHT)
+
+
+def _draw_moves(
+    image: Image.Image,
+    state: BackgammonState,
+    bottom: int,
+    seat: int,
+    moves: tuple[Move, ...],
+    colour: theme.RGB,
+) -> None:
+    ghost = theme.circle_sprite(CHECKER_R - 2, 3, colour, dashes=10)
     paths: list[tuple[Point, Point]] = []
     for move in moves:
         start = _place(state, bottom, seat, move.src, leaving=True)
@@ -411,7 +428,7 @@ def _draw_play(image: Image.Image, state: BackgammonState, bottom: int) -> None:
         if move.src != BAR_POINT:
             theme.paste(image, ghost, start)
     for start, end in paths:
-        sprite, corner = arrow_sprite(_key(start), _key(end))
+        sprite, corner = arrow_sprite(_key(start), _key(end), colour)
         image.paste(sprite, corner, sprite)
     for move, (_start, end) in zip(moves, paths, strict=True):
         if move.hit:
@@ -423,9 +440,7 @@ def _draw_play(image: Image.Image, state: BackgammonState, bottom: int) -> None:
             again = seen.get((start, end), 0)
             seen[(start, end)] = again + 1
             t = 0.5 + (0.2 if again % 2 else -0.2) * ((again + 1) // 2)
-            theme.paste(
-                image, theme.badge_sprite(str(n), 20, HIGHLIGHT, theme.SHADOW), _bezier(start, end, t)
-            )
+            theme.paste(image, theme.badge_sprite(str(n), 20, colour, theme.SHADOW), _bezier(start, end, t))
 
 
 def _key(p: Point) -> tuple[int, int]:
@@ -458,8 +473,10 @@ ARROW_W = 6
 
 
 @bytes_lru(6 * MB, theme.picture_bytes)
-def arrow_sprite(start: tuple[int, int], end: tuple[int, int]) -> tuple[Image.Image, tuple[int, int]]:
-    """A gold arrow, outlined in dark, on a curve from ``start`` to the edge of the checker at
+def arrow_sprite(
+    start: tuple[int, int], end: tuple[int, int], colour: theme.RGB = HIGHLIGHT
+) -> tuple[Image.Image, tuple[int, int]]:
+    """An arrow of ``colour`` (gold), outlined in dark, on a curve from ``start`` to the edge of the checker at
     ``end``; the sprite and the canvas position of its top-left corner."""
     samples = [_bezier(start, end, i / 16) for i in range(17)]
     # Stop at the edge of the checker arrived at: drop the points inside it.
@@ -511,36 +528,13 @@ def arrow_sprite(start: tuple[int, int], end: tuple[int, int]) -> tuple[Image.Im
     sprite = theme.tinted(
         [
             (theme.SHADOW, theme.supersampled_mask(size, layer(ARROW_W + 4))),
-            (HIGHLIGHT, theme.supersampled_mask(size, layer(ARROW_W))),
+            (colour, theme.supersampled_mask(size, layer(ARROW_W))),
         ]
     )
     return sprite, (left, top)
 
 
 # -- the cube, the dice and the middle of the board ------------------------------------------------
-
-
-@bytes_lru(1 * MB, theme.picture_bytes)
-def cube_sprite(text: str, size: int, offered: bool) -> Image.Image:
-    """The doubling cube showing ``text``; gold-rimmed when ``offered``."""
-    pad = 4
-    total = size + 2 * pad
-    rim = HIGHLIGHT if offered else (190, 184, 170)
-
-    def paint(d: ImageDraw.ImageDraw, s: int) -> None:
-        box = (pad * s, pad * s, (pad + size) * s, (pad + size) * s)
-        d.rounded_rectangle(
-            box,
-            radius=size * 0.18 * s,
-            fill=(244, 241, 232),
-            outline=rim,
-            width=round((4 if offered else 2) * s),
-        )
-
-    sprite = theme.supersampled((total, total), paint)
-    face = theme.font(round(size * (0.5 if len(text) < 2 else 0.44)))
-    ImageDraw.Draw(sprite).text((total / 2, total / 2), text, font=face, fill=(28, 32, 42), anchor="mm")
-    return sprite
 
 
 def _draw_cube(image: Image.Image, state: BackgammonState, bottom: int) -> None:
@@ -552,6 +546,10 @@ def _draw_cube(image: Image.Image, state: BackgammonState, bottom: int) -> None:
         y = INNER_BOTTOM - CUBE / 2 - 6
     else:
         y = INNER_TOP + CUBE / 2 + 6
+    if state.crawford:
+        # No doubling in the Crawford game: the cube is shown out of play, not as a 64 to turn.
+        theme.paste(image, unavailable_cube_sprite(CUBE), (CUBE_X, y))
+        return
     text = "64" if state.cube_owner is None and state.cube == 1 else str(state.cube)
     theme.paste(image, cube_sprite(text, CUBE, False), (CUBE_X, y))
 
@@ -560,27 +558,6 @@ RIGHT_GAP_X = (BAR_RIGHT + INNER_RIGHT) / 2
 LEFT_GAP_X = (INNER_LEFT + BAR_LEFT) / 2
 DIE = 54
 SMALL_DIE = 46
-
-
-def die_opacities(state: BackgammonState) -> list[float]:
-    """For each die drawn (two, or four of a double), 1.0 while it is still to play, 0.3 once used."""
-    if state.dice is None:
-        return []
-    d1, d2 = state.dice
-    if state.phase is not Phase.PLAY:
-        return [1.0] * (4 if d1 == d2 else 2)
-    if d1 == d2:
-        used = 4 - len(state.dice_left)
-        return [0.3] * used + [1.0] * (4 - used)
-    left = list(state.dice_left)
-    opacities = []
-    for value in (d1, d2):
-        if value in left:
-            left.remove(value)
-            opacities.append(1.0)
-        else:
-            opacities.append(0.3)
-    return opacities
 
 
 def _draw_gap(image: Image.Image, state: BackgammonState, bottom: int) -> None:
@@ -643,6 +620,8 @@ def match_lines(state: BackgammonState) -> list[tuple[str, theme.RGB]]:
         lines.append((f"{state.length}-point match", TEXT))
     if state.crawford:
         lines.append(("Crawford game", HIGHLIGHT))
+    elif post_crawford(state):
+        lines.append(("post-Crawford", HIGHLIGHT))
     if state.rules in RULE_NAMES:
         lines.append((RULE_NAMES[state.rules], MUTED))
     return lines
@@ -749,6 +728,10 @@ def header_text(state: BackgammonState) -> str:
             # "White wins the 5-point match 5-3" is too long for the title line.
             won, lost = state.score[result.winner], state.score[1 - result.winner]
             return f"{COLOURS[result.winner]} wins the match: {won}-{lost} in a {state.length}-point match"
+        if state.length == 1 and result.winner is not None and " with " in result.description:
+            # "White wins the match with a gammon: Black resigned" is too long for the title line.
+            how = result.description.split(" with ", 1)[1].replace(": ", ", ")
+            return f"{COLOURS[result.winner]} wins the match: {how}"
         return result.description
     seat = state.turn_seat or 0
     if state.phase is Phase.TAKE:
@@ -762,6 +745,8 @@ def header_text(state: BackgammonState) -> str:
             f"({points} point{'s' if points != 1 else ''})"
         )
     text = state.phase_text.split(" · ")[0]
+    # The dice still to play are drawn (the used ones faded): the title need not list them.
+    text = re.sub(r" \([^()]* left\)$", "", text)
     if state.phase is Phase.OPENING and state.length != 1:
         text = f"Game {state.game_number}: roll to see who starts"
     return text
@@ -778,13 +763,14 @@ def header_seat(state: BackgammonState) -> int | None:
 
 
 def _draw_header(image: Image.Image, state: BackgammonState, caption: Caption) -> None:
-    image.paste(_header(header_seat(state), header_text(state), state.turn_number, caption), (0, 0))
+    # The footer of the message says the same place (``turn_label``), as players count it.
+    image.paste(_header(header_seat(state), header_text(state), move_label(state), caption), (0, 0))
 
 
 @bytes_lru(3 * MB, theme.picture_bytes)
-def _header(seat: int | None, text: str, turn_number: int, caption: Caption) -> Image.Image:
+def _header(seat: int | None, text: str, place: str, caption: Caption) -> Image.Image:
     strip = _background().crop((0, 0, WIDTH, HEADER))
-    theme.draw_header(strip, SEATS, seat, text, turn_number, caption, WIDTH)
+    theme.draw_header(strip, SEATS, seat, text, place, caption, WIDTH)
     return strip
 
 

@@ -1,21 +1,26 @@
-"""A finished match as an animated GIF (``/replay``): a frame per action, with that action's text.
+"""A finished match as an animated GIF (``/replay``): a frame per whole turn, with its place and text.
 
 ``replay_match`` makes it from what is saved of the match (``SavedMatch``): the
 bot runs it in a heavy worker process, so neither replaying the log nor drawing hundreds of frames
-happens in the bot's process.
+happens in the bot's process. It notes how many frames it has drawn in a small file the bot reads
+(``write_progress``/``read_progress``), so the asker sees "Making the replay… 40 of 212 frames".
 
-Each frame is the public board (``render_board`` of the position after the action, as the channel saw
-it; every board picture writes the last action's text under the board, "White rolled 6-4: 24/14")
-with a strip under it counting the actions ("Action 12 of 97") and a bar of the match's progress. Discord takes
-attachments up to ``GIF_LIMIT`` bytes: a long match shows every k-th action (always the first and
-the last), and if the file is still too large the frames get fewer and smaller until it fits
-(``ATTEMPTS``). The frames are palette images sharing one palette, so the GIF encoder stores only
-what changed from one frame to the next.
+A frame is the public board after an action, always from the first player's side
+(``GameState.public_view_from(0)``): the board never turns round. A turn made of several actions
+(a backgammon play, checker by checker) is one frame once it is whole (``GameView.mid_turn``); an
+action that says nothing (a roll chosen before the dice) has none. Under the board a strip says where
+the frame is as players count it and what happened ("Game 2, move 7 · White rolled 6-4: 24/18
+13/9"), over a bar of the match's progress. Discord takes attachments up to ``GIF_LIMIT`` bytes: a
+long match shows every k-th frame (whole turns, never part of one; always the first and the last),
+and if the file is still too large the frames get fewer and smaller until it fits (``ATTEMPTS``).
+The frames are palette images sharing one palette, so the GIF encoder stores only what changed from
+one frame to the next.
 """
 
 from __future__ import annotations
 
 import io
+import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -59,6 +64,8 @@ class Frame:
 
     view: GameView
     caption: Caption
+    label: str = ""
+    """Where the frame is and what happened, for the strip under the board ("Start" on the first)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,7 +74,7 @@ class ReplayGif:
     shown: int
     """How many of the frames are in the GIF."""
     total: int
-    """How many frames the match has (one per action, plus the start)."""
+    """How many frames the match has (one per whole turn and per cube action, plus the start)."""
 
 
 def chosen_frames(total: int, most: int) -> list[int]:
@@ -80,17 +87,23 @@ def chosen_frames(total: int, most: int) -> list[int]:
     return sorted({round(i * step) for i in range(most)})
 
 
-def replay_gif(frames: Sequence[Frame], limit: int = GIF_LIMIT) -> ReplayGif:
-    """The GIF of ``frames`` (in order), under ``limit`` bytes."""
+def replay_gif(frames: Sequence[Frame], limit: int = GIF_LIMIT, progress: str | None = None) -> ReplayGif:
+    """The GIF of ``frames`` (in order), under ``limit`` bytes; the frames drawn so far are noted in
+    the file ``progress`` (``write_progress``) when one is named."""
     if not frames:
         raise ValueError("a replay needs at least one frame")
     boards: dict[int, Image.Image] = {}
     for most, scale in ATTEMPTS:
         indices = chosen_frames(len(frames), most)
-        for i in indices:
-            if i not in boards:
-                boards[i] = Image.open(io.BytesIO(render_board(frames[i].view, frames[i].caption)))
-        data = _encode([(boards[i], i, len(frames) - 1) for i in indices], scale)
+        missing = [i for i in indices if i not in boards]
+        for done, i in enumerate(missing):
+            if progress is not None and done % PROGRESS_EVERY == 0:
+                write_progress(progress, done, len(missing))
+            boards[i] = Image.open(io.BytesIO(render_board(frames[i].view, frames[i].caption)))
+        if progress is not None:
+            write_progress(progress, len(missing), len(missing))
+        pictures = [(boards[i], frames[i].label, i, len(frames) - 1) for i in indices]
+        data = _encode(pictures, scale)
         if len(data) <= limit:
             return ReplayGif(data=data, shown=len(indices), total=len(frames))
     raise ReplayTooLarge(f"the replay does not fit in {limit} bytes even with {ATTEMPTS[-1][0]} frames")
@@ -108,34 +121,62 @@ class SavedMatch:
     ending: Outcome | None = None
 
 
-def replay_match(match: SavedMatch, limit: int = GIF_LIMIT) -> ReplayGif:
+def replay_match(match: SavedMatch, limit: int = GIF_LIMIT, progress: str | None = None) -> ReplayGif:
     """The GIF of a finished match (a ``GameError`` if its log does not replay), its ending drawn on
-    the last frame when play did not end it."""
+    the last frame when play did not end it; ``progress`` as in ``replay_gif``."""
+    return replay_gif(match_frames(match), limit, progress)
+
+
+def match_frames(match: SavedMatch) -> list[Frame]:
+    """The frames of a match: its start, then the position after each whole turn or cube action,
+    from the first player's side, each labelled with the place of its last action."""
     states = list(replay_states(find_variant(match.game), match.options, match.log))
     last = len(states) - 1
-    frames = [
-        Frame(
-            view=state.view(None),
-            caption=Caption(
-                names=match.names, ending=match.ending if i == last and state.outcome() is None else None
-            ),
-        )
-        for i, state in enumerate(states)
-    ]
-    return replay_gif(frames, limit)
+    frames = [Frame(states[0].public_view_from(0), Caption(names=match.names), "Start")]
+    for i in range(1, len(states)):
+        view = states[i].public_view_from(0)
+        if i != last and (view.mid_turn or not view.last_text):
+            continue
+        ending = match.ending if i == last and states[i].outcome() is None else None
+        # The place is the one the action was made at: the position before it.
+        place = states[i - 1].view(None).turn_label
+        label = " · ".join(part for part in (place, view.last_text or "") if part)
+        frames.append(Frame(view, Caption(names=match.names, ending=ending), label))
+    return frames
 
 
-def _label(index: int, actions: int) -> str:
-    return "Start" if index == 0 else f"Action {index} of {actions}"
+PROGRESS_EVERY = 5
+"""Frames drawn between two notes of progress (each note is a small file written and renamed)."""
 
 
-def _encode(pictures: Sequence[tuple[Image.Image, int, int]], scale: float) -> bytes:
-    """The GIF of (board, action number, number of actions) pictures, boards scaled by ``scale``."""
+def write_progress(path: str, done: int, total: int) -> None:
+    """Note in the file ``path`` that ``done`` of ``total`` frames are drawn (renamed into place, so a
+    reader never sees half of it)."""
+    partial = f"{path}.part"
+    with open(partial, "w", encoding="ascii") as out:
+        out.write(f"{done} {total}")
+    os.replace(partial, path)
+
+
+def read_progress(path: str) -> tuple[int, int] | None:
+    """``(done, total)`` as last noted in ``path``, None before the first note."""
+    try:
+        with open(path, encoding="ascii") as noted:
+            done, total = (int(n) for n in noted.read().split())
+    except (OSError, ValueError):
+        return None
+    return done, total
+
+
+def _encode(pictures: Sequence[tuple[Image.Image, str, int, int]], scale: float) -> bytes:
+    """The GIF of (board, label, frame number, last frame number) pictures, boards scaled by ``scale``."""
     first = pictures[0][0]
     width = max(1, round(first.width * scale))
     strip = max(18, round(first.height * scale * STRIP))
     palette = _palette_of(first, resampled=scale != 1.0)
-    frames = [_frame(board, index, actions, width, strip, palette) for board, index, actions in pictures]
+    frames = [
+        _frame(board, text, index, last, width, strip, palette) for board, text, index, last in pictures
+    ]
     durations = [FRAME_MS] * len(frames)
     durations[0] = FIRST_MS
     durations[-1] = LAST_MS
@@ -179,7 +220,7 @@ def _index(palette: Image.Image, colour: tuple[int, int, int]) -> int:
 
 
 def _frame(
-    board: Image.Image, index: int, actions: int, width: int, strip: int, palette: Image.Image
+    board: Image.Image, text: str, index: int, last: int, width: int, strip: int, palette: Image.Image
 ) -> Image.Image:
     height = round(board.height * width / board.width)
     if width == board.width and board.mode == "P" and palette is board:
@@ -193,19 +234,17 @@ def _frame(
         canvas.paste(board.convert("RGB").resize((width, height), Image.Resampling.LANCZOS), (0, 0))
         ink, dim = TEXT, MUTED
     draw = ImageDraw.Draw(canvas)
-    size = max(9, round(strip * 0.5))
+    # The match's progress as a thin bar across the top of the strip, the frame's words under it.
+    bar = max(2, strip // 10)
+    draw.rectangle((0, height, width, height + bar), fill=dim)
+    draw.rectangle((0, height, width * (index / last if last else 1), height + bar), fill=ink)
+    size = max(9, round(strip * 0.45))
     face = font(size, bold=False)
-    margin = round(size * 1.2)
-    middle = height + strip / 2
-    label = _label(index, actions)
-    draw.text((margin, middle), label, font=face, fill=ink, anchor="lm")
-    left = margin * 2 + face.getlength(f"Action {actions} of {actions}")
-    right = width - margin
-    if right - left > 20:
-        bar = max(2, strip // 8)
-        draw.rectangle((left, middle - bar / 2, right, middle + bar / 2), fill=dim)
-        done = left + (right - left) * (index / actions if actions else 1)
-        draw.rectangle((left, middle - bar, done, middle + bar), fill=ink)
+    margin = round(size * 0.8)
+    while size > 9 and face.getlength(text) > width - 2 * margin:
+        size -= 1
+        face = font(size, bold=False)
+    draw.text((margin, height + bar + (strip - bar) / 2), text, font=face, fill=ink, anchor="lm")
     if canvas.mode == "P":
         return canvas
     return canvas.quantize(palette=palette, dither=Image.Dither.NONE)

@@ -89,14 +89,15 @@ def draw_header(
     seats: tuple[SeatStyle, SeatStyle],
     seat: int | None,
     phase_text: str,
-    turn_number: int,
+    turn_number: int | str,
     caption: Caption = NO_CAPTION,
     width: int = 0,
 ) -> None:
     """The top of every board picture, 100 pixels high, across ``width`` (0: the image's width).
 
     First line: a token of the seat concerned and the title (whose turn, or who won), and on the
-    right "turn N" (the number the message shows too). Second line: the rest of ``phase_text`` (what
+    right "turn N" (the number the message shows too; a text instead of a number is shown as it is,
+    a game's own count such as backgammon's "game 2 · move 7"). Second line: the rest of ``phase_text`` (what
     to do, or how the game was won) and on the right each player's name beside a token of their
     seat (after the title instead when the second line has no room). An
     ending in ``caption`` (a resignation, a timeout) replaces the phase: "Blue wins" / "Red resigned".
@@ -112,16 +113,16 @@ def draw_header(
         x = 74
     colour = seats[seat].text if seat is not None else TEXT
     title_face = font(32)
-    turn_room = text_length(font(NAME_SIZE, bold=False), f"turn {turn_number}") + 22 if turn_number else 0
+    turn_text = turn_number if isinstance(turn_number, str) else f"turn {turn_number}" if turn_number else ""
+    turn_room = text_length(font(NAME_SIZE, bold=False), turn_text) + 22 if turn_text else 0
     title = elide(title, title_face, width - x - 28 - turn_room)
     label(image, (x, 40), title, 32, colour, anchor="lm")
     # The right side, drawn from the right edge leftwards, as far as the title leaves room.
     room_left = x + text_length(title_face, title) + 28
     right = width - 28.0
-    if turn_number:
-        text = f"turn {turn_number}"
-        label(image, (right, 40), text, NAME_SIZE, MUTED, anchor="rm", bold=False)
-        right -= text_length(font(NAME_SIZE, bold=False), text) + 22
+    if turn_text:
+        label(image, (right, 40), turn_text, NAME_SIZE, MUTED, anchor="rm", bold=False)
+        right -= text_length(font(NAME_SIZE, bold=False), turn_text) + 22
     face = font(NAME_SIZE)
     names = [(s, drawable(n)) for s, n in ((1, caption.names[1]), (0, caption.names[0]))]
     names = [(s, n) for s, n in names if n]

@@ -15,7 +15,7 @@ from app.client import RingsideBot
 from bot.clock import ManualClock
 from bot.store import Store
 from engine import GameState, MatchFile, TurnConfirmation, Variant
-from engine.protocol import OptionSpec
+from engine.protocol import OptionSpec, Outcome
 from engine.ring import RingVariant
 from fakediscord import FakeDiscord
 from kits import KITS, GameKit, Part
@@ -126,7 +126,11 @@ class RingExported(RingVariant):
         return (("Turn", str(state.turn_number)), ("Digest", position_digest(state)))
 
     def export_match(
-        self, options: Mapping[str, Any], log: Sequence[str], names: tuple[str, str]
+        self,
+        options: Mapping[str, Any],
+        log: Sequence[str],
+        names: tuple[str, str],
+        ending: Outcome | None = None,
     ) -> MatchFile | None:
         return MatchFile(
             filename="match.txt",
@@ -152,6 +156,10 @@ class RingExportFails(RingVariant):
     title: ClassVar[str] = "Ring F"
 
     def export_match(
-        self, options: Mapping[str, Any], log: Sequence[str], names: tuple[str, str]
+        self,
+        options: Mapping[str, Any],
+        log: Sequence[str],
+        names: tuple[str, str],
+        ending: Outcome | None = None,
     ) -> MatchFile | None:
         raise RuntimeError("the match file writer is broken")

@@ -94,3 +94,11 @@ def test_cluster_runs_every_fault_and_loses_nothing() -> None:
         ):
             assert line[count] == 0, (count, line)
         assert line.get("whole_after_load_s") is not None, line
+
+
+def test_replay_match_makes_the_gif_of_a_cut_match() -> None:
+    (result,) = run_bench("replay_match.py", "--games", "1", "--runs", "1")
+    assert (
+        result["games"] == 1 and 0 < result["frames_shown"] <= result["frames_total"] <= result["actions"] + 1
+    )
+    assert result["bytes"] > 0 and len(result["seconds"]) == 1

@@ -4,7 +4,9 @@ Each move button is one checker moved by one die ("24/18", "bar/20*", "6/off"), 
 stay inside some legal play are offered (the engine says which). A typical roll is two picks and
 Confirm; a double four picks and Confirm. When what is left of the play is forced, the session
 manager plays it by itself. A game may be resigned by an offer ("Resign game…": a single game, a
-gammon or a backgammon), which the opponent accepts or declines. In a money session the doubled
+gammon or a backgammon), which the opponent accepts or declines; the choice is made in a private
+panel (``PanelSpec.private``) and only the offer made is shown on the board. "Resign game…" is never
+crowded out: when the moves would leave it no row, they become one select per die. In a money session the doubled
 player may beaver when the session allows it, and the board offers either player **Stop after this
 game** until one presses it.
 """
@@ -118,7 +120,10 @@ class BackgammonPanel:
             for offer in state.resign_offers()
         )
         back = ButtonSpec("Back", nav(""), emoji="↩️")
-        return PanelSpec(rows=(buttons, (back,)), notes=("Your opponent accepts or declines the offer.",))
+        # Chosen privately: the board shows the offer once it is made, not the choice before it.
+        return PanelSpec(
+            rows=(buttons, (back,)), notes=("Your opponent accepts or declines the offer.",), private=True
+        )
 
     def _play(self, state: BackgammonState) -> PanelSpec:
         """One button per legal move, a row per die (as selects when they do not fit)."""
@@ -132,8 +137,7 @@ class BackgammonPanel:
             rows.extend(chunk([ButtonSpec(move_label(m), act(m.notation), Style.PRIMARY) for m in same_die]))
         if len(rows) + (1 if extra else 0) <= MAX_PANEL_ROWS:
             return PanelSpec(rows=(*rows, *((extra,) if extra else ())))
-        if len(rows) <= MAX_PANEL_ROWS:
-            return PanelSpec(rows=tuple(rows))
+        # The buttons would crowd out "Resign game…" (or not fit at all): a select per die instead.
         selects: list[Row] = []
         for die, same in groupby(moves, key=lambda m: m.die):
             options = tuple(OptionSpec(move_label(m), act(m.notation)) for m in same)

@@ -66,6 +66,7 @@ from engine.backgammon.game import (
 from engine.backgammon.notation import play_text
 from engine.backgammon.turn import Stepped
 from engine.backgammon.variant import VARIANT
+from engine.backgammon.words import move_number
 from engine.protocol import replay_states
 
 LEVEL = COACH_LEVEL
@@ -232,7 +233,7 @@ def double_decision(state: BackgammonState, doubled: bool, cubes: Cubes) -> Deci
     return Decision(
         seat=seat,
         game=state.game_number,
-        turn=state.turn_number,
+        turn=move_number(state),  # game G, move M as players count it (words.move_number)
         kind="cube",
         played="Double" if doubled else "No double",
         best=cube_best(no_double, take, drop),
@@ -256,7 +257,7 @@ def _take(state: BackgammonState, took: bool, cubes: Cubes) -> Decision:
     return Decision(
         seat=1 - doubler,
         game=state.game_number,
-        turn=state.turn_number,
+        turn=move_number(state),  # game G, move M as players count it (words.move_number)
         kind="take",
         played="Take" if took else "Pass",
         best="Take" if take >= drop else "Pass",
@@ -292,7 +293,7 @@ def play_decision(state: BackgammonState, chosen: Board, level: str = LEVEL, whe
     return Decision(
         seat=state.turn_seat or 0,
         game=state.game_number,
-        turn=state.turn_number,
+        turn=move_number(state),  # game G, move M as players count it (words.move_number)
         kind="play",
         played=play_text(by_result[chosen]),
         best=play_text(best_play),

@@ -38,6 +38,7 @@ from engine.backgammon.board import (
 from engine.backgammon.notation import play_text
 from engine.backgammon.plays import Play
 from engine.backgammon.turn import Stepped, TurnInProgress, roll_dice, without
+from engine.backgammon.words import match_won_with
 from engine.errors import (
     GameOverError,
     IllegalActionError,
@@ -376,7 +377,7 @@ def _game_won(
     new_score = list(state.score)
     new_score[winner] += points
     scored = (new_score[0], new_score[1])
-    said = f"{words}: {_points(points)}"
+    said = f"{words}: {_points(points)}" if state.length > 1 else match_won_with(words)
     if state.length > 1:
         said += f". Score: {COLOURS[0]} {scored[0]}, {COLOURS[1]} {scored[1]} (to {state.length})"
     elif state.money is not None:
@@ -391,7 +392,7 @@ def _game_won(
                 f"{COLOURS[winner]} wins the {state.length}-point match {scored[winner]}-{scored[1 - winner]}"
             )
         else:
-            description = f"{words} ({_points(points)})"
+            description = said  # one game is the match: what it is won by, not its points
         outcome = Outcome(
             winner=winner, reason=reason, description=description, points=points, length=state.length
         )
@@ -410,6 +411,7 @@ def _game_won(
         crawford_done=done,
         automatic_doubles=0,
         game_number=state.game_number + 1,
+        game_start_turn=state.turn_number,
         phase=Phase.OPENING,
         turn_seat=None,
         dice=None,

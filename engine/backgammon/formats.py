@@ -150,6 +150,11 @@ def check_match_info(info: MatchInfo) -> None:
     for player, points in enumerate(info.score):
         if not 0 <= points <= limit:
             raise FormatError(f"A score of {points} for player {player} cannot be written (0 to {limit}).")
+    if info.match_length and max(info.score) >= info.match_length:
+        # GNU Backgammon aborts on such a match ID: the score of a match under way is below its length.
+        raise FormatError(
+            f"A score of {info.score[0]}-{info.score[1]} has already won a {info.match_length}-point match."
+        )
 
 
 # --- bits and Base64 ---------------------------------------------------------------------------------

@@ -71,7 +71,7 @@ from engine.backgammon.flow import _apply
 from engine.backgammon.layers import Match, MatchFields, MoneyRules, build, changed
 from engine.backgammon.plays import Move, Play
 from engine.backgammon.turn import Stepped, TurnInProgress, turn_of
-from engine.backgammon.words import parse_action
+from engine.backgammon.words import move_label, parse_action, post_crawford
 from engine.errors import (
     CorruptStateError,
     IllegalActionError,
@@ -133,6 +133,8 @@ class BackgammonState(MatchFields, GameState, GameView):
 
     match: Match
     turn_number: int = 0
+    game_start_turn: int = 0
+    """``turn_number`` when this game began (``words.move_number`` counts the game's turns from it)."""
     last: str | None = None
     continues: bool = False
     seen_by: int | None = field(default=None, compare=False)
@@ -143,6 +145,7 @@ class BackgammonState(MatchFields, GameState, GameView):
         *,
         match: Match | None = None,
         turn_number: int = 0,
+        game_start_turn: int = 0,
         last: str | None = None,
         continues: bool = False,
         seen_by: int | None = None,
@@ -151,6 +154,7 @@ class BackgammonState(MatchFields, GameState, GameView):
         layers = build(fields) if match is None else changed(match, fields) if fields else match
         object.__setattr__(self, "match", layers)
         object.__setattr__(self, "turn_number", turn_number)
+        object.__setattr__(self, "game_start_turn", game_start_turn)
         object.__setattr__(self, "last", last)
         object.__setattr__(self, "continues", continues)
         object.__setattr__(self, "seen_by", seen_by)
@@ -160,6 +164,7 @@ class BackgammonState(MatchFields, GameState, GameView):
         return BackgammonState(
             match=self.match,
             turn_number=changes.pop("turn_number", self.turn_number),
+            game_start_turn=changes.pop("game_start_turn", self.game_start_turn),
             last=changes.pop("last", self.last),
             continues=changes.pop("continues", self.continues),
             seen_by=changes.pop("seen_by", self.seen_by),
@@ -289,6 +294,13 @@ class BackgammonState(MatchFields, GameState, GameView):
         return self.continues
 
     @property
+    def mid_turn(self) -> bool:
+        return self.phase is Phase.PLAY
+
+    def public_view_from(self, seat: int) -> BackgammonState:
+        return self.view(seat)  # backgammon has no secrets: a seat's view only turns the board
+
+    @property
     def turn(self) -> int | None:
         return self.turn_seat
 
@@ -389,6 +401,11 @@ class BackgammonState(MatchFields, GameState, GameView):
         return self.last
 
     @property
+    def turn_label(self) -> str:
+        """ "Game 2, move 7" (``words.move_label``): the turn as players count it, as the .mat file does."""
+        return move_label(self).capitalize()
+
+    @property
     def score_text(self) -> str:
         """The match score and the cube in words, empty for a 1-point match."""
         if self.length == 1:
@@ -401,6 +418,11 @@ class BackgammonState(MatchFields, GameState, GameView):
             parts = [f"Score {COLOURS[0]} {self.score[0]}, {COLOURS[1]} {self.score[1]} (to {self.length})"]
         if self.crawford:
             parts.append("Crawford game")
+        elif post_crawford(self):
+            parts.append(
+                f"post-Crawford, cube {self.cube}"
+                + (f", {COLOURS[self.cube_owner]}'s" if self.cube_owner is not None else "")
+            )
         elif self.uses_cube:
             owner = "centred" if self.cube_owner is None else f"{COLOURS[self.cube_owner]}'s"
             parts.append(f"cube {self.cube}, {owner}")
@@ -472,6 +494,7 @@ def saved_form(state: BackgammonState) -> JSONDict:
             "moves": [[m.src, m.dst, int(m.hit)] for m in state.last_play.moves],
         },
         "turn_number": state.turn_number,
+        "game_start_turn": state.game_start_turn,
         "last": state.last,
         "continues": state.continues,
         "result": state.result.to_json() if state.result else None,
@@ -526,6 +549,8 @@ def _sides(raw: Any) -> tuple[Side, Side]:
 
 
 SAVED = SavedReader("the saved backgammon match")
+ADDED_FIELDS = frozenset({"game_start_turn"})
+"""Saved fields newer than the schema: a saved match without them reads them as their defaults."""
 
 
 def _read_state(cls: type[BackgammonState], data: Mapping[str, Any]) -> BackgammonState:
@@ -582,6 +607,8 @@ def _read_state(cls: type[BackgammonState], data: Mapping[str, Any]) -> Backgamm
         )
     if (result is None) == (phase is Phase.OVER):
         raise CorruptStateError("the result does not fit the phase")
+    if not 0 <= int(data.get("game_start_turn", 0)) <= int(data["turn_number"]):
+        raise CorruptStateError("the game began after the turn under way")
     if result is None and money is None and max(score_t) >= length:
         raise CorruptStateError("the score has already won the match")
     if (phase is Phase.RESIGN) != (resume is not None) or (phase is Phase.RESIGN) != (
@@ -608,6 +635,9 @@ def _read_state(cls: type[BackgammonState], data: Mapping[str, Any]) -> Backgamm
         resume=resume,
         last_play=last_play,
         turn_number=int(data["turn_number"]),
+        # Saved before issue 24: exact in a match's first game; a later game under way then counts
+        # its moves from the match's first turn until it ends.
+        game_start_turn=int(data.get("game_start_turn", 0)),
         last=None if data["last"] is None else str(data["last"]),
         continues=bool(data["continues"]),
         result=result,

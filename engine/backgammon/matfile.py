@@ -54,7 +54,7 @@ from engine.backgammon.notation import parse_play
 from engine.backgammon.plays import Play
 from engine.errors import GameError
 
-KINDS = ("roll", "double", "take", "beaver", "pass", "resign", "accept", "decline", "win")
+KINDS = ("roll", "rolled", "double", "take", "beaver", "pass", "resign", "accept", "decline", "win")
 MAX_LENGTH = 25
 
 
@@ -63,7 +63,9 @@ class MatAction:
     """One action of a game: ``seat`` 0 is the first listed player (left column), 1 the other.
 
     ``kind``: ``roll`` (``dice`` and ``play`` in our notation, ``""`` or ``"no play"`` when it cannot move),
-    ``double``, ``take``, ``beaver`` (money play), ``pass``, ``resign`` (an offer of ``points``), ``accept``, ``decline``,
+    ``rolled`` (``dice`` left unplayed: the game was resigned after the roll, written as GNU Backgammon
+    writes it, the dice alone), ``double``, ``take``, ``beaver`` (money play), ``pass``, ``resign`` (an
+    offer of ``points``), ``accept``, ``decline``,
     ``win`` (the game won, ``points``).
     """
 
@@ -238,6 +240,15 @@ class _Game:
         if borne_off(self.sides[action.seat]) == 15:
             value = _game_value(self.sides[1 - action.seat])
             self.pending = ("win", action.seat, value * self.cube)
+
+    def _rolled(self, number: int, action: MatAction) -> None:
+        self._turn(number, action)
+        if action.dice is None or len(action.dice) != 2 or not all(1 <= d <= 6 for d in action.dice):
+            raise self.fail(number, f"a roll needs two dice from 1 to 6, not {action.dice}")
+        rest = self.game.actions[number + 1 :]
+        if not rest or any(later.kind not in ("resign", "accept", "decline", "win") for later in rest):
+            raise self.fail(number, "dice left unplayed can only be followed by a resignation")
+        self.lines.add(action.seat, f"{max(action.dice)}{min(action.dice)}:")
 
     def _double(self, number: int, action: MatAction) -> None:
         self._expect(number, action, ())

@@ -1,10 +1,12 @@
 """Standard backgammon play notation, written and read against a position and a roll.
 
-Written form (canonical): one checker's path per item, ``from/to`` in the mover's numbering, ``bar``
-for the bar and ``off`` for borne off, ``*`` after a point where a blot was hit; a checker that
-moves on after landing is one item (``24/13``), listing the points between only where it hit
-(``13/7*/4``); equal items are counted (``8/5(2)``); items from the farthest point first. A roll with
-no legal play is written ``no play``.
+Written form (canonical, character for character what GNU Backgammon writes): one checker's path per
+item, ``from/to`` in the mover's numbering, ``bar`` for the bar and ``off`` for borne off, ``*`` after
+a point where a blot was hit; a checker that moves on after landing is one item (``24/13``), listing
+the points between only where it hit (``13/7*/4``); equal items are counted (``8/5(2)``), the hit
+mark written once on the first item to reach the point (``4/3*(2)``, ``24/20*/16 24/20``); items in
+GNUBG's order (farthest source first, then the farthest first move). A roll with no legal play is
+written ``no play``.
 
 Reading accepts that form and its usual variants: ``b``/``25`` for the bar, ``o``/``0`` for off,
 intermediate points (``24/18/13``), repeated items instead of ``(2)``, commas, upper case, a final
@@ -15,7 +17,6 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections import Counter
 
 from engine.backgammon.board import BAR_POINT, OFF_POINT, Board, RuleSet
 from engine.backgammon.plays import Move, Play, legal_plays
@@ -28,40 +29,52 @@ def _point(p: int) -> str:
     return "bar" if p == BAR_POINT else "off" if p == OFF_POINT else str(p)
 
 
-def _chains(moves: tuple[Move, ...]) -> list[list[Move]]:
-    """Group moves into checker paths: a move from where an earlier path ended continues it."""
-    chains: list[list[Move]] = []
-    for move in moves:
-        for chain in chains:
-            if chain[-1].dst == move.src and move.src != OFF_POINT:
-                chain.append(move)
-                break
-        else:
-            chains.append([move])
-    return chains
+def _paths(moves: tuple[Move, ...], blots: frozenset[int]) -> list[list[int]]:
+    """The moves as checker paths, the way GNU Backgammon's ``FormatMove`` groups them.
 
-
-def _chain_text(chain: list[Move]) -> str:
-    parts = [_point(chain[0].src)]
-    for i, move in enumerate(chain):
-        last = i == len(chain) - 1
-        if move.hit or last:
-            parts.append(_point(move.dst) + ("*" if move.hit else ""))
-    return "/".join(parts)
+    Moves are taken from the farthest source (then the farthest destination) and a move starting
+    where an earlier path ends continues that path; the point passed keeps its place in the path
+    only where a blot stood on it (the hit is then written there).
+    """
+    rows = [[m.src, m.dst] for m in sorted(moves, key=lambda m: (-m.src, -m.dst))]
+    alive = [True] * len(rows)
+    for i, row in enumerate(rows):
+        for j in range(i + 1, len(rows)):
+            if alive[i] and alive[j] and row[-1] == rows[j][0]:
+                if row[-1] in blots:
+                    row.append(rows[j][1])
+                else:
+                    row[-1] = rows[j][1]
+                alive[j] = False
+    return [row for row, keep in zip(rows, alive, strict=True) if keep]
 
 
 def play_text(play: Play) -> str:
-    """The canonical notation of a play."""
+    """The canonical notation of a play, exactly as GNU Backgammon writes it."""
     if not play.moves:
         return NO_PLAY
-    chains = _chains(play.moves)
-    keys = sorted((-c[0].src, -c[-1].dst, _chain_text(c)) for c in chains)
-    counts = Counter(text for _, _, text in keys)
+    # A point where a move hits held a blot before the play, which is what GNUBG reads off the board.
+    blots = hits(play)
+    counted: list[tuple[list[int], int]] = []
+    for path in _paths(play.moves, blots):
+        for i, (seen, n) in enumerate(counted):
+            if seen == path:
+                counted[i] = (seen, n + 1)
+                break
+        else:
+            counted.append((path, 1))
+    marked: set[int] = set()
     out: list[str] = []
-    for _, _, text in keys:
-        if text in counts:
-            n = counts.pop(text)
-            out.append(text if n == 1 else f"{text}({n})")
+    for path, n in counted:
+        parts = [_point(path[0])]
+        for point in path[1:-1]:
+            parts.append(f"{_point(point)}*")
+            marked.add(point)
+        last = path[-1]
+        star = last in blots and last not in marked
+        marked.update({last} if star else set())
+        parts.append(_point(last) + ("*" if star else ""))
+        out.append("/".join(parts) + (f"({n})" if n > 1 else ""))
     return " ".join(out)
 
 

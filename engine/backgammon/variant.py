@@ -13,6 +13,7 @@ from engine.backgammon.flow import session_outcome
 from engine.backgammon.formats import GameState as GnubgGameState
 from engine.backgammon.formats import MatchInfo, Resignation, gnubg_id, xgid
 from engine.backgammon.game import (
+    ADDED_FIELDS,
     COLOURS,
     SCHEMA,
     BackgammonState,
@@ -215,7 +216,9 @@ class BackgammonVariant(Variant):
 
     def from_json(self, data: Mapping[str, Any]) -> BackgammonState:
         state = BackgammonState.from_json(data)
-        if state.to_json() != dict(data):
+        # A field added since the match was saved is read as its default, and not asked for back.
+        written = {k: v for k, v in state.to_json().items() if k in data or k not in ADDED_FIELDS}
+        if written != dict(data):
             raise CorruptStateError("the saved backgammon match has fields that do not belong to it")
         return state
 
@@ -267,13 +270,18 @@ class BackgammonVariant(Variant):
         return ImportedMatch(names=read.names, options=self.resolve_options(read.options), log=read.log)
 
     def export_match(
-        self, options: Mapping[str, Any], log: Sequence[str], names: tuple[str, str]
+        self,
+        options: Mapping[str, Any],
+        log: Sequence[str],
+        names: tuple[str, str],
+        ending: Outcome | None = None,
     ) -> MatchFile | None:
         """The match as a Jellyfish ``.mat`` file (none for Old English, which the format cannot hold,
-        nor for a match started from a set position: a ``.mat`` game starts from the opening)."""
+        nor for a match started from a set position: a ``.mat`` game starts from the opening, nor for a
+        match ended before its first roll)."""
         if options.get("position"):
             return None
-        text = mat_file(self, options, log, names)
+        text = mat_file(self, options, log, names, ending)
         if text is None:
             return None
         stem = "-vs-".join(re.sub(r"[^A-Za-z0-9]+", "", name)[:20] or "player" for name in names)
@@ -309,6 +317,13 @@ def match_info(state: BackgammonState) -> MatchInfo:
     else:
         game_state = GnubgGameState.PLAYING
     to_move = state.to_move()
+    score = state.score
+    if state.result is not None and state.result.winner is not None and max(score) >= state.length:
+        # A finished match is coded as its last game over, at the score before that game (GNU
+        # Backgammon aborts on a score at or above the length).
+        won = state.result.winner
+        before = min(state.length - 1, max(0, score[won] - state.result.points))
+        score = (before, score[1]) if won == 0 else (score[0], before)
     return MatchInfo(
         cube_log2=state.cube.bit_length() - 1,
         cube_owner=state.cube_owner,
@@ -320,7 +335,7 @@ def match_info(state: BackgammonState) -> MatchInfo:
         resigned=Resignation(state.offer) if state.phase is Phase.RESIGN else Resignation.NONE,
         dice=state.dice if state.phase is Phase.PLAY and state.dice else (0, 0),
         match_length=state.length,
-        score=state.score,
+        score=score,
         jacoby=state.money is not None and state.money.jacoby,
     )
 

@@ -1,7 +1,9 @@
-"""Backgammon in words: what a player types read back as an action."""
+"""Backgammon in words: what a player types read back as an action, and where a turn stands in the
+match as players count it (game G, move M)."""
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING
 
 from engine.backgammon.actions import (
@@ -105,5 +107,56 @@ def parse_action(state: BackgammonState, text: str) -> Action:
     if words in (NO_PLAY, "-", ""):
         raise IllegalActionError(f"{state.dice_text} can be played, so you must play it")
     done = play_text(Play(tuple(s.move for s in state.played), state.board)) if state.played else ""
-    play = parse_among(words, state.board, state.plays(), state.dice_text, already=done)
+    try:
+        play = parse_among(words, state.board, state.plays(), state.dice_text, already=done)
+    except (NotationError, IllegalActionError):
+        # One checker moved by one die ("13/8") is what a click on the board does: that checker
+        # moves, and the rest of the play is chosen as after the click.
+        if _ONE_STEP.match(words):
+            try:
+                return _parse_step(state, words)
+            except (NotationError, IllegalActionError):
+                pass
+        raise
     return Checkers(play.moves, play.result)
+
+
+_ONE_STEP = re.compile(r"^(bar|b|\d{1,2})/(off|o|\d{1,2})\*?$")
+"""One checker's move by one die, as a click makes it: ``13/8``, ``bar/22*``, ``6/off``."""
+
+
+def post_crawford(state: BackgammonState) -> bool:
+    """Whether this game comes after the Crawford game (the cube is back, the trailer doubles at once)."""
+    return state.length > 1 and state.uses_cube and state.crawford_done and not state.crawford
+
+
+def match_won_with(words: str) -> str:
+    """A one-point match's result: "White wins a backgammon" says "White wins the match with a
+    backgammon" (its points do not count: one game wins the match)."""
+    return words.replace(" wins ", " wins the match with ", 1)
+
+
+def move_number(state: BackgammonState) -> int:
+    """The move the turn under way is, as players count it: the number of the ``.mat`` line it is
+    written on (``matexport``), each line holding one turn of each player, the first player's on the
+    left. A double and its answer take a line of their own, so the double's line is the move of a
+    cube decision and the roll after a take is on the next. At the end of a game: its last line."""
+    phase = state.resume if state.phase is Phase.RESIGN and state.resume is not None else state.phase
+    seat = state.turn_seat
+    if seat is None or phase is Phase.OPENING:
+        return 1
+    done = state.turn_number - state.game_start_turn
+    if phase is Phase.PLAY or (phase is Phase.OVER and state.last_play is not None):
+        done -= 1  # the roll being played (or the one that ended the game) is the turn itself
+        seat = state.last_play.seat if phase is Phase.OVER and state.last_play is not None else seat
+    starter = seat if done % 2 == 0 else 1 - seat
+    # Each taken double fills a line (the double and the take); the cube starts each game at 1.
+    cells = max(done, 0) + (starter == 1) + 2 * (state.cube.bit_length() - 1)
+    cell = cells if cells % 2 == seat else cells + 1
+    return cell // 2 + 1
+
+
+def move_label(state: BackgammonState) -> str:
+    """ "game G, move M" (just "move M" in a one-game match), for the footer, the analysis and the replay."""
+    move = f"move {move_number(state)}"
+    return move if state.length == 1 else f"game {state.game_number}, {move}"

@@ -338,10 +338,10 @@ def test_the_analysis_lists_the_costliest_counted_decisions() -> None:
     text = analysis_text(analysis, 7, "Backgammon", "", ("Alice", "Bob"))
     listed = text.split("**Biggest mistakes**\n")[1].splitlines()
     assert listed[:3] == [
-        "· Bob, game 1 turn 4: answer: `played 4`, best `best 4` (-0.120)",
-        "· Alice, game 1 turn 3: rolled 6-4, played `played 3`, best `best 3` (-0.050)",
+        "· Bob, game 1, move 4: answer: `played 4`, best `best 4` (-0.120)",
+        "· Alice, game 1, move 3: rolled 6-4, played `played 3`, best `best 3` (-0.050)",
         # An analysis saved before rolls were kept has none to show.
-        "· Bob, game 1 turn 6: played `played 6`, best `best 6` (-0.050)",
+        "· Bob, game 1, move 6: played `played 6`, best `best 6` (-0.050)",
     ]
     clean = replace(analysis, decisions=decisions[:2])
     assert "Biggest mistakes" not in analysis_text(clean, 7, "Backgammon", "", ("Alice", "Bob"))

@@ -46,6 +46,8 @@ async def test_replay_of_a_finished_match_posts_a_gif_with_a_frame_per_action(
     assert f"Replay of match #{match_id}, Ring" in posted.content and not result.ephemeral
     gif = Image.open(io.BytesIO(posted.attachment(f"match-{match_id}.gif").data))
     assert gif.format == "GIF" and gif.n_frames == actions + 1
+    # The reply said at once that the replay was being made; the GIF then took its place.
+    assert any(str(old.get("content")).startswith("Making the replay…") for old in posted.history)
     # By number too, by someone who did not play.
     carol = fake.add_user("carol")
     again = await fake.slash(carol, "replay", {"match": match_id}, channel=board.channel_id, idle=True)
@@ -196,8 +198,10 @@ async def test_a_replay_whose_upload_fails_is_told_privately_without_a_traceback
     match_id, channel = await _finished_match(fake, bot)
     carol = fake.add_user("carol")
     for status, words in ((413, "too large"), (403, "Discord refused it (403)")):
-        fake.fail("POST", r"^/webhooks/", status=status)
+        # The GIF replaces the words counting its frames: an edit of the original reply.
+        fault = fake.fail("PATCH", r"^/webhooks/.*/messages/@original", status=status, times=None)
         result = await fake.slash(carol, "replay", {"match": match_id}, channel=channel, idle=True)
+        fault.clear()
         private = result.private
         assert private is not None and f"replay of match #{match_id} could not be posted" in private.content
         assert words in private.content

@@ -31,6 +31,7 @@ from engine.backgammon.game import BackgammonState, Checkers, Double, Opening, P
 from engine.backgammon.notation import play_text
 from engine.backgammon.turn import roll_dice
 from engine.backgammon.variant import VARIANT
+from engine.backgammon.words import move_number
 from engine.protocol import replay_states
 from render import SEAT_STYLES
 from render.analysis_chart import HEIGHT, WIDTH, render_chances
@@ -195,8 +196,9 @@ def test_a_player_who_always_plays_the_engines_best_play_has_pr_zero(
         action = VARIANT.parse_action(state, text)
         if isinstance(action, Opening | Roll) and isinstance(after, BackgammonState):
             dice = (action.die0, action.die1) if isinstance(action, Opening) else (action.d1, action.d2)
-            rolled[(after.game_number, after.turn_number)] = f"{max(dice)}-{min(dice)}"
-    assert all(d.roll == rolled[(d.game, d.turn)] for d in analysis.decisions)
+            # A decision's place is game G, move M (words.move_number): one move holds a turn of each.
+            rolled[(after.game_number, move_number(after), after.turn_seat)] = f"{max(dice)}-{min(dice)}"
+    assert all(d.roll == rolled[(d.game, d.turn, d.seat)] for d in analysis.decisions)
     # A played-out game's curve closes at its winner; one point per roll before it.
     openings = sum(t.startswith("opening") and t[-1] != t[-3] for t in log)  # a tie is rolled again
     rolls = openings + sum(t.startswith("roll") for t in log)

@@ -80,7 +80,8 @@ def random_info(rng: random.Random) -> MatchInfo:
         resigned=rng.choice(list(Resignation)),
         dice=rng.choice([(0, 0), (rng.randint(1, 6), rng.randint(1, 6))]),
         match_length=length,
-        score=(rng.randint(0, 32767), rng.randint(0, 32767)),
+        # A match under way: each score below the length (GNU Backgammon aborts on any other).
+        score=(rng.randrange(length or 32768), rng.randrange(length or 32768)),
         jacoby=rng.random() < 0.5,
     )
 

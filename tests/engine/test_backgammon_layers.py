@@ -50,7 +50,11 @@ def test_made_from_fields_by_name_and_read_back_the_same() -> None:
     state = played(5, 80)
     fields = {name: getattr(state, name) for name in (*POSITION_FIELDS, *GAME_FIELDS, *MATCH_FIELDS)}
     again = BackgammonState(
-        **fields, turn_number=state.turn_number, last=state.last, continues=state.continues
+        **fields,
+        turn_number=state.turn_number,
+        game_start_turn=state.game_start_turn,
+        last=state.last,
+        continues=state.continues,
     )
     assert again == state and again.to_json() == state.to_json()
     assert dataclasses.replace(state, score=(1, 1)) == state.but(score=(1, 1))

@@ -10,7 +10,7 @@ import pytest
 
 from engine.backgammon.matexport import mat_file, mat_record
 from engine.backgammon.variant import VARIANT
-from engine.protocol import CHANCE
+from engine.protocol import CHANCE, Forfeit, Outcome
 from tests.engine.test_backgammon_matfile import gnubg_import, needs_gnubg
 
 
@@ -74,3 +74,67 @@ def test_gnu_backgammon_imports_our_matches_with_the_same_final_score(tmp_path: 
     found = re.search(r"Alice (\d+), Bob (\d+)", output)
     assert found is not None, output
     assert (int(found.group(1)), int(found.group(2))) == score
+
+
+def _forfeit(winner: int) -> Outcome:
+    return Outcome(winner=winner, reason=Forfeit.RESIGNATION, description="resigned", points=1, length=0)
+
+
+def _gnubg_score(tmp_path: Path, text: str, name: str) -> tuple[int, int]:
+    output, _ = gnubg_import(tmp_path, text, name)
+    assert "No game in progress" not in output, output
+    found = re.search(r"Alice (\d+), Bob (\d+)", output)
+    assert found is not None, output
+    return int(found.group(1)), int(found.group(2))
+
+
+@needs_gnubg
+def test_mat_of_a_match_resigned_before_its_first_play_is_one_game_gnubg_reads(tmp_path: Path) -> None:
+    # The opening roll is made by itself; White resigns the match before moving.
+    text = mat_file(VARIANT, {"length": 3}, ["opening 5-2"], ("Alice", "Bob"), _forfeit(1))
+    assert text is not None
+    assert "  1) 52:" in text and "Wins 3 points and the match" in text  # the dice alone, as GNUBG writes
+    assert _gnubg_score(tmp_path, text, "early") == (0, 3)
+    # Before any roll there is nothing a program could read: no file rather than an empty one.
+    assert mat_file(VARIANT, {"length": 3}, [], ("Alice", "Bob"), _forfeit(1)) is None
+
+
+@needs_gnubg
+def test_mat_of_a_match_ended_off_the_board_mid_game_ends_with_the_resignation_gnubg_writes(
+    tmp_path: Path,
+) -> None:
+    cases = {
+        # a timeout of the player to move, with the dice unplayed: the game is resigned after them
+        "mid-play": (["opening 3-1", "8/5 6/5", "roll", "roll 6-4", "move 24/18"], 0),
+        # a double waiting: the loser passes it
+        "double": (["opening 3-1", "8/5 6/5", "roll", "roll 6-4", "24/14", "double"], 0),
+        # a double waiting, the doubler gives up: the winner takes, then the loser resigns
+        "doubler": (["opening 3-1", "8/5 6/5", "roll", "roll 6-4", "24/14", "double"], 1),
+        # an offer waiting: declined, then the whole resignation
+        "offer": (["opening 3-1", "8/5 6/5", "roll", "roll 6-4", "24/14", "resign single"], 1),
+    }
+    for name, (log, winner) in cases.items():
+        text = mat_file(VARIANT, {"length": 3}, log, ("Alice", "Bob"), _forfeit(winner))
+        assert text is not None and "Wins" in text, name
+        won = _gnubg_score(tmp_path, text, name)
+        assert won[winner] >= 1 and won[1 - winner] == 0, (name, text)
+    # Without the ending the file stops where play stopped, as before.
+    assert "Wins" not in (mat_file(VARIANT, {"length": 3}, cases["double"][0], ("Alice", "Bob")) or "")
+
+
+@needs_gnubg
+def test_mat_of_a_resignation_accepted_after_the_roll_writes_the_dice_alone(tmp_path: Path) -> None:
+    log = [
+        "opening 3-1",
+        "8/5 6/5",
+        "roll",
+        "roll 6-4",
+        "24/14",
+        "roll",
+        "roll 5-2",
+        "resign gammon",
+        "accept",
+    ]
+    text = mat_file(VARIANT, {"length": 3}, log, ("Alice", "Bob"))
+    assert text is not None and "52:" in text
+    assert _gnubg_score(tmp_path, text, "accepted") == (0, 2)

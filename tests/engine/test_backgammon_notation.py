@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import json
 import random
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -10,6 +13,7 @@ from engine.backgammon.board import Board, borne_off, check_board, side_from, st
 from engine.backgammon.notation import hits, parse_play, play_text
 from engine.backgammon.plays import legal_plays
 from engine.errors import IllegalActionError, NotationError
+from tests import oracles
 
 
 def board(me: dict[int, int], opp: dict[int, int]) -> Board:
@@ -130,3 +134,43 @@ def test_passing_when_a_play_exists_is_refused() -> None:
 def test_moving_backwards_is_not_understood() -> None:
     with pytest.raises(NotationError, match="toward home"):
         parse_play("5/8 6/5", starting_board(), 3, 1)
+
+
+def test_notation_hit_mark_goes_on_the_first_of_identical_moves_as_gnubg_writes_it() -> None:
+    # Checked with GNU Backgammon's own FormatMove (the gnubg module's move_tuple_to_string).
+    one_one = board({4: 2, 13: 13}, {22: 1, 1: 14})  # the blot on my 3 point is its 22
+    assert play_text(parse_play("4/3* 4/3 13/12(2)", one_one, 1, 1)) == "13/12(2) 4/3*(2)"
+    fours = board({24: 2, 13: 13}, {5: 1, 24: 14})  # its 5 point is my 20
+    assert play_text(parse_play("24/20* 20/16 24/20 13/9", fours, 4, 4)) == "24/20*/16 24/20 13/9"
+    hint = board({6: 2, 13: 13}, {23: 1, 1: 14})
+    assert play_text(parse_play("6/2 6/2* 13/9(2)", hint, 4, 4)) == "13/9(2) 6/2*(2)"
+
+
+_GNUBG_FORMAT = """
+import json, sys
+import gnubg
+out = [gnubg.move_tuple_to_string(tuple(moves), (tuple(b[0]), tuple(b[1]))) for b, moves in json.load(sys.stdin)]
+print("ANSWERS " + json.dumps(out))
+"""
+
+
+def test_notation_is_what_gnubg_writes_for_every_play_of_random_positions(tmp_path: Path) -> None:
+    oracles.import_oracle("gnubg")  # GNU Backgammon's Python module; it runs in its own process below
+    rng = random.Random(24)
+    b = starting_board()
+    cases: list[tuple[Board, list[int]]] = []
+    ours: list[str] = []
+    while len(cases) < 4000:
+        roll = rng.randint(1, 6), rng.randint(1, 6)
+        plays = legal_plays(b, *roll)
+        for play in plays:
+            if play.moves:
+                cases.append((b, [point for m in play.moves for point in (m.src, m.dst)]))
+                ours.append(play_text(play))
+        b = swap(rng.choice(plays).result)
+        if borne_off(b[0]) == 15:
+            b = starting_board()
+    done = oracles.run_gnubg([sys.executable, "-c", _GNUBG_FORMAT], json.dumps(cases), tmp_path, timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]
+    line = next(line for line in done.stdout.splitlines() if line.startswith("ANSWERS "))
+    assert ours == json.loads(line.removeprefix("ANSWERS "))

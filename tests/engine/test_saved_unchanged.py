@@ -20,7 +20,12 @@ from engine.space.variant import VARIANT as SPACE
 
 DIGESTS = {
     "ring": "4ec24692a6d533b2ec974d1bdf124cc2911e925b298827a245586c6ac4806806",
-    "backgammon": "8409987cb80751550891cd7e4e436a6bb8e75f2c868390ccad7caa74ac3ac293",
+    # Issue 24 writes plays exactly as GNU Backgammon does ("4/3*(2)"), which changes only the play
+    # texts (the state's "last" line and the views' texts), and saves "game_start_turn" (the turn the
+    # game under way began at, for "game G, move M"); a match saved without it still loads
+    # (tests/engine/test_backgammon_move_numbers.py); a one-point match's result says what the match
+    # was won by ("White wins the match with a gammon"), not its points.
+    "backgammon": "61488be5829a8ee59ece0f147e3c58addd08f4751f1929acbc5f78273966052e",
     "space": "57cf3b5993cf8bb1f754ae73dceab7c1352c1c0a31c170dce3f5465db5d70a55",
 }
 MIN_STATES = 300
