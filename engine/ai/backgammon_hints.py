@@ -17,6 +17,7 @@ from typing import Any
 from engine.ai.backgammon_bgsage import (
     APPROXIMATE_RULES,
     HARD,
+    MEDIUM,
     SCREEN_LEVEL,
     SCREEN_WINDOW,
     SagePlayer,
@@ -158,3 +159,23 @@ def _choices(rows: list[tuple[str, float]]) -> tuple[Choice, ...]:
     ordered = sorted(rows, key=lambda row: -row[1])
     best = ordered[0][1]
     return tuple(Choice(text, equity, equity - best, i == 0) for i, (text, equity) in enumerate(ordered))
+
+
+NOT_SENSIBLE = 0.2
+"""How much worse than rolling on a double must be, at ``AUTO_ROLL_PLAYER``'s depth, for the bot to
+roll by itself for a player who asked it to (``auto_roll``): a double costing that much is a blunder
+at any depth, so a cheap evaluation's error cannot turn a reasonable double into an automatic roll."""
+AUTO_ROLL_PLAYER = MEDIUM
+"""Whose cube decision says that a double is not sensible: a cheap depth (1-ply), as the bot asks it
+at every turn of a player with ``auto_roll`` on (about 30 ms in a compute worker)."""
+
+
+def double_not_sensible(view: GameView) -> bool:
+    """Whether the player on roll in ``view`` may double but should clearly not (no double beats the
+    double, taken or passed as the opponent would, by ``NOT_SENSIBLE`` or more: too early, or too good
+    to double); False where there is no double to decide."""
+    if not isinstance(view, BackgammonState) or view.roll_on() is None:
+        return False
+    cube, _ = _cube(view, AUTO_ROLL_PLAYER)
+    double = min(float(cube.equity_dt), float(cube.equity_dp))
+    return float(cube.equity_nd) - double >= NOT_SENSIBLE

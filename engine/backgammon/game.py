@@ -300,6 +300,9 @@ class BackgammonState(MatchFields, GameState, GameView):
             after = replace(after, continues=continues, seen_by=None)
         return after
 
+    def roll_on(self) -> Action | None:
+        return RollOn() if self.phase is Phase.DECIDE else None
+
     # -- the opening and the roll ----------------------------------------------------------------
 
     # -- the play --------------------------------------------------------------------------------
