@@ -28,7 +28,7 @@ from engine.ai.backgammon_bgsage import (
 )
 from engine.ai.coaching import Choice, Hint, NoHintError, Scale
 from engine.backgammon.board import CHECKERS, borne_off
-from engine.backgammon.game import BackgammonState, Phase
+from engine.backgammon.game import BackgammonState, Checkers, Double, Pass, Phase, RollOn, Take
 from engine.backgammon.notation import play_text
 from engine.protocol import GameView
 
@@ -87,7 +87,7 @@ def _play_hint(state: BackgammonState, player: SagePlayer, shown: int) -> Hint:
     finishing = borne_off(ranked[0][1].result[1]) == CHECKERS
     best = ranked[0][0]
     choices = tuple(
-        Choice(play_text(play), equity, equity - best, i == 0)
+        Choice(play_text(play), equity, equity - best, i == 0, Checkers(play.moves, play.result).notation)
         for i, (equity, play) in enumerate(ranked[:shown])
     )
     approximate = state.rules in APPROXIMATE_RULES and not finishing
@@ -120,7 +120,10 @@ def _double_hint(state: BackgammonState, player: SagePlayer) -> Hint:
     cube, chances = _cube(state, player)
     nd, dt, dp = float(cube.equity_nd), float(cube.equity_dt), float(cube.equity_dp)
     double = min(dt, dp)  # the opponent answers as well as it can
-    rows = [("No double (roll)", nd), (f"Double to {state.cube * 2}", double)]
+    rows = [
+        ("No double (roll)", nd, RollOn().notation),
+        (f"Double to {state.cube * 2}", double, Double().notation),
+    ]
     choices = _choices(rows)
     answer = "take" if dt <= dp else "pass"
     advice = (
@@ -142,7 +145,7 @@ def _take_hint(state: BackgammonState, player: SagePlayer) -> Hint:
     """Take or pass, for the player doubled: the doubler's equities turned round."""
     cube, doubler = _cube(state, player)
     take, drop = -float(cube.equity_dt), -float(cube.equity_dp)
-    rows = [(f"Take (cube at {state.cube * 2})", take), ("Pass", drop)]
+    rows = [(f"Take (cube at {state.cube * 2})", take, Take().notation), ("Pass", drop, Pass().notation)]
     choices = _choices(rows)
     win, gammon, lose_gammon = doubler
     return Hint(
@@ -155,10 +158,13 @@ def _take_hint(state: BackgammonState, player: SagePlayer) -> Hint:
     )
 
 
-def _choices(rows: list[tuple[str, float]]) -> tuple[Choice, ...]:
+def _choices(rows: list[tuple[str, float, str]]) -> tuple[Choice, ...]:
     ordered = sorted(rows, key=lambda row: -row[1])
     best = ordered[0][1]
-    return tuple(Choice(text, equity, equity - best, i == 0) for i, (text, equity) in enumerate(ordered))
+    return tuple(
+        Choice(text, equity, equity - best, i == 0, action)
+        for i, (text, equity, action) in enumerate(ordered)
+    )
 
 
 NOT_SENSIBLE = 0.2

@@ -179,6 +179,7 @@ LITERAL_IDS = {
     "MatchPicker": ("pick:board", "pick:move:8/5 6/5", "pick:hint"),
     "RulesButton": ("rules:ring:2",),
     "OpenRulesButton": ("rules:backgammon",),
+    "PlayHintButton": ("hp:12:3:8/5 6/5", "hp:12:3:roll", "hp:12:3:bar/22* 13/7*(2)"),
 }
 """Custom ids exactly as boards posted before this base was written carry them."""
 
