@@ -342,12 +342,21 @@ class BackgammonState(MatchFields, GameState, GameView):
     def last_text(self) -> str | None:
         return self.last
 
+    def away(self, seat: int) -> int:
+        """How many points ``seat`` still needs to win the match ("3-away", as players say it)."""
+        return self.length - self.score[seat]
+
     @property
     def score_text(self) -> str:
-        """The match score and the cube in words, empty for a 1-point match."""
+        """The match score as players say it, and the cube, in words; empty for a 1-point match:
+        "White 2 (3-away) · Black 3 (2-away) · 5-point match · cube 2, White's"."""
         if self.length == 1:
             return ""
-        parts = [f"Score {COLOURS[0]} {self.score[0]}, {COLOURS[1]} {self.score[1]} (to {self.length})"]
+        parts = [
+            f"{COLOURS[seat]} {self.score[seat]}" + (f" ({self.away(seat)}-away)" if self.away(seat) > 0 else "")
+            for seat in (0, 1)
+        ]
+        parts.append(f"{self.length}-point match")
         if self.crawford:
             parts.append("Crawford game")
         elif self.uses_cube:
