@@ -6,10 +6,12 @@ and nothing changes for the opponent but the speed."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from bot.settings import AUTO_CONFIRM, AUTO_ROLL
+from bot.turn_drafts import RollJudge
 from engine import GameView
 from fakediscord import FakeDiscord, FakeMessage, FakeUser
 from fakediscord.matches import live_board, private_panel, user_on_turn
@@ -90,22 +92,15 @@ async def test_confirm_automatically_makes_a_complete_play_final_at_once(
     await stop_bot(bot)
 
 
-def judge_says(answer: bool, asked: list[GameView]):  # type: ignore[no-untyped-def]
-    async def judge(game: str, view: GameView) -> bool:
-        asked.append(view)
-        return answer
-
-    return judge
-
-
-@pytest.mark.asyncio
-@pytest.mark.parametrize(("auto_roll", "not_sensible"), [(False, True), (True, True), (True, False)])
-async def test_auto_roll_rolls_when_the_engine_finds_a_double_not_sensible(
-    fake: FakeDiscord, tmp_path: Path, auto_roll: bool, not_sensible: bool
-) -> None:
+async def hand_over_with(
+    fake: FakeDiscord, tmp_path: Path, auto_roll: bool, judge: RollJudge | None
+) -> tuple[Any, FakeMessage, dict[int, FakeUser], FakeUser]:
+    """A 3-point match whose first play is made by clicks, the second player with ``auto_roll`` as
+    given (``judge``: the bot's judge, None for the engine's own): the bot, the board that hands the
+    turn over, the players, and the player it is handed to."""
     bot = await start_bot(fake, tmp_path / "db.sqlite3")
-    asked: list[GameView] = []
-    bot.sessions.judge = judge_says(not_sensible, asked)
+    if judge is not None:
+        bot.sessions.judge = judge
     board, users = await start(fake, length=3)
     first = user_on_turn(board, users)
     assert first is not None
@@ -114,10 +109,31 @@ async def test_auto_roll_rolls_when_the_engine_finds_a_double_not_sensible(
         await prefer(fake, second, auto_roll=True)
     handed = await play_turn_by_clicks(fake, board, first)
     assert user_on_turn(handed, users) == second
+    return bot, handed, users, second
+
+
+def rolled_for_them(handed: FakeMessage) -> bool:
+    """The board asks its player to play a roll made for them (no Roll or Double), said as any roll."""
+    asked = set(buttons(handed))
+    return (
+        "Roll" not in asked and not any(b.startswith("Double") for b in asked) and bool(move_buttons(handed))
+    )
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize(("auto_roll", "not_sensible"), [(False, True), (True, True), (True, False)])
+async def test_auto_roll_rolls_when_the_engine_finds_a_double_not_sensible(
+    fake: FakeDiscord, tmp_path: Path, auto_roll: bool, not_sensible: bool
+) -> None:
+    asked: list[GameView] = []
+
+    async def judge(game: str, view: GameView) -> bool:
+        asked.append(view)
+        return not_sensible
+
+    bot, handed, _, _ = await hand_over_with(fake, tmp_path, auto_roll, judge)
     if auto_roll and not_sensible:
-        # Rolled for them: the board asks them to play the roll, and says it as any roll.
-        assert "Roll" not in buttons(handed) and not any(b.startswith("Double") for b in buttons(handed))
-        assert move_buttons(handed) and " rolled " in text_of(handed)
+        assert rolled_for_them(handed) and " rolled " in text_of(handed)
     else:
         assert {"Roll", "Double to 2"} <= set(buttons(handed))
     # The judge is asked only for a player who wants it, once at the roll-or-double question.
@@ -131,14 +147,7 @@ async def test_auto_roll_with_the_real_judge_rolls_early_in_the_game(
     fake: FakeDiscord, tmp_path: Path
 ) -> None:
     """After the first play of a match nobody should double: the engine's own judge rolls."""
-    bot = await start_bot(fake, tmp_path / "db.sqlite3")
-    board, users = await start(fake, length=3)
-    first = user_on_turn(board, users)
-    assert first is not None
-    second = other(users, first)
-    await prefer(fake, second, auto_roll=True)
-    handed = await play_turn_by_clicks(fake, board, first)
-    assert user_on_turn(handed, users) == second
-    assert "Roll" not in buttons(handed) and move_buttons(handed)
+    bot, handed, _, _ = await hand_over_with(fake, tmp_path, True, None)
+    assert rolled_for_them(handed)
     fake.assert_clean()
     await stop_bot(bot)
