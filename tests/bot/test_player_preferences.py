@@ -151,3 +151,21 @@ async def test_auto_roll_with_the_real_judge_rolls_early_in_the_game(
     assert rolled_for_them(handed)
     fake.assert_clean()
     await stop_bot(bot)
+
+
+@pytest.mark.asyncio
+async def test_an_unknown_preference_is_refused_and_a_damaged_value_reads_as_off(
+    fake: FakeDiscord, tmp_path: Path
+) -> None:
+    bot = await start_bot(fake, tmp_path / "db.sqlite3")
+    alice = fake.add_user("alice")
+    with pytest.raises(ValueError, match="no preference called 'auto_resign'"):
+        await bot.sessions.preferences.save(alice.id, {"auto_resign": True})
+    assert await bot.store.preferences.of(alice.id) == {}
+    await bot.store.preferences.save(alice.id, {"auto_roll": "yes please", "auto_confirm": "on"}, 0.0)
+    prefs = await bot.sessions.preferences.get(alice.id)
+    assert not prefs[AUTO_ROLL] and prefs[AUTO_CONFIRM]
+    shown = text_of(await prefer(fake, alice))
+    assert f"**{AUTO_ROLL.title}**: off" in shown
+    fake.assert_clean()
+    await stop_bot(bot)
