@@ -701,12 +701,10 @@ def _draw_rows(image: Image.Image, state: BackgammonState, bottom: int) -> None:
 
 
 def row_score(state: BackgammonState, seat: int) -> str:
-    """A player's score in their row, as players say it: "2 points · 3-away" (only the points once
-    the match is won; nothing in a 1-point match)."""
-    if state.length == 1:
-        return ""
-    score, away = state.score[seat], state.away(seat)
-    return f"{score} point{'s' if score != 1 else ''}" + (f" · {away}-away" if away > 0 else "")
+    """A player's score as players say it, "2 points · 3-away" (no n-away once won; "" in 1 point)."""
+    points, away = state.score[seat], state.away(seat)
+    text = f"{points} point{'s' if points != 1 else ''}" + (f" · {away}-away" if away > 0 else "")
+    return text if state.length > 1 else ""
 
 
 @bytes_lru(4 * MB, theme.picture_bytes)
