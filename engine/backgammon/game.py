@@ -353,7 +353,8 @@ class BackgammonState(MatchFields, GameState, GameView):
         if self.length == 1:
             return ""
         parts = [
-            f"{COLOURS[seat]} {self.score[seat]}" + (f" ({self.away(seat)}-away)" if self.away(seat) > 0 else "")
+            f"{COLOURS[seat]} {self.score[seat]}"
+            + (f" ({self.away(seat)}-away)" if self.away(seat) > 0 else "")
             for seat in (0, 1)
         ]
         parts.append(f"{self.length}-point match")
