@@ -6,6 +6,7 @@ what a player's preferences (``bot.settings.PREFERENCES``) skip of it: the Confi
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING
 
@@ -31,6 +32,8 @@ from engine.ai.coaches import double_not_sensible
 if TYPE_CHECKING:
     from bot.sessions import SessionManager
 
+
+log = logging.getLogger(__name__)
 
 RollJudge = Callable[[str, GameView], Awaitable[bool]]
 """(game, view) -> whether the coach finds a double clearly wrong (``engine.ai.coaches``)."""
@@ -104,4 +107,10 @@ class TurnDrafts:
             return False
         if not (await self.manager.preferences.get(session.user_of(seat)))[AUTO_ROLL]:
             return False
-        return await self.manager.judge(session.variant.key, state.view(seat))
+        try:
+            return await self.manager.judge(session.variant.key, state.view(seat))
+        except Exception as exc:
+            # A judge that fails (a worker's timeout, an engine error) must not fail the opponent's
+            # move that handed the turn over: the player is asked, as without the preference.
+            log.warning("match %s: the auto-roll judge failed (%r); the player decides", session.id, exc)
+            return False

@@ -169,3 +169,18 @@ async def test_an_unknown_preference_is_refused_and_a_damaged_value_reads_as_off
     assert f"**{AUTO_ROLL.title}**: off" in shown
     fake.assert_clean()
     await stop_bot(bot)
+
+
+@pytest.mark.asyncio
+async def test_a_judge_that_fails_leaves_the_roll_to_the_player(
+    fake: FakeDiscord, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    async def broken(game: str, view: GameView) -> bool:
+        raise TimeoutError("the compute worker took too long")
+
+    bot, handed, _, _ = await hand_over_with(fake, tmp_path, True, broken)
+    # The opponent's play went through; the player is asked, as without the preference.
+    assert {"Roll", "Double to 2"} <= set(buttons(handed))
+    assert any("auto-roll judge failed" in r.getMessage() for r in caplog.records)
+    caplog.clear()
+    await stop_bot(bot)
