@@ -116,6 +116,7 @@ class RingsideBot(commands.Bot):
         self.analyses = Analyses(store, self.clock, lambda: self.publishers, self.render_pool, self.claims)
         # The computer thinks in a compute worker (with no workers, in a thread).
         self.sessions.think = self.render_pool.computer_move
+        self.sessions.judge = self.render_pool.double_not_sensible
         self.dev_guild_id = dev_guild_id
         self.run_scheduler = run_scheduler
         self._scheduler: asyncio.Task[None] | None = None

@@ -4,8 +4,8 @@ pictures, computing and heavy work off the event loop and out of each other's wa
 - ``board``: board pictures (about 10 ms of pure-Python/Pillow CPU each; one worker per core by
   default). Drawn on the event loop, 300 simultaneous clicks would queue 3 s of pictures in front of
   every answer; in a thread, the GIL would keep them on one core.
-- ``compute``: the computer's moves and ``/hint`` (bgsage does not release the GIL for all its work:
-  in a thread of the bot a hard move held the event loop for up to 90 ms at a time).
+- ``compute``: the computer's moves, ``/hint`` and the auto-roll judge (bgsage does not release the
+  GIL for all its work: in a thread of the bot a hard move held the event loop for up to 90 ms at a time).
 - ``heavy``: replays (the frames rebuilt from the saved log and drawn, seconds for a long match),
   analyses (minutes) and their charts; ``HEAVY_WORKERS`` workers at ``HEAVY_NICE``, so the OS
   schedules board pictures first on a busy machine. At most one analysis runs at a time
@@ -47,6 +47,7 @@ from typing import Any, TypeVar
 from app import worker_jobs
 from bot.metrics import Metrics
 from bot.worker_lanes import HeavyWorkFailed, Lane, LaneSpec, WorkerLost
+from engine.ai.coaches import double_not_sensible
 from engine.ai.coaching import Analysis, AnalysisStopped, Hint, StopCheck
 from engine.ai.levels import seeded_move
 from engine.protocol import Action, GameView
@@ -172,6 +173,12 @@ class RenderPool:
         """The coach's hint (``worker_jobs.hint``) in a compute worker, else a thread."""
         given: Hint = await self._compute(game, worker_jobs.hint, game, view)
         return given
+
+    async def double_not_sensible(self, game: str, view: GameView) -> bool:
+        """Whether the coach finds a double clearly wrong (``engine.ai.coaches.double_not_sensible``),
+        in a compute worker, else a thread: the ``auto_roll`` preference."""
+        clear: bool = await self._compute(game, double_not_sensible, game, view)
+        return clear
 
     async def _compute(self, game: str, job: Any, *args: Any) -> Any:
         if self.compute.knows(game):

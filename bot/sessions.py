@@ -37,11 +37,11 @@ from bot.session import (
     turn_complete,
     whose_turn,
 )
-from bot.settings import ServerSettings
+from bot.settings import PlayerPreferences, ServerSettings
 from bot.store import LoggedAction, MatchRecord, Store
 from bot.store.matches import AlreadyRematched, ChallengeAnswered, ComputerMatchExists
 from bot.turn_clocks import TurnClocks
-from bot.turn_drafts import TurnDrafts
+from bot.turn_drafts import RollJudge, TurnDrafts, judge_in_thread
 from bot.turn_driver import MAX_AUTOMATIC_ACTIONS, clock_after, forced_steps, next_automatic
 from engine import (
     GameError,
@@ -78,7 +78,11 @@ class SessionManager:
         self.clocks = TurnClocks(self)
         #: what the publisher notes back about the public boards
         self.boards = BoardHandoff(self)
-        #: turns in progress: drafts, Undo and Confirm
+        #: what each player asked the bot to do for them (``/preferences``)
+        self.preferences = PlayerPreferences(store, clock)
+        #: whether the coach finds a double clearly wrong (the bot sets its compute workers' judge)
+        self.judge: RollJudge = judge_in_thread
+        #: turns in progress: drafts, Undo and Confirm, and what the player's preferences play for them
         self.drafts = TurnDrafts(self)
         #: what the store says of matches, for the commands
         self.history = MatchHistory(store)
@@ -244,7 +248,9 @@ class SessionManager:
             mode = session.variant.confirmation_of(position, action)
             if mode is not TurnConfirmation.EACH_STEP and own_step(position, seat):
                 after = forced_steps(after, seat, steps)
-                if not turn_complete(after, seat) or mode is TurnConfirmation.CONFIRM:
+                if not turn_complete(after, seat) or (
+                    mode is TurnConfirmation.CONFIRM and not await self.drafts.confirms_itself(user_id)
+                ):
                     return await self.drafts.save(session, after, steps)
             after = await self._advance(session, after, steps)
             return await self._commit(session, state, after, steps)
@@ -281,7 +287,7 @@ class SessionManager:
 
         for _ in range(MAX_AUTOMATIC_ACTIONS):
             found = next_automatic(state, is_computer, standing, self.rng)
-            if found is None:
+            if found is None or (found.judged and not await self.drafts.rolls_itself(session, state)):
                 return state
             seat, action = found.seat, found.action
             if action is None:

@@ -1,8 +1,13 @@
 """A turn in progress, in games whose turns can be taken back: the steps drafted (saved, shown only to
-their player, not final), Undo, and Confirm, which makes the turn final for the opponent to see."""
+their player, not final), Undo, and Confirm, which makes the turn final for the opponent to see; and
+what a player's preferences (``bot.settings.PREFERENCES``) skip of it: the Confirm step
+(``auto_confirm``), the roll-or-double question when a double is clearly wrong (``auto_roll``)."""
 
 from __future__ import annotations
 
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING
 
 from bot.session import (
@@ -17,12 +22,26 @@ from bot.session import (
     deciding_seat,
     whose_turn,
 )
+from bot.settings import AUTO_CONFIRM, AUTO_ROLL
 from engine import (
     GameState,
+    GameView,
 )
+from engine.ai.coaches import double_not_sensible
 
 if TYPE_CHECKING:
     from bot.sessions import SessionManager
+
+
+log = logging.getLogger(__name__)
+
+RollJudge = Callable[[str, GameView], Awaitable[bool]]
+"""(game, view) -> whether the coach finds a double clearly wrong (``engine.ai.coaches``)."""
+
+
+async def judge_in_thread(game: str, view: GameView) -> bool:
+    """The auto-roll judge in a thread of this process (the bot without worker processes)."""
+    return await asyncio.to_thread(double_not_sensible, game, view)
 
 
 class TurnDrafts:
@@ -74,3 +93,24 @@ class TurnDrafts:
         session.draft = tuple(steps)
         session.working = position if steps else None
         return Played(session, session.state, tuple(steps), draft=True)
+
+    async def confirms_itself(self, user_id: int) -> bool:
+        """Whether the user's complete turns are final without their Confirm (``auto_confirm``)."""
+        return (await self.manager.preferences.get(user_id))[AUTO_CONFIRM]
+
+    async def rolls_itself(self, session: Session, state: GameState) -> bool:
+        """Whether the bot rolls on for the deciding player of ``state`` (``GameState.roll_on``): they
+        asked it to (``auto_roll``) and the coach finds a double clearly wrong. The coach thinks in a
+        compute worker, a cheap depth (``judge``); the match's lock keeps its clicks out meanwhile."""
+        seat = deciding_seat(state)
+        if seat is None:
+            return False
+        if not (await self.manager.preferences.get(session.user_of(seat)))[AUTO_ROLL]:
+            return False
+        try:
+            return await self.manager.judge(session.variant.key, state.view(seat))
+        except Exception as exc:
+            # A judge that fails (a worker's timeout, an engine error) must not fail the opponent's
+            # move that handed the turn over: the player is asked, as without the preference.
+            log.warning("match %s: the auto-roll judge failed (%r); the player decides", session.id, exc)
+            return False

@@ -3,8 +3,9 @@ the next automatic action (or the request to let the computer think) out; no sto
 asyncio. The session manager loops over it, applies what it says and saves the result.
 
 Played by itself: chance steps nobody is asked to trigger (the computer's rolls too), a forced
-action that tells nothing of a secret hand, the computer's decisions, and the response window of a
-player whose standing answer is "always pass".
+action that tells nothing of a secret hand, the computer's decisions, the response window of a
+player whose standing answer is "always pass", and, for a player whose ``auto_roll`` preference is
+on, the roll instead of a double that the coach finds clearly wrong (``judged``).
 """
 
 from __future__ import annotations
@@ -27,11 +28,13 @@ before handing back: a guard against a rules bug looping forever, far above real
 class Next:
     """The next automatic action of ``seat`` (None: chance), or, when ``action`` is None, the
     computer must choose one for ``seat``. ``standing``: the window's pass of a player who always
-    passes (said so on the board)."""
+    passes (said so on the board). ``judged``: played only if the player asked for it (``auto_roll``)
+    and the coach finds the other choice, raising the stakes, clearly wrong; else the player decides."""
 
     seat: int | None
     action: Action | None
     standing: bool = False
+    judged: bool = False
 
 
 def next_automatic(
@@ -62,6 +65,9 @@ def next_automatic(
         # A forced action is played at once, unless answering at once would tell the opponent what
         # a secret hand holds: then the player still answers.
         return Next(seat, legal[0])
+    roll_on = state.roll_on()
+    if roll_on is not None:
+        return Next(seat, roll_on, judged=True)
     return None
 
 

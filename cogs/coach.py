@@ -18,10 +18,19 @@ from discord.ext import commands
 
 from bot.analyses import FileNotAnalysed
 from bot.publishing import Unpostable
-from bot.session import MatchOver, NotInMatch, NotYourTurn, Session, UserError, check_readable, deciding_seat
+from bot.session import (
+    MatchOver,
+    NotInMatch,
+    NotYourTurn,
+    Session,
+    StaleControl,
+    UserError,
+    check_readable,
+    deciding_seat,
+)
 from bot.store import MatchRecord
 from cogs.board import match_label, options_text, player_names
-from cogs.components import MatchPicker, OpenReviewButton
+from cogs.components import NOT_RUNNING, MatchPicker, OpenReviewButton, PlayHintButton
 from cogs.publisher import (
     ANALYSIS_FAILED,
     ANALYSIS_PENDING,
@@ -104,7 +113,36 @@ class Coach(commands.Cog):
             await reply_privately(interaction, str(exc))
             return
         text = hint_text(given, session, drafted=bool(session.draft))
-        await interaction.followup.send(text[:2000], ephemeral=True)
+        view = play_this(given, session)
+        await interaction.followup.send(text[:2000], view=view or discord.utils.MISSING, ephemeral=True)
+
+    async def on_play_hint(
+        self, interaction: discord.Interaction[Any], match_id: int, version: int, action: str
+    ) -> None:
+        """**Play this** on a hint: the hinted choice is played for the player who asked, through the
+        same path as a click on the board, if the match is where the hint was given; else nothing."""
+        user_id = interaction.user.id
+        try:
+            session, _ = await self._hintable(match_id, user_id)
+            if session.version != version:
+                raise StaleControl(POSITION_CHANGED)
+        except UserError as exc:
+            await reply_privately(interaction, str(exc))
+            return
+        game = self.bot.controls.game
+        if game is None:
+            await reply_privately(interaction, NOT_RUNNING)
+            return
+        await interaction.response.defer()
+        try:
+            played = await self.bot.sessions.act(match_id, user_id, version, action)
+        except StaleControl:
+            await reply_privately(interaction, POSITION_CHANGED)
+            return
+        except UserError as exc:
+            await reply_privately(interaction, str(exc))
+            return
+        await game.publish_saved(interaction, played)
 
     async def _hint_candidates(self, interaction: discord.Interaction[Any]) -> list[MatchRecord]:
         """The caller's matches here a hint could be for: the only one, or those waiting for them, of
@@ -315,6 +353,24 @@ class Coach(commands.Cog):
 
 def _signed(value: float, digits: int = 3) -> str:
     return f"{value:+.{digits}f}"
+
+
+POSITION_CHANGED = "The position has changed since this hint: nothing was played. Ask for a new /hint."
+
+
+def play_this(hint: Hint, session: Session) -> discord.ui.View | None:
+    """The hint's **Play this** button (its best choice, for the match at its version now), or None:
+    for a turn in progress (the hint is from the turn's start) or a choice that has no notation."""
+    best = next((c for c in hint.choices if c.best), None)
+    if best is None or not best.action or session.draft:
+        return None
+    try:
+        button = PlayHintButton.build(session.id, session.version, best.action)
+    except ValueError:  # a notation too long for a custom id: the hint is still given
+        return None
+    view = discord.ui.View(timeout=None)
+    view.add_item(button)
+    return view
 
 
 def hint_text(hint: Hint, session: Session, drafted: bool = False) -> str:

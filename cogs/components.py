@@ -20,6 +20,7 @@ from typing import Any, ClassVar, Protocol, TypeVar
 
 import discord
 
+from bot.session import Played
 from cogs.outcomes import note
 from cogs.panels.base import ButtonSpec, SelectSpec
 from cogs.replies import answers_write_failures, reply_privately
@@ -66,6 +67,7 @@ class GameControls(Protocol):
     async def on_pick(
         self, interaction: discord.Interaction[Any], op: str, match_id: int, arg: str
     ) -> None: ...
+    async def publish_saved(self, interaction: discord.Interaction[Any], played: Played) -> None: ...
 
 
 class ChallengeControls(Protocol):
@@ -85,10 +87,13 @@ class RulesControls(Protocol):
 
 
 class HintControls(Protocol):
-    """What answers the match picker of ``/hint`` (the ``Coach`` cog)."""
+    """What answers the match picker of ``/hint`` and its **Play this** (the ``Coach`` cog)."""
 
     async def on_pick(
         self, interaction: discord.Interaction[Any], op: str, match_id: int, arg: str
+    ) -> None: ...
+    async def on_play_hint(
+        self, interaction: discord.Interaction[Any], match_id: int, version: int, action: str
     ) -> None: ...
 
 
@@ -431,6 +436,22 @@ class StopAfterGameButton(Control[discord.ui.Button[Any]]):
     def build(cls, match_id: int) -> StopAfterGameButton:
         made: StopAfterGameButton = cls.button(
             "Stop after this game", discord.ButtonStyle.secondary, "⏹️", match_id=match_id
+        )
+        return made
+
+
+class PlayHintButton(Control[discord.ui.Button[Any]]):
+    """**Play this** on a private hint: plays the hint's best choice (``action``, its notation) for the
+    player who asked, if the match is still at the ``version`` the hint was given for."""
+
+    id_format = "hp:{match_id}:{version}:{action}"
+    fields = named(match_id=NUMBER, version=NUMBER, action=Field(".{1,57}"))
+    handler, method = "hint", "on_play_hint"
+
+    @classmethod
+    def build(cls, match_id: int, version: int, action: str) -> PlayHintButton:
+        made: PlayHintButton = cls.button(
+            "Play this", discord.ButtonStyle.success, "▶️", match_id=match_id, version=version, action=action
         )
         return made
 

@@ -1,5 +1,5 @@
 """``/settings``: a server's turn clock, response window wait, challenge expiry, games, threads and
-results channel."""
+results channel; ``/preferences``: what a player asks the bot to do for them, in every server."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.settings import AUTO_CONFIRM, AUTO_ROLL, PREFERENCES, PlayerPrefs
 from bot.store import GuildSettings
 from cogs.replies import reply_privately
 from engine import VARIANTS
@@ -56,6 +57,13 @@ def describe(settings: GuildSettings) -> str:
             f"**Threads**: {'each match gets its own thread' if settings.use_threads else 'matches stay in the channel'}",
             f"**Results** announced: {results}",
         ]
+    )
+
+
+def describe_preferences(prefs: PlayerPrefs) -> str:
+    """A player's preferences, one line each: on or off, and what it does."""
+    return "\n".join(
+        f"**{p.title}**: {'on' if prefs[p] else 'off'}. {p.explain}" for p in PREFERENCES.values()
     )
 
 
@@ -159,4 +167,38 @@ class Settings(commands.Cog):
             await self.bot.settings.save(updated)
         title = "Settings saved" if changes else "Settings"
         embed = discord.Embed(title=title, description=describe(updated), colour=0x3B7DD8)
+        await interaction.response.send_message(embed=embed, ephemeral=True)
+
+    @app_commands.command(
+        name="preferences",
+        description="Your own preferences, in every server: auto-roll, confirm automatically.",
+    )
+    @app_commands.describe(
+        auto_roll="Roll for me at once when the engine finds a double clearly wrong (default off)",
+        auto_confirm="Make my play final as soon as it is complete, without Confirm (default off)",
+    )
+    async def preferences(
+        self,
+        interaction: discord.Interaction[Any],
+        auto_roll: bool | None = None,
+        auto_confirm: bool | None = None,
+    ) -> None:
+        # A player's own, so global rather than per server (as "my settings" are on other sites),
+        # and seen by nobody else.
+        changes = {
+            preference.key: value
+            for preference, value in ((AUTO_ROLL, auto_roll), (AUTO_CONFIRM, auto_confirm))
+            if value is not None
+        }
+        players = self.bot.sessions.preferences
+        if changes:
+            prefs = await players.save(interaction.user.id, changes)
+        else:
+            prefs = await players.get(interaction.user.id)
+        title = "Your preferences are saved" if changes else "Your preferences"
+        text = (
+            describe_preferences(prefs)
+            + "\nThey hold in every server; your opponents see no difference but the speed."
+        )
+        embed = discord.Embed(title=title, description=text, colour=0x3B7DD8)
         await interaction.response.send_message(embed=embed, ephemeral=True)

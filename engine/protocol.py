@@ -327,6 +327,13 @@ class GameState(ABC):
         """
         return None
 
+    def roll_on(self) -> Action | None:
+        """When the deciding seat may raise the stakes before its roll (backgammon's Roll or Double),
+        the action that rolls without raising them; ``None`` elsewhere. The bot plays it at once for a
+        player who asked it to (the ``auto_roll`` preference) when the coach finds raising the stakes
+        clearly wrong."""
+        return None
+
     @abstractmethod
     def describe(self, action: Action) -> str:
         """A short sentence for ``action`` played from this state ("move 2 of your 3 tokens ...")."""

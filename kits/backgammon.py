@@ -18,6 +18,7 @@ KIT = GameKit(
     coach=Coach(
         hint=Part("engine.ai.backgammon_hints:hint"),
         analysis=Part("engine.ai.backgammon_analysis:analyse_match"),
+        roll_judge=Part("engine.ai.backgammon_hints:double_not_sensible"),
     ),
     benchmark=Part("engine.ai.backgammon_players:BENCHMARK"),
     commands=Part("engine.backgammon.commands:COMMANDS"),

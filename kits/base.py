@@ -30,7 +30,7 @@ if TYPE_CHECKING:
 
     from cogs.panels.base import Panel
     from engine.ai.arena import Benchmark
-    from engine.ai.coaches import AnalysisFunction, HintFunction
+    from engine.ai.coaches import AnalysisFunction, HintFunction, RollJudge
     from engine.ai.players import ComputerPlayer
     from engine.commands import GameCommands
     from engine.protocol import GameView, Variant
@@ -71,6 +71,9 @@ class Coach:
 
     hint: Part[HintFunction]
     analysis: Part[AnalysisFunction]
+    roll_judge: Part[RollJudge] | None = None
+    """Whether a double (raising the stakes before a roll) is clearly wrong in a view, cheaply: the
+    ``auto_roll`` preference rolls on then (``GameState.roll_on``)."""
 
 
 @dataclass(frozen=True)

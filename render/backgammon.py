@@ -1,8 +1,8 @@
 """The backgammon board: 24 points, the bar, the borne-off trays, the cube, the dice and the last play.
 
 Layout (800 x 868): the shared header, then a row for the player at the top (colour, pip count,
-match score), the point numbers 13-24, the board, the numbers 12-1, the row of the player at the
-bottom, and the latest action in words.
+match score as players say it: "2 points · 3-away"), the point numbers 13-24, the board, the numbers
+12-1, the row of the player at the bottom, and the latest action in words.
 
 - Perspective: the seat on turn (``state.turn_seat``; seat 0 before the first turn) sits at the
   bottom of the public board (a player's own picture, ``state.view(seat)``, has that seat there), so the dice in the picture are always that player's. While a double waits
@@ -694,11 +694,19 @@ def _draw_winner(image: Image.Image, state: BackgammonState, result: Outcome) ->
 def _draw_rows(image: Image.Image, state: BackgammonState, bottom: int) -> None:
     """Each player's row beside their half: colour, pip count and (in a match) points scored."""
     for seat, y in ((1 - bottom, TOP_ROW_Y), (bottom, BOTTOM_ROW_Y)):
-        image.paste(*_row(seat, state.pips(seat), state.score[seat] if state.length != 1 else -1, y))
+        image.paste(*_row(seat, state.pips(seat), row_score(state, seat), y))
+
+
+def row_score(state: BackgammonState, seat: int) -> str:
+    """A player's score as players say it, "2 points · 3-away" (no n-away once won nor in a money
+    game, which counts points only; "" in 1 point)."""
+    points, away = state.score[seat], state.away(seat)
+    text = f"{points} point{'s' if points != 1 else ''}" + (f" · {away}-away" if away > 0 else "")
+    return text if state.length != 1 else ""
 
 
 @bytes_lru(4 * MB, theme.picture_bytes)
-def _row(seat: int, pips: int, score: int, y: int) -> tuple[Image.Image, tuple[int, int]]:
+def _row(seat: int, pips: int, score: str, y: int) -> tuple[Image.Image, tuple[int, int]]:
     """One player's row as a strip over the empty background, drawn once per text."""
     top = y - 18
     strip = _background().crop((0, top, WIDTH, top + 36))
@@ -710,9 +718,8 @@ def _row(seat: int, pips: int, score: int, y: int) -> tuple[Image.Image, tuple[i
     theme.label(strip, (x, 18), name, ROW_SIZE, style.text, anchor="lm")
     x += theme.text_length(face, name) + 18
     theme.label(strip, (x, 18), pip_count_text(pips), ROW_SIZE, TEXT, anchor="lm", bold=False, stroke=0)
-    if score >= 0:
-        text = f"{score} point{'s' if score != 1 else ''}"
-        theme.label(strip, (BOARD_RIGHT, 18), text, ROW_SIZE, style.text, anchor="rm")
+    if score:
+        theme.label(strip, (BOARD_RIGHT, 18), score, ROW_SIZE, style.text, anchor="rm")
     return strip, (0, top)
 
 

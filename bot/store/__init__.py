@@ -8,7 +8,7 @@ the turn clock, a result and the ratings it changes) is one transaction.
 
 The parts, one per kind of record: ``store.matches`` (matches, action logs, results, match history),
 ``store.challenges``, ``store.ratings`` (standings, leaderboard, rating history), ``store.settings``
-(per server), ``store.deadlines`` (what the scheduler finds due) and ``store.analyses`` (analyses of
+(per server), ``store.preferences`` (per player), ``store.deadlines`` (what the scheduler finds due) and ``store.analyses`` (analyses of
 finished matches).
 """
 
@@ -23,6 +23,7 @@ from bot.store.claims import ClaimStore
 from bot.store.connection import Connection, StoreError, WriteFailed
 from bot.store.deadlines import DeadlineStore
 from bot.store.matches import MatchStore
+from bot.store.preferences import PreferenceStore
 from bot.store.ratings import RatingStore
 from bot.store.records import (
     ChallengeRecord,
@@ -61,6 +62,7 @@ class Store:
         self.challenges = ChallengeStore(connection, self.scope)
         self.ratings = RatingStore(connection)
         self.settings = SettingsStore(connection)
+        self.preferences = PreferenceStore(connection)
         self.deadlines = DeadlineStore(connection, self.scope)
         self.analyses = AnalysisStore(connection, self.scope)
         self.claims = ClaimStore(connection)

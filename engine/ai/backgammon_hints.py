@@ -26,6 +26,7 @@ from bgsage.matchinfo import take_points
 from engine.ai.backgammon_bgsage import (
     APPROXIMATE_RULES,
     COACH,
+    MEDIUM,
     SCREEN_LEVEL,
     SCREEN_WINDOW,
     SagePlayer,
@@ -36,7 +37,7 @@ from engine.ai.backgammon_bgsage import (
 )
 from engine.ai.coaching import Choice, Hint, NoHintError, Scale
 from engine.backgammon.board import CHECKERS, borne_off
-from engine.backgammon.game import BackgammonState, Phase
+from engine.backgammon.game import Beaver, BackgammonState, Checkers, Double, Pass, Phase, RollOn, Take
 from engine.backgammon.notation import play_text
 from engine.protocol import GameView
 
@@ -95,7 +96,7 @@ def _play_hint(state: BackgammonState, player: SagePlayer, shown: int) -> Hint:
     finishing = borne_off(ranked[0][1].result[1]) == CHECKERS
     best = ranked[0][0]
     choices = tuple(
-        Choice(play_text(play), equity, equity - best, i == 0)
+        Choice(play_text(play), equity, equity - best, i == 0, Checkers(play.moves, play.result).notation)
         for i, (equity, play) in enumerate(ranked[:shown])
     )
     approximate = state.rules in APPROXIMATE_RULES and not finishing
@@ -141,8 +142,8 @@ def _double_hint(state: BackgammonState, player: SagePlayer) -> Hint:
     double = min(dt, dp)  # the opponent answers as well as it can
     best = cube_best(nd, dt, dp)
     rows = [
-        (f"{TOO_GOOD} (roll)" if best == TOO_GOOD else "No double (roll)", nd),
-        (f"Double to {state.cube * 2}", double),
+        (f"{TOO_GOOD} (roll)" if best == TOO_GOOD else "No double (roll)", nd, RollOn().notation),
+        (f"Double to {state.cube * 2}", double, Double().notation),
     ]
     choices = _choices(rows)
     answer = "take" if dt <= dp else "pass"
@@ -165,10 +166,10 @@ def _take_hint(state: BackgammonState, player: SagePlayer) -> Hint:
     """Take or pass, for the player doubled: the doubler's equities turned round."""
     cube, doubler = _cube(state, player)
     take, drop = -float(cube.equity_dt), -float(cube.equity_dp)
-    rows = [(f"Take (cube at {state.cube * 2})", take), ("Pass", drop)]
+    rows = [(f"Take (cube at {state.cube * 2})", take, Take().notation), ("Pass", drop, Pass().notation)]
     if state.may_beaver():
         # Money play: a beaver keeps the cube too, at twice the take's stake, so twice its equity.
-        rows.insert(1, (f"Beaver (cube at {state.cube * 4})", 2 * take))
+        rows.insert(1, (f"Beaver (cube at {state.cube * 4})", 2 * take, Beaver().notation))
     choices = _choices(rows)
     win, gammon, lose_gammon = doubler
     seat = state.turn_seat or 0
@@ -210,7 +211,30 @@ def match_words(
     )
 
 
-def _choices(rows: list[tuple[str, float]]) -> tuple[Choice, ...]:
+def _choices(rows: list[tuple[str, float, str]]) -> tuple[Choice, ...]:
     ordered = sorted(rows, key=lambda row: -row[1])
     best = ordered[0][1]
-    return tuple(Choice(text, equity, equity - best, i == 0) for i, (text, equity) in enumerate(ordered))
+    return tuple(
+        Choice(text, equity, equity - best, i == 0, action)
+        for i, (text, equity, action) in enumerate(ordered)
+    )
+
+
+NOT_SENSIBLE = 0.2
+"""How much worse than rolling on a double must be, at ``AUTO_ROLL_PLAYER``'s depth, for the bot to
+roll by itself for a player who asked it to (``auto_roll``): a double costing that much is a blunder
+at any depth, so a cheap evaluation's error cannot turn a reasonable double into an automatic roll."""
+AUTO_ROLL_PLAYER = MEDIUM
+"""Whose cube decision says that a double is not sensible: a cheap depth (1-ply), as the bot asks it
+at every turn of a player with ``auto_roll`` on (about 30 ms in a compute worker)."""
+
+
+def double_not_sensible(view: GameView) -> bool:
+    """Whether the player on roll in ``view`` may double but should clearly not (no double beats the
+    double, taken or passed as the opponent would, by ``NOT_SENSIBLE`` or more: too early, or too good
+    to double); False where there is no double to decide."""
+    if not isinstance(view, BackgammonState) or view.roll_on() is None:
+        return False
+    cube, _ = _cube(view, AUTO_ROLL_PLAYER)
+    double = min(float(cube.equity_dt), float(cube.equity_dp))
+    return float(cube.equity_nd) - double >= NOT_SENSIBLE

@@ -36,6 +36,8 @@ class Choice:
     equity: float
     diff: float
     best: bool
+    action: str = ""
+    """The notation that plays it (``Variant.parse_action``: the hint's **Play this**), "" if none."""
 
 
 @dataclass(frozen=True, slots=True)

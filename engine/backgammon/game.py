@@ -359,6 +359,9 @@ class BackgammonState(MatchFields, GameState, GameView):
             after = replace(after, continues=continues, seen_by=None)
         return after
 
+    def roll_on(self) -> Action | None:
+        return RollOn() if self.phase is Phase.DECIDE else None
+
     # -- the opening and the roll ----------------------------------------------------------------
 
     # -- the play --------------------------------------------------------------------------------
@@ -400,6 +403,10 @@ class BackgammonState(MatchFields, GameState, GameView):
     def last_text(self) -> str | None:
         return self.last
 
+    def away(self, seat: int) -> int:
+        """How many points ``seat`` still needs to win the match ("3-away", as players say it)."""
+        return self.length - self.score[seat]
+
     @property
     def turn_label(self) -> str:
         """ "Game 2, move 7" (``words.move_label``): the turn as players count it, as the .mat file does."""
@@ -407,7 +414,8 @@ class BackgammonState(MatchFields, GameState, GameView):
 
     @property
     def score_text(self) -> str:
-        """The match score and the cube in words, empty for a 1-point match."""
+        """The match score as players say it, and the cube, in words; empty for a 1-point match:
+        "White 2 (3-away) · Black 3 (2-away) · 5-point match · cube 2, White's"."""
         if self.length == 1:
             return ""
         if self.money is not None:
@@ -415,7 +423,12 @@ class BackgammonState(MatchFields, GameState, GameView):
             if self.stopping is not None:
                 parts.append("last game")
         else:
-            parts = [f"Score {COLOURS[0]} {self.score[0]}, {COLOURS[1]} {self.score[1]} (to {self.length})"]
+            parts = [
+                f"{COLOURS[seat]} {self.score[seat]}"
+                + (f" ({self.away(seat)}-away)" if self.away(seat) > 0 else "")
+                for seat in (0, 1)
+            ]
+            parts.append(f"{self.length}-point match")
         if self.crawford:
             parts.append("Crawford game")
         elif post_crawford(self):

@@ -100,7 +100,7 @@ async def test_in_a_match_the_player_on_turn_rolls_or_doubles_and_the_opponent_t
     bot = await start_bot(fake, tmp_path / "db.sqlite3")
     board, users = await start(fake, length=3)
     first = user_on_turn(board, users)
-    assert first is not None and "(to 3)" in text_of(board)
+    assert first is not None and "White 0 (3-away) · Black 0 (3-away) · 3-point match" in text_of(board)
     board = await play_turn_by_clicks(fake, board, first)
     second = user_on_turn(board, users)
     assert second is not None and second != first

@@ -182,6 +182,7 @@ LITERAL_IDS = {
     "OpenRulesButton": ("rules:backgammon",),
     "OpenReviewButton": ("rvo:5",),
     "ReviewButton": ("rv:5:9:2:next", "rv:5:9:1:first"),
+    "PlayHintButton": ("hp:12:3:8/5 6/5", "hp:12:3:roll", "hp:12:3:bar/22* 13/7*(2)"),
 }
 """Custom ids exactly as boards posted before this base was written carry them."""
 
