@@ -32,14 +32,13 @@ from __future__ import annotations
 
 import math
 import random
-import re
 from collections.abc import Callable
 
 from PIL import Image, ImageDraw
 
 from engine.ai.random_player import random_action
 from engine.backgammon.board import BAR, BAR_POINT, CHECKERS, OFF_POINT, RuleSet
-from engine.backgammon.game import COLOURS, LEVELS, BackgammonState, BackgammonWin, Phase
+from engine.backgammon.game import COLOURS, LEVELS, BackgammonState, Phase
 from engine.backgammon.plays import Move
 from engine.backgammon.variant import VARIANT
 from engine.backgammon.words import move_label, post_crawford
@@ -56,6 +55,8 @@ from render.backgammon_pieces import (
     shown_moves,
     unavailable_cube_sprite,
 )
+from render.backgammon_words import WINS as _WINS
+from render.backgammon_words import header_seat, header_text, row_score
 from render.picture import BoardPicture
 from render.theme import HIGHLIGHT, MUTED, TEXT, Caption, DieStyle, Point, SeatStyle
 
@@ -640,14 +641,6 @@ _REASONS: dict[str, str] = {
 }
 
 
-_WINS: dict[str, str] = {
-    BackgammonWin.SINGLE: "a single game",
-    BackgammonWin.GAMMON: "a gammon",
-    BackgammonWin.BACKGAMMON: "a backgammon",
-    BackgammonWin.PASSED: "the double was passed",
-}
-
-
 def _draw_winner(image: Image.Image, state: BackgammonState, result: Outcome) -> None:
     box = (INNER_LEFT + 20, GAP_TOP + 4, INNER_RIGHT - 20, GAP_BOTTOM - 4)
     ImageDraw.Draw(image).rounded_rectangle(box, radius=12, fill=theme.SHADOW, outline=HIGHLIGHT, width=3)
@@ -697,14 +690,6 @@ def _draw_rows(image: Image.Image, state: BackgammonState, bottom: int) -> None:
         image.paste(*_row(seat, state.pips(seat), row_score(state, seat), y))
 
 
-def row_score(state: BackgammonState, seat: int) -> str:
-    """A player's score as players say it, "2 points · 3-away" (no n-away once won nor in a money
-    game, which counts points only; "" in 1 point)."""
-    points, away = state.score[seat], state.away(seat)
-    text = f"{points} point{'s' if points != 1 else ''}" + (f" · {away}-away" if away > 0 else "")
-    return text if state.length != 1 else ""
-
-
 @bytes_lru(4 * MB, theme.picture_bytes)
 def _row(seat: int, pips: int, score: str, y: int) -> tuple[Image.Image, tuple[int, int]]:
     """One player's row as a strip over the empty background, drawn once per text."""
@@ -721,52 +706,6 @@ def _row(seat: int, pips: int, score: str, y: int) -> tuple[Image.Image, tuple[i
     if score:
         theme.label(strip, (BOARD_RIGHT, 18), score, ROW_SIZE, style.text, anchor="rm")
     return strip, (0, top)
-
-
-def header_text(state: BackgammonState) -> str:
-    """The header's sentence: ``phase_text`` without the score (the rows show it), an answer asked
-    for as "title: detail" so the question stays whole."""
-    result = state.result
-    if result is not None:
-        if state.is_money and result.winner is not None:
-            won, lost = state.score[result.winner], state.score[1 - result.winner]
-            return f"{COLOURS[result.winner]} wins the session: +{result.points}, {won}-{lost} in points"
-        if state.length > 1 and result.winner is not None and result.reason in _WINS:
-            # "White wins the 5-point match 5-3" is too long for the title line.
-            won, lost = state.score[result.winner], state.score[1 - result.winner]
-            return f"{COLOURS[result.winner]} wins the match: {won}-{lost} in a {state.length}-point match"
-        if state.length == 1 and result.winner is not None and " with " in result.description:
-            # "White wins the match with a gammon: Black resigned" is too long for the title line.
-            how = result.description.split(" with ", 1)[1].replace(": ", ", ")
-            return f"{COLOURS[result.winner]} wins the match: {how}"
-        return result.description
-    seat = state.turn_seat or 0
-    if state.phase is Phase.TAKE:
-        answers = "take, beaver or pass" if state.may_beaver() else "take or pass"
-        return f"{COLOURS[1 - seat]} to {answers}: {COLOURS[seat]} doubles to {state.cube * 2}"
-    if state.phase is Phase.RESIGN:
-        kind = LEVELS[state.offer - 1].value
-        points = state.offer * state.cube
-        return (
-            f"{COLOURS[1 - seat]} to accept or decline: {COLOURS[seat]} offers to resign a {kind} "
-            f"({points} point{'s' if points != 1 else ''})"
-        )
-    text = state.phase_text.split(" · ")[0]
-    # The dice still to play are drawn (the used ones faded): the title need not list them.
-    text = re.sub(r" \([^()]* left\)$", "", text)
-    if state.phase is Phase.OPENING and state.length != 1:
-        text = f"Game {state.game_number}: roll to see who starts"
-    return text
-
-
-def header_seat(state: BackgammonState) -> int | None:
-    """The seat the header names: the winner, the seat answering, the seat on turn, none at the opening."""
-    if state.result is not None:
-        return state.result.winner
-    if state.phase is Phase.OPENING:
-        return None
-    to_move = state.to_move()
-    return to_move if to_move in (0, 1) else state.turn_seat
 
 
 def _draw_header(image: Image.Image, state: BackgammonState, caption: Caption) -> None:

@@ -37,7 +37,7 @@ from engine.ai.backgammon_bgsage import (
 )
 from engine.ai.coaching import Choice, Hint, NoHintError, Scale
 from engine.backgammon.board import CHECKERS, borne_off
-from engine.backgammon.game import Beaver, BackgammonState, Checkers, Double, Pass, Phase, RollOn, Take
+from engine.backgammon.game import BackgammonState, Beaver, Checkers, Double, Pass, Phase, RollOn, Take
 from engine.backgammon.notation import play_text
 from engine.protocol import GameView
 
