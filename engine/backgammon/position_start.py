@@ -34,6 +34,7 @@ from engine.backgammon.formats import (
     read_xgid,
 )
 from engine.backgammon.game import BackgammonState
+from engine.backgammon.layers import MoneyRules
 from engine.errors import NotationError
 
 MAX_CODE_LENGTH = 120
@@ -96,10 +97,13 @@ def _first_sentence(error: FormatError, text: str) -> str:
     return message
 
 
-def start_from(pasted: PastedPosition, rules: RuleSet, length: int) -> BackgammonState:
+def start_from(
+    pasted: PastedPosition, rules: RuleSet, length: int, money: MoneyRules | None = None
+) -> BackgammonState:
     """The first state of a match to ``length`` points under ``rules`` from ``pasted``: its sides,
     whose turn, the dice (then the player on roll plays them), the cube, the score, the Crawford game.
-    ``length`` must be the code's own when it has one (the caller settles that)."""
+    ``length`` must be the code's own when it has one (the caller settles that); a money game
+    (``length`` 0) is played under ``money`` (default: the Jacoby rule as the code has it)."""
     info = pasted.info or MatchInfo(match_length=length)
     check_match(info)
     if info.match_length != length:
@@ -124,6 +128,10 @@ def start_from(pasted: PastedPosition, rules: RuleSet, length: int) -> Backgammo
         "crawford": crawford,
         "crawford_done": crawford_done,
     }
+    if length == cube.MONEY:
+        if not rules.uses_cube:
+            raise PositionCodeError("A money game is played with the cube, which Old English does not have.")
+        fields["money"] = money or MoneyRules(jacoby=info.jacoby)
     if info.game_state is GameState.NONE and not info.doubled and info.dice == (0, 0):
         # No game started: the opening roll decides who plays first, from this position.
         return BackgammonState(**fields)
@@ -153,11 +161,12 @@ def check_match(info: MatchInfo) -> None:
         raise PositionCodeError(
             "The code has a resignation waiting for an answer: give the position before it."
         )
-    if info.match_length == 0:
-        raise PositionCodeError("That code is of a money game: give a match position (with a length).")
+    if info.match_length == cube.MONEY:
+        return  # a money game: points won so far, no score to reach
     if not 1 <= info.match_length <= cube.MAX_LENGTH:
         raise PositionCodeError(
-            f"The code is of a {info.match_length}-point match; matches here are 1 to {cube.MAX_LENGTH} points."
+            f"The code is of a {info.match_length}-point match; matches here are 1 to {cube.MAX_LENGTH} "
+            "points (0: a money game)."
         )
     for points in info.score:
         if points >= info.match_length:

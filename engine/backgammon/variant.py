@@ -112,8 +112,6 @@ class BackgammonVariant(Variant):
         resolved = self.resolve_options(options)
         length = int(resolved["length"])
         rules = RuleSet(resolved["rules"])
-        if resolved.get("position"):
-            return start_from(read_code(resolved["position"]), rules, length)
         money = None
         if length == cube.MONEY:
             money = MoneyRules(
@@ -122,6 +120,8 @@ class BackgammonVariant(Variant):
                 automatic=resolved["automatic"],
                 limit=resolved["limit"],
             )
+        if resolved.get("position"):
+            return start_from(read_code(resolved["position"]), rules, length, money)
         return BackgammonState.new(rules, length, money)
 
     def resolve_options(self, options: Mapping[str, Any] | None) -> dict[str, Any]:
@@ -147,6 +147,8 @@ class BackgammonVariant(Variant):
                         "points: leave the length out, or give the same one"
                     )
                 given["length"] = pasted.length
+                if pasted.length == cube.MONEY:
+                    given.setdefault("jacoby", pasted.info.jacoby)  # as the code says, unless given
             given["position"] = code.strip()
             resolved = self._with_money_rules(given)
             start_from(pasted, RuleSet(resolved["rules"]), int(resolved["length"]))

@@ -138,6 +138,24 @@ def test_nackgammon_keeps_its_rules_and_old_english_its_limit() -> None:
         started(crowded, rules="oldenglish")
 
 
+def test_a_money_game_starts_from_a_money_code_with_its_jacoby_rule_unless_given() -> None:
+    """A code of a money game (match length 0) starts a money session from it: XG's Jacoby flag (the
+    Crawford/Jacoby field, 1 = Jacoby) is kept, unless the challenge says otherwise."""
+    plain = started("XGID=-b----E-C---eE---c-e----B-:1:1:1:00:3:1:0:0:10")
+    assert plain.length == 0 and plain.money is not None and not plain.money.jacoby
+    assert (plain.score, plain.cube, plain.cube_owner, plain.phase) == ((1, 3), 2, 1, Phase.DECIDE)
+    jacoby = started("XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:1:0:10")
+    assert jacoby.money is not None and jacoby.money.jacoby and jacoby.dice == (5, 2)
+    told = started("XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:1:0:10", jacoby=False, beavers=True)
+    assert told.money is not None and not told.money.jacoby and told.money.beavers
+    bare = started(OPENING_ID, length=0)
+    assert bare.is_money and bare.money is not None and bare.money.jacoby  # the option's default
+    assert not VARIANT.counts_for_rating(VARIANT.resolve_options({"position": OPENING_ID, "length": 0}))
+    assert codes(plain)["XGID"] == "XGID=-b----E-C---eE---c-e----B-:1:1:1:00:3:1:0:0:10"
+    again = started(codes(plain)["GNUBG ID"])  # the GNU Backgammon ID:match ID of the money game
+    assert again.is_money and again.score == plain.score and again.cube == plain.cube
+
+
 @pytest.mark.parametrize(
     ("code", "options", "reason"),
     [
@@ -145,7 +163,8 @@ def test_nackgammon_keeps_its_rules_and_old_english_its_limit() -> None:
         ("4HPwATDgc/AB", {}, "not a position code"),
         ("XGID=-b----E-C---eE---c-e---BB-:0:0:1:52:0:0:0:5:10", {}, "at most 15"),
         ("XGID=-b----E-C---eE---c-e----B-:0:0:1:52:5:0:0:5:10", {}, "already won"),
-        ("XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:0:0:10", {}, "money game"),
+        ("XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:0:0:10", {"rules": "oldenglish"}, "money game"),
+        ("XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:0:5:10", {"length": 0}, "5-point match, not 0"),
         ("XGID=-b----E-C---eE---c-e----B-:1:0:1:52:0:0:0:1:10", {}, "without the cube"),
         ("XGID=-b----E-C---eE---c-e----B-:1:0:1:52:0:0:0:5:10", {"rules": "oldenglish"}, "without the cube"),
         ("XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:1:5:10", {}, "Crawford"),
