@@ -53,6 +53,7 @@ from engine.ai.coaching import Analysis, AnalysisStopped, Decision, PlayerReport
 from engine.backgammon.board import CHECKERS, Board, borne_off
 from engine.backgammon.game import (
     BackgammonState,
+    Beaver,
     Checkers,
     Double,
     MoveChecker,
@@ -169,8 +170,8 @@ def analyse(
             decision = replace(double_decision(state, isinstance(action, Double), cubes), action=i)
             decisions.append(decision)
             tallies[decision.seat].add(decision)
-        elif isinstance(action, Take | Pass):
-            decision = replace(_take(state, isinstance(action, Take), cubes), action=i)
+        elif isinstance(action, Take | Beaver | Pass):
+            decision = replace(_take(state, _ANSWERS[type(action)], cubes), action=i)
             decisions.append(decision)
             tallies[decision.seat].add(decision)
         elif isinstance(action, MoveChecker | Checkers) and not state.played:
@@ -249,21 +250,29 @@ def _cube_alive(state: BackgammonState, seat: int) -> bool:
     return state.score[seat] + state.cube < state.length
 
 
-def _take(state: BackgammonState, took: bool, cubes: Cubes) -> Decision:
+_ANSWERS: dict[type, str] = {Take: "Take", Beaver: "Beaver", Pass: "Pass"}
+
+
+def _take(state: BackgammonState, answer: str, cubes: Cubes) -> Decision:
+    """The answer to a double: take, pass, or in a money session with beavers a beaver (a take that
+    redoubles at once, keeping the cube: twice the take's equity, as the hint counts it)."""
     doubler = state.turn_seat or 0
     cube = cubes.of(state.board, state, doubler)
     take, drop = -float(cube.equity_dt), -float(cube.equity_dp)
-    loss = max(take, drop) - (take if took else drop)
+    worth = {"Take": take, "Pass": drop}
+    if state.may_beaver():
+        worth["Beaver"] = 2 * take
+    best = max(worth, key=lambda name: worth[name])
     return Decision(
         seat=1 - doubler,
         game=state.game_number,
         turn=move_number(state),  # game G, move M as players count it (words.move_number)
         kind="take",
-        played="Take" if took else "Pass",
-        best="Take" if take >= drop else "Pass",
-        loss=max(0.0, loss),
+        played=answer,
+        best=best,
+        loss=max(0.0, worth[best] - worth[answer]),
         unforced=True,
-        **_standing(take if took else drop, (take, drop)),
+        **_standing(worth[answer], tuple(worth.values())),
     )
 
 

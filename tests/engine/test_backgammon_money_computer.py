@@ -7,6 +7,7 @@ import random
 
 import pytest
 
+from engine.ai.backgammon_analysis import analyse
 from engine.ai.backgammon_bgsage import EASY, HARD, MEDIUM, context
 from engine.ai.backgammon_hints import hint
 from engine.backgammon.board import side_from
@@ -64,3 +65,17 @@ def test_hint_in_a_money_session_gives_money_equities_whatever_the_score() -> No
     beaver, take = (next(c for c in first.choices if c.text.startswith(word)) for word in ("Beaver", "Take"))
     assert first.question == "Take, beaver or pass" and beaver.best
     assert beaver.equity == pytest.approx(2 * take.equity) and take.equity > 0
+
+
+def test_the_analysis_counts_a_beaver_as_the_answer_to_a_double() -> None:
+    """A beaver is one of three answers to a double in a session with beavers (take, beaver, pass):
+    the analysis judges it against the other two, a beaver worth twice the take (the hint's rule)."""
+    options = VARIANT.resolve_options({"length": 0, "beavers": True})
+    log = ["opening 2-5", "move 8/6", "move 13/8", "double", "beaver", "roll 4-6", "move 13/9", "move 24/18"]
+    answers = [d for d in analyse(options, log, level="2ply").decisions if d.kind == "take"]
+    assert [(d.played, d.choices) for d in answers] == [("Beaver", 3)]
+    took = [
+        d for d in analyse(options, [*log[:4], "take", *log[5:]], level="2ply").decisions if d.kind == "take"
+    ]
+    assert [(d.played, d.best, d.choices) for d in took] == [("Take", "Beaver", 3)]
+    assert took[0].loss == pytest.approx(answers[0].best_equity - took[0].played_equity)
