@@ -38,11 +38,11 @@ from bot.session import (
     whose_turn,
 )
 from bot.settings import ServerSettings
-from bot.store import LoggedAction, MatchRecord, Store
+from bot.store import Deadlines, LoggedAction, MatchRecord, Store
 from bot.store.matches import AlreadyRematched, ChallengeAnswered, ComputerMatchExists
 from bot.turn_clocks import TurnClocks
 from bot.turn_drafts import TurnDrafts
-from bot.turn_driver import MAX_AUTOMATIC_ACTIONS, clock_after, forced_steps, next_automatic
+from bot.turn_driver import MAX_AUTOMATIC_ACTIONS, clock_after, forced_steps, next_automatic, others_acted
 from engine import (
     GameError,
     GameState,
@@ -50,6 +50,7 @@ from engine import (
     find_variant,
 )
 from engine.ai.random_player import sample_outcome
+from engine.live_clock import clock_of
 
 log = logging.getLogger(__name__)
 
@@ -194,6 +195,7 @@ class SessionManager:
                 computer_level=computer_level,
                 rematch_of=rematch_of,
                 human=human,
+                live_clock=clock_of(options),
             )
         except ComputerMatchExists:
             assert human is not None
@@ -310,13 +312,21 @@ class SessionManager:
         turn that just ended, every step in order. ``always_pass``: the players' standing answers to
         response windows, saved with it when they change."""
         now = self.clock.now()
+        record = session.record
+        running = record.clock_seat is not None and record.clock_seat == deciding_seat(before)
+        if running and record.timeout_at is not None and now >= record.timeout_at:
+            # The scheduler ends the match at once; a decision made too late does not count.
+            raise UserError("Your clock ran out before that: you lose this match on time.")
         outcome = after.outcome()
         result = result_record(session.id, outcome, now) if outcome is not None else None
         waiting = deciding_seat(after)
         human = waiting is not None and session.user_of(waiting) not in self.computer_ids
         deadlines = clock_after(before, after, human)
+        if deadlines is None and session.record.clock_delay is not None and others_acted(before, steps):
+            # The computer played in between: the live clock charges this decision and starts afresh
+            # (a new delay) when the board asking for the next one is shown.
+            deadlines = Deadlines(None, None)
         hand_over = after.is_terminal() or asked(after) != asked(before)
-        record = session.record
         turn = [*record.turn_steps, *(s.to_json() for s in steps)]
         new_board = hand_over or (record.new_board and record.behind)
         saved = await self.store.matches.record_actions(

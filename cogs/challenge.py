@@ -44,6 +44,7 @@ class Challenge(commands.Cog):
         length="Match length in points, for games played as matches (backgammon: 1 to 25, default 1)",
         rules="Rule set, for games that have several (pick one from the list)",
         level="How well the computer plays, when you challenge me (default: medium)",
+        clock="Backgammon live clock: reserve per player + delay per move, e.g. 2m+12s (default: none)",
     )
     @app_commands.choices(level=[app_commands.Choice(name=level, value=level) for level in LEVELS])
     async def challenge(
@@ -55,9 +56,12 @@ class Challenge(commands.Cog):
         length: int | None = None,
         rules: str | None = None,
         level: str | None = None,
+        clock: str | None = None,
     ) -> None:
         challenges = self.bot.challenges
         given = {name: value for name, value in (("length", length), ("rules", rules)) if value is not None}
+        if clock is not None:
+            given["clock"] = clock
         try:
             variant = await challenges.check_new(
                 guild_id=interaction.guild_id,

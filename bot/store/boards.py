@@ -60,12 +60,15 @@ class BoardStore:
                 return None
             if deadlines is not None:
                 await db.execute(
-                    "UPDATE matches SET reminder_at = ?, timeout_at = ?, window_at = ? WHERE id = ?"
+                    "UPDATE matches SET reminder_at = ?, timeout_at = ?, window_at = ?, clock_seat = ?,"
+                    " clock_since = ? WHERE id = ?"
                     " AND status = 'active' AND timeout_at IS NULL AND window_at IS NULL AND board_version = ?",
                     (
                         deadlines.reminder_at,
                         deadlines.timeout_at,
                         deadlines.window_at,
+                        deadlines.clock_seat,
+                        deadlines.clock_since,
                         match_id,
                         board_version,
                     ),

@@ -63,6 +63,14 @@ class BackgammonVariant(Variant):
             choice_labels=tuple(RULE_LABELS.values()),
             summary="{label} rules",
         ),
+        # The live clock is kept and run by the bot's services (engine.live_clock): empty is none,
+        # each turn then has the server's deadline.
+        OptionSpec(
+            "clock",
+            "Live clock: each player's reserve for the match + delay per move, e.g. 2m+12s",
+            "",
+            summary="clock {value}",
+        ),
     )
     # Checkers are moved one at a time and the play waits for Confirm; cube decisions, resignation
     # offers and their answers (and a whole play typed at once) are final when made.
