@@ -224,6 +224,7 @@ class SessionManager:
             seat, state = check_member(session, user_id, version)
             if deciding_seat(state) != seat:
                 raise NotYourTurn(whose_turn(state, session.variant.seat_names, session.user_of))
+            self.clocks.check_in_time(session, seat)
             position = session.position
             assert position is not None
             if session.awaiting_confirmation:
@@ -312,11 +313,8 @@ class SessionManager:
         turn that just ended, every step in order. ``always_pass``: the players' standing answers to
         response windows, saved with it when they change."""
         now = self.clock.now()
+        self.clocks.check_in_time(session, deciding_seat(before))
         record = session.record
-        running = record.clock_seat is not None and record.clock_seat == deciding_seat(before)
-        if running and record.timeout_at is not None and now >= record.timeout_at:
-            # The scheduler ends the match at once; a decision made too late does not count.
-            raise UserError("Your clock ran out before that: you lose this match on time.")
         outcome = after.outcome()
         result = result_record(session.id, outcome, now) if outcome is not None else None
         waiting = deciding_seat(after)

@@ -60,6 +60,15 @@ class TurnClocks:
             return Deadlines(None, ends, clock_seat=waiting, clock_since=now)
         return Deadlines(now + settings.reminder_seconds, now + settings.timeout_seconds)
 
+    def check_in_time(self, session: Session, seat: int | None) -> None:
+        """Refuse a decision of ``seat`` made after its live clock ran out: it does not count, and
+        the scheduler's next round ends the match as lost on time."""
+        record = session.record
+        if seat is None or record.clock_seat != seat or record.timeout_at is None:
+            return
+        if self.manager.clock.now() >= record.timeout_at:
+            raise UserError("Your clock ran out before that: you lose this match on time.")
+
     async def timeout(self, match_id: int) -> Played | None:
         """End the match as a loss for the player whose time ran out; None if it is not (or no longer) due."""
         session = await self.manager.get(match_id)

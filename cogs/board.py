@@ -400,6 +400,8 @@ def board_message(
             else f"The match{options} is drawn: {sentence(outcome.description)}"
         )
         colour = seat_colour(session, winner) if winner is not None else NEUTRAL_COLOUR
+        if session.record.clock_left is not None:
+            lines.append(clock_line(session, None))  # how much time each had left
     elif seat is not None and in_window(state):
         # A response window: the same words whatever the hand holds, and a wait, not a forfeit.
         lines.append(f"**{public.phase_text}**")
