@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from bot.clock import ManualClock
+from bot.session import UserError
 from bot.sessions import SessionManager
 from bot.store import MatchRecord, Store
 from fakediscord import FakeDiscord, FakeMessage, FakeUser
@@ -260,6 +261,11 @@ async def test_a_run_out_reserve_ends_the_match_once_across_two_processes(tmp_pa
     clock.advance(69)
     assert await first.clocks.timeout_due() == [] and await second.clocks.timeout_due() == []
     clock.advance(1)
+    # Run out: a decision now does not count (whatever it is), in either process.
+    on_turn = session.user_of(session.record.clock_seat or 0)
+    for manager in (first, second):
+        with pytest.raises(UserError, match="lose this match on time"):
+            await manager.act(session.id, on_turn, None, "24/23")
     ended = [await first.clocks.timeout_due(), await second.clocks.timeout_due()]
     assert sorted(len(e) for e in ended) == [0, 1]  # one of them ended it; the other found it over
     assert await first.clocks.timeout(session.id) is None and await second.clocks.timeout(session.id) is None
