@@ -56,17 +56,17 @@ async def set_deadlines(db: Transaction, match_id: int, deadlines: Deadlines, no
     decision over; the live clock that ran until ``now``, if any, is charged to its player first."""
     await charge_live_clock(db, match_id, now)
     await db.execute(
-        "UPDATE matches SET reminder_at = ?, timeout_at = ?, window_at = ?, clock_seat = ?, clock_since = ?"
-        " WHERE id = ?",
-        (
-            deadlines.reminder_at,
-            deadlines.timeout_at,
-            deadlines.window_at,
-            deadlines.clock_seat,
-            deadlines.clock_since,
-            match_id,
-        ),
+        f"UPDATE matches SET {SET_DEADLINES} WHERE id = ?", (*deadline_values(deadlines), match_id)
     )
+
+
+SET_DEADLINES = "reminder_at = ?, timeout_at = ?, window_at = ?, clock_seat = ?, clock_since = ?"
+"""The columns of a ``Deadlines``, in the order of ``deadline_values``."""
+
+
+def deadline_values(deadlines: Deadlines) -> tuple[float | int | None, ...]:
+    d = deadlines
+    return (d.reminder_at, d.timeout_at, d.window_at, d.clock_seat, d.clock_since)
 
 
 async def charge_live_clock(db: Transaction, match_id: int, now: float) -> None:

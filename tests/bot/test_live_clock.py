@@ -10,26 +10,17 @@ from pathlib import Path
 
 import pytest
 
+from app.client import RingsideBot
 from bot.clock import ManualClock
 from bot.session import UserError
 from bot.sessions import SessionManager
 from bot.store import MatchRecord, Store
 from fakediscord import FakeDiscord, FakeMessage, FakeUser
-from fakediscord.matches import challenge_and_accept, live_board, match_id_of, private_panel, user_on_turn
+from fakediscord.matches import challenge_and_accept, live_board, match_id_of, user_on_turn
+from tests.bot.test_backgammon_discord import buttons, play_turn_by_clicks, text_of
 from tests.support import start_bot, stop_bot
 
 HOUR = 3600.0
-
-
-def buttons(message: FakeMessage) -> dict[str, str]:
-    return {b.label or "": b.custom_id or "" for b in message.buttons if not b.disabled}
-
-
-def text_of(message: FakeMessage) -> str:
-    parts = [message.content]
-    for embed in message.embeds:
-        parts += [str(embed.get("title") or ""), str(embed.get("description") or "")]
-    return "\n".join(parts)
 
 
 async def saved(bot_store: Store, mid: int) -> MatchRecord:
@@ -39,23 +30,25 @@ async def saved(bot_store: Store, mid: int) -> MatchRecord:
 
 
 async def play_turn(fake: FakeDiscord, board: FakeMessage, user: FakeUser) -> FakeMessage:
-    """``user`` rolls if asked to, then plays checker by checker (the first move each time) and
-    confirms; the new public board."""
+    """``user`` rolls if asked to, then plays and confirms; the new public board."""
     if "Roll" in buttons(board):
         await fake.click(user, board, buttons(board)["Roll"], idle=True)
         board = live_board(fake, board.channel_id)
-    message = board
-    for _ in range(6):
-        if "Confirm" in buttons(message):
-            await fake.click(user, message, buttons(message)["Confirm"], idle=True)
-            return live_board(fake, board.channel_id)
-        moves = {label: cid for label, cid in buttons(message).items() if "/" in label}
-        assert moves, f"no move buttons on {message.content!r}"
-        await fake.click(user, message, next(iter(moves.values())), idle=True)
-        panel = private_panel(fake, board.channel_id, user, board)
-        assert panel is not None
-        message = panel
-    raise AssertionError("a turn took more than five clicks")
+    return await play_turn_by_clicks(fake, board, user)
+
+
+async def clocked(
+    fake: FakeDiscord, tmp_path: Path, manual: ManualClock, **options: object
+) -> tuple[RingsideBot, FakeMessage, FakeUser, dict[int, FakeUser]]:
+    """A bot, and a backgammon match between Alice and Bob with ``options``: its first board, the
+    player it asks, both users."""
+    bot = await start_bot(fake, tmp_path / "db.sqlite3", manual)
+    alice, bob = fake.add_user("alice"), fake.add_user("bob")
+    users = {alice.id: alice, bob.id: bob}
+    board = await challenge_and_accept(fake, alice, bob, "backgammon", **options)
+    on_turn = user_on_turn(board, users)
+    assert on_turn is not None
+    return bot, board, on_turn, users
 
 
 @pytest.mark.asyncio
@@ -63,13 +56,8 @@ async def test_the_delay_is_used_before_the_reserve_and_the_board_shows_both_res
     fake: FakeDiscord, tmp_path: Path
 ) -> None:
     clock = ManualClock()
-    bot = await start_bot(fake, tmp_path / "db.sqlite3", clock)
-    alice, bob = fake.add_user("alice"), fake.add_user("bob")
-    users = {alice.id: alice, bob.id: bob}
-    board = await challenge_and_accept(fake, alice, bob, "backgammon", clock="1m+10s")
+    bot, board, first, users = await clocked(fake, tmp_path, clock, clock="1m+10s")
     mid = match_id_of(board)
-    first = user_on_turn(board, users)
-    assert first is not None
     seat = (await saved(bot.store, mid)).players.index(first.id)
     names = ("White", "Black")
     record = await saved(bot.store, mid)
@@ -109,14 +97,9 @@ async def test_a_reserve_that_runs_out_loses_the_whole_match_on_time(
     fake: FakeDiscord, tmp_path: Path
 ) -> None:
     clock = ManualClock()
-    bot = await start_bot(fake, tmp_path / "db.sqlite3", clock)
-    alice, bob = fake.add_user("alice"), fake.add_user("bob")
-    users = {alice.id: alice, bob.id: bob}
-    board = await challenge_and_accept(fake, alice, bob, "backgammon", clock="30s+5s", length=5)
+    bot, board, on_turn, users = await clocked(fake, tmp_path, clock, clock="30s+5s", length=5)
     mid = match_id_of(board)
-    on_turn = user_on_turn(board, users)
-    assert on_turn is not None
-    other = bob if on_turn is alice else alice
+    other = next(user for user in users.values() if user is not on_turn)
     clock.advance(34)  # 1 s of reserve left
     await bot.run_due_tasks()
     assert (await saved(bot.store, mid)).status == "active"
@@ -144,13 +127,8 @@ async def test_a_reserve_that_runs_out_loses_the_whole_match_on_time(
 async def test_the_clock_pauses_while_the_bot_is_down(fake: FakeDiscord, tmp_path: Path) -> None:
     db = tmp_path / "db.sqlite3"
     clock = ManualClock()
-    bot = await start_bot(fake, db, clock)
-    alice, bob = fake.add_user("alice"), fake.add_user("bob")
-    users = {alice.id: alice, bob.id: bob}
-    board = await challenge_and_accept(fake, alice, bob, "backgammon", clock="1m+10s")
+    bot, board, on_turn, _ = await clocked(fake, tmp_path, clock, clock="1m+10s")
     mid = match_id_of(board)
-    on_turn = user_on_turn(board, users)
-    assert on_turn is not None
     seat = (await saved(bot.store, mid)).players.index(on_turn.id)
     clock.advance(20)
     await bot.run_due_tasks()  # alive 20 s in: 50 s of the clock left
