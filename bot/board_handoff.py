@@ -36,6 +36,10 @@ class BoardHandoff:
         the store knows another one by now); by default the one the session knows."""
         if isinstance(previous, EllipsisType):
             previous = session.record.message_id
+        if deadlines is not None:
+            # A live clock runs from the moment its board is shown, not drawn: a slow Discord costs
+            # the player nothing.
+            deadlines = deadlines.started(self.manager.clock.now())
         saved = await self.manager.store.boards.mark_shown(
             session.id, board_version=version, message_id=message_id, deadlines=deadlines, previous=previous
         )

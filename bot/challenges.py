@@ -11,6 +11,7 @@ from bot.settings import ServerSettings
 from bot.store import ChallengeRecord, Store
 from engine import BadOptionsError, GameError, Variant, find_variant
 from engine.ai.levels import DEFAULT_LEVEL, levels_of
+from engine.live_clock import parse_clock
 from engine.protocol import OptionSpec
 
 
@@ -81,7 +82,11 @@ class Challenges:
                 value = _match_choice(spec, value)
             cleaned[name] = value
         try:
-            return variant.resolve_options(cleaned)
+            resolved = variant.resolve_options(cleaned)
+            if resolved.get("clock"):
+                # Kept as written back ("2m+12s"), so the challenge, the board and a rematch agree.
+                resolved["clock"] = parse_clock(str(resolved["clock"])).text
+            return resolved
         except BadOptionsError as exc:
             raise ChallengeError(f"{str(exc)[0].upper()}{str(exc)[1:]}.") from exc
 

@@ -38,11 +38,11 @@ from bot.session import (
     whose_turn,
 )
 from bot.settings import PlayerPreferences, ServerSettings
-from bot.store import LoggedAction, MatchRecord, Store
+from bot.store import Deadlines, LoggedAction, MatchRecord, Store
 from bot.store.matches import AlreadyRematched, ChallengeAnswered, ComputerMatchExists
 from bot.turn_clocks import TurnClocks
 from bot.turn_drafts import RollJudge, TurnDrafts, judge_in_thread
-from bot.turn_driver import MAX_AUTOMATIC_ACTIONS, clock_after, forced_steps, next_automatic
+from bot.turn_driver import MAX_AUTOMATIC_ACTIONS, clock_after, forced_steps, next_automatic, others_acted
 from engine import (
     GameError,
     GameState,
@@ -50,6 +50,7 @@ from engine import (
     find_variant,
 )
 from engine.ai.random_player import sample_outcome
+from engine.live_clock import clock_of
 
 log = logging.getLogger(__name__)
 
@@ -199,6 +200,7 @@ class SessionManager:
                 computer_level=computer_level,
                 rematch_of=rematch_of,
                 human=human,
+                live_clock=clock_of(options),
             )
         except ComputerMatchExists:
             assert human is not None
@@ -227,6 +229,7 @@ class SessionManager:
             seat, state = check_member(session, user_id, version)
             if deciding_seat(state) != seat:
                 raise NotYourTurn(whose_turn(state, session.variant.seat_names, session.user_of))
+            self.clocks.check_in_time(session, seat)
             position = session.position
             assert position is not None
             if session.awaiting_confirmation:
@@ -320,13 +323,18 @@ class SessionManager:
         turn that just ended, every step in order. ``always_pass``: the players' standing answers to
         response windows, saved with it when they change."""
         now = self.clock.now()
+        self.clocks.check_in_time(session, deciding_seat(before))
+        record = session.record
         outcome = after.outcome()
         result = result_record(session.id, outcome, now) if outcome is not None else None
         waiting = deciding_seat(after)
         human = waiting is not None and session.user_of(waiting) not in self.computer_ids
         deadlines = clock_after(before, after, human)
+        if deadlines is None and session.record.clock_delay is not None and others_acted(before, steps):
+            # The computer played in between: the live clock charges this decision and starts afresh
+            # (a new delay) when the board asking for the next one is shown.
+            deadlines = Deadlines(None, None)
         hand_over = after.is_terminal() or asked(after) != asked(before)
-        record = session.record
         turn = [*record.turn_steps, *(s.to_json() for s in steps)]
         new_board = hand_over or (record.new_board and record.behind)
         saved = await self.store.matches.record_actions(

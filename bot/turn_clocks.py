@@ -31,6 +31,7 @@ from engine import (
     Forfeit,
     GameState,
 )
+from engine.live_clock import runs_out_at
 
 if TYPE_CHECKING:
     from bot.sessions import SessionManager
@@ -52,7 +53,21 @@ class TurnClocks:
         settings = await self.manager.settings.get(session.record.guild_id)
         if in_window(session.state):
             return Deadlines(None, None, now + settings.window_seconds)
+        record = session.record
+        if record.clock_delay is not None and record.clock_left is not None:
+            # A live clock replaces the turn's deadline: its reserve running out loses the match.
+            ends = runs_out_at(now, record.clock_left[waiting], record.clock_delay)
+            return Deadlines(None, ends, clock_seat=waiting, clock_since=now)
         return Deadlines(now + settings.reminder_seconds, now + settings.timeout_seconds)
+
+    def check_in_time(self, session: Session, seat: int | None) -> None:
+        """Refuse a decision of ``seat`` made after its live clock ran out: it does not count, and
+        the scheduler's next round ends the match as lost on time."""
+        record = session.record
+        if seat is None or record.clock_seat != seat or record.timeout_at is None:
+            return
+        if self.manager.clock.now() >= record.timeout_at:
+            raise UserError("Your clock ran out before that: you lose this match on time.")
 
     async def timeout(self, match_id: int) -> Played | None:
         """End the match as a loss for the player whose time ran out; None if it is not (or no longer) due."""
@@ -69,11 +84,9 @@ class TurnClocks:
             if seat is None:
                 return None
             names = session.variant.seat_names
+            how = "lost on time" if record.clock_delay is not None else "ran out of time"
             outcome = session.variant.forfeit(
-                session.state,
-                seat,
-                Forfeit.TIMEOUT,
-                f"{names[1 - seat]} wins: {names[seat]} ran out of time.",
+                session.state, seat, Forfeit.TIMEOUT, f"{names[1 - seat]} wins: {names[seat]} {how}."
             )
             step = Step(seat, "timeout", outcome.description)
             saved = await self.manager.store.matches.end(

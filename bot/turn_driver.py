@@ -14,7 +14,7 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from bot.session import Step, asked, own_step, step_of, turn_complete
+from bot.session import Step, asked, deciding_seat, own_step, step_of, turn_complete
 from bot.store import Deadlines
 from engine import Action, GameState
 from engine.ai.random_player import sample_outcome
@@ -94,3 +94,10 @@ def clock_after(before: GameState, after: GameState, human_decides: bool) -> Dea
     if human_decides and asked(before) == asked(after):
         return None
     return Deadlines(None, None)
+
+
+def others_acted(before: GameState, steps: list[Step]) -> bool:
+    """Whether a seat other than the one deciding in ``before`` acted among ``steps`` (the computer
+    answered in between, and the same person decides again)."""
+    seat = deciding_seat(before)
+    return any(step.seat is not None and step.seat != seat for step in steps)

@@ -26,6 +26,7 @@ from cogs.help import add_rules_button
 from cogs.panels import PANELS
 from cogs.panels.base import CONFIRM, UNDO, ButtonSpec, HandPanel, PanelSpec, SelectSpec, Style
 from engine import GameView, Outcome
+from engine.live_clock import reserve_text
 from render import Caption, render_board, seat_style
 
 NEUTRAL_COLOUR = 0x888888
@@ -405,6 +406,8 @@ def board_message(
             else f"The match{options} is drawn: {sentence(outcome.description)}"
         )
         colour = seat_colour(session, winner) if winner is not None else NEUTRAL_COLOUR
+        if session.record.clock_left is not None:
+            lines.append(clock_line(session, None))  # how much time each had left
     elif seat is not None and in_window(state):
         # A response window: the same words whatever the hand holds, and a wait, not a forfeit.
         lines.append(f"**{public.phase_text}**")
@@ -420,7 +423,9 @@ def board_message(
     elif seat is not None:
         lines.append(f"**{public.phase_text}**")
         deadline = session.record.timeout_at or timeout_at
-        if deadline is not None:
+        if session.record.clock_left is not None:
+            lines.append(clock_line(session, deadline))
+        elif deadline is not None:
             # Discord shows a timestamp in each reader's own time zone, and counts down the relative one.
             due = int(deadline)
             lines.append(f"⏳ Play by <t:{due}:f> (<t:{due}:R>), or the match is lost on time.")
@@ -464,7 +469,7 @@ def board_picture(
     state = session.state
     assert state is not None
     ending = outcome if outcome is not None and state.outcome() is None else None
-    return state.view(None), Caption(names=names, ending=ending)
+    return state.view(None), caption_of(session, names, ending)
 
 
 def turn_picture(session: Session, seat: int, names: tuple[str, str] = ("", "")) -> tuple[GameView, Caption]:
@@ -472,7 +477,35 @@ def turn_picture(session: Session, seat: int, names: tuple[str, str] = ("", ""))
     after the steps only it sees yet."""
     position = session.position
     assert position is not None
-    return position.view(seat), Caption(names=names)
+    return position.view(seat), caption_of(session, names)
+
+
+def caption_of(session: Session, names: tuple[str, str], ending: Outcome | None = None) -> Caption:
+    """A picture's caption: the players' names, an ending not on the board, and a live clock's
+    reserves with the one running."""
+    left = session.record.clock_left
+    if left is None:
+        return Caption(names=names, ending=ending)
+    clocks = (reserve_text(left[0]), reserve_text(left[1]))
+    return Caption(names=names, ending=ending, clocks=clocks, clock_running=session.record.clock_seat)
+
+
+def clock_line(session: Session, runs_out: float | None) -> str:
+    """The board's line of a live clock: both reserves and when the running one runs out (a
+    timestamp Discord counts down itself), or that it starts when the board is shown."""
+    record = session.record
+    assert record.clock_left is not None and record.clock_delay is not None
+    names = session.variant.seat_names
+    reserves = " · ".join(
+        f"{names[seat]} {reserve_text(left)}" for seat, left in enumerate(record.clock_left)
+    )
+    seat = record.clock_seat if runs_out == record.timeout_at else None
+    if seat is None and session.state is not None and runs_out is not None:
+        seat = deciding_seat(session.state)  # its clock starts as this board is shown
+    if runs_out is None or seat is None:
+        return f"⏱️ {reserves}"
+    delay = f" ({record.clock_delay:g} s delay first)" if record.clock_delay else ""
+    return f"⏱️ {reserves} — {names[seat]}'s clock runs out <t:{int(runs_out)}:R>{delay}."
 
 
 def rematch_view(match_id: int, game: str, *, disabled: bool = False) -> discord.ui.View:

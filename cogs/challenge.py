@@ -51,6 +51,7 @@ class Challenge(commands.Cog):
         automatic="Money game (length 0): automatic doubles a game on equal opening dice (default: 0)",
         limit="Money game (length 0): end once a player is this many points ahead (default: none)",
         position="Start from this position (unrated): a GNU Backgammon ID, ID:match ID, or an XGID",
+        clock="Backgammon live clock: reserve per player + delay per move, e.g. 2m+12s (default: none)",
     )
     @app_commands.choices(level=[app_commands.Choice(name=level, value=level) for level in LEVELS])
     async def challenge(
@@ -67,6 +68,7 @@ class Challenge(commands.Cog):
         automatic: int | None = None,
         limit: int | None = None,
         position: str | None = None,
+        clock: str | None = None,
     ) -> None:
         challenges = self.bot.challenges
         given = {name: value for name, value in (("length", length), ("rules", rules)) if value is not None}
@@ -74,6 +76,8 @@ class Challenge(commands.Cog):
         given |= {name: value for name, value in money if value is not None}
         if position is not None:
             given["position"] = position
+        if clock is not None:
+            given["clock"] = clock
         try:
             variant = await challenges.check_new(
                 guild_id=interaction.guild_id,

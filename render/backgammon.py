@@ -135,7 +135,7 @@ def _paint(image: Image.Image, state: BackgammonState, caption: Caption) -> None
     _draw_counts(image, state, bottom)
     if result is not None:
         _draw_winner(image, state, result)
-    _draw_rows(image, state, bottom)
+    _draw_rows(image, state, bottom, caption)
     _draw_header(image, state, caption)
     _draw_footer(image, state)
 
@@ -684,14 +684,18 @@ def _draw_winner(image: Image.Image, state: BackgammonState, result: Outcome) ->
 # -- the players' rows, the header and the footer --------------------------------------------------
 
 
-def _draw_rows(image: Image.Image, state: BackgammonState, bottom: int) -> None:
-    """Each player's row beside their half: colour, pip count and (in a match) points scored."""
+def _draw_rows(image: Image.Image, state: BackgammonState, bottom: int, caption: Caption) -> None:
+    """Each player's row beside their half: colour, pip count, (in a match) points scored and the
+    reserve of a live clock, the running one marked."""
     for seat, y in ((1 - bottom, TOP_ROW_Y), (bottom, BOTTOM_ROW_Y)):
-        image.paste(*_row(seat, state.pips(seat), row_score(state, seat), y))
+        running = caption.clock_running == seat
+        image.paste(*_row(seat, state.pips(seat), row_score(state, seat), y, caption.clocks[seat], running))
 
 
 @bytes_lru(4 * MB, theme.picture_bytes)
-def _row(seat: int, pips: int, score: str, y: int) -> tuple[Image.Image, tuple[int, int]]:
+def _row(
+    seat: int, pips: int, score: str, y: int, clock: str = "", running: bool = False
+) -> tuple[Image.Image, tuple[int, int]]:
     """One player's row as a strip over the empty background, drawn once per text."""
     top = y - 18
     strip = _background().crop((0, top, WIDTH, top + 36))
@@ -703,9 +707,24 @@ def _row(seat: int, pips: int, score: str, y: int) -> tuple[Image.Image, tuple[i
     theme.label(strip, (x, 18), name, ROW_SIZE, style.text, anchor="lm")
     x += theme.text_length(face, name) + 18
     theme.label(strip, (x, 18), pip_count_text(pips), ROW_SIZE, TEXT, anchor="lm", bold=False, stroke=0)
+    right: float = BOARD_RIGHT
     if score:
-        theme.label(strip, (BOARD_RIGHT, 18), score, ROW_SIZE, style.text, anchor="rm")
+        theme.label(strip, (right, 18), score, ROW_SIZE, style.text, anchor="rm")
+        right -= theme.text_length(face, score) + 28
+    if clock:
+        _draw_clock(strip, right, clock, running)
     return strip, (0, top)
+
+
+def _draw_clock(strip: Image.Image, right: float, reserve: str, running: bool) -> None:
+    """A live clock's reserve ending at ``right``: the running one on a highlighted tag."""
+    face = theme.font(ROW_SIZE)
+    width = theme.text_length(face, reserve)
+    if running:
+        ImageDraw.Draw(strip).rounded_rectangle((right - width - 20, 2, right, 34), radius=8, fill=HIGHLIGHT)
+        theme.label(strip, (right - 10, 18), reserve, ROW_SIZE, theme.BACKGROUND, anchor="rm", stroke=0)
+    else:
+        theme.label(strip, (right - 10, 18), reserve, ROW_SIZE, MUTED, anchor="rm", bold=False, stroke=0)
 
 
 def _draw_header(image: Image.Image, state: BackgammonState, caption: Caption) -> None:

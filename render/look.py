@@ -61,6 +61,10 @@ class Caption:
 
     names: tuple[str, str] = ("", "")
     ending: Outcome | None = None
+    clocks: tuple[str, str] = ("", "")
+    """Each seat's live-clock reserve as a clock reads it ("1:48"; "" for no live clock)."""
+    clock_running: int | None = None
+    """The seat whose live clock runs (its reserve is marked)."""
 
 
 NO_CAPTION = Caption()

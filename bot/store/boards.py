@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from bot.store.connection import Connection
-from bot.store.matches import BEHIND, match_record, saved_record
+from bot.store.matches import BEHIND, SET_DEADLINES, deadline_values, match_record, saved_record
 from bot.store.records import Deadlines, MatchRecord
 from bot.store.scope import Scope
 
@@ -60,15 +60,9 @@ class BoardStore:
                 return None
             if deadlines is not None:
                 await db.execute(
-                    "UPDATE matches SET reminder_at = ?, timeout_at = ?, window_at = ? WHERE id = ?"
+                    f"UPDATE matches SET {SET_DEADLINES} WHERE id = ?"
                     " AND status = 'active' AND timeout_at IS NULL AND window_at IS NULL AND board_version = ?",
-                    (
-                        deadlines.reminder_at,
-                        deadlines.timeout_at,
-                        deadlines.window_at,
-                        match_id,
-                        board_version,
-                    ),
+                    (*deadline_values(deadlines), match_id, board_version),
                 )
             return await saved_record(db, match_id)
 

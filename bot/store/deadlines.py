@@ -83,7 +83,7 @@ class DeadlineStore:
     async def forgive_downtime(self, now: float, *, slack: float) -> tuple[float, int]:
         """Give back the time the bot was down: every turn clock (and response window clock) still
         running when it was last seen alive moves on by the time since then, so each player keeps the
-        time (and the reminder) they had left, and the board of each such match is to be drawn again
+        time (and the reminder, and the live clock's reserve) they had left, and the board of each such match is to be drawn again
         (``redraw``: it shows the deadline). Returns (seconds given back, matches whose clocks moved);
         nothing for a gap of at most ``slack`` seconds (the scheduler's usual round)."""
         async with self._c.transaction() as db:
@@ -94,9 +94,10 @@ class DeadlineStore:
             down = now - alive_at
             changed = await db.execute(
                 "UPDATE matches SET timeout_at = timeout_at + ?, redraw = 1,"
-                " reminder_at = CASE WHEN reminder_at IS NULL THEN NULL ELSE reminder_at + ? END"
+                " reminder_at = CASE WHEN reminder_at IS NULL THEN NULL ELSE reminder_at + ? END,"
+                " clock_since = CASE WHEN clock_since IS NULL THEN NULL ELSE clock_since + ? END"
                 " WHERE status = 'active' AND timeout_at IS NOT NULL AND timeout_at > ?",
-                (down, down, alive_at),
+                (down, down, down, alive_at),
             )
             moved = changed
             changed = await db.execute(

@@ -17,6 +17,7 @@ from bot.store.ratings import rate_result
 from bot.store.records import Deadlines, LoggedAction, MatchRecord, ResultRecord
 from bot.store.rows import encode, from_row
 from engine import EndReason, GameError, find_variant
+from engine.live_clock import LiveClock, charged
 
 log = logging.getLogger(__name__)
 
@@ -39,7 +40,8 @@ BEHIND = "(shown_version IS NULL OR shown_version < board_version OR redraw = 1)
 
 def match_record(row: Row) -> MatchRecord:
     """A match row as a record (the two player columns make one field)."""
-    return from_row(MatchRecord, row, players=(row["player0"], row["player1"]))
+    left = None if row["clock_delay"] is None else (float(row["clock_left0"]), float(row["clock_left1"]))
+    return from_row(MatchRecord, row, players=(row["player0"], row["player1"]), clock_left=left)
 
 
 async def saved_record(db: Transaction, match_id: int) -> MatchRecord | None:
@@ -49,12 +51,40 @@ async def saved_record(db: Transaction, match_id: int) -> MatchRecord | None:
     return match_record(row) if row is not None else None
 
 
-async def set_deadlines(db: Transaction, match_id: int, deadlines: Deadlines) -> None:
+async def set_deadlines(db: Transaction, match_id: int, deadlines: Deadlines, now: float) -> None:
     """Set the turn clock (or a response window's), inside the transaction (``db``) that handed the
-    decision over."""
+    decision over; the live clock that ran until ``now``, if any, is charged to its player first."""
+    await charge_live_clock(db, match_id, now)
     await db.execute(
-        "UPDATE matches SET reminder_at = ?, timeout_at = ?, window_at = ? WHERE id = ?",
-        (deadlines.reminder_at, deadlines.timeout_at, deadlines.window_at, match_id),
+        f"UPDATE matches SET {SET_DEADLINES} WHERE id = ?", (*deadline_values(deadlines), match_id)
+    )
+
+
+SET_DEADLINES = "reminder_at = ?, timeout_at = ?, window_at = ?, clock_seat = ?, clock_since = ?"
+"""The columns of a ``Deadlines``, in the order of ``deadline_values``."""
+
+
+def deadline_values(deadlines: Deadlines) -> tuple[float | int | None, ...]:
+    d = deadlines
+    return (d.reminder_at, d.timeout_at, d.window_at, d.clock_seat, d.clock_since)
+
+
+async def charge_live_clock(db: Transaction, match_id: int, now: float) -> None:
+    """Charge the time since the running live clock started (delay first) to its seat's reserve and
+    stop it: the decision it ran for is being saved (or the match ends)."""
+    row = await db.one(
+        "SELECT clock_seat, clock_since, clock_delay, clock_left0, clock_left1 FROM matches WHERE id = ?",
+        (match_id,),
+    )
+    if row is None or row["clock_seat"] is None or row["clock_since"] is None or row["clock_delay"] is None:
+        return
+    seat = int(row["clock_seat"])
+    left = charged(
+        float(row[f"clock_left{seat}"]), now - float(row["clock_since"]), float(row["clock_delay"])
+    )
+    await db.execute(
+        f"UPDATE matches SET clock_left{seat} = ?, clock_seat = NULL, clock_since = NULL WHERE id = ?",
+        (left, match_id),
     )
 
 
@@ -110,6 +140,7 @@ class MatchStore:
         computer_level: str | None = None,
         rematch_of: int | None = None,
         human: int | None = None,
+        live_clock: LiveClock | None = None,
     ) -> MatchRecord:
         """Create a match with its first actions (the opening roll) in one transaction; its first
         board is still to show (a new message, in the thread ``thread_name`` when given).
@@ -121,6 +152,7 @@ class MatchStore:
         latest); ``AlreadyRematched`` (nothing saved) if it was rematched already.
         ``human``: the person in a match against the computer; ``ComputerMatchExists`` (nothing saved)
         if they have one active in that place already (the unique index ``one_computer_match``).
+        ``live_clock``: the match's live clock, each seat's reserve full.
         """
         async with self._c.transaction() as db:
             try:
@@ -156,8 +188,13 @@ class MatchStore:
                 raise
             assert match_id is not None
             await _insert_actions(db, match_id, 0, actions, now)
+            if live_clock is not None:
+                await db.execute(
+                    "UPDATE matches SET clock_delay = ?, clock_left0 = ?, clock_left1 = ? WHERE id = ?",
+                    (live_clock.delay, live_clock.reserve, live_clock.reserve, match_id),
+                )
             if deadlines is not None:
-                await set_deadlines(db, match_id, deadlines)
+                await set_deadlines(db, match_id, deadlines, now)
             if challenge_id is not None:
                 changed = await db.execute(
                     "UPDATE challenges SET status = 'accepted', match_id = ? WHERE id = ? AND status = 'pending'",
@@ -274,7 +311,7 @@ class MatchStore:
             if result is not None:
                 deadlines = Deadlines(None, None)
             if deadlines is not None:
-                await set_deadlines(db, match_id, deadlines)
+                await set_deadlines(db, match_id, deadlines, now)
             if result is not None:
                 await _insert_result(db, result)
                 await rate_result(db, result, now)
@@ -306,6 +343,7 @@ class MatchStore:
             )
             if changed != 1:
                 return None
+            await charge_live_clock(db, match_id, now)
             if result is not None:
                 await _insert_result(db, result)
                 await rate_result(db, result, now)

@@ -80,6 +80,14 @@ class MatchRecord:
     """How many times /board asked for the board as a new message (part of the post's nonce)."""
     rematch_id: int | None = None
     """The match that rematched this finished one, once its rematch has started."""
+    clock_delay: float | None = None
+    """The live clock's delay per decision in seconds (None: no live clock; each turn has a deadline)."""
+    clock_left: tuple[float, float] | None = None
+    """Each seat's live-clock reserve left in seconds, as charged when the last action was saved."""
+    clock_seat: int | None = None
+    """The seat whose live clock runs (None: none runs)."""
+    clock_since: float | None = None
+    """When that seat's live clock started (its board was shown)."""
 
     @property
     def behind(self) -> bool:
@@ -123,6 +131,18 @@ class Deadlines:
     reminder_at: float | None
     timeout_at: float | None
     window_at: float | None = None
+    clock_seat: int | None = None
+    """The seat whose live clock starts with these deadlines (``timeout_at``: its reserve runs out)."""
+    clock_since: float | None = None
+    """When that live clock starts."""
+
+    def started(self, now: float) -> Deadlines:
+        """These deadlines with a live clock starting at ``now`` instead (the board asking for the
+        decision was shown then, after it was drawn): its reserve runs out as much later."""
+        if self.clock_since is None or self.timeout_at is None:
+            return self
+        late = now - self.clock_since
+        return Deadlines(self.reminder_at, self.timeout_at + late, self.window_at, self.clock_seat, now)
 
 
 @dataclass(frozen=True, slots=True)

@@ -94,6 +94,14 @@ class BackgammonVariant(Variant):
             "",
             summary="from a set position, unrated",
         ),
+        # The live clock is kept and run by the bot's services (engine.live_clock): empty is none,
+        # each turn then has the server's deadline.
+        OptionSpec(
+            "clock",
+            "Live clock: each player's reserve for the match + delay per move, e.g. 2m+12s",
+            "",
+            summary="clock {value}",
+        ),
     )
     # Checkers are moved one at a time and the play waits for Confirm; cube decisions, resignation
     # offers and their answers (and a whole play typed at once) are final when made.
@@ -131,9 +139,11 @@ class BackgammonVariant(Variant):
         given = dict(options or {})
         code = given.get("position")
         if not code:
-            # Without a position the saved options stay as they were before positions could be set.
+            # Without a position (or a clock) the saved options stay as they were before those came.
             resolved = self._with_money_rules(given)
             resolved.pop("position", None)
+            if not resolved.get("clock"):
+                resolved.pop("clock", None)
             return resolved
         if not isinstance(code, str):
             raise BadOptionsError(f"position must be a GNU Backgammon ID or an XGID, not {code!r}")
@@ -151,6 +161,8 @@ class BackgammonVariant(Variant):
                     given.setdefault("jacoby", pasted.info.jacoby)  # as the code says, unless given
             given["position"] = code.strip()
             resolved = self._with_money_rules(given)
+            if not resolved.get("clock"):
+                resolved.pop("clock", None)
             start_from(pasted, RuleSet(resolved["rules"]), int(resolved["length"]))
         except PositionCodeError as exc:
             raise BadOptionsError(_lowered(str(exc))) from exc
