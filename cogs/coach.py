@@ -454,6 +454,8 @@ REVIEW_NOTE = "**Review**: every decision that lost equity, a page each, private
 def decision_place(decision: Decision) -> str:
     """Where a decision was made, as the analysis and the review name it: game and move, as players
     count (``Decision.turn`` holds the move: the ``.mat`` line of the turn)."""
+    if decision.action is None:
+        return f"game {decision.game} turn {decision.turn}"  # saved before moves were counted so
     return f"game {decision.game}, move {decision.turn}"
 
 

@@ -1,7 +1,9 @@
 """Where an analysed decision was made: the position a review of the match shows for it.
 
 An analysis keeps each decision's index in the match's action log (``Decision.action``); analyses
-saved before that index was kept are found by the decision's game, turn, seat and kind instead.
+saved before that index was kept are found by the decision's game, turn, seat and kind instead (their
+``turn`` was then the state's turn counter, ``turn_number``; since the index is kept it is the move
+number players count).
 """
 
 from __future__ import annotations

@@ -17,6 +17,8 @@ from engine.ai.review import decision_state
 from engine.ai.selfplay import notations_played
 from engine.backgammon.game import BackgammonState, Double, Phase, Take
 from engine.backgammon.variant import VARIANT
+from engine.backgammon.words import move_number
+from engine.protocol import replay_states
 
 
 @pytest.fixture(scope="module")
@@ -36,7 +38,7 @@ def test_each_checker_play_keeps_its_equities_rank_and_position(analysed: tuple[
         assert (d.rank == 1) == (d.loss == 0.0)
         state = decision_state(VARIANT, {}, log, d)
         assert isinstance(state, BackgammonState) and state.phase is Phase.PLAY and not state.played
-        assert (state.game_number, state.turn_number, state.to_move()) == (d.game, d.turn, d.seat)
+        assert (state.game_number, move_number(state), state.to_move()) == (d.game, d.turn, d.seat)
         assert state.dice_text == d.roll and len(state.plays()) == d.choices
         assert d.action is not None and state.apply(VARIANT.parse_action(state, log[d.action]))
 
@@ -46,7 +48,10 @@ def test_an_analysis_saved_before_these_fields_finds_its_positions_by_game_and_t
 ) -> None:
     log, analysis = analysed
     saved = analysis_to_json(analysis)
+    states = list(replay_states(VARIANT, {}, log))
     for d in saved["decisions"]:
+        # Then a decision's ``turn`` was the state's turn counter, not yet the move players count.
+        d["turn"] = states[d["action"]].turn_number
         for name in ("played_equity", "best_equity", "rank", "choices", "action"):
             del d[name]
     old = analysis_from_json(saved)
@@ -83,7 +88,8 @@ def test_a_wrong_double_ranks_second_of_two_and_the_take_first() -> None:
     for d, phase in ((cube, Phase.DECIDE), (take, Phase.TAKE)):
         found = decision_state(VARIANT, {"length": 3}, log, d)
         assert isinstance(found, BackgammonState) and found.phase is phase
-        assert decision_state(VARIANT, {"length": 3}, log, replace(d, action=None)) == found
+        old = replace(d, action=None, turn=found.turn_number)  # as saved before the action index
+        assert decision_state(VARIANT, {"length": 3}, log, old) == found
 
 
 def test_a_decision_of_old_keeps_loading_with_none() -> None:
