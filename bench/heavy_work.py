@@ -15,7 +15,7 @@ workers as CPUs, ``HEAVY_WORKERS`` heavy ones at ``HEAVY_NICE``), prints one JSO
   meanwhile a board picture of a varied position of the three games is asked for every 50 ms (up to
   ``--pictures``, while the heavy work runs): its latency (asked → PNG back) p50/p99/max in ms, and
   the heavy jobs' own seconds under that load. The issue's target: p99 under 1 s.
-- ``loop_lag``: an analysis and ``--moves`` hard backgammon moves (3-ply) at once, while a task
+- ``loop_lag``: an analysis and ``--moves`` hard backgammon moves (2-ply) at once, while a task
   sleeps 5 ms again and again and records how late it wakes (the event loop's lag) p50/p99/max in ms;
   ``workers`` in the lanes, ``threads`` the way the bot did it before (``asyncio.to_thread``; skipped
   with ``--skip-threads``). The issue's target: p99 at most 20 ms.
