@@ -294,7 +294,8 @@ class Help(commands.Cog):
                 "1. `/challenge` someone (or me, to play the computer; `level` easy, medium or hard); they "
                 "click **Accept**. Games played "
                 "as matches take `length` (points to win; backgammon `length:0` is a money game, with `jacoby`, "
-                "`beavers`, `automatic` and `limit`), games with several rule sets take `rules`.\n"
+                "`beavers`, `automatic` and `limit`; `position` starts from a GNU Backgammon ID or XGID, unrated; "
+                "`clock:2m+12s` plays with a live clock), games with several rule sets take `rules`.\n"
                 "2. Play with the buttons under the board, or type a move with `/move`; `/board` shows it "
                 "again, `/position` gives its codes for other programs, `/resign` gives up."
             ),
@@ -308,7 +309,9 @@ class Help(commands.Cog):
                     f"{', '.join(coached)}: `/hint` on your turn shows only you the engine's best plays or "
                     "cube decision (in unrated matches and against me). Every finished match gets an "
                     "analysis under its result: error rate (PR), mistakes, luck and a chart; **Review** "
-                    "(or `/review`) pages through every costly decision, and `/stats` shows your PR."
+                    "(or `/review`) pages through every costly decision, `/stats` shows your PR, and "
+                    "`/analyse file:` analyses a `.mat` file played elsewhere. `/preferences`: auto-roll, "
+                    "confirm automatically."
                 ),
                 inline=False,
             )
