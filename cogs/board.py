@@ -487,7 +487,10 @@ def caption_of(session: Session, names: tuple[str, str], ending: Outcome | None 
     if left is None:
         return Caption(names=names, ending=ending)
     clocks = (reserve_text(left[0]), reserve_text(left[1]))
-    return Caption(names=names, ending=ending, clocks=clocks, clock_running=session.record.clock_seat)
+    # The picture is drawn before it is shown, which is when the decider's clock starts: mark the
+    # seat that must act (as the text line does), not the clock that ran for the board before.
+    running = deciding_seat(session.state) if session.state is not None else session.record.clock_seat
+    return Caption(names=names, ending=ending, clocks=clocks, clock_running=running)
 
 
 def clock_line(session: Session, runs_out: float | None) -> str:

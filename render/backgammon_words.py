@@ -43,8 +43,10 @@ def header_text(state: BackgammonState) -> str:
         return result.description
     seat = state.turn_seat or 0
     if state.phase is Phase.TAKE:
-        answers = "take, beaver or pass" if state.may_beaver() else "take or pass"
-        return f"{COLOURS[1 - seat]} to {answers}: {COLOURS[seat]} doubles to {state.cube * 2}"
+        # "Black to take, beaver or pass" does not fit the title beside "game G, move M": the beaver
+        # goes in the detail line (the middle of the board asks all three).
+        beaver = f" · {COLOURS[1 - seat]} may beaver" if state.may_beaver() else ""
+        return f"{COLOURS[1 - seat]} to take or pass: {COLOURS[seat]} doubles to {state.cube * 2}{beaver}"
     if state.phase is Phase.RESIGN:
         kind = LEVELS[state.offer - 1].value
         points = state.offer * state.cube

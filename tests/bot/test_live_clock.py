@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import random
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
@@ -15,6 +16,9 @@ from bot.clock import ManualClock
 from bot.session import UserError
 from bot.sessions import SessionManager
 from bot.store import MatchRecord, Store
+from cogs.board import caption_of
+from engine.backgammon.game import BackgammonState, Phase
+from engine.backgammon.variant import VARIANT
 from fakediscord import FakeDiscord, FakeMessage, FakeUser
 from fakediscord.matches import challenge_and_accept, live_board, match_id_of, user_on_turn
 from tests.bot.test_backgammon_discord import buttons, play_turn_by_clicks, text_of
@@ -251,3 +255,15 @@ async def test_a_run_out_reserve_ends_the_match_once_across_two_processes(tmp_pa
     assert result is not None and result.points == 3 and "lost on time" in result.description
     await first.store.close()
     await second.store.close()
+
+
+def test_the_picture_marks_the_clock_of_the_seat_that_must_act_before_it_is_shown() -> None:
+    """A board is drawn before it is shown, and the decider's clock starts when it is shown: the
+    picture marks the seat that must act, not the seat whose clock ran for the board before (the
+    doubler's, here, while the other player is asked to take)."""
+    asked = VARIANT.new_game({"position": "XGID=-b----E-C---eE---c-e----B-:0:0:-1:D:0:0:0:7:10"})
+    taker = asked.to_move()
+    assert isinstance(asked, BackgammonState) and asked.phase is Phase.TAKE and taker in (0, 1)
+    record = SimpleNamespace(clock_left=(100.0, 90.0), clock_seat=1 - taker)
+    caption = caption_of(SimpleNamespace(record=record, state=asked), ("a", "b"))  # type: ignore[arg-type]
+    assert caption.clocks == ("1:40", "1:30") and caption.clock_running == taker

@@ -7,9 +7,11 @@ from __future__ import annotations
 import functools
 import io
 import itertools
+import random
 
 from PIL import Image
 
+from engine.ai.random_player import random_action
 from engine.backgammon.game import COLOURS, BackgammonState
 from engine.backgammon.variant import VARIANT
 from engine.backgammon.words import move_label, post_crawford
@@ -90,6 +92,25 @@ def test_titles_fit_the_header_beside_the_game_and_move() -> None:
                 left = 74 if header_seat(state) is not None else 28
                 place = text_length(font(NAME_SIZE, bold=False), move_label(state)) + 22
                 assert text_length(font(32), title) <= WIDTH - left - 28 - place, (title, move_label(state))
+
+
+def test_titles_of_money_sessions_with_beavers_fit_too() -> None:
+    """A session with beavers asks "take, beaver or pass": the title still fits (the beaver is said
+    in the detail line), and so do the session's other titles (its result included)."""
+    asked = 0
+    for seed in range(3):
+        rng = random.Random(seed)
+        state = VARIANT.new_game(VARIANT.resolve_options({"length": 0, "beavers": True, "limit": 2}))
+        while state.outcome() is None:
+            title, detail = split_title(header_text(state).rstrip("."))
+            left = 74 if header_seat(state) is not None else 28
+            place = text_length(font(NAME_SIZE, bold=False), move_label(state)) + 22
+            assert text_length(font(32), title) <= WIDTH - left - 28 - place, title
+            if state.may_beaver():
+                asked += 1
+                assert "may beaver" in detail
+            state = state.apply(random_action(state, rng))
+    assert asked > 0
 
 
 def test_a_one_point_match_says_what_it_was_won_by_not_its_points() -> None:
