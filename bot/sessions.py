@@ -183,25 +183,13 @@ class SessionManager:
         now = self.clock.now()
         try:
             record = await self.store.matches.create(
-                guild_id=guild_id,
-                channel_id=channel_id,
-                parent_id=parent_id,
-                game=variant.key,
-                options=dict(options),
-                players=players,
-                state=state.canonical(),
-                actions=[LoggedAction(s.seat, s.notation) for s in steps],
-                rated=rated,
-                now=now,
-                challenge_id=challenge_id,
-                board_steps=[s.to_json() for s in steps],
-                thread_name=thread_name,
-                thread_on=thread_on,
-                computer_level=computer_level,
-                rematch_of=rematch_of,
-                human=human,
+                guild_id=guild_id, channel_id=channel_id, parent_id=parent_id, game=variant.key,
+                options=dict(options), players=players, state=state.canonical(),
+                actions=[LoggedAction(s.seat, s.notation) for s in steps], rated=rated, now=now,
+                challenge_id=challenge_id, board_steps=[s.to_json() for s in steps], thread_name=thread_name,
+                thread_on=thread_on, computer_level=computer_level, rematch_of=rematch_of, human=human,
                 live_clock=clock_of(options),
-            )
+            )  # fmt: skip
         except ComputerMatchExists:
             assert human is not None
             await self.computer.check_no_computer_match(human, channel_id if parent_id is None else parent_id)

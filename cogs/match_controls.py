@@ -238,9 +238,7 @@ class MatchControls:
         try:
             await self.publish(interaction, played)
         except StoreError:
-            log.info(
-                "match %s: saved, shown later (the database went away while showing it)", played.session.id
-            )
+            log.info("match %s: saved, shown later (the database went away meanwhile)", played.session.id)
             await reply_privately(interaction, SAVED_SHOWN_LATER)
 
     async def publish(self, interaction: discord.Interaction[Any], played: Played) -> None:
@@ -304,16 +302,12 @@ class MatchControls:
 
     async def on_resign_ask(self, interaction: discord.Interaction[Any], match_id: int) -> None:
         """The Resign button on a board: a private confirmation for the player who clicked."""
-        session = await self.play._own_live_match(
-            interaction, match_id, "Only the players of this match can resign it."
-        )
-        if session is None:
-            return
-        await self.play._ask_resign(interaction, session)
+        only = "Only the players of this match can resign it."
+        if (session := await self.play._own_live_match(interaction, match_id, only)) is not None:
+            await self.play._ask_resign(interaction, session)
 
     async def on_stop_after_game(self, interaction: discord.Interaction[Any], match_id: int) -> None:
-        """**Stop after this game** on a money session's board: either player ends the session when
-        the game in progress ends; the board says so for both."""
+        """**Stop after this game** (a money session): either player ends it with the game in progress."""
         try:
             await self.play.bot.sessions.ends.stop_after_game(match_id, interaction.user.id)
         except UserError as exc:

@@ -33,7 +33,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar
 
-from engine.backgammon import cube
+from engine.backgammon import cube, state_texts
 from engine.backgammon.actions import (
     COLOURS,
     LEVEL_WORDS,
@@ -56,7 +56,6 @@ from engine.backgammon.actions import (
     RollOn,
     StopAfterGame,
     Take,
-    _path,
     score,
 )
 from engine.backgammon.board import (
@@ -71,7 +70,7 @@ from engine.backgammon.flow import _apply
 from engine.backgammon.layers import Match, MatchFields, MoneyRules, build, changed
 from engine.backgammon.plays import Move, Play
 from engine.backgammon.turn import Stepped, TurnInProgress, turn_of
-from engine.backgammon.words import move_label, parse_action, post_crawford
+from engine.backgammon.words import move_label, parse_action
 from engine.errors import (
     CorruptStateError,
     IllegalActionError,
@@ -383,21 +382,7 @@ class BackgammonState(MatchFields, GameState, GameView):
         return f"{max(self.dice)}-{min(self.dice)}" if self.dice else "no dice"
 
     def describe(self, action: Action) -> str:
-        if isinstance(action, MoveChecker):
-            return f"move {_path(action.move)}"
-        if isinstance(action, Checkers):
-            return f"play {action.notation}"
-        if isinstance(action, Roll):
-            return f"roll {action.d1}-{action.d2}"
-        if isinstance(action, Opening):
-            return f"{COLOURS[0]} rolls {action.die0}, {COLOURS[1]} rolls {action.die1} to start"
-        if isinstance(action, OfferResignation):
-            return f"offer to resign {LEVEL_WORDS[LEVELS[action.level - 1]]}"
-        if isinstance(action, RollOn):
-            return ""  # the dice that follow at once say it
-        if isinstance(action, StopAfterGame):
-            return f"{COLOURS[action.seat]} stops the session after this game"
-        return action.notation
+        return state_texts.describe(action)
 
     @property
     def last_text(self) -> str | None:
@@ -414,57 +399,12 @@ class BackgammonState(MatchFields, GameState, GameView):
 
     @property
     def score_text(self) -> str:
-        """The match score as players say it, and the cube, in words; empty for a 1-point match:
-        "White 2 (3-away) · Black 3 (2-away) · 5-point match · cube 2, White's"."""
-        if self.length == 1:
-            return ""
-        if self.money is not None:
-            parts = [f"Money game: {COLOURS[0]} {self.score[0]}, {COLOURS[1]} {self.score[1]} points"]
-            if self.stopping is not None:
-                parts.append("last game")
-        else:
-            parts = [
-                f"{COLOURS[seat]} {self.score[seat]}"
-                + (f" ({self.away(seat)}-away)" if self.away(seat) > 0 else "")
-                for seat in (0, 1)
-            ]
-            parts.append(f"{self.length}-point match")
-        if self.crawford:
-            parts.append("Crawford game")
-        elif post_crawford(self):
-            parts.append(
-                f"post-Crawford, cube {self.cube}"
-                + (f", {COLOURS[self.cube_owner]}'s" if self.cube_owner is not None else "")
-            )
-        elif self.uses_cube:
-            owner = "centred" if self.cube_owner is None else f"{COLOURS[self.cube_owner]}'s"
-            parts.append(f"cube {self.cube}, {owner}")
-        return " · ".join(parts)
+        """The match score as players say it, and the cube (``state_texts.score_text``)."""
+        return state_texts.score_text(self)
 
     @property
     def phase_text(self) -> str:
-        if self.result is not None:
-            return self.result.description
-        if self.phase is Phase.OPENING:
-            now = "Roll to see who starts"
-        else:
-            name = COLOURS[self.turn_seat or 0]
-            other = COLOURS[1 - (self.turn_seat or 0)]
-            if self.phase is Phase.DECIDE:
-                now = f"{name} to roll or double"
-            elif self.phase is Phase.ROLL:
-                now = f"{name} to roll"
-            elif self.phase is Phase.TAKE:
-                now = f"{other} to take or pass the cube at {self.cube * 2}"
-                if self.may_beaver():
-                    now = f"{other} to take, beaver or pass the cube at {self.cube * 2}"
-            elif self.phase is Phase.RESIGN:
-                kind = LEVELS[self.offer - 1]
-                now = f"{other} to accept or decline {name}'s resignation of {LEVEL_WORDS[kind]}"
-            else:
-                left = "-".join(str(d) for d in self.dice_left)
-                now = f"{name} to play {self.dice_text}" + (f" ({left} left)" if self.played else "")
-        return f"{now} · {self.score_text}" if self.score_text else now
+        return state_texts.phase_text(self)
 
     # -- saving ----------------------------------------------------------------------------------
 

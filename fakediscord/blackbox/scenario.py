@@ -17,6 +17,8 @@ Stages, in order (each a method; a stage that finds its match stuck records why,
 8. space between two members: **Always pass in this match** and **Ask me in windows** in a response
    window, more turns, then /resign;
 9. two matches in one channel without threads: the match pickers of /board and /resign;
+9b. backgammon for money between two members: **Play this** under a /hint, **Stop after this game**,
+   the game to its end, then **Review** under its analysis and a page turned;
 10. custom ids of the bot's kinds that none of its templates accept;
 11. the other commands; what the fake recorded; SIGTERM; and, after the run, the bot's output and
     whether every registered kind was used in every role.
@@ -64,6 +66,9 @@ BACKGAMMON_STEPS = 80
 RING_STEPS_BEFORE_KILL = 12
 #: Decisions a game played to its end may take before the run calls it stuck.
 TO_THE_END = 400
+ANALYSIS_TIMEOUT = 300.0
+"""How long the analysis of a finished match may take to be posted (3-ply, one at a time, on a loaded CI
+machine)."""
 #: Custom ids of the bot's kinds that none of its templates accept: beyond 64 bits, an unknown
 #: operation, a page out of range, no match at all.
 MADE_UP = (
@@ -425,6 +430,93 @@ class BlackBox:
                 f"backgammon against the computer (match #{table.match_id}) did not end in {TO_THE_END} decisions"
             )
 
+    async def money_session(self) -> None:
+        """Backgammon for money between two members (unrated, so hints are allowed): **Play this** under
+        a /hint and **Stop after this game**, each tried by the others first, then the game to its end,
+        which ends the session; then **Review** under an analysis and its pages."""
+        table = await self.play_a_member(self.alice, self.dave, "backgammon", length=0)
+        board = await table.ready()
+        while table.result() is None and table.asked(board) is None:
+            await table.step(self.rng)
+            board = await table.ready()
+        asked = table.asked(board)
+        if asked is None:
+            return
+        await self.play_this(table, asked)
+        board = await table.ready()
+        stop = self.button(board, "Stop after this game")
+        await self.clicker.press(self.carol, "stranger", board, stop)
+        asked = table.asked(board) or asked
+        await self.clicker.press(asked, "player", board, stop)
+        # The other player's client still shows the button it had: their click is answered too.
+        await self.clicker.press_made_up(table.other(asked), "opponent", table.place, stop)
+        if not await table.play(self.rng, TO_THE_END):
+            self.ledger.fail(
+                f"money session #{table.match_id}: its last game did not end in {TO_THE_END} decisions"
+            )
+        # The longest match between members has decisions to review (random play loses equity).
+        played = [t for t in self.tables if t.game == "backgammon" and self.computer not in t.players]
+        await self.review(max(played, key=lambda t: t.decisions))
+
+    async def play_this(self, table: Table, user: FakeUser) -> None:
+        """``user``'s /hint, whose **Play this** the others try first (refused), then ``user``."""
+        said = await self.clicker.command(user, "hint", channel=table.place)
+        if said is None:
+            return
+
+        def offered() -> FakeMessage | None:
+            return next((m for m in said.messages if any(b.label == "Play this" for b in m.buttons)), None)
+
+        try:
+            await self.fake.wait_for(lambda: offered() is not None, SETTLE_TIMEOUT, "a hint with Play this")
+        except TimeoutError:
+            self.ledger.fail(f"/hint by {user.name} in money session #{table.match_id} offered no Play this")
+            raise Stuck from None
+        hint = offered()
+        assert hint is not None
+        play = self.button(hint, "Play this")
+        for role, other in (("opponent", table.other(user)), ("stranger", self.carol), ("player", user)):
+            await self.clicker.press(other, role, hint, play)
+        await table.caught_up()
+
+    async def review(self, table: Table) -> None:
+        """**Review** under the match's analysis by a player, the other player and a stranger, and a
+        page turned on each one's private review (the others' turned from a client that still shows
+        the player's buttons)."""
+
+        def analysis() -> FakeMessage | None:
+            found = self.fake.messages_in(table.place)
+            return next((m for m in found if any(c.startswith("rvo:") for c in m.custom_ids)), None)
+
+        try:
+            await self.fake.wait_for(lambda: analysis() is not None, ANALYSIS_TIMEOUT, "the analysis")
+        except TimeoutError:
+            self.ledger.fail(f"match #{table.match_id}: no analysis with Review in {ANALYSIS_TIMEOUT:g} s")
+            raise Stuck from None
+        posted = analysis()
+        assert posted is not None
+        opened = next(c for c in posted.custom_ids if c.startswith("rvo:"))
+        pages: FakeMessage | None = None
+        for role, user in (
+            ("player", table.players[0]),
+            ("opponent", table.players[1]),
+            ("stranger", self.carol),
+        ):
+            result = await self.clicker.press(user, role, posted, opened)
+            private = result.private if result is not None else None
+            if private is not None and role == "player":
+                pages = private
+        turn = next((c for c in (pages.custom_ids if pages else []) if c.startswith("rv:")), None)
+        if pages is None or turn is None:
+            self.ledger.fail(f"Review of match #{table.match_id} showed no pages to turn")
+            return
+        for role, user in (
+            ("opponent", table.players[1]),
+            ("stranger", self.carol),
+            ("player", table.players[0]),
+        ):
+            await self.clicker.press(user, role, pages, turn)
+
     async def must_say(
         self, user: FakeUser, name: str, options: dict[str, object] | None = None, channel: int | None = None
     ) -> None:
@@ -660,6 +752,7 @@ class BlackBox:
             ("space against the computer", self.space_against_the_computer),
             ("space, response windows", self.space_windows),
             ("match pickers", self.pickers),
+            ("backgammon for money, hints played, a review", self.money_session),
             ("made-up custom ids", self.made_up),
             ("commands", self.commands),
         ):

@@ -173,7 +173,7 @@ async def test_mistakes_print_one_line_each_and_nothing_crashes(tmp_path: Path) 
         "[Accept] [Decline] [Cancel]"
     ]
     assert errors["as alice /nothing"][0].startswith(
-        "error: the bot has no command /nothing; it has /about, /board,"
+        "error: the bot has no command /nothing; it has /about, /analyse, /board,"
     )
     assert errors["as alice /challenge"] == ["error: /challenge needs opponent (e.g. /challenge opponent:…)"]
     assert "has no option 'colour'" in errors["as alice /challenge opponent:@bob colour:red"][0]
