@@ -322,7 +322,9 @@ def test_the_analysis_lists_the_costliest_counted_decisions() -> None:
     def decision(
         seat: int, turn: int, loss: float, unforced: bool = True, kind: str = "play", roll: str | None = None
     ) -> Decision:
-        return Decision(seat, 1, turn, kind, f"played {turn}", f"best {turn}", loss, unforced, roll, action=turn)
+        return Decision(
+            seat, 1, turn, kind, f"played {turn}", f"best {turn}", loss, unforced, roll, action=turn
+        )
 
     decisions = (
         decision(0, 1, 0.010),  # below doubtful: not a mistake

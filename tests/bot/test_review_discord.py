@@ -24,8 +24,8 @@ from engine.ai.backgammon_bgsage import EASY, MEDIUM
 from engine.ai.coaching import Analysis, Decision, PlayerReport, Scale, analysis_to_json
 from engine.ai.selfplay import notations_played
 from engine.backgammon.variant import VARIANT
-from engine.protocol import replay_states
 from fakediscord import FakeDiscord, FakeMessage, FakeUser
+from tests.engine.test_review_positions import saved_before_reviews
 from tests.support import start_bot, stop_bot
 
 LOG = list(islice(notations_played(VARIANT, {}, (MEDIUM, EASY), random.Random(11)), 80))
@@ -219,13 +219,7 @@ async def test_an_analysis_saved_before_reviews_still_shows_what_it_has(
     fake: FakeDiscord, bot: RingsideBot, analysis: Analysis
 ) -> None:
     alice, bob = fake.add_user("alice"), fake.add_user("bob")
-    saved = analysis_to_json(analysis)
-    states = list(replay_states(VARIANT, {}, LOG))
-    for decision in saved["decisions"]:
-        # Then a decision's ``turn`` was the state's turn counter, not yet the move players count.
-        decision["turn"] = states[decision["action"]].turn_number
-        for name in ("played_equity", "best_equity", "rank", "choices", "action"):
-            del decision[name]
+    saved = saved_before_reviews(analysis, LOG)
     match_id = await analysed_match(
         bot, (alice, bob), analysis, guild_id=fake.guild.id, channel_id=fake.channel.id, saved=saved
     )

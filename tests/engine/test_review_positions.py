@@ -7,6 +7,7 @@ from __future__ import annotations
 import random
 from dataclasses import replace
 from itertools import islice
+from typing import Any
 
 import pytest
 
@@ -18,7 +19,7 @@ from engine.ai.selfplay import notations_played
 from engine.backgammon.game import BackgammonState, Double, Phase, Take
 from engine.backgammon.variant import VARIANT
 from engine.backgammon.words import move_number
-from engine.protocol import replay_states
+from engine.protocol import JSONDict, replay_states
 
 
 @pytest.fixture(scope="module")
@@ -43,18 +44,25 @@ def test_each_checker_play_keeps_its_equities_rank_and_position(analysed: tuple[
         assert d.action is not None and state.apply(VARIANT.parse_action(state, log[d.action]))
 
 
+def saved_before_reviews(
+    analysis: Analysis, log: list[str], options: dict[str, Any] | None = None
+) -> JSONDict:
+    """``analysis`` as it was saved before reviews: no equities, rank, choices nor action index, and
+    each decision's ``turn`` the state's turn counter (not yet the move players count)."""
+    saved = analysis_to_json(analysis)
+    states = list(replay_states(VARIANT, options or {}, log))
+    for d in saved["decisions"]:
+        d["turn"] = states[d["action"]].turn_number
+        for name in ("played_equity", "best_equity", "rank", "choices", "action"):
+            del d[name]
+    return saved
+
+
 def test_an_analysis_saved_before_these_fields_finds_its_positions_by_game_and_turn(
     analysed: tuple[list[str], Analysis],
 ) -> None:
     log, analysis = analysed
-    saved = analysis_to_json(analysis)
-    states = list(replay_states(VARIANT, {}, log))
-    for d in saved["decisions"]:
-        # Then a decision's ``turn`` was the state's turn counter, not yet the move players count.
-        d["turn"] = states[d["action"]].turn_number
-        for name in ("played_equity", "best_equity", "rank", "choices", "action"):
-            del d[name]
-    old = analysis_from_json(saved)
+    old = analysis_from_json(saved_before_reviews(analysis, log))
     assert all(d.rank is None and d.action is None for d in old.decisions)
     for before, now in zip(old.decisions, analysis.decisions, strict=True):
         assert decision_state(VARIANT, {}, log, before) == decision_state(VARIANT, {}, log, now)
