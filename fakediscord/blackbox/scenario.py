@@ -496,26 +496,42 @@ class BlackBox:
         posted = analysis()
         assert posted is not None
         opened = next(c for c in posted.custom_ids if c.startswith("rvo:"))
-        pages: FakeMessage | None = None
+        opened_by_player: InteractionResult | None = None
         for role, user in (
             ("player", table.players[0]),
             ("opponent", table.players[1]),
             ("stranger", self.carol),
         ):
             result = await self.clicker.press(user, role, posted, opened)
-            private = result.private if result is not None else None
-            if private is not None and role == "player":
-                pages = private
-        turn = next((c for c in (pages.custom_ids if pages else []) if c.startswith("rv:")), None)
-        if pages is None or turn is None:
-            self.ledger.fail(f"Review of match #{table.match_id} showed no pages to turn")
+            if role == "player":
+                opened_by_player = result
+
+        def first_page() -> tuple[FakeMessage, str] | None:
+            # The page comes as a followup of the deferred click (replaying the match takes a moment).
+            for message in opened_by_player.messages if opened_by_player is not None else []:
+                shown = self.fake.message(message)
+                turn = next((c for c in shown.custom_ids if c.startswith("rv:")), None)
+                if turn is not None:
+                    return shown, turn
+            return None
+
+        try:
+            await self.fake.wait_for(
+                lambda: first_page() is not None, SETTLE_TIMEOUT, "the review's first page"
+            )
+        except TimeoutError:
+            said = [m.content[:200] for m in opened_by_player.messages] if opened_by_player else "nothing"
+            self.ledger.fail(f"Review of match #{table.match_id} showed no pages to turn: {said}")
             return
+        found = first_page()
+        assert found is not None
+        pages, page = found
         for role, user in (
             ("opponent", table.players[1]),
             ("stranger", self.carol),
             ("player", table.players[0]),
         ):
-            await self.clicker.press(user, role, pages, turn)
+            await self.clicker.press(user, role, pages, page)
 
     async def must_say(
         self, user: FakeUser, name: str, options: dict[str, object] | None = None, channel: int | None = None
