@@ -139,12 +139,7 @@ class BackgammonVariant(Variant):
         given = dict(options or {})
         code = given.get("position")
         if not code:
-            # Without a position (or a clock) the saved options stay as they were before those came.
-            resolved = self._with_money_rules(given)
-            resolved.pop("position", None)
-            if not resolved.get("clock"):
-                resolved.pop("clock", None)
-            return resolved
+            return self._checked(given)
         if not isinstance(code, str):
             raise BadOptionsError(f"position must be a GNU Backgammon ID or an XGID, not {code!r}")
         try:
@@ -160,9 +155,7 @@ class BackgammonVariant(Variant):
                 if pasted.length == cube.MONEY:
                     given.setdefault("jacoby", pasted.info.jacoby)  # as the code says, unless given
             given["position"] = code.strip()
-            resolved = self._with_money_rules(given)
-            if not resolved.get("clock"):
-                resolved.pop("clock", None)
+            resolved = self._checked(given)
             start_from(pasted, RuleSet(resolved["rules"]), int(resolved["length"]))
         except PositionCodeError as exc:
             raise BadOptionsError(_lowered(str(exc))) from exc
@@ -170,6 +163,15 @@ class BackgammonVariant(Variant):
 
     def starts_from_set_position(self, options: Mapping[str, Any]) -> bool:
         return bool(options.get("position"))
+
+    def _checked(self, given: Mapping[str, Any]) -> dict[str, Any]:
+        """``_with_money_rules``, without a ``position`` or ``clock`` left empty: the saved options of
+        a match without them stay as they were before those options came."""
+        resolved = self._with_money_rules(given)
+        for name in ("position", "clock"):
+            if not resolved.get(name):
+                resolved.pop(name, None)
+        return resolved
 
     def _with_money_rules(self, given: Mapping[str, Any]) -> dict[str, Any]:
         """The options checked, with the rules of money play only in a money game (``length`` 0):
