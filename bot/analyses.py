@@ -19,12 +19,14 @@ import contextlib
 import logging
 import threading
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 from bot.clock import Clock
 from bot.publishing import Publishers, Unpostable
-from bot.store import Store
+from bot.store import ImportedRecord, Store
 from bot.store.analyses import DONE, PENDING, AnalysisRecord
+from bot.store.imports import pack
 from bot.work_claims import ANALYSIS_LEASE, WorkClaims
 from bot.worker_lanes import HeavyWorkFailed
 from engine import VARIANTS, GameError
@@ -194,11 +196,12 @@ class Analyses:
 
     # -- matches played elsewhere ------------------------------------------------------------------
 
-    async def analyse_file(self, game: str, data: bytes) -> tuple[ImportedMatch, Analysis]:
+    async def analyse_file(self, game: str, data: bytes, source: FileSource) -> ImportedAnalysis:
         """A match file of another program (``Variant.import_match``), read and analysed as our own
-        matches are, in the heavy worker lane; it belongs to no match of ours, so nothing is stored.
+        matches are, in the heavy worker lane, and kept (``ImportStore``) so that its analysis can be
+        reviewed; it belongs to no match of ours, so history, ratings and PR never see it.
         ``FileNotAnalysed`` with the reason (the line) when the file cannot be read or replayed, or the
-        analysis fails."""
+        analysis fails; then nothing is kept."""
         variant = VARIANTS[game]
         if game not in ANALYSES:
             raise FileNotAnalysed(f"{variant.title} has no analysis.")
@@ -214,7 +217,54 @@ class Analyses:
         except Exception as exc:
             log.warning("an imported %s match could not be analysed: %s", game, exc)
             raise FileNotAnalysed("The match was read, but its analysis failed.") from exc
-        return imported, analysis
+        packed_log, packed_analysis = await asyncio.to_thread(
+            lambda: (pack(list(imported.log)), pack(analysis_to_json(analysis)))
+        )
+        import_id = await self.store.imports.add(
+            guild_id=source.guild_id,
+            channel_id=source.channel_id,
+            sender_id=source.sender_id,
+            game=game,
+            file_name=source.file_name,
+            names=imported.names,
+            options=imported.options,
+            packed_log=packed_log,
+            packed_analysis=packed_analysis,
+            now=self.clock.now(),
+        )
+        log.info(
+            "%s analysed (%d actions) and kept as imported match %s",
+            source.file_name,
+            len(imported.log),
+            import_id,
+        )
+        return ImportedAnalysis(import_id, imported, analysis)
+
+    async def imported(self, import_id: int) -> ImportedRecord | None:
+        """A match analysed from a file, as kept (None: no such one, or deleted as too old)."""
+        return await self.store.imports.get(import_id)
+
+    async def imported_posted(self, import_id: int, message_id: int) -> None:
+        await self.store.imports.posted(import_id, message_id)
+
+
+@dataclass(frozen=True, slots=True)
+class FileSource:
+    """Where a match file came from: its name, who sent it, and where."""
+
+    file_name: str
+    guild_id: int | None
+    channel_id: int
+    sender_id: int
+
+
+@dataclass(frozen=True, slots=True)
+class ImportedAnalysis:
+    """A match file read and analysed: its id in ``ImportStore``, the match and its analysis."""
+
+    id: int
+    match: ImportedMatch
+    analysis: Analysis
 
 
 class FileNotAnalysed(Exception):

@@ -12,6 +12,9 @@
   match; only the bytes shrink (about five times).
 - Analyses saved before their per-player error rates were kept (migration 019) get them
   (``AnalysisStore.fill_error_rates``), so that no ``/stats`` has to read many analyses at once.
+- Matches played elsewhere and analysed from a file (``/analyse file:``) are deleted
+  ``KEEP_IMPORTS_FOR`` after their analysis (``ImportStore.purge_before``); a Review button of an older
+  one says so.
 
 ``run_if_due`` does the work at most once per ``INTERVAL``, in batches of ``BATCH`` matches (one
 transaction each; analyses ``ANALYSIS_BATCH`` at a time, compressed outside the transaction), so
@@ -32,6 +35,8 @@ log = logging.getLogger(__name__)
 DAY = 24 * 3600.0
 COMPACT_AFTER = 7 * DAY
 PURGE_CHALLENGES_AFTER = 7 * DAY
+KEEP_IMPORTS_FOR = 90 * DAY
+"""How long a match played elsewhere (``/analyse file:``) stays reviewable."""
 INTERVAL = 3600.0
 BATCH = 200
 ANALYSIS_BATCH = 20
@@ -44,6 +49,7 @@ class HousekeepingReport:
     purged_challenges: int
     compacted_analyses: int = 0
     error_rates_filled: int = 0
+    purged_imports: int = 0
 
 
 class Housekeeping:
@@ -73,20 +79,23 @@ class Housekeeping:
             lambda n: self.store.analyses.compact_posted(old, limit=n), ANALYSIS_BATCH
         )
         filled = await self._fill_error_rates()
-        if compacted or purged or analyses or filled:
+        imports = await self.store.imports.purge_before(now - KEEP_IMPORTS_FOR)
+        if compacted or purged or analyses or filled or imports:
             log.info(
                 "housekeeping: compacted %d match logs and %d analyses, purged %d closed challenges, "
-                "kept the error rates of %d analyses",
+                "kept the error rates of %d analyses, deleted %d matches analysed from files",
                 compacted,
                 analyses,
                 purged,
                 filled,
+                imports,
             )
         return HousekeepingReport(
             compacted=compacted,
             purged_challenges=purged,
             compacted_analyses=analyses,
             error_rates_filled=filled,
+            purged_imports=imports,
         )
 
     async def _fill_error_rates(self) -> int:

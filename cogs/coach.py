@@ -16,7 +16,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.analyses import FileNotAnalysed
+from bot.analyses import FileNotAnalysed, FileSource
 from bot.publishing import Unpostable
 from bot.session import (
     MatchOver,
@@ -30,7 +30,7 @@ from bot.session import (
 )
 from bot.store import MatchRecord
 from cogs.board import match_label, options_text, player_names
-from cogs.components import NOT_RUNNING, MatchPicker, OpenReviewButton, PlayHintButton
+from cogs.components import NOT_RUNNING, MatchPicker, OpenReviewButton, PlayHintButton, Reviewed
 from cogs.publisher import (
     ANALYSIS_FAILED,
     ANALYSIS_PENDING,
@@ -244,7 +244,11 @@ class Coach(commands.Cog):
         await interaction.response.defer(ephemeral=True, thinking=True)
         try:
             data = await file.read()
-            imported, analysis = await self.bot.analyses.analyse_file(game, data)
+            assert interaction.channel_id is not None
+            source = FileSource(
+                file.filename, interaction.guild_id, interaction.channel_id, interaction.user.id
+            )
+            done = await self.bot.analyses.analyse_file(game, data, source)
         except discord.HTTPException:
             await interaction.followup.send(
                 f"{file.filename} could not be downloaded: send it again.", ephemeral=True
@@ -254,6 +258,7 @@ class Coach(commands.Cog):
             await interaction.followup.send(f"{file.filename}: {exc}"[:2000], ephemeral=True)
             return
         variant = VARIANTS[game]
+        imported, analysis = done.match, done.analysis
         names = (imported.names[0], imported.names[1])
         chart = await self.bot.render_pool.chart(
             analysis.chances,
@@ -267,13 +272,16 @@ class Coach(commands.Cog):
         options = variant.describe_options(imported.options)
         text = heading + (f", {options})" if options else ")") + "\n" + text.split("\n", 1)[1]
         # Posted with the bot's token: a long analysis outlasts the interaction's 15 minutes.
-        assert interaction.channel_id is not None
         channel = self.bot.get_partial_messageable(interaction.channel_id, guild_id=interaction.guild_id)
-        await channel.send(
+        review = discord.ui.View(timeout=None)
+        review.add_item(OpenReviewButton.build(Reviewed(done.id, from_file=True)))
+        sent = await channel.send(
             text[:2000],
             file=discord.File(io.BytesIO(chart), filename="analysis.png"),
+            view=review,
             allowed_mentions=discord.AllowedMentions.none(),
         )
+        await self.bot.analyses.imported_posted(done.id, sent.id)
         await interaction.followup.send(f"{file.filename} is analysed: see below.", ephemeral=True)
 
     # -- the analysis of a finished match -------------------------------------------------------------
@@ -308,7 +316,7 @@ class Coach(commands.Cog):
                 analysis, match_id, variant.title, options_text(session), (shown[0], shown[1])
             )
             review = discord.ui.View(timeout=None)
-            review.add_item(OpenReviewButton.build(match_id))
+            review.add_item(OpenReviewButton.build(Reviewed(match_id)))
             sent = await channel.send(
                 text[:2000],
                 file=discord.File(io.BytesIO(chart), filename=f"analysis-{match_id}.png"),

@@ -101,9 +101,9 @@ class ReviewControls(Protocol):
     """What answers **Review** on an analysis and a review's First / Prev / Next / Last (the ``Review``
     cog)."""
 
-    async def open_review(self, interaction: discord.Interaction[Any], match_id: int) -> None: ...
+    async def open_review(self, interaction: discord.Interaction[Any], reviewed: Reviewed) -> None: ...
     async def on_review_page(
-        self, interaction: discord.Interaction[Any], match_id: int, user_id: int, page: int, op: str
+        self, interaction: discord.Interaction[Any], reviewed: Reviewed, user_id: int, page: int, op: str
     ) -> None: ...
 
 
@@ -157,6 +157,25 @@ def named(**fields: Field) -> Mapping[str, Field]:
 
 NUMBER = Field(ID, int)
 """A match's, a challenge's or a version's number."""
+
+
+@dataclass(frozen=True, slots=True)
+class Reviewed:
+    """What a review pages through: a match of ours (written ``12`` in a custom id) or a match
+    analysed from a file (``f12``, its number among those: ``bot.store.imports``)."""
+
+    id: int
+    from_file: bool = False
+
+    def __str__(self) -> str:
+        return f"f{self.id}" if self.from_file else str(self.id)
+
+    @classmethod
+    def read(cls, text: str) -> Reviewed:
+        return cls(int(text.removeprefix("f")), text.startswith("f"))
+
+
+REVIEWED = Field(f"f?{ID}", Reviewed.read)
 
 ItemT = TypeVar("ItemT", bound=discord.ui.Item[Any])
 _OPTIONAL = re.compile(r"\[(.*?)\]")
@@ -522,32 +541,32 @@ class OpenRulesButton(Control[discord.ui.Button[Any]]):
 class OpenReviewButton(Control[discord.ui.Button[Any]]):
     """**Review** on a match's analysis: the clicker's own review of that match, in a private reply."""
 
-    id_format = "rvo:{match_id}"
-    fields = named(match_id=NUMBER)
+    id_format = "rvo:{reviewed}"
+    fields = named(reviewed=REVIEWED)
     handler, method = "review", "open_review"
 
     @classmethod
-    def build(cls, match_id: int) -> OpenReviewButton:
-        made: OpenReviewButton = cls.button("Review", discord.ButtonStyle.primary, "🔍", match_id=match_id)
+    def build(cls, reviewed: Reviewed) -> OpenReviewButton:
+        made: OpenReviewButton = cls.button("Review", discord.ButtonStyle.primary, "🔍", reviewed=reviewed)
         return made
 
 
 class ReviewButton(Control[discord.ui.Button[Any]]):
-    """First / Prev / Next / Last in a review: the custom id names the match, who opened the review
+    """First / Prev / Next / Last in a review: the custom id names what is reviewed (``Reviewed``), who opened the review
     and the page the button leads to (1-based); ``op`` only tells the four apart (two may lead to one
     page, and a message's custom ids must differ)."""
 
-    id_format = "rv:{match_id}:{user_id}:{page}:{op}"
+    id_format = "rv:{reviewed}:{user_id}:{page}:{op}"
     fields = named(
-        match_id=NUMBER, user_id=NUMBER, page=Field(r"\d{1,5}", int), op=Field("first|prev|next|last")
+        reviewed=REVIEWED, user_id=NUMBER, page=Field(r"\d{1,5}", int), op=Field("first|prev|next|last")
     )
     handler, method = "review", "on_review_page"
     LABELS: ClassVar[dict[str, str]] = {"first": "First", "prev": "Prev", "next": "Next", "last": "Last"}
     EMOJIS: ClassVar[dict[str, str]] = {"first": "⏮️", "prev": "◀️", "next": "▶️", "last": "⏭️"}
 
     @classmethod
-    def build(cls, match_id: int, user_id: int, page: int, op: str, disabled: bool) -> ReviewButton:
-        values = {"match_id": match_id, "user_id": user_id, "page": page, "op": op}
+    def build(cls, reviewed: Reviewed, user_id: int, page: int, op: str, disabled: bool) -> ReviewButton:
+        values = {"reviewed": reviewed, "user_id": user_id, "page": page, "op": op}
         button: discord.ui.Button[Any] = discord.ui.Button(
             label=cls.LABELS[op],
             style=discord.ButtonStyle.secondary,

@@ -5,7 +5,8 @@ made against the engine's best with their equities, the play's rank among the en
 the equity lost with its category. First / Prev / Next / Last carry the match, the person who opened
 the review and the page they lead to in their custom ids, so nothing is kept in memory and a review
 still pages after a restart. Anyone may review a finished match of their server (the analysis is
-public); **Review** under the analysis message opens it too.
+public); **Review** under the analysis message opens it too, and under the analysis of a match played
+elsewhere (``/analyse file:``, kept by ``bot.store.imports``): the buttons say which (``Reviewed``).
 
 Thin: the analysis is read from the store as it was saved, and the position is found by replaying the
 match's log (``engine.ai.review``) in a thread; the picture is drawn by a board worker.
@@ -16,7 +17,7 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -24,12 +25,12 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.housekeeping import KEEP_IMPORTS_FOR
 from bot.session import UserError
-from bot.store import MatchRecord
 from bot.store.analyses import DONE, FAILED, PENDING, POSTED
 from cogs.board import record_names
 from cogs.coach import SCALE_WORDS, decision_place
-from cogs.components import ReviewButton
+from cogs.components import ReviewButton, Reviewed
 from cogs.replies import reply_privately
 from engine import find_variant
 from engine.ai.coaching import Analysis, Decision, analysis_from_json
@@ -52,7 +53,7 @@ class ReviewRefused(UserError):
     """A review that cannot be shown; the message is for the person who asked."""
 
 
-def reviewed(analysis: Analysis) -> list[Decision]:
+def decisions_lost(analysis: Analysis) -> list[Decision]:
     """The decisions a review pages through: every counted one that lost equity, in match order."""
     return [d for d in analysis.decisions if d.unforced and d.loss >= SHOWN_FROM]
 
@@ -81,7 +82,7 @@ def page_embed(
     analysis: Analysis,
     decisions: Sequence[Decision],
     page: int,
-    match_id: int,
+    title: str,
     names: tuple[str, str],
     viewer_seat: int | None,
     picture: str | None,
@@ -107,7 +108,7 @@ def page_embed(
     if d.rank is not None and d.choices is not None:
         lines.append(f"{played} {label} ranked {ordinal(d.rank)} of {d.choices}.")
     embed = discord.Embed(
-        title=f"Review of match #{match_id} · {page} of {len(decisions)}",
+        title=f"Review of {title} · {page} of {len(decisions)}",
         description="\n".join(lines),
         colour=COLOUR,
     )
@@ -122,15 +123,31 @@ def page_embed(
     return embed
 
 
-def page_view(match_id: int, user_id: int, page: int, pages: int) -> discord.ui.View:
+def page_view(reviewed: Reviewed, user_id: int, page: int, pages: int) -> discord.ui.View:
     """First / Prev / Next / Last, those leading nowhere disabled."""
     view = discord.ui.View(timeout=None)
     targets = {"first": 1, "prev": page - 1, "next": page + 1, "last": pages}
     for op, target in targets.items():
         stuck = target < 1 or target > pages or (op in ("first", "prev") and page == 1)
         stuck = stuck or (op in ("next", "last") and page == pages)
-        view.add_item(ReviewButton.build(match_id, user_id, min(max(target, 1), pages), op, stuck))
+        view.add_item(ReviewButton.build(reviewed, user_id, min(max(target, 1), pages), op, stuck))
     return view
+
+
+@dataclass(frozen=True, slots=True)
+class Reviewable:
+    """What a review pages through, of either kind: a finished match of ours or a match analysed from
+    a file. ``title`` names it in the review ("match #12", "final.mat"); ``players``: the user ids of
+    its players (none for a file); ``notations``: its action log, read when a picture needs it."""
+
+    reviewed: Reviewed
+    title: str
+    game: str
+    options: Mapping[str, Any] | None
+    players: tuple[int, ...]
+    names: tuple[str, str]
+    analysis: Analysis
+    notations: Callable[[], Awaitable[list[str]]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -168,32 +185,31 @@ class Review(commands.Cog):
                         "when it ends. Name one with `/review match:12`."
                     )
                 match = found
-            await self._send_first(interaction, match)
+            await self._send_first(interaction, Reviewed(match))
         except ReviewRefused as exc:
             await reply_privately(interaction, str(exc))
 
-    async def open_review(self, interaction: discord.Interaction[Any], match_id: int) -> None:
+    async def open_review(self, interaction: discord.Interaction[Any], reviewed: Reviewed) -> None:
         """**Review** under an analysis: the clicker's own review of it, from its first page."""
         try:
-            await self._send_first(interaction, match_id)
+            await self._send_first(interaction, reviewed)
         except ReviewRefused as exc:
             await reply_privately(interaction, str(exc))
 
     async def on_review_page(
-        self, interaction: discord.Interaction[Any], match_id: int, user_id: int, page: int, op: str
+        self, interaction: discord.Interaction[Any], reviewed: Reviewed, user_id: int, page: int, op: str
     ) -> None:
         if interaction.user.id != user_id:
+            own = "" if reviewed.from_file else f", or `/review match:{reviewed.id}`"
             await reply_privately(
                 interaction,
-                "That review was opened by someone else. Open your own with **Review** under the "
-                f"analysis, or `/review match:{match_id}`.",
+                f"That review was opened by someone else. Open your own with **Review** under the analysis{own}.",
             )
             return
         # Acknowledged first: a long match takes a moment to replay to its position.
         await interaction.response.defer()
         try:
-            record, analysis = await self._analysed(interaction, match_id)
-            shown = await self._page(interaction, record, analysis, page)
+            shown = await self._page(interaction, await self._analysed(interaction, reviewed), page)
         except ReviewRefused as exc:
             await reply_privately(interaction, str(exc))
             return
@@ -201,12 +217,12 @@ class Review(commands.Cog):
             embed=shown.embed, attachments=[shown.file] if shown.file else [], view=shown.view
         )
 
-    async def _send_first(self, interaction: discord.Interaction[Any], match_id: int) -> None:
-        record, analysis = await self._analysed(interaction, match_id)
-        if not reviewed(analysis):
-            raise ReviewRefused(f"Nobody lost equity in match #{match_id}: there is nothing to review.")
+    async def _send_first(self, interaction: discord.Interaction[Any], reviewed: Reviewed) -> None:
+        found = await self._analysed(interaction, reviewed)
+        if not decisions_lost(found.analysis):
+            raise ReviewRefused(f"Nobody lost equity in {found.title}: there is nothing to review.")
         await interaction.response.defer(ephemeral=True, thinking=True)
-        shown = await self._page(interaction, record, analysis, 1)
+        shown = await self._page(interaction, found, 1)
         await interaction.followup.send(
             embed=shown.embed,
             file=shown.file or discord.utils.MISSING,
@@ -215,10 +231,11 @@ class Review(commands.Cog):
             allowed_mentions=discord.AllowedMentions.none(),
         )
 
-    async def _analysed(
-        self, interaction: discord.Interaction[Any], match_id: int
-    ) -> tuple[MatchRecord, Analysis]:
-        """The match and its analysis, if the caller may review it here; else ``ReviewRefused``."""
+    async def _analysed(self, interaction: discord.Interaction[Any], reviewed: Reviewed) -> Reviewable:
+        """What is reviewed, with its analysis, if the caller may review it here; else ``ReviewRefused``."""
+        if reviewed.from_file:
+            return await self._analysed_file(interaction, reviewed)
+        match_id = reviewed.id
         history = self.bot.sessions.history
         record = await history.match(match_id) if 0 < match_id < 1 << 63 else None
         if record is None or record.guild_id != interaction.guild_id:
@@ -236,42 +253,77 @@ class Review(commands.Cog):
             )
         if saved.status == FAILED or saved.status not in (DONE, POSTED):
             raise ReviewRefused(f"Match #{match_id} could not be analysed, so it has no review.")
-        try:
-            return record, analysis_from_json(saved.analysis)
-        except ValueError:
-            log.exception("the saved analysis of match %s cannot be read", match_id)
-            raise ReviewRefused(f"The analysis of match #{match_id} cannot be read.") from None
+        analysis = _readable(saved.analysis, f"match #{match_id}")
 
-    async def _page(
-        self, interaction: discord.Interaction[Any], record: MatchRecord, analysis: Analysis, page: int
-    ) -> ReviewPage:
-        decisions = reviewed(analysis)
+        async def notations() -> list[str]:
+            return [a.notation for a in await history.action_log(match_id)]
+
+        return Reviewable(
+            reviewed,
+            f"match #{match_id}",
+            record.game,
+            record.options,
+            tuple(record.players),
+            await record_names(self.bot, record),
+            analysis,
+            notations,
+        )
+
+    async def _analysed_file(self, interaction: discord.Interaction[Any], reviewed: Reviewed) -> Reviewable:
+        kept = await self.bot.analyses.imported(reviewed.id) if 0 < reviewed.id < 1 << 63 else None
+        if kept is None or kept.guild_id != interaction.guild_id:
+            raise ReviewRefused(
+                f"That analysis is no longer kept (files are kept {KEEP_IMPORTS_FOR / 86400:.0f} days after "
+                "their analysis): send the file again with `/analyse file:`."
+            )
+        title = discord.utils.escape_markdown(kept.file_name)
+        if kept.analysis is None:
+            log.warning("the imported match %s cannot be read back", kept.id)
+            raise ReviewRefused(f"The analysis of {title} cannot be read.")
+        analysis = _readable(kept.analysis, title)
+
+        async def notations() -> list[str]:
+            return list(kept.log)
+
+        return Reviewable(reviewed, title, kept.game, kept.options, (), kept.names, analysis, notations)
+
+    async def _page(self, interaction: discord.Interaction[Any], found: Reviewable, page: int) -> ReviewPage:
+        decisions = decisions_lost(found.analysis)
         if not decisions:
-            raise ReviewRefused(f"Nobody lost equity in match #{record.id}: there is nothing to review.")
+            raise ReviewRefused(f"Nobody lost equity in {found.title}: there is nothing to review.")
         page = min(max(page, 1), len(decisions))
-        found = await record_names(self.bot, record)
-        names = (found[0] or "Player 1", found[1] or "Player 2")
+        names = (found.names[0] or "Player 1", found.names[1] or "Player 2")
         user_id = interaction.user.id
-        viewer = record.players.index(user_id) if user_id in record.players else None
-        picture = await self._picture(record, decisions[page - 1], found)
-        filename = f"review-{record.id}-{page}.png"
-        embed = page_embed(analysis, decisions, page, record.id, names, viewer, filename if picture else None)
+        viewer = found.players.index(user_id) if user_id in found.players else None
+        picture = await self._picture(found, decisions[page - 1])
+        filename = f"review-{found.reviewed}-{page}.png"
+        embed = page_embed(
+            found.analysis, decisions, page, found.title, names, viewer, filename if picture else None
+        )
         file = discord.File(io.BytesIO(picture), filename=filename) if picture else None
-        return ReviewPage(embed, file, page_view(record.id, user_id, page, len(decisions)))
+        return ReviewPage(embed, file, page_view(found.reviewed, user_id, page, len(decisions)))
 
-    async def _picture(self, record: MatchRecord, decision: Decision, names: tuple[str, str]) -> bytes | None:
+    async def _picture(self, found: Reviewable, decision: Decision) -> bytes | None:
         """The position the decision was made in, from its player's side (None: it cannot be found)."""
-        notations = [a.notation for a in await self.bot.sessions.history.action_log(record.id)]
-        variant = find_variant(record.game)
+        notations = await found.notations()
+        variant = find_variant(found.game)
         try:
-            state = await asyncio.to_thread(decision_state, variant, record.options, notations, decision)
+            state = await asyncio.to_thread(decision_state, variant, found.options, notations, decision)
         except Exception:
-            log.exception("match %s does not replay to a reviewed decision", record.id)
+            log.exception("%s does not replay to a reviewed decision", found.title)
             return None
         if state is None:
-            log.warning("match %s: no position for the decision %s", record.id, decision)
+            log.warning("%s: no position for the decision %s", found.title, decision)
             return None
         try:
-            return await self.bot.render_pool.png(state.view(decision.seat), Caption(names=names))
+            return await self.bot.render_pool.png(state.view(decision.seat), Caption(names=found.names))
         except NoRendererError:
             return None
+
+
+def _readable(saved: Any, title: str) -> Analysis:
+    try:
+        return analysis_from_json(saved)
+    except ValueError:
+        log.exception("the saved analysis of %s cannot be read", title)
+        raise ReviewRefused(f"The analysis of {title} cannot be read.") from None

@@ -22,6 +22,7 @@ from bot.store.challenges import ChallengeStore
 from bot.store.claims import ClaimStore
 from bot.store.connection import Connection, StoreError, WriteFailed
 from bot.store.deadlines import DeadlineStore
+from bot.store.imports import ImportedRecord, ImportStore
 from bot.store.matches import MatchStore
 from bot.store.preferences import PreferenceStore
 from bot.store.ratings import RatingStore
@@ -41,6 +42,7 @@ __all__ = [
     "ChallengeRecord",
     "Deadlines",
     "GuildSettings",
+    "ImportedRecord",
     "LoggedAction",
     "MatchRecord",
     "ResultRecord",
@@ -66,6 +68,7 @@ class Store:
         self.deadlines = DeadlineStore(connection, self.scope)
         self.analyses = AnalysisStore(connection, self.scope)
         self.claims = ClaimStore(connection)
+        self.imports = ImportStore(connection)
 
     @classmethod
     async def open(cls, target: str | Path, scope: Scope | None = None) -> Store:

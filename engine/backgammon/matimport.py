@@ -121,6 +121,9 @@ class _Reader:
         self.score_at_start = (0, 0)
         #: the match was resigned: nothing may follow
         self.over = False
+        #: a roll written with no play where a play exists: only a resignation may follow (what our
+        #: own export writes for a player who rolled and then resigned)
+        self.unplayed: str | None = None
 
     def read(self) -> ImportedMatch:
         rules = RuleSet.STANDARD
@@ -237,6 +240,8 @@ class _Reader:
             raise MatImportError(lineno, f'"{text}" comes after the end of the match.')
         if self._game_over() and not text.lower().startswith("wins"):
             raise MatImportError(lineno, f'"{text}" comes after the end of the game.')
+        if self.unplayed is not None and not text.lower().startswith("wins"):
+            raise MatImportError(lineno, f"{self.unplayed}; only the other player's win may follow.")
         word = text.split()[0].lower()
         if word[:2].isdigit():
             self._roll(lineno, seat, (int(text[0]), int(text[1])), text[3:].strip())
@@ -276,6 +281,9 @@ class _Reader:
                     lineno, f"{who} cannot move with {dice[0]}-{dice[1]} here, but the file plays {play}."
                 )
             return
+        if not play:
+            self.unplayed = f"{who} rolled {dice[0]}-{dice[1]} and did not play"
+            return
         target = _target(state.board, play, lineno)
         for legal in state.plays():
             if legal.result == target:
@@ -306,6 +314,7 @@ class _Reader:
             raise MatImportError(lineno, f'"{text}" does not say how many points were won.')
         points = int(found[1])
         state = self._state()
+        self.unplayed = None
         if not self._game_over():
             # Not over on the board: the other player resigned.
             loser = 1 - seat

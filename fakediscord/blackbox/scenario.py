@@ -456,7 +456,10 @@ class BlackBox:
             )
         # The longest match between members has decisions to review (random play loses equity).
         played = [t for t in self.tables if t.game == "backgammon" and self.computer not in t.players]
-        await self.review(max(played, key=lambda t: t.decisions))
+        reviewed = max(played, key=lambda t: t.decisions)
+        await self.review(reviewed)
+        # The same match as a file played elsewhere: /analyse file: and its review.
+        await self.review_file(reviewed)
 
     async def play_this(self, table: Table, user: FakeUser) -> None:
         """``user``'s /hint, whose **Play this** the others try first (refused), then ``user``."""
@@ -483,18 +486,47 @@ class BlackBox:
         """**Review** under the match's analysis by a player, the other player and a stranger, and a
         page turned on each one's private review (the others' turned from a client that still shows
         the player's buttons)."""
+        posted = await self.analysis_with_review(table.place, "rvo:", f"match #{table.match_id}")
+        if posted is not None:
+            await self.turn_review_pages(posted, table, f"match #{table.match_id}")
+
+    async def review_file(self, table: Table) -> None:
+        """The match's ``.mat`` file (from its result message) sent back with ``/analyse file:`` by a
+        stranger, as a match played elsewhere: its analysis's **Review** and pages, in every role."""
+        result = table.result()
+        exported = [a for a in result.attachments if a.filename.endswith(".mat")] if result else []
+        if not exported:
+            self.ledger.fail(f"match #{table.match_id}: its result has no .mat file to analyse")
+            return
+        name, data = f"elsewhere-{exported[0].filename}", exported[0].data
+        said = await self.clicker.command(self.carol, "analyse", {"file": (name, data)}, channel=table.place)
+        if said is None:
+            return
+        posted = await self.analysis_with_review(table.place, "rvo:f", name, said)
+        if posted is not None:
+            await self.turn_review_pages(posted, table, name)
+
+    async def analysis_with_review(
+        self, place: int, prefix: str, what: str, said: InteractionResult | None = None
+    ) -> FakeMessage | None:
+        """The newest analysis in ``place`` whose **Review** custom id starts with ``prefix``, once posted
+        (``said``: the command that asked for it, whose answers a failure quotes)."""
 
         def analysis() -> FakeMessage | None:
-            found = self.fake.messages_in(table.place)
-            return next((m for m in found if any(c.startswith("rvo:") for c in m.custom_ids)), None)
+            found = reversed(self.fake.messages_in(place))
+            return next((m for m in found if any(c.startswith(prefix) for c in m.custom_ids)), None)
 
         try:
-            await self.fake.wait_for(lambda: analysis() is not None, ANALYSIS_TIMEOUT, "the analysis")
+            await self.fake.wait_for(
+                lambda: analysis() is not None, ANALYSIS_TIMEOUT, f"the analysis of {what}"
+            )
         except TimeoutError:
-            self.ledger.fail(f"match #{table.match_id}: no analysis with Review in {ANALYSIS_TIMEOUT:g} s")
+            answers = [self.fake.message(m).content[:200] for m in said.messages] if said else []
+            self.ledger.fail(f"{what}: no analysis with Review in {ANALYSIS_TIMEOUT:g} s {answers or ''}")
             raise Stuck from None
-        posted = analysis()
-        assert posted is not None
+        return analysis()
+
+    async def turn_review_pages(self, posted: FakeMessage, table: Table, what: str) -> None:
         opened = next(c for c in posted.custom_ids if c.startswith("rvo:"))
         opened_by_player: InteractionResult | None = None
         for role, user in (
@@ -521,7 +553,7 @@ class BlackBox:
             )
         except TimeoutError:
             said = [m.content[:200] for m in opened_by_player.messages] if opened_by_player else "nothing"
-            self.ledger.fail(f"Review of match #{table.match_id} showed no pages to turn: {said}")
+            self.ledger.fail(f"Review of {what} showed no pages to turn: {said}")
             return
         found = first_page()
         assert found is not None

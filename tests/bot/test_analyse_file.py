@@ -1,14 +1,21 @@
 """``/analyse file:`` (issue 24, positions in): a ``.mat`` file played elsewhere, read, replayed under our
-rules and analysed like our own matches (the heavy worker lane), posted as the same analysis message;
-refused privately, with the line and the reason, when it cannot be read."""
+rules and analysed like our own matches (the heavy worker lane), posted as the same analysis message
+with the same **Review** (the match is kept apart from ours: ``bot.store.imports``); refused privately,
+with the line and the reason, when it cannot be read."""
 
 from __future__ import annotations
 
+import zlib
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-from fakediscord import FakeDiscord
+from bot.housekeeping import KEEP_IMPORTS_FOR, Housekeeping
+from cogs.review import decisions_lost
+from engine.ai.coaching import analysis_from_json
+from fakediscord import FakeDiscord, FakeMessage
+from tests.databases import sql
 from tests.support import start_bot, stop_bot
 
 FILES = Path(__file__).parent.parent / "engine" / "mat_files"
@@ -71,4 +78,94 @@ async def test_a_file_that_cannot_be_read_is_refused_privately_with_its_reason(
     private = done.private
     assert private is not None and private.content == reason
     assert [m for m in fake.messages_in(fake.channel) if not m.ephemeral] == []
+    await stop_bot(bot)
+
+
+def title(message: FakeMessage) -> str:
+    return str(message.embeds[0]["title"])
+
+
+def button(message: FakeMessage, label: str) -> Any:
+    return next(b for b in message.buttons if b.label == label)
+
+
+@pytest.mark.asyncio
+async def test_the_analysis_of_a_file_is_reviewed_as_our_own_matches_are_even_after_a_restart(
+    fake: FakeDiscord, tmp_path: Path
+) -> None:
+    bot = await start_bot(fake, tmp_path / "db.sqlite3")
+    alice, carol = fake.add_user("alice"), fake.add_user("carol")
+    await fake.slash(alice, "analyse", {"file": ("final.mat", ONE_POINT)}, idle=True, timeout=600)
+    (posted,) = [m for m in fake.messages_in(fake.channel) if not m.ephemeral]
+    kept = await bot.analyses.imported(1)
+    assert kept is not None and kept.file_name == "final.mat" and kept.sender_id == alice.id
+    assert kept.names == ("gnubg", "root") and kept.message_id == posted.id and kept.guild_id == fake.guild.id
+    lost = decisions_lost(analysis_from_json(kept.analysis))
+    assert lost, "the file's match has decisions that lost equity"
+    assert button(posted, "Review").custom_id == "rvo:f1"
+    # Anyone of the server may review it, privately; nobody is "you" in a match played elsewhere.
+    opened = (await fake.click(carol, posted, "rvo:f1", idle=True)).private
+    assert opened is not None and opened.visible_to == carol.id
+    assert title(opened) == f"Review of final.mat · 1 of {len(lost)}"
+    text = opened.embeds[0]["description"]
+    assert f"`{lost[0].played}`" in text and f"`{lost[0].best}`" in text and "Your " not in text
+    assert opened.attachment("review-f1-1.png").data.startswith(b"\x89PNG")
+    assert all(str(b.custom_id).startswith(f"rv:f1:{carol.id}:") for b in opened.buttons)
+    # Someone else's page buttons are refused, without the /review hint of our own matches.
+    mine = (await fake.click(alice, posted, "rvo:f1", idle=True)).private
+    assert mine is not None
+    forged = await fake.forge(alice, mine, dict(button(opened, "Last").raw))
+    await fake.wait_idle()
+    assert forged.private is not None and "opened by someone else" in forged.private.content
+    assert "/review match" not in forged.private.content
+    await stop_bot(bot)
+
+    # After a restart the buttons still page: everything is read from the store.
+    bot = await start_bot(fake, tmp_path / "db.sqlite3")
+    last = await fake.click(carol, opened, str(button(opened, "Last").custom_id), idle=True)
+    assert (
+        last.message is not None
+        and title(last.message) == f"Review of final.mat · {len(lost)} of {len(lost)}"
+    )
+    # Nothing of ours was created for it: no match, no result, no rating.
+    assert await bot.store.matches.active() == [] and await bot.sessions.history.recent(alice.id, 10) == []
+    fake.assert_clean()
+    await stop_bot(bot)
+
+
+@pytest.mark.asyncio
+async def test_a_review_of_a_file_is_refused_privately_elsewhere_when_deleted_or_unreadable(
+    fake: FakeDiscord, tmp_path: Path
+) -> None:
+    bot = await start_bot(fake, tmp_path / "db.sqlite3")
+    alice = fake.add_user("alice")
+    await fake.slash(alice, "analyse", {"file": ("final.mat", ONE_POINT)}, idle=True, timeout=600)
+    (posted,) = [m for m in fake.messages_in(fake.channel) if not m.ephemeral]
+    # Kept for another server: this one does not see it.
+    sql(
+        tmp_path / "db.sqlite3", "UPDATE imported_matches SET guild_id = ? WHERE id = 1", (fake.guild.id + 1,)
+    )
+    elsewhere = (await fake.click(alice, posted, "rvo:f1", idle=True)).private
+    assert elsewhere is not None and "no longer kept" in elsewhere.content
+    # A corrupt row says so and changes nothing.
+    sql(
+        tmp_path / "db.sqlite3",
+        "UPDATE imported_matches SET guild_id = ?, analysis = ? WHERE id = 1",
+        (fake.guild.id, zlib.compress(b"{not json")),
+    )
+    broken = (await fake.click(alice, posted, "rvo:f1", idle=True)).private
+    assert broken is not None and broken.content == "The analysis of final.mat cannot be read."
+    # Housekeeping deletes files analysed more than KEEP_IMPORTS_FOR ago, and only those.
+    sql(
+        tmp_path / "db.sqlite3",
+        "UPDATE imported_matches SET created_at = created_at - ?",
+        (KEEP_IMPORTS_FOR + 60,),
+    )
+    await fake.slash(alice, "analyse", {"file": ("second.mat", ONE_POINT)}, idle=True, timeout=600)
+    report = await Housekeeping(bot.store, bot.clock).run()
+    assert report.purged_imports == 1
+    assert await bot.analyses.imported(1) is None and await bot.analyses.imported(2) is not None
+    gone = (await fake.click(alice, posted, "rvo:f1", idle=True)).private
+    assert gone is not None and "no longer kept" in gone.content and "/analyse file:" in gone.content
+    fake.assert_clean()
     await stop_bot(bot)

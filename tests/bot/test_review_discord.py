@@ -18,7 +18,7 @@ from PIL import Image
 
 from app.client import RingsideBot
 from bot.store import LoggedAction
-from cogs.review import category_words, ordinal, reviewed
+from cogs.review import category_words, decisions_lost, ordinal
 from engine.ai.backgammon_analysis import analyse
 from engine.ai.backgammon_bgsage import EASY, MEDIUM
 from engine.ai.coaching import Analysis, Decision, PlayerReport, Scale, analysis_to_json
@@ -110,7 +110,7 @@ async def test_review_pages_through_every_decision_that_lost_equity_in_match_ord
     fake: FakeDiscord, reviewed_match: Reviewed, analysis: Analysis
 ) -> None:
     alice, match_id = reviewed_match.alice, reviewed_match.match_id
-    shown = reviewed(analysis)
+    shown = decisions_lost(analysis)
     count = len(shown)
     assert count >= 3 and all(d.loss > 0 for d in shown)
     assert [(d.game, d.turn) for d in shown] == sorted((d.game, d.turn) for d in shown)
@@ -163,7 +163,7 @@ async def test_someone_elses_review_button_is_refused_privately(
     assert refusal is not None and refusal.visible_to == bob.id
     assert "opened by someone else" in refusal.content and f"/review match:{match_id}" in refusal.content
     assert fake.world.messages[theirs.id].embeds == before and title(mine).endswith(
-        f"1 of {len(reviewed(analysis))}"
+        f"1 of {len(decisions_lost(analysis))}"
     )
 
 
@@ -209,7 +209,7 @@ async def test_review_under_the_analysis_opens_the_clickers_own_review(
     opened = await fake.click(carol, posted, f"rvo:{match_id}", idle=True)
     page = opened.private
     assert page is not None and page.visible_to == carol.id
-    assert title(page) == f"Review of match #{match_id} · 1 of {len(reviewed(analysis))}"
+    assert title(page) == f"Review of match #{match_id} · 1 of {len(decisions_lost(analysis))}"
     assert "Your " not in page.embeds[0]["description"]
     assert all(str(b.custom_id).startswith(f"rv:{match_id}:{carol.id}:") for b in page.buttons)
 
@@ -224,7 +224,7 @@ async def test_an_analysis_saved_before_reviews_still_shows_what_it_has(
         bot, (alice, bob), analysis, guild_id=fake.guild.id, channel_id=fake.channel.id, saved=saved
     )
     page = await review(fake, alice, {"match": match_id})
-    first = reviewed(analysis)[0]
+    first = decisions_lost(analysis)[0]
     text = page.embeds[0]["description"]
     assert f"`{first.played}`" in text and f"{first.loss:.3f}" in text and "ranked" not in text
     assert "before equities and ranks were kept" in page.embeds[0]["footer"]["text"]
@@ -246,7 +246,7 @@ def test_a_review_holds_every_counted_decision_that_lost_equity_in_match_order()
     report = PlayerReport(0, 5, 0.31, 0, 0, 1, 0.0, 5)
     analysis = Analysis((report, replace(report, seat=1)), decisions, ((0.5,),), Scale.MATCH, "2-ply")
     # Below doubtful too (0.01), not an uncounted decision, nor what shows as 0.000.
-    assert [d.turn for d in reviewed(analysis)] == [3, 4, 6]
+    assert [d.turn for d in decisions_lost(analysis)] == [3, 4, 6]
     assert [category_words(loss, analysis.thresholds) for loss in (0.01, 0.02, 0.05, 0.3)] == [
         "small (under 0.02)", "doubtful", "an error", "a blunder"
     ]  # fmt: skip

@@ -16,7 +16,7 @@ from engine.backgammon.game import BackgammonState
 from engine.backgammon.matexport import mat_file
 from engine.backgammon.matimport import MAX_BYTES, MatImportError, read_mat
 from engine.backgammon.variant import VARIANT
-from engine.protocol import replay_states
+from engine.protocol import Forfeit, Outcome, replay_states
 from tests import oracles
 
 FILES = Path(__file__).parent / "mat_files"
@@ -129,3 +129,20 @@ def test_gnu_backgammon_imports_the_dressed_files_as_the_same_match(name: str, t
     oracles.run_gnubg([oracles.gnubg_program(), "-t", "-q"], commands, tmp_path, timeout=60)
     again, first = read_mat(out.read_bytes()), read_mat((FILES / name).read_bytes())
     assert (again.names, again.options, again.log) == (first.names, first.options, first.log)
+
+
+def test_a_player_who_rolled_and_resigned_reads_back_as_our_export_writes_it() -> None:
+    # White rolls 5-2 and resigns the 1-point match before playing: the export writes the roll with no
+    # play, then White's win; read back, the roll stands unplayed and the match ends there.
+    log = ("opening 4-5", "move 13/8", "move 6/2", "roll 5-2")
+    ending = Outcome(winner=1, reason=Forfeit.RESIGNATION, description="Black wins: White resigned.")
+    text = mat_file(VARIANT, {"length": 1}, log, ("Ann", "Bo"), ending)
+    assert text is not None and "52:" in text and "Wins 1 point" in text
+    again = read_mat(text)
+    assert again.log[-1] == "roll 5-2" and again.games == 1
+    assert mat_file(VARIANT, again.options, again.log, again.names, ending) == text
+    # Anything but the other player's win after an unplayed roll is refused, with the line.
+    with pytest.raises(
+        MatImportError, match="Line 6: Ann rolled 5-2 and did not play; only the other player's win"
+    ):
+        read_mat(text.replace("Wins 1 point and the match", "43: 24/20 13/10"))
