@@ -146,3 +146,17 @@ def test_a_player_who_rolled_and_resigned_reads_back_as_our_export_writes_it() -
         MatImportError, match="Line 6: Ann rolled 5-2 and did not play; only the other player's win"
     ):
         read_mat(text.replace("Wins 1 point and the match", "43: 24/20 13/10"))
+
+
+def test_gnu_backgammon_writes_a_roll_then_resignation_as_we_do_and_we_read_its_file(tmp_path: Path) -> None:
+    log = ("opening 4-5", "move 13/8", "move 6/2", "roll 5-2")
+    ending = Outcome(winner=1, reason=Forfeit.RESIGNATION, description="Black wins: White resigned.")
+    text = mat_file(VARIANT, {"length": 1}, log, ("Ann", "Bo"), ending)
+    assert text is not None
+    ours, out = tmp_path / "ours.mat", tmp_path / "again.mat"
+    ours.write_text(text)
+    commands = f"import mat {ours}\nexport match mat {out}\n"
+    oracles.run_gnubg([oracles.gnubg_program(), "-t", "-q"], commands, tmp_path, timeout=60)
+    exported = out.read_text()
+    assert "52:" in exported and "Wins 1 point" in exported
+    assert read_mat(exported).log == read_mat(text).log
