@@ -19,6 +19,12 @@ Tactics runs backwards; Defend the Homeworld is dashed, the short way home), in 
 would lie on each other. The footer holds the last action in everyone's words
 (``SpaceView.public_last``), so every viewer's picture of a position is the same.
 
+Every text is drawn at a font size of at least ``TEXT_MIN`` pixels (10 once the picture is shown 400 pixels wide, as on a
+phone; ``tests/render/test_space_text_size.py`` measures it), so the middle is packed to fit: the
+panels' words are drawn over the arrows that pass behind them (outlined, to read over them), the
+dice sit above the centre and a fight's result takes three lines under them (the title, then each
+side's losses on a line of its own).
+
 The fixed palette (``render/space_palette.py``) is written by ``write_palette()``.
 
 Registered in ``render.RENDERERS`` like every game.
@@ -77,6 +83,13 @@ NAME_R = {
 }
 """How far from the centre each planet's name is written (further in beside the side planets)."""
 DIE = 54
+
+PHONE_WIDTH = 400
+TEXT_MIN = 20
+"""The smallest font size of any text on the board: 10 pixels once the picture is shown
+``PHONE_WIDTH`` wide (a phone's chat column), the least that reads there."""
+SMALL = 22
+"""The size of the small labels a player reads often: the unit counts ("x3"), the roll's owner."""
 
 EMPIRE = SeatStyle(
     fill=(214, 64, 64), dark=(120, 28, 36), light=(255, 150, 140), text=(255, 118, 108), shape="disc"
@@ -158,13 +171,20 @@ def position(sector: int, radius: float = RING_R) -> Point:
 
 # -- the static board ------------------------------------------------------------------------------
 
-EMPIRE_Y = CENTER[1] - 150
-TERRAN_Y = CENTER[1] + 150
+EMPIRE_Y = CENTER[1] - 170
+TERRAN_Y = CENTER[1] + 152
 PANEL_Y = (EMPIRE_Y, TERRAN_Y)
 DECK_X = 64
 VORTEX_X = WIDTH - 64
 CARDS_Y = HEIGHT - 150
 """The deck and the vortex sit in the bottom corners, outside the ring."""
+HEAP_X = -182
+ROW_DY = -16
+"""A panel's first row (the side's name, its hand) from ``PANEL_Y``."""
+HEAP_DY = 32
+"""Where a panel's "scrap" is written: from the centre's x, and below the panel's first row."""
+HEAP_R = 15
+"""The radius of the counters of a scrap heap, each with its force written on it."""
 
 
 @bytes_lru(4 * MB, theme.picture_bytes)
@@ -208,15 +228,11 @@ def _background() -> Image.Image:
             stroke=0,
         )
     for world, name in PLANET_NAMES.items():
-        theme.label(image, position(world, NAME_R[world]), name.upper(), 18, TEXT, anchor="mm", stroke=2)
+        theme.label(
+            image, position(world, NAME_R[world]), name.upper(), TEXT_MIN, TEXT, anchor="mm", stroke=2
+        )
     for x, word in ((DECK_X, "deck"), (VORTEX_X, "vortex")):
-        theme.label(image, (x, CARDS_Y + 48), word, 18, MUTED, anchor="mm", stroke=0)
-    for seat in (0, 1):
-        style = SEATS[seat]
-        y = PANEL_Y[seat] - 22
-        theme.draw_stack(image, (CENTER[0] - 148, y), style, 1, 11)
-        theme.label(image, (CENTER[0] - 132, y), SHORT[seat].upper(), 20, style.text, anchor="lm")
-        theme.label(image, (CENTER[0] - 158, y + 38), "scrap", 16, MUTED, anchor="lm", stroke=0)
+        theme.label(image, (x, CARDS_Y + 50), word, SMALL, MUTED, anchor="mm", stroke=0)
     return image
 
 
@@ -245,9 +261,12 @@ def _card_icon(w: int, h: int) -> Image.Image:
 
 
 def _paint(image: Image.Image, view: SpaceView, caption: Caption) -> None:
-    _draw_panels(image, view)
     _draw_planet_control(image, view)
-    _draw_moves(image, view)
+    arrows = turn_arrows(view)
+    _draw_moves(image, arrows)
+    # The panels' words over the arrows that cross them, the moves' numbers over both.
+    _draw_panels(image, view)
+    _draw_move_numbers(image, arrows)
     _draw_counters(image, view)
     _draw_centre(image, view, caption.ending)
     _draw_header(image, view, caption)
@@ -293,7 +312,7 @@ def _draw_planet_control(image: Image.Image, view: SpaceView) -> None:
 def _counter(seat: int, layers: int, text: str, radius: int) -> Image.Image:
     """A stack of ``layers`` counters of ``seat`` with ``text`` (the force total) on the top one."""
     style = SEATS[seat]
-    size = 24 if radius >= COUNTER_R else 19
+    size = 24 if radius >= COUNTER_R else TEXT_MIN
     sprite = theme.stack_sprite(style, radius, layers)
     counted = theme.numbered_stack_sprite(style, radius, layers, text, size, sprite.width // 2)
     return counted if counted is not None else sprite
@@ -307,7 +326,7 @@ def _draw_counters(image: Image.Image, view: SpaceView) -> None:
         for i, seat in enumerate(present):
             n, force = sides[seat]
             # Both sides in one sector (before its fight): side by side, the count under each.
-            dx = (i - (len(present) - 1) / 2) * 2 * (PAIR_R + 2)
+            dx = (i - (len(present) - 1) / 2) * 2 * (PAIR_R + 4)
             sprite = _counter(seat, min(n, 4), str(force), radius)
             # The stack grows upwards: keep the top face where a single counter's would be.
             top = y - radius - 4 + sprite.height / 2 - 2
@@ -318,53 +337,65 @@ def _draw_counters(image: Image.Image, view: SpaceView) -> None:
                 below = position(sector, RING_R - (PLANET_R if sector in PLANETS else SECTOR_R) - 9)
             else:
                 below = (x + dx, y + radius + 14)
-            theme.label(image, below, f"x{n}", 18, SEATS[seat].text, anchor="mm")
+            size = SMALL if len(present) == 1 else TEXT_MIN  # side by side: two counts in a sector's width
+            theme.label(image, below, f"x{n}", size, SEATS[seat].text, anchor="mm")
     for unit in view.jammed:
         where = view.positions[unit]
         if where != SCRAP:
             x, y = position(where)
             theme.paste(
-                image, theme.badge_sprite("jam", 13, HIGHLIGHT, theme.SHADOW), (x, y - COUNTER_R - 12)
+                image, theme.badge_sprite("jam", TEXT_MIN, HIGHLIGHT, theme.SHADOW), (x, y - COUNTER_R - 14)
             )
 
 
-PANEL_BOX = (-172, -48, 178, 34)
+PANEL_BOX = (-186, -38, 186, 36)
 """A side's panel round (centre x, ``PANEL_Y``): left, top, right, bottom offsets."""
 
 
 def _draw_panels(image: Image.Image, view: SpaceView) -> None:
-    """Per side: the hand size (a card with the count) and the scrap heap grouped by force, each
-    panel drawn once per content and pasted whole (a dozen small pastes fewer per picture)."""
+    """Per side: its name, the hand size (a card with the count) and the scrap heap grouped by
+    force, each panel drawn once per content and pasted whole (a dozen small pastes fewer per
+    picture)."""
     for seat in (0, 1):
         scrapped = Counter(FORCE[u] for u in units_of(seat) if view.positions[u] == SCRAP)
         heap = tuple(sorted(scrapped.items(), reverse=True))
         left, top = round(CENTER[0]) + PANEL_BOX[0], round(PANEL_Y[seat]) + PANEL_BOX[1]
-        image.paste(_panel(seat, view.hand_sizes[seat], heap), (left, top))
+        sprite = _panel(seat, view.hand_sizes[seat], heap)
+        image.paste(sprite, (left, top), sprite)
 
 
 @bytes_lru(4 * MB, theme.picture_bytes)
 def _panel(seat: int, hand: int, heap: tuple[tuple[int, int], ...]) -> Image.Image:
+    """A side's panel on a clear ground: it is pasted over the arrows that pass behind it, and its
+    words are outlined so that they read over them."""
     left, top = round(CENTER[0]) + PANEL_BOX[0], round(PANEL_Y[seat]) + PANEL_BOX[1]
-    strip = _background().crop(
-        (left, top, round(CENTER[0]) + PANEL_BOX[2], round(PANEL_Y[seat]) + PANEL_BOX[3])
-    )
-    y = PANEL_Y[seat] - 22 - top
+    strip = Image.new("RGBA", (PANEL_BOX[2] - PANEL_BOX[0], PANEL_BOX[3] - PANEL_BOX[1]), (0, 0, 0, 0))
+    style = SEATS[seat]
+    y = PANEL_Y[seat] + ROW_DY - top
+    name_x = CENTER[0] + HEAP_X - left
+    _put(strip, theme.stack_sprite(style, 11, 1), (name_x + 12, y))
+    theme.label(strip, (name_x + 28, y), SHORT[seat].upper(), SMALL, style.text, anchor="lm")
     x = CENTER[0] + 60 - left
-    theme.paste(strip, _card_icon(26, 34), (x, y))
+    _put(strip, _card_icon(26, 34), (x, y))
     theme.number(strip, (x, y), str(hand), 20, TEXT)
-    theme.label(strip, (x + 19, y), "in hand", 18, MUTED, anchor="lm", stroke=0)
-    sx = CENTER[0] - 100 - left
-    sy = y + 38
+    theme.label(strip, (x + 19, y), "in hand", TEXT_MIN, MUTED, anchor="lm")
+    sy = y + HEAP_DY
+    theme.label(strip, (name_x, sy), "scrap", TEXT_MIN, MUTED, anchor="lm")
+    sx = name_x + 66
     if not heap:
-        theme.label(strip, (sx, sy), "empty", 16, MUTED, anchor="lm", stroke=0)
+        theme.label(strip, (sx, sy), "empty", TEXT_MIN, MUTED, anchor="lm")
     for force, n in heap:
-        theme.paste(strip, _counter(seat, 1, str(force), 13), (sx + 13, sy + 1))
+        _put(strip, _counter(seat, 1, str(force), HEAP_R), (sx + HEAP_R, sy + 1))
+        sx += 2 * HEAP_R + 6
         if n > 1:
-            theme.label(strip, (sx + 29, sy), f"x{n}", 16, TEXT, anchor="lm", stroke=0)
-            sx += 60
-        else:
-            sx += 36
+            theme.label(strip, (sx - 4, sy), f"x{n}", TEXT_MIN, TEXT, anchor="lm")
+            sx += 26
     return strip
+
+
+def _put(strip: Image.Image, sprite: Image.Image, center: Point) -> None:
+    """``sprite`` over the clear ``strip``, centred on ``center``, its edges kept soft."""
+    strip.alpha_composite(sprite, (round(center[0] - sprite.width / 2), round(center[1] - sprite.height / 2)))
 
 
 def _draw_centre(image: Image.Image, view: SpaceView, ending: Outcome | None) -> None:
@@ -382,13 +413,22 @@ def _draw_centre(image: Image.Image, view: SpaceView, ending: Outcome | None) ->
     image.paste(strip, (left, top))
     line = fight_line(view)
     if line:
+        # The title, then each side's part ("Empire lost E1 (force 5)") on a line of its own: one
+        # line holding both would not fit between the side planets at a size a phone reads.
         title, text, colour = line
-        theme.label(image, (cx, cy + 56), title, 19, colour, anchor="mm", stroke=2, cache=False)
-        theme.label(image, (cx, cy + 81), text, 18, colour, anchor="mm", stroke=2, cache=False)
+        theme.label(image, (cx, cy + 36), title, SMALL, colour, anchor="mm", stroke=2, cache=False)
+        for i, part in enumerate(text.split(LINE_BREAK)):
+            theme.label(
+                image, (cx, cy + 60 + 23 * i), part, TEXT_MIN, colour, anchor="mm", stroke=2, cache=False
+            )
 
 
-MIDDLE_BOX = (-182, -84, 182, 42)
+MIDDLE_BOX = (-200, -120, 200, 16)
 """The phase strip and the dice round the centre: left, top, right, bottom offsets."""
+
+
+DICE_Y = CENTER[1] - 46
+"""The dice's middle: above the centre, leaving room under them for a fight's three lines."""
 
 
 def _used(view: SpaceView) -> tuple[bool, ...]:
@@ -413,11 +453,13 @@ def _middle(
     cx, cy = cx - left, cy - top
     for i, word in enumerate(PHASE_STEPS):
         colour = HIGHLIGHT if i == current else MUTED
-        x = cx + (i - 2) * 70
-        theme.label(strip, (x, cy - 66), word, 17 if i != current else 20, colour, anchor="mm", stroke=0)
-    y = cy - 10
+        x = cx + (i - 2) * 76
+        theme.label(
+            strip, (x, cy - 102), word, TEXT_MIN if i != current else SMALL, colour, anchor="mm", stroke=0
+        )
+    y = DICE_Y - top
     if not dice:
-        theme.label(strip, (cx, y), "no roll yet", 18, MUTED, anchor="mm", stroke=0)
+        theme.label(strip, (cx, y), "no roll yet", SMALL, MUTED, anchor="mm", stroke=0)
         return strip
     gap = 12
     x0 = cx - (len(dice) * DIE + (len(dice) - 1) * gap) / 2 + DIE / 2
@@ -432,15 +474,19 @@ def _middle(
     if len(dice) == 3:
         # Only Hyper Jump gives a third die (the engine adds it after the two normal ones).
         x = x0 + 2 * (DIE + gap)
-        theme.label(strip, (x + DIE / 2 + 6, y - DIE / 2 + 2), "hyper", 14, HIGHLIGHT, anchor="lm", stroke=0)
+        theme.label(strip, (x + DIE / 2 + 6, y), "hyper", TEXT_MIN, HIGHLIGHT, anchor="lm", stroke=0)
     if roller is not None:
-        theme.label(strip, (cx, y + DIE / 2 + 14), ROLLED_BY[roller], 15, SEATS[roller].text, anchor="mm")
+        theme.label(strip, (cx, y + DIE / 2 + 17), ROLLED_BY[roller], SMALL, SEATS[roller].text, anchor="mm")
     return strip
 
 
 @bytes_lru(1 * MB, theme.picture_bytes)
 def _bonus_badge(extra: int) -> Image.Image:
-    return theme.badge_sprite(f"+{extra}", 17, HIGHLIGHT, theme.SHADOW)
+    return theme.badge_sprite(f"+{extra}", TEXT_MIN, HIGHLIGHT, theme.SHADOW)
+
+
+LINE_BREAK = " · "
+"""Between the two sides' losses in ``fight_line``'s text; the picture puts each on a line."""
 
 
 def fight_line(view: SpaceView) -> tuple[str, str, theme.RGB] | None:
@@ -458,7 +504,7 @@ def fight_line(view: SpaceView) -> tuple[str, str, theme.RGB] | None:
             for seat in (a, d)
             if fight.destroyed_of(seat)
         ]
-        return title, " · ".join(losses) or "nothing lost", SEATS[fight.winner].text
+        return title, LINE_BREAK.join(losses) or "nothing lost", SEATS[fight.winner].text
     if view.fight_sector and view.phase in FIGHT_PHASES:
         sector = view.fight_sector
         attacker = view.turn_seat
@@ -539,12 +585,9 @@ MAX_LANE = 2
 ARROW_LANE = 16
 
 
-def _draw_moves(image: Image.Image, view: SpaceView) -> None:
+def _draw_moves(image: Image.Image, arrows: list[Arrow]) -> None:
     """Every move since the last roll: a ring round each sector left (dashed) and reached (solid),
-    an arrow per move, and the move's number on it."""
-    arrows = turn_arrows(view)
-    if not arrows:
-        return
+    and an arrow per move."""
     for arrow in arrows:
         theme.paste(
             image,
@@ -559,7 +602,11 @@ def _draw_moves(image: Image.Image, view: SpaceView) -> None:
     for arrow, lane in zip(arrows, lanes, strict=True):
         sprite, corner = _move_arrow(arrow.source, arrow.target, arrow.direction, lane, arrow.jump)
         image.paste(sprite, corner, sprite)
-    for arrow, lane in zip(arrows, lanes, strict=True):
+
+
+def _draw_move_numbers(image: Image.Image, arrows: list[Arrow]) -> None:
+    """Each move's number on its arrow, in the order played."""
+    for arrow, lane in zip(arrows, arrow_lanes(arrows), strict=True):
         lo, hi = _span(arrow)
         a = math.radians((lo + hi) / 2)
         radius = ARROW_R - lane * ARROW_LANE
@@ -573,7 +620,7 @@ def _draw_moves(image: Image.Image, view: SpaceView) -> None:
 @bytes_lru(1 * MB, theme.picture_bytes)
 def _step_badge(n: int) -> Image.Image:
     """The number of a move in its turn: dark on gold, like the arrow it sits on."""
-    return theme.badge_sprite(str(n), 20, HIGHLIGHT, theme.SHADOW)
+    return theme.badge_sprite(str(n), TEXT_MIN, HIGHLIGHT, theme.SHADOW)
 
 
 def _radius(sector: int) -> int:

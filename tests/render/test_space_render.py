@@ -140,11 +140,9 @@ def test_a_die_raised_by_a_card_shows_the_roll_and_the_addition() -> None:
     a, b = picture(space.render(base.view(None))), picture(space.render(raised.view(None)))
     # The die keeps its rolled face (4 pips); a gold "+2" badge sits on its corner.
     x0 = space.CENTER[0] - (2 * space.DIE + 12) / 2 + space.DIE / 2
-    corner = (round(x0 + space.DIE / 2 - 4), round(space.CENTER[1] - 10 - space.DIE / 2 + 2))
+    corner = (round(x0 + space.DIE / 2 - 4), round(space.DICE_Y - space.DIE / 2 + 2))
     assert b.getpixel(corner) == theme.HIGHLIGHT != a.getpixel(corner)
-    assert a.getpixel((round(x0), round(space.CENTER[1] - 10))) == b.getpixel(
-        (round(x0), round(space.CENTER[1] - 10))
-    )
+    assert a.getpixel((round(x0), round(space.DICE_Y))) == b.getpixel((round(x0), round(space.DICE_Y)))
 
 
 def test_planets_are_marked_named_and_ringed_by_their_controller() -> None:

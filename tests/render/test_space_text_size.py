@@ -1,0 +1,151 @@
+"""Every text of the space board reads on a phone: at least ``PHONE_MIN`` pixels high (the font's
+size) once the picture is shown ``PHONE_WIDTH`` pixels wide.
+
+The sizes are taken where every text of a picture becomes pixels: Pillow's
+``FreeTypeFont.getmask2``, which ``ImageDraw.text`` calls for each line whichever helper drew it
+(labels, numbers on counters, badges, the header). Every cache of the pictures is emptied first, so
+nothing drawn earlier is pasted without being drawn again; and the texts the views must show are
+checked to be among those recorded, so a label left out (a number that did not fit on its counter)
+fails too.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import replace
+
+import pytest
+from PIL import ImageFont
+
+from engine.memo import CACHES
+from engine.protocol import Outcome
+from engine.space import cards as C
+from engine.space.board import EARTH, FORCE, PLANET_X, SECTORS, units_of
+from engine.space.game import Phase, SpaceState, SpaceView
+from render import space, theme
+from render.theme import Caption
+from tests.engine.space_helpers import make_state, play
+
+PHONE_WIDTH = 400
+PHONE_MIN = 10
+CAPTION = Caption(names=("Alice Liddell", "bob"))
+
+Drawn = list[tuple[float, str]]
+
+
+@pytest.fixture
+def drawn(monkeypatch: pytest.MonkeyPatch) -> Iterator[Drawn]:
+    """The (font size, text) of every text rasterised while the test runs, all caches emptied."""
+    seen: Drawn = []
+    rasterise = ImageFont.FreeTypeFont.getmask2
+
+    def recorded(self: ImageFont.FreeTypeFont, text: str, *args: object, **kwargs: object) -> object:
+        seen.append((self.size, text))
+        return rasterise(self, text, *args, **kwargs)  # type: ignore[arg-type]
+
+    for cache in CACHES:
+        cache.cache_clear()
+    monkeypatch.setattr(ImageFont.FreeTypeFont, "getmask2", recorded)
+    yield seen
+    for cache in CACHES:
+        # Sprites drawn while recording are correct; emptied anyway so no test depends on the order.
+        cache.cache_clear()
+
+
+def shown(state: SpaceState) -> list[SpaceView]:
+    """The public view and both sides' own views: the board picture of each."""
+    return [state.view(None), state.view(0), state.view(1)]
+
+
+def fight_states() -> list[SpaceState]:
+    """A full sector fought over (four units a side, the cards' additions), then its result."""
+    where = {"E1": 10, "E2": 10, "E4": 10, "E7": 10, "T1": 10, "T2": 10, "T4": 10, "T12": 10, "T3": 1}
+    attacking = make_state(where, phase=Phase.ATTACK, dice=(3, 4), fight_sector=10)
+    defending = replace(
+        make_state(where, phase=Phase.DEFEND, fight_sector=10), attack_bonus=3, defense_bonus=2
+    )
+    settled = play(attacking, "pass", "pass")
+    return [attacking, defending, settled, play(settled, f"keep {settled_keep(settled)}")]
+
+
+def settled_keep(state: SpaceState) -> str:
+    """A unit the fight's winner may keep (the first the engine offers)."""
+    actions = [a.notation for a in state.legal_actions()]
+    return next(a for a in actions if a.startswith("keep ")).removeprefix("keep ")
+
+
+def card_states() -> list[SpaceState]:
+    """Cards played on the roll (a gold "+2"), a third die, jammed units, every move an arrow."""
+    rolled = make_state(
+        home=["E1", "T1"], hands=((C.WARP_OVERDRIVE,), ()), phase=Phase.ROLL_CARDS, dice=(4, 1)
+    )
+    moving = make_state(
+        {"E2": 20, "E3": 20, "E5": 10, "E6": 6},
+        home=["T1"],
+        hands=((C.STRATEGIC_MOVE, C.SPACE_COMBAT_TACTICS, C.DEFEND_THE_HOMEWORLD), ()),
+        dice=(3, 4, 2),
+    )
+    moved = play(
+        moving,
+        "play strategic-move from 20 by 3",
+        "play space-combat-tactics E5 by 4",
+        "move E6 by 2",
+        "play defend-the-homeworld E6",
+    )
+    jammed = replace(make_state({"E2": 20, "E5": 12}, home=["T1"], dice=(2, 5)), jammed=(1, 4))
+    return [rolled, play(rolled, "play warp-overdrive on 4"), moving, moved, jammed]
+
+
+def crowded_state() -> SpaceState:
+    """Every unit on the board, stacked (the x-counts), the scrap heaps empty; then most scrapped
+    (a long heap of each force)."""
+    return make_state(
+        {f"E{n}": PLANET_X - (n % 5) for n in range(1, 16)}
+        | {f"T{n}": EARTH + (n % 5) for n in range(1, 16)},
+        dice=(6, 6),
+    )
+
+
+def representative_views() -> list[SpaceView]:
+    start = space.playout_states(1)[0]
+    scrapped = make_state({"E1": 14, "E2": 14, "T1": 2, "T5": 2}, dice=(2, 3), turn=1)
+    won = replace(scrapped, result=Outcome(0, "all-planets", "Evil Empire took every planet"))
+    states = [start, scrapped, won, crowded_state(), *fight_states(), *card_states()]
+    views = [v for s in states for v in shown(s)]
+    # And positions of a random game as they come, from the first roll to the end.
+    game = space.playout_states(3)
+    views += [s.view(seat) for s in game[:: max(1, len(game) // 40)] for seat in (None, 0, 1)]
+    return views
+
+
+def test_every_text_is_at_least_ten_pixels_high_on_a_phone(drawn: Drawn) -> None:
+    for seen in representative_views():
+        space.render(seen, CAPTION)
+    assert drawn, "no text recorded: the recording no longer sees the texts"
+    small = sorted({(size, text) for size, text in drawn if size * PHONE_WIDTH / space.WIDTH < PHONE_MIN})
+    assert not small, f"texts under {PHONE_MIN} px at {PHONE_WIDTH} px wide: {small[:12]}"
+
+
+def test_the_texts_a_player_needs_are_all_drawn(drawn: Drawn) -> None:
+    """The recording is complete: each label the issue names is among the texts recorded."""
+    fight, _, settled, _ = fight_states()
+    for state in (crowded_state(), fight, settled, *card_states()):
+        for seen in shown(state):
+            space.render(seen, CAPTION)
+    texts = {text for _, text in drawn}
+    assert {"x3", "scrap", "in hand", "the Empire's roll", "hyper", "+2", "jam"} <= texts
+    line = space.fight_line(fight.view(None))
+    assert line is not None and {line[0], line[1]} <= texts
+    # Every sector's number round the ring.
+    assert {str(n) for n in range(1, SECTORS + 1)} <= texts
+
+
+@pytest.mark.parametrize("radius", [space.COUNTER_R, space.PAIR_R, space.HEAP_R])
+def test_every_force_total_fits_on_its_counter(radius: int) -> None:
+    """A total that does not fit is left off the counter (``numbered_stack_sprite`` gives None):
+    every total one side can have in a sector is written, on every size of counter."""
+    most = sum(FORCE[u] for u in units_of(0))
+    for total in range(1, most + 1):
+        for layers in (1, 4):
+            plain = theme.stack_sprite(space.SEATS[0], radius, layers)
+            assert space._counter(0, layers, str(total), radius).tobytes() != plain.tobytes(), (total, radius)
