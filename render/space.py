@@ -88,7 +88,7 @@ PHONE_WIDTH = 400
 TEXT_MIN = 20
 """The smallest font size of any text on the board: 10 pixels once the picture is shown
 ``PHONE_WIDTH`` wide (a phone's chat column), the least that reads there."""
-SMALL = 22
+SMALL = 24
 """The size of the small labels a player reads often: the unit counts ("x3"), the roll's owner."""
 
 EMPIRE = SeatStyle(
