@@ -86,20 +86,26 @@ def space_view_with(state: SpaceState, **changes: int) -> SpaceView:
     return replace(state, **changes).view(None)
 
 
-def test_every_move_of_the_turn_is_a_numbered_arrow_the_way_the_units_went() -> None:
-    state = make_state(
+def four_moves() -> tuple[SpaceState, SpaceState]:
+    """An Empire turn with three dice and three movement cards, before and after its four moves."""
+    before = make_state(
         {"E2": 20, "E3": 20, "E5": 10, "E6": 6},
         home=["T1"],
         hands=((C.STRATEGIC_MOVE, C.SPACE_COMBAT_TACTICS, C.DEFEND_THE_HOMEWORLD), ()),
         dice=(3, 4, 2),
     )
-    state = play(
-        state,
+    after = play(
+        before,
         "play strategic-move from 20 by 3",
         "play space-combat-tactics E5 by 4",
         "move E6 by 2",
         "play defend-the-homeworld E6",
     )
+    return before, after
+
+
+def test_every_move_of_the_turn_is_a_numbered_arrow_the_way_the_units_went() -> None:
+    _, state = four_moves()
     arrows = space.turn_arrows(state.view(None))
     assert arrows == [
         space.Arrow(1, 20, 17, -1, False),  # the Empire moves counterclockwise; two units, one arrow

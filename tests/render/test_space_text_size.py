@@ -25,6 +25,7 @@ from engine.space.game import Phase, SpaceState, SpaceView
 from render import space, theme
 from render.theme import Caption
 from tests.engine.space_helpers import make_state, play
+from tests.render.test_space_render import four_moves
 
 PHONE_WIDTH = 400
 PHONE_MIN = 10
@@ -79,19 +80,7 @@ def card_states() -> list[SpaceState]:
     rolled = make_state(
         home=["E1", "T1"], hands=((C.WARP_OVERDRIVE,), ()), phase=Phase.ROLL_CARDS, dice=(4, 1)
     )
-    moving = make_state(
-        {"E2": 20, "E3": 20, "E5": 10, "E6": 6},
-        home=["T1"],
-        hands=((C.STRATEGIC_MOVE, C.SPACE_COMBAT_TACTICS, C.DEFEND_THE_HOMEWORLD), ()),
-        dice=(3, 4, 2),
-    )
-    moved = play(
-        moving,
-        "play strategic-move from 20 by 3",
-        "play space-combat-tactics E5 by 4",
-        "move E6 by 2",
-        "play defend-the-homeworld E6",
-    )
+    moving, moved = four_moves()
     jammed = replace(make_state({"E2": 20, "E5": 12}, home=["T1"], dice=(2, 5)), jammed=(1, 4))
     return [rolled, play(rolled, "play warp-overdrive on 4"), moving, moved, jammed]
 
