@@ -381,7 +381,7 @@ def _panel(seat: int, hand: int, heap: tuple[tuple[int, int], ...]) -> Image.Ima
     theme.label(strip, (x + 19, y), "in hand", TEXT_MIN, MUTED, anchor="lm")
     sy = y + HEAP_DY
     theme.label(strip, (name_x, sy), "scrap", TEXT_MIN, MUTED, anchor="lm")
-    sx = name_x + 66
+    sx = name_x + 72
     if not heap:
         theme.label(strip, (sx, sy), "empty", TEXT_MIN, MUTED, anchor="lm")
     for force, n in heap:
