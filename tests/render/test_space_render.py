@@ -223,3 +223,11 @@ def test_the_benchmark_draws_space_positions() -> None:
     figures = json.loads(out.stdout)
     assert figures["game"] == "space" and figures["positions"] == 5
     assert figures["max_kb"] <= MAX_BYTES / 1024
+
+
+@pytest.mark.slow
+def test_the_shipped_palette_is_the_one_the_samples_give() -> None:
+    """render/space_palette.py is current: after a change of the look (the larger texts of a phone),
+    `python -m render palette --game space` writes it again."""
+    expected = space.PICTURE.palette_module(space.PICTURE.build_palette())
+    assert (Path(__file__).resolve().parents[2] / "render" / "space_palette.py").read_text() == expected
