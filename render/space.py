@@ -63,33 +63,35 @@ from render.picture import BoardPicture
 from render.space_palette import PALETTE_HEX
 from render.theme import HIGHLIGHT, MUTED, TEXT, Caption, DieStyle, Point, SeatStyle
 
-WIDTH, HEIGHT = 800, 900
+WIDTH, HEIGHT = 800, 1250
 HEADER = 100
-CENTER: Point = (WIDTH / 2, HEADER + 366)
+CENTER: Point = (WIDTH / 2, HEADER + 376)
 FACE_R = 372
 RING_R = 296
 SECTOR_R = 27
 PLANET_R = 37
 COUNTER_R = 21
-PAIR_R = 16
-"""The counters' radius when both sides share a sector (before a fight)."""
+PAIR_TURN = 0.42
+"""Where both sides share a sector (before its fight), their counters sit side by side along the
+ring, each this part of a sector's width from the middle: full size, so each total stays readable."""
 LABEL_R = RING_R + PLANET_R + 14
 ARROW_R = RING_R - PLANET_R - 10
 NAME_R = {
-    1: RING_R - PLANET_R - 44,
-    8: RING_R - PLANET_R - 70,
-    15: RING_R - PLANET_R - 44,
-    22: RING_R - PLANET_R - 70,
+    1: RING_R - PLANET_R - 50,
+    8: RING_R - PLANET_R - 94,
+    15: RING_R - PLANET_R - 50,
+    22: RING_R - PLANET_R - 94,
 }
 """How far from the centre each planet's name is written (further in beside the side planets)."""
 DIE = 54
 
 PHONE_WIDTH = 400
-TEXT_MIN = 20
-"""The smallest font size of any text on the board: 10 pixels once the picture is shown
-``PHONE_WIDTH`` wide (a phone's chat column), the least that reads there."""
-SMALL = 24
-"""The size of the small labels a player reads often: the unit counts ("x3"), the roll's owner."""
+TEXT_MIN = 27
+"""The smallest font size of any text on the board: its digits and capitals are 20 pixels high,
+10 once the picture is shown ``PHONE_WIDTH`` wide (a phone's chat column), the least that reads
+there."""
+BIG = 30
+"""The size of the words that lead: the current phase, a fight's title, the planets' numbers."""
 
 EMPIRE = SeatStyle(
     fill=(214, 64, 64), dark=(120, 28, 36), light=(255, 150, 140), text=(255, 118, 108), shape="disc"
@@ -110,6 +112,8 @@ CARD: theme.RGB = (226, 220, 200)
 CARD_INK: theme.RGB = theme.die_colours(DieStyle.WHITE)[1]
 
 PHASE_STEPS = ("draw", "roll", "build", "move", "fight")
+"""The turn's steps; the picture names the current one only (five words across would not fit
+at a size a phone reads)."""
 _STEP_OF: dict[Phase, int] = {
     Phase.SHUFFLE: 0,
     Phase.DISCARD: 0,
@@ -159,31 +163,31 @@ def base_colours() -> list[theme.RGB]:
 # -- geometry --------------------------------------------------------------------------------------
 
 
-def angle(sector: int) -> float:
+def angle(sector: float) -> float:
     """Degrees clockwise from twelve o'clock: sector 1 at the bottom, numbers growing clockwise."""
     return 180 + (sector - 1) * 360 / SECTORS
 
 
-def position(sector: int, radius: float = RING_R) -> Point:
+def position(sector: float, radius: float = RING_R) -> Point:
     a = math.radians(angle(sector))
     return (CENTER[0] + radius * math.sin(a), CENTER[1] - radius * math.cos(a))
 
 
 # -- the static board ------------------------------------------------------------------------------
 
-EMPIRE_Y = CENTER[1] - 170
-TERRAN_Y = CENTER[1] + 152
-PANEL_Y = (EMPIRE_Y, TERRAN_Y)
 DECK_X = 64
 VORTEX_X = WIDTH - 64
-CARDS_Y = HEIGHT - 150
+CARDS_Y = CENTER[1] + 270
 """The deck and the vortex sit in the bottom corners, outside the ring."""
-HEAP_X = -182
-ROW_DY = -16
-"""A panel's first row (the side's name, its hand) from ``PANEL_Y``."""
-HEAP_DY = 32
-"""Where a panel's "scrap" is written: from the centre's x, and below the panel's first row."""
-HEAP_R = 15
+BELOW = round(CENTER[1] + FACE_R) + 8
+"""Under the ring, full width: the fight's lines, then the sides' panels, then the footer."""
+FIGHT_Y = BELOW + 24
+LINE_DY = 36
+"""From one line of text under the ring to the next."""
+PANEL_Y = (FIGHT_Y + 3 * LINE_DY + 24, FIGHT_Y + 5 * LINE_DY + 34)
+"""Each side's panel, two rows (its name and hand; its scrap heap): the first row's middle."""
+PANEL_X = 24
+HEAP_R = 18
 """The radius of the counters of a scrap heap, each with its force written on it."""
 
 
@@ -211,18 +215,18 @@ def _background() -> Image.Image:
                 width=3 * s,
             )
         for x in (DECK_X, VORTEX_X):
-            _card_shape(draw, s, (x, CARDS_Y), 48, 64, CARD if x == DECK_X else (70, 60, 90))
+            _card_shape(draw, s, (x, CARDS_Y), 50, 66, CARD if x == DECK_X else (70, 60, 90))
 
     board = theme.supersampled((WIDTH, HEIGHT), paint)
     image.paste(board, (0, 0), board)
     for sector in range(1, SECTORS + 1):
         planet = sector in PLANETS
-        radius = LABEL_R if planet else RING_R + SECTOR_R + 16
+        radius = LABEL_R + 2 if planet else RING_R + SECTOR_R + 20
         theme.label(
             image,
             position(sector, radius),
             str(sector),
-            24 if planet else 22,
+            BIG if planet else TEXT_MIN,
             TEXT if planet else MUTED,
             anchor="mm",
             stroke=0,
@@ -232,7 +236,7 @@ def _background() -> Image.Image:
             image, position(world, NAME_R[world]), name.upper(), TEXT_MIN, TEXT, anchor="mm", stroke=2
         )
     for x, word in ((DECK_X, "deck"), (VORTEX_X, "vortex")):
-        theme.label(image, (x, CARDS_Y + 50), word, SMALL, MUTED, anchor="mm", stroke=0)
+        theme.label(image, (x, CARDS_Y + 54), word, TEXT_MIN, MUTED, anchor="mm", stroke=0)
     return image
 
 
@@ -312,44 +316,45 @@ def _draw_planet_control(image: Image.Image, view: SpaceView) -> None:
 def _counter(seat: int, layers: int, text: str, radius: int) -> Image.Image:
     """A stack of ``layers`` counters of ``seat`` with ``text`` (the force total) on the top one."""
     style = SEATS[seat]
-    size = 24 if radius >= COUNTER_R else TEXT_MIN
     sprite = theme.stack_sprite(style, radius, layers)
-    counted = theme.numbered_stack_sprite(style, radius, layers, text, size, sprite.width // 2)
+    counted = theme.numbered_stack_sprite(style, radius, layers, text, TEXT_MIN, sprite.width // 2)
     return counted if counted is not None else sprite
 
 
 def _draw_counters(image: Image.Image, view: SpaceView) -> None:
     for sector, sides in sector_forces(view.positions).items():
         present = [seat for seat in (0, 1) if sides[seat][0]]
-        x, y = position(sector)
-        radius = COUNTER_R if len(present) == 1 else PAIR_R
+        inner = RING_R - (PLANET_R if sector in PLANETS else SECTOR_R) - 9
         for i, seat in enumerate(present):
             n, force = sides[seat]
-            # Both sides in one sector (before its fight): side by side, the count under each.
-            dx = (i - (len(present) - 1) / 2) * 2 * (PAIR_R + 4)
-            sprite = _counter(seat, min(n, 4), str(force), radius)
+            # Both sides in one sector (before its fight): side by side along the ring, the Empire
+            # on the lower-numbered side, each count inside the ring under its counter.
+            along = sector + (i - (len(present) - 1) / 2) * 2 * PAIR_TURN
+            x, y = position(along)
+            sprite = _counter(seat, min(n, 4), str(force), COUNTER_R)
             # The stack grows upwards: keep the top face where a single counter's would be.
-            top = y - radius - 4 + sprite.height / 2 - 2
-            theme.paste(image, sprite, (x + dx, top))
-            if n < 2:
-                continue
-            if len(present) == 1:
-                below = position(sector, RING_R - (PLANET_R if sector in PLANETS else SECTOR_R) - 9)
-            else:
-                below = (x + dx, y + radius + 14)
-            size = SMALL if len(present) == 1 else TEXT_MIN  # side by side: two counts in a sector's width
-            theme.label(image, below, f"x{n}", size, SEATS[seat].text, anchor="mm")
+            top = y - COUNTER_R - 4 + sprite.height / 2 - 2
+            theme.paste(image, sprite, (x, top))
+            if n >= 2:
+                below = position(along, inner if len(present) == 1 else RING_R - COUNTER_R - 16)
+                theme.label(image, below, f"x{n}", TEXT_MIN, SEATS[seat].text, anchor="mm")
     for unit in view.jammed:
         where = view.positions[unit]
         if where != SCRAP:
-            x, y = position(where)
+            # Inside the ring, past the unit count: above the counter it would cover the next sector.
             theme.paste(
-                image, theme.badge_sprite("jam", TEXT_MIN, HIGHLIGHT, theme.SHADOW), (x, y - COUNTER_R - 14)
+                image, theme.badge_sprite("jam", TEXT_MIN, HIGHLIGHT, theme.SHADOW), position(where, JAM_R)
             )
 
 
-PANEL_BOX = (-186, -38, 186, 36)
-"""A side's panel round (centre x, ``PANEL_Y``): left, top, right, bottom offsets."""
+JAM_R = RING_R - 96
+"""How far from the centre a "jam" badge sits, towards the centre from its sector."""
+
+
+PANEL_BOX = (WIDTH - 2 * PANEL_X, 84)
+"""A side's panel under the ring: its width and height (two rows)."""
+HAND_X = 360
+"""Where a panel's card with the hand size sits, from the panel's left edge."""
 
 
 def _draw_panels(image: Image.Image, view: SpaceView) -> None:
@@ -359,37 +364,33 @@ def _draw_panels(image: Image.Image, view: SpaceView) -> None:
     for seat in (0, 1):
         scrapped = Counter(FORCE[u] for u in units_of(seat) if view.positions[u] == SCRAP)
         heap = tuple(sorted(scrapped.items(), reverse=True))
-        left, top = round(CENTER[0]) + PANEL_BOX[0], round(PANEL_Y[seat]) + PANEL_BOX[1]
         sprite = _panel(seat, view.hand_sizes[seat], heap)
-        image.paste(sprite, (left, top), sprite)
+        image.paste(sprite, (PANEL_X, PANEL_Y[seat] - PANEL_BOX[1] // 4), sprite)
 
 
 @bytes_lru(4 * MB, theme.picture_bytes)
 def _panel(seat: int, hand: int, heap: tuple[tuple[int, int], ...]) -> Image.Image:
-    """A side's panel on a clear ground: it is pasted over the arrows that pass behind it, and its
-    words are outlined so that they read over them."""
-    left, top = round(CENTER[0]) + PANEL_BOX[0], round(PANEL_Y[seat]) + PANEL_BOX[1]
-    strip = Image.new("RGBA", (PANEL_BOX[2] - PANEL_BOX[0], PANEL_BOX[3] - PANEL_BOX[1]), (0, 0, 0, 0))
+    """A side's panel on a clear ground: the side's token and name, its hand (a card with the
+    count, "in hand"), and under them its scrap heap (a counter per force, "x2" beside it)."""
+    strip = Image.new("RGBA", PANEL_BOX, (0, 0, 0, 0))
     style = SEATS[seat]
-    y = PANEL_Y[seat] + ROW_DY - top
-    name_x = CENTER[0] + HEAP_X - left
-    _put(strip, theme.stack_sprite(style, 11, 1), (name_x + 12, y))
-    theme.label(strip, (name_x + 28, y), SHORT[seat].upper(), SMALL, style.text, anchor="lm")
-    x = CENTER[0] + 60 - left
-    _put(strip, _card_icon(26, 34), (x, y))
-    theme.number(strip, (x, y), str(hand), 20, TEXT)
-    theme.label(strip, (x + 19, y), "in hand", TEXT_MIN, MUTED, anchor="lm")
-    sy = y + HEAP_DY
-    theme.label(strip, (name_x, sy), "scrap", TEXT_MIN, MUTED, anchor="lm")
-    sx = name_x + 72
+    y = PANEL_BOX[1] / 4
+    _put(strip, theme.stack_sprite(style, 14, 1), (16, y))
+    theme.label(strip, (40, y), SHORT[seat].upper(), TEXT_MIN, style.text, anchor="lm")
+    _put(strip, _card_icon(30, 40), (HAND_X, y))
+    theme.number(strip, (HAND_X, y), str(hand), TEXT_MIN, TEXT)
+    theme.label(strip, (HAND_X + 24, y), "in hand", TEXT_MIN, MUTED, anchor="lm")
+    sy = PANEL_BOX[1] * 3 / 4
+    theme.label(strip, (2, sy), "scrap", TEXT_MIN, MUTED, anchor="lm")
+    sx = 100.0
     if not heap:
         theme.label(strip, (sx, sy), "empty", TEXT_MIN, MUTED, anchor="lm")
     for force, n in heap:
         _put(strip, _counter(seat, 1, str(force), HEAP_R), (sx + HEAP_R, sy + 1))
-        sx += 2 * HEAP_R + 6
+        sx += 2 * HEAP_R + 8
         if n > 1:
             theme.label(strip, (sx - 4, sy), f"x{n}", TEXT_MIN, TEXT, anchor="lm")
-            sx += 26
+            sx += 52
     return strip
 
 
@@ -400,8 +401,8 @@ def _put(strip: Image.Image, sprite: Image.Image, center: Point) -> None:
 
 def _draw_centre(image: Image.Image, view: SpaceView, ending: Outcome | None) -> None:
     cx, cy = CENTER
-    theme.number(image, (DECK_X, CARDS_Y), str(view.deck_size), 24, TEXT)
-    theme.number(image, (VORTEX_X, CARDS_Y), str(len(view.vortex)), 24, TEXT)
+    theme.number(image, (DECK_X, CARDS_Y), str(view.deck_size), TEXT_MIN, TEXT)
+    theme.number(image, (VORTEX_X, CARDS_Y), str(len(view.vortex)), TEXT_MIN, TEXT)
     result = view.result or ending
     if result is not None:
         _draw_winner(image, result)
@@ -410,25 +411,29 @@ def _draw_centre(image: Image.Image, view: SpaceView, ending: Outcome | None) ->
     rolled = view.rolled or view.dice
     bonus = view.die_bonus or (0,) * len(rolled)
     strip = _middle(_STEP_OF.get(view.phase, -1), rolled, bonus, _used(view), _roller(view))
-    image.paste(strip, (left, top))
+    image.paste(strip, (left, top), strip)
     line = fight_line(view)
     if line:
-        # The title, then each side's part ("Empire lost E1 (force 5)") on a line of its own: one
-        # line holding both would not fit between the side planets at a size a phone reads.
+        # Under the ring, full width: the title, then each side's part ("Empire lost E1 (force 5)")
+        # on a line of its own (both on one line would not fit at a size a phone reads).
         title, text, colour = line
-        theme.label(image, (cx, cy + 36), title, SMALL, colour, anchor="mm", stroke=2, cache=False)
-        for i, part in enumerate(text.split(LINE_BREAK)):
+        theme.label(image, (cx, FIGHT_Y), title, BIG, colour, anchor="mm", stroke=2, cache=False)
+        for i, part in enumerate(text.split(LINE_BREAK), start=1):
             theme.label(
-                image, (cx, cy + 60 + 23 * i), part, TEXT_MIN, colour, anchor="mm", stroke=2, cache=False
+                image, (cx, FIGHT_Y + LINE_DY * i), part, TEXT_MIN, colour, anchor="mm", stroke=2, cache=False
             )
 
 
-MIDDLE_BOX = (-200, -120, 200, 16)
-"""The phase strip and the dice round the centre: left, top, right, bottom offsets."""
+MIDDLE_BOX = (-215, -182, 215, 70)
+"""The phase word, the dice and the roll's owner round the centre: left, top, right, bottom
+offsets."""
 
 
-DICE_Y = CENTER[1] - 46
-"""The dice's middle: above the centre, leaving room under them for a fight's three lines."""
+DICE_Y = CENTER[1] - 84
+"""The dice's middle: above the side planets' names, which cross the centre."""
+PHASE_Y = CENTER[1] - 158
+ROLLER_Y = CENTER[1] + 46
+"""The phase word over the dice; the roll's owner under the side planets' names."""
 
 
 def _used(view: SpaceView) -> tuple[bool, ...]:
@@ -444,39 +449,35 @@ def _roller(view: SpaceView) -> int | None:
 def _middle(
     current: int, dice: tuple[int, ...], bonus: tuple[int, ...], used: tuple[bool, ...], roller: int | None
 ) -> Image.Image:
-    """The phase strip (the current step in gold) and the dice as rolled (used ones dimmed), each
-    card addition a gold "+N" badge on its die; drawn once per content over the empty board and
-    pasted whole."""
+    """The current step (in gold), the dice as rolled (used ones dimmed), each card addition a gold
+    "+N" badge on its die, and whose roll it is; drawn once per content on a clear ground (the
+    arrows along the ring pass behind its corners) and pasted whole."""
     cx, cy = CENTER
     left, top = round(cx) + MIDDLE_BOX[0], round(cy) + MIDDLE_BOX[1]
-    strip = _background().crop((left, top, round(cx) + MIDDLE_BOX[2], round(cy) + MIDDLE_BOX[3]))
-    cx, cy = cx - left, cy - top
-    for i, word in enumerate(PHASE_STEPS):
-        colour = HIGHLIGHT if i == current else MUTED
-        x = cx + (i - 2) * 76
-        theme.label(
-            strip, (x, cy - 102), word, TEXT_MIN if i != current else SMALL, colour, anchor="mm", stroke=0
-        )
+    strip = Image.new("RGBA", (MIDDLE_BOX[2] - MIDDLE_BOX[0], MIDDLE_BOX[3] - MIDDLE_BOX[1]), (0, 0, 0, 0))
+    cx = cx - left
+    if current >= 0:
+        theme.label(strip, (cx, PHASE_Y - top), PHASE_STEPS[current], BIG, HIGHLIGHT, anchor="mm")
     y = DICE_Y - top
     if not dice:
-        theme.label(strip, (cx, y), "no roll yet", SMALL, MUTED, anchor="mm", stroke=0)
+        theme.label(strip, (cx, y), "no roll yet", TEXT_MIN, MUTED, anchor="mm")
         return strip
     gap = 12
     x0 = cx - (len(dice) * DIE + (len(dice) - 1) * gap) / 2 + DIE / 2
     for i, (value, extra, spent) in enumerate(zip(dice, bonus, used, strict=True)):
         x = x0 + i * (DIE + gap)
         opacity = 0.3 if spent else 1.0
-        theme.draw_die(strip, (x, y), value, DIE, DieStyle.WHITE, opacity)
+        _put(strip, theme.die_sprite(value, DIE, DieStyle.WHITE, round(opacity, 2)), (x, y))
         if extra:
             # The card addition: "+2" on the die's top right corner ("4+2": a 6 to move by).
             badge = _bonus_badge(extra) if not spent else theme.faded(_bonus_badge(extra), 0.45)
-            theme.paste(strip, badge, (x + DIE / 2 - 4, y - DIE / 2 + 2))
+            _put(strip, badge, (x + DIE / 2 - 4, y - DIE / 2 + 2))
     if len(dice) == 3:
         # Only Hyper Jump gives a third die (the engine adds it after the two normal ones).
         x = x0 + 2 * (DIE + gap)
-        theme.label(strip, (x + DIE / 2 + 6, y), "hyper", TEXT_MIN, HIGHLIGHT, anchor="lm", stroke=0)
+        theme.label(strip, (x + DIE / 2 + 6, y), "hyper", TEXT_MIN, HIGHLIGHT, anchor="lm")
     if roller is not None:
-        theme.label(strip, (cx, y + DIE / 2 + 17), ROLLED_BY[roller], SMALL, SEATS[roller].text, anchor="mm")
+        theme.label(strip, (cx, ROLLER_Y - top), ROLLED_BY[roller], TEXT_MIN, SEATS[roller].text, anchor="mm")
     return strip
 
 
@@ -645,9 +646,9 @@ def _draw_winner(image: Image.Image, result: Outcome) -> None:
         theme.label(image, (cx, cy), "Draw", 44, TEXT, anchor="mm")
         return
     style = SEATS[result.winner]
-    theme.draw_stack(image, (cx, cy - 56), style, 1, 22)
-    theme.label(image, (cx, cy), f"{SHORT[result.winner]} win", 36, style.text, anchor="mm")
-    theme.label(image, (cx, cy + 44), result.reason.replace("-", " "), 22, HIGHLIGHT, anchor="mm")
+    theme.draw_stack(image, (cx, cy - 60), style, 1, 22)
+    theme.label(image, (cx, cy), f"{SHORT[result.winner]} win", 40, style.text, anchor="mm")
+    theme.label(image, (cx, cy + 48), result.reason.replace("-", " "), TEXT_MIN, HIGHLIGHT, anchor="mm")
 
 
 # -- text ------------------------------------------------------------------------------------------
@@ -665,19 +666,27 @@ def _draw_header(image: Image.Image, view: SpaceView, caption: Caption) -> None:
 @bytes_lru(3 * MB, theme.picture_bytes)
 def _header(seat: int | None, phase_text: str, turn_number: int, caption: Caption) -> Image.Image:
     strip = _background().crop((0, 0, WIDTH, HEADER))
-    theme.draw_header(strip, SEATS, seat, phase_text, turn_number, caption, WIDTH)
+    theme.draw_header(strip, SEATS, seat, phase_text, turn_number, caption, WIDTH, text_size=TEXT_MIN)
     return strip
 
 
 def _draw_footer(image: Image.Image, text: str) -> None:
     if not text:
         return
-    face = theme.font(22, bold=False)
-    lines = theme.wrap(text, face, WIDTH - 40, max_lines=2)
-    y = HEIGHT - 50 if len(lines) > 1 else HEIGHT - 34
+    face = theme.font(TEXT_MIN, bold=False)
+    lines = theme.wrap(text, face, WIDTH - 32, max_lines=2)
+    y = HEIGHT - 62 if len(lines) > 1 else HEIGHT - 40
     for i, line in enumerate(lines):
         theme.label(
-            image, (WIDTH / 2, y + i * 28), line, 22, MUTED, anchor="mm", bold=False, stroke=0, cache=False
+            image,
+            (WIDTH / 2, y + i * LINE_DY),
+            line,
+            TEXT_MIN,
+            MUTED,
+            anchor="mm",
+            bold=False,
+            stroke=0,
+            cache=False,
         )
 
 
