@@ -641,14 +641,15 @@ def _move_arrow(
 
 
 def _draw_winner(image: Image.Image, result: Outcome) -> None:
-    cx, cy = CENTER
+    # Where the phase word and the dice were: the side planets' names cross the centre.
+    cx = CENTER[0]
     if result.winner is None:
-        theme.label(image, (cx, cy), "Draw", 44, TEXT, anchor="mm")
+        theme.label(image, (cx, DICE_Y), "Draw", 44, TEXT, anchor="mm")
         return
     style = SEATS[result.winner]
-    theme.draw_stack(image, (cx, cy - 60), style, 1, 22)
-    theme.label(image, (cx, cy), f"{SHORT[result.winner]} win", 40, style.text, anchor="mm")
-    theme.label(image, (cx, cy + 48), result.reason.replace("-", " "), TEXT_MIN, HIGHLIGHT, anchor="mm")
+    theme.draw_stack(image, (cx, PHASE_Y), style, 1, 22)
+    theme.label(image, (cx, DICE_Y), f"{SHORT[result.winner]} win", 40, style.text, anchor="mm")
+    theme.label(image, (cx, ROLLER_Y), result.reason.replace("-", " "), TEXT_MIN, HIGHLIGHT, anchor="mm")
 
 
 # -- text ------------------------------------------------------------------------------------------
