@@ -3,27 +3,32 @@
 Sector 1 (Earth, the Terran homeworld) sits at the bottom and numbers grow clockwise, so Planet X
 (15) is at the top, Nimrod (8) on the left and Cygnus-7 (22) on the right; "clockwise" on the
 picture is clockwise in the rules. Each occupied sector holds a counter per side (red discs for the
-Evil Empire, blue squares for the Terran Defense Force), as many layers as units (up to four), the
+Evil Empire, blue squares for the Terran Defense Force), as many layers as units (up to three), the
 side's force total written on top and the number of units ("x3") under it. A planet is a larger
 coloured circle with its name inside the ring, ringed in the colour of the side that controls it.
 
-Inside the ring: the Empire's panel at the top (near Planet X), the Terrans' at the bottom (near
-Earth), each with the hand size (never the cards: the picture is the same for every viewer) and
-the scrap heap as small counters grouped by force; in the middle the phase strip (draw, roll,
-build, move, fight), the dice as rolled (used ones dimmed; a card's addition is a gold "+2" badge on
-its die), the deck and vortex counts, and the current fight or the last fight's result (sector,
-winner, both totals, the units each side lost; its sector ringed, dashed, in the winner's colour). Every move since the last roll (``SpaceView.turn_moves``: the turn being
-played, or the whole turn just ended until the next player rolls) is a gold arrow along the inside
-of the ring numbered in the order played (the units of one Strategic Move share one; Space Combat
-Tactics runs backwards; Defend the Homeworld is dashed, the short way home), in lanes where arrows
-would lie on each other. The footer holds the last action in everyone's words
-(``SpaceView.public_last``), so every viewer's picture of a position is the same.
+Inside the ring, along it: every move since the last roll (``SpaceView.turn_moves``: the turn
+being played, or the whole turn just ended until the next player rolls) as a gold arrow numbered in
+the order played (the units of one Strategic Move share one; Space Combat Tactics runs backwards;
+Defend the Homeworld is dashed, the short way home), in lanes where arrows would lie on each other;
+the unit counts; where both sides share a sector (before its fight) the Terrans' counter one
+counter further in than the Empire's, both full size; a jammed unit's "jam". In the middle
+(``MIDDLE_R``): the planets' names, the dice as rolled (used ones dimmed; a card's addition is a
+gold "+2" badge on its die), whose roll it is and the current phase word (draw, roll, build, move
+or fight). ``render.space_geometry`` holds where the counters and counts go, which the tests read
+to check that nothing covers anything. The deck and vortex counts are in the bottom corners.
 
-Every text is drawn at a font size of at least ``TEXT_MIN`` pixels (10 once the picture is shown 400 pixels wide, as on a
-phone; ``tests/render/test_space_text_size.py`` measures it), so the middle is packed to fit: the
-panels' words are drawn over the arrows that pass behind them (outlined, to read over them), the
-dice sit above the centre and a fight's result takes three lines under them (the title, then each
-side's losses on a line of its own).
+Under the ring, full width: the current fight or the last fight's result (sector, winner, both
+totals, then each side's losses on a line of its own; its sector ringed, dashed, in the winner's
+colour), each side's panel (its name and hand size, never the cards: the picture is the same for
+every viewer; under them its scrap heap as counters grouped by force), and the footer with the last
+action in everyone's words (``SpaceView.public_last``), so every viewer's picture of a position is
+the same.
+
+Every text's digits and capitals are at least 20 pixels high (``TEXT_MIN``, a 27 pixel font: 10
+pixels once the picture is shown 400 pixels wide, as on a phone; ``tests/render/test_space_text_size.py``
+measures it). That is why the picture is taller than wide (phones scroll; the width is what scales)
+and why most of the words live under the ring rather than in it.
 
 The fixed palette (``render/space_palette.py``) is written by ``write_palette()``.
 
@@ -60,29 +65,31 @@ from engine.space.game import Phase, SpaceState, SpaceView
 from engine.space.variant import VARIANT
 from render import theme
 from render.picture import BoardPicture
+from render.space_geometry import (
+    CENTER,
+    COUNTER_R,
+    FACE_R,
+    HEADER,
+    HEIGHT,
+    PLANET_R,
+    RING_R,
+    SECTOR_R,
+    WIDTH,
+    angle,
+    counter_places,
+    position,
+    sector_forces,
+)
 from render.space_palette import PALETTE_HEX
 from render.theme import HIGHLIGHT, MUTED, TEXT, Caption, DieStyle, Point, SeatStyle
 
-WIDTH, HEIGHT = 800, 1250
-HEADER = 100
-CENTER: Point = (WIDTH / 2, HEADER + 376)
-FACE_R = 372
-RING_R = 296
-SECTOR_R = 27
-PLANET_R = 37
-COUNTER_R = 21
-PAIR_TURN = 0.42
-"""Where both sides share a sector (before its fight), their counters sit side by side along the
-ring, each this part of a sector's width from the middle: full size, so each total stays readable."""
 LABEL_R = RING_R + PLANET_R + 14
 ARROW_R = RING_R - PLANET_R - 10
-NAME_R = {
-    1: RING_R - PLANET_R - 50,
-    8: RING_R - PLANET_R - 94,
-    15: RING_R - PLANET_R - 50,
-    22: RING_R - PLANET_R - 94,
-}
-"""How far from the centre each planet's name is written (further in beside the side planets)."""
+NAME_R = {1: 120, 8: 90, 15: 122, 22: 72}
+"""How far from the centre each planet's name is written: well inside, within ``MIDDLE_R``."""
+MIDDLE_R = 150
+"""Every word inside the ring (the planets' names, the phase, the dice, whose roll) is within
+this distance of the centre; outside it, the unit counts of shared sectors have the room."""
 DIE = 54
 
 PHONE_WIDTH = 400
@@ -108,6 +115,14 @@ PLANET_COLOURS: dict[int, theme.RGB] = {
     15: (92, 50, 96),  # Planet X
     22: (44, 86, 112),  # Cygnus-7
 }
+PLANET_INK: dict[int, theme.RGB] = {
+    1: (150, 222, 204),
+    8: (232, 206, 140),
+    15: (222, 172, 230),
+    22: (150, 206, 240),
+}
+"""Each planet's name in a light tint of its colour: the side planets' names share the centre's
+line, and their colours keep them apart and tie each to its planet."""
 CARD: theme.RGB = (226, 220, 200)
 CARD_INK: theme.RGB = theme.die_colours(DieStyle.WHITE)[1]
 
@@ -153,24 +168,12 @@ def base_colours() -> list[theme.RGB]:
         CARD,
         CARD_INK,
         *PLANET_COLOURS.values(),
+        *PLANET_INK.values(),
     ]
     for seat in SEATS:
         base += [seat.fill, seat.dark, seat.light, seat.text]
     base += list(theme.die_colours(DieStyle.WHITE))
     return list(dict.fromkeys(base))
-
-
-# -- geometry --------------------------------------------------------------------------------------
-
-
-def angle(sector: float) -> float:
-    """Degrees clockwise from twelve o'clock: sector 1 at the bottom, numbers growing clockwise."""
-    return 180 + (sector - 1) * 360 / SECTORS
-
-
-def position(sector: float, radius: float = RING_R) -> Point:
-    a = math.radians(angle(sector))
-    return (CENTER[0] + radius * math.sin(a), CENTER[1] - radius * math.cos(a))
 
 
 # -- the static board ------------------------------------------------------------------------------
@@ -233,7 +236,13 @@ def _background() -> Image.Image:
         )
     for world, name in PLANET_NAMES.items():
         theme.label(
-            image, position(world, NAME_R[world]), name.upper(), TEXT_MIN, TEXT, anchor="mm", stroke=2
+            image,
+            position(world, NAME_R[world]),
+            name.upper(),
+            TEXT_MIN,
+            PLANET_INK[world],
+            anchor="mm",
+            stroke=2,
         )
     for x, word in ((DECK_X, "deck"), (VORTEX_X, "vortex")):
         theme.label(image, (x, CARDS_Y + 54), word, TEXT_MIN, MUTED, anchor="mm", stroke=0)
@@ -277,19 +286,6 @@ def _paint(image: Image.Image, view: SpaceView, caption: Caption) -> None:
     _draw_footer(image, view.public_last or "")
 
 
-def sector_forces(positions: tuple[int, ...]) -> dict[int, list[tuple[int, int]]]:
-    """Per occupied sector, [(units, force total) of the Empire, (units, force total) of the
-    Terrans], (0, 0) for a side that is absent."""
-    found: dict[int, list[tuple[int, int]]] = {}
-    for u, where in enumerate(positions):
-        if where == SCRAP:
-            continue
-        sides = found.setdefault(where, [(0, 0), (0, 0)])
-        n, f = sides[owner(u)]
-        sides[owner(u)] = (n + 1, f + FORCE[u])
-    return found
-
-
 def _draw_planet_control(image: Image.Image, view: SpaceView) -> None:
     """A ring in the controller's colour round each controlled planet; gold round the fight."""
     forces = sector_forces(view.positions)
@@ -322,33 +318,27 @@ def _counter(seat: int, layers: int, text: str, radius: int) -> Image.Image:
 
 
 def _draw_counters(image: Image.Image, view: SpaceView) -> None:
-    for sector, sides in sector_forces(view.positions).items():
-        present = [seat for seat in (0, 1) if sides[seat][0]]
-        inner = RING_R - (PLANET_R if sector in PLANETS else SECTOR_R) - 9
-        for i, seat in enumerate(present):
-            n, force = sides[seat]
-            # Both sides in one sector (before its fight): side by side along the ring, the Empire
-            # on the lower-numbered side, each count inside the ring under its counter.
-            along = sector + (i - (len(present) - 1) / 2) * 2 * PAIR_TURN
-            x, y = position(along)
-            sprite = _counter(seat, min(n, 4), str(force), COUNTER_R)
-            # The stack grows upwards: keep the top face where a single counter's would be.
-            top = y - COUNTER_R - 4 + sprite.height / 2 - 2
-            theme.paste(image, sprite, (x, top))
-            if n >= 2:
-                below = position(along, inner if len(present) == 1 else RING_R - COUNTER_R - 16)
-                theme.label(image, below, f"x{n}", TEXT_MIN, SEATS[seat].text, anchor="mm")
+    places = counter_places(view.positions)
+    for place in places:
+        sprite = _counter(place.seat, place.layers, str(place.total), COUNTER_R)
+        # The stack grows downwards from its top face: the face is where a single counter's is.
+        x, y = place.face
+        theme.paste(image, sprite, (x, y - COUNTER_R - 4 + sprite.height / 2 - 2))
+    for place in places:
+        if place.count_text:
+            theme.label(
+                image, place.count_at, place.count_text, TEXT_MIN, SEATS[place.seat].text, anchor="mm"
+            )
     for unit in view.jammed:
         where = view.positions[unit]
         if where != SCRAP:
             # Inside the ring, past the unit count: above the counter it would cover the next sector.
-            theme.paste(
-                image, theme.badge_sprite("jam", TEXT_MIN, HIGHLIGHT, theme.SHADOW), position(where, JAM_R)
-            )
+            theme.label(image, position(where, JAM_R), "jam", TEXT_MIN, HIGHLIGHT, anchor="mm")
 
 
-JAM_R = RING_R - 96
-"""How far from the centre a "jam" badge sits, towards the centre from its sector."""
+JAM_R = 190
+"""How far from the centre a jammed unit's "jam" is written, towards the centre from its sector
+(past the unit counts, clear of the words in the middle)."""
 
 
 PANEL_BOX = (WIDTH - 2 * PANEL_X, 84)
@@ -424,16 +414,16 @@ def _draw_centre(image: Image.Image, view: SpaceView, ending: Outcome | None) ->
             )
 
 
-MIDDLE_BOX = (-215, -182, 215, 70)
+MIDDLE_BOX = (-MIDDLE_R, -100, MIDDLE_R, 100)
 """The phase word, the dice and the roll's owner round the centre: left, top, right, bottom
 offsets."""
 
 
-DICE_Y = CENTER[1] - 84
+DICE_Y = CENTER[1] - 45
 """The dice's middle: above the side planets' names, which cross the centre."""
-PHASE_Y = CENTER[1] - 158
-ROLLER_Y = CENTER[1] + 46
-"""The phase word over the dice; the roll's owner under the side planets' names."""
+ROLLER_Y = CENTER[1] + 45
+PHASE_Y = CENTER[1] + 82
+"""Under the side planets' names, whose roll it is, then the phase word (over Earth's name)."""
 
 
 def _used(view: SpaceView) -> tuple[bool, ...]:
@@ -464,6 +454,8 @@ def _middle(
         return strip
     gap = 12
     x0 = cx - (len(dice) * DIE + (len(dice) - 1) * gap) / 2 + DIE / 2
+    if len(dice) == 3:
+        x0 -= HYPER_ROOM / 2  # the row with its "hyper" label centred
     for i, (value, extra, spent) in enumerate(zip(dice, bonus, used, strict=True)):
         x = x0 + i * (DIE + gap)
         opacity = 0.3 if spent else 1.0
@@ -475,10 +467,14 @@ def _middle(
     if len(dice) == 3:
         # Only Hyper Jump gives a third die (the engine adds it after the two normal ones).
         x = x0 + 2 * (DIE + gap)
-        theme.label(strip, (x + DIE / 2 + 6, y), "hyper", TEXT_MIN, HIGHLIGHT, anchor="lm")
+        theme.label(strip, (x + DIE / 2 + 4, y), "hyper", TEXT_MIN, HIGHLIGHT, anchor="lm")
     if roller is not None:
         theme.label(strip, (cx, ROLLER_Y - top), ROLLED_BY[roller], TEXT_MIN, SEATS[roller].text, anchor="mm")
     return strip
+
+
+HYPER_ROOM = 90
+"""The width the "hyper" label after a third die takes."""
 
 
 @bytes_lru(1 * MB, theme.picture_bytes)

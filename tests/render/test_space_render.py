@@ -158,10 +158,10 @@ def test_planets_are_marked_named_and_ringed_by_their_controller() -> None:
     for planet in (EARTH, PLANET_X, CYGNUS):
         x, y = space.position(planet)
         assert image.getpixel((round(x), round(y))) == space.PLANET_COLOURS[planet]
-        # Its name is written inside the ring: light text pixels around the spot.
+        # Its name is written inside the ring, in a light tint of its colour.
         nx, ny = space.position(planet, space.NAME_R[planet])
         box = image.crop((round(nx) - 40, round(ny) - 10, round(nx) + 40, round(ny) + 10))
-        assert theme.TEXT in {c for _, c in box.getcolors(1 << 16) or ()}
+        assert space.PLANET_INK[planet] in {c for _, c in box.getcolors(1 << 16) or ()}
     # Nimrod: a Terran ring round the planet, a Terran counter on it.
     x, y = space.position(NIMROD)
     ring = space.position(NIMROD, space.RING_R + space.PLANET_R + 3)

@@ -13,8 +13,10 @@ fails too.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterator
 from dataclasses import replace
+from typing import NamedTuple
 
 import pytest
 from PIL import ImageFont
@@ -22,10 +24,11 @@ from PIL import ImageFont
 from engine.memo import CACHES
 from engine.protocol import Outcome
 from engine.space import cards as C
-from engine.space.board import EARTH, FORCE, PLANET_X, SECTORS, units_of
+from engine.space.board import EARTH, FORCE, PLANET_NAMES, PLANET_X, PLANETS, SCRAP, SECTORS, units_of
 from engine.space.game import Phase, SpaceState, SpaceView
 from render import space, theme
-from render.theme import Caption
+from render.space_geometry import Placed, counter_places
+from render.theme import Caption, Point
 from tests.engine.space_helpers import make_state, play
 from tests.render.test_space_render import four_moves
 
@@ -150,3 +153,92 @@ def test_every_force_total_fits_on_its_counter(radius: int) -> None:
         for layers in (1, 4):
             plain = theme.stack_sprite(space.SEATS[0], radius, layers)
             assert space._counter(0, layers, str(total), radius).tobytes() != plain.tobytes(), (total, radius)
+
+
+Box = tuple[float, float, float, float]
+
+
+class Stack(NamedTuple):
+    """The pixels a stack of counters covers, as ``theme.stack_sprite`` draws it: the top face and
+    the layers under it. A square counter covers its ``box``; a disc, every point within ``radius``
+    of the vertical segment from its top face's middle down to its bottom counter's."""
+
+    box: Box
+    radius: float
+    """0 for a square counter."""
+
+
+def counter_shape(place: Placed) -> Stack:
+    x, y = place.face
+    r = space.COUNTER_R
+    depth = r * 0.16 + r * theme.STACK_STEP * (place.layers - 1)
+    if space.SEATS[place.seat].shape == "square":
+        half = r * 0.9
+        return Stack((x - half, y - half, x + half, y + half + depth), 0)
+    return Stack((x, y, x, y + depth), r)
+
+
+def text_shape(text: str, at: Point) -> Stack:
+    """The ink of ``text`` drawn outlined in the board's smallest size, centred on ``at``."""
+    left, top, right, bottom = theme.font(space.TEXT_MIN).getbbox(text, anchor="mm", stroke_width=2)
+    return Stack((at[0] + left, at[1] + top, at[0] + right, at[1] + bottom), 0)
+
+
+def count_shape(place: Placed) -> Stack:
+    """A unit count ("x3") where it is drawn."""
+    return text_shape(place.count_text, place.count_at)
+
+
+def name_shape(world: int) -> Stack:
+    """A planet's name, where the empty board writes it."""
+    return text_shape(PLANET_NAMES[world].upper(), space.position(world, space.NAME_R[world]))
+
+
+def jam_shape(sector: int) -> Stack:
+    """A jammed unit's "jam"."""
+    return text_shape("jam", space.position(sector, space.JAM_R))
+
+
+def overlaps(a: Stack, b: Stack) -> bool:
+    """Whether two shapes share pixels: the gap between their boxes (a disc's is its segment) is
+    less than their radii together."""
+    dx = max(a.box[0] - b.box[2], b.box[0] - a.box[2], 0)
+    dy = max(a.box[1] - b.box[3], b.box[1] - a.box[3], 0)
+    if a.radius == b.radius == 0:
+        return dx == dy == 0
+    return math.hypot(dx, dy) < a.radius + b.radius
+
+
+def crowded_around(sector: int) -> SpaceState:
+    """Four units a side in ``sector``, four-unit stacks of either side in the sectors either side
+    of it, and two sectors on another shared sector (three and two units)."""
+    before, after, further = ((sector + k - 1) % SECTORS + 1 for k in (-1, 1, 2))
+    where = {f"E{n}": sector for n in range(1, 5)} | {f"T{n}": sector for n in range(1, 5)}
+    where |= {f"E{n}": further for n in range(5, 8)} | {f"T{n}": further for n in range(5, 7)}
+    where |= {f"E{n}": before for n in range(8, 12)} | {f"T{n}": after for n in range(7, 11)}
+    return make_state(where, dice=(3, 4))
+
+
+def test_no_counter_or_unit_count_covers_another() -> None:
+    """However the sides share and crowd the sectors, no stack of counters covers another, and no
+    unit count ("x3"), planet name or "jam" covers a counter or another of them."""
+    states = [crowded_around(sector) for sector in range(1, SECTORS + 1)]
+    views = representative_views()
+    jams = {v.positions: v.jammed for v in views}
+    for positions in [s.positions for s in states] + [v.positions for v in views]:
+        places = counter_places_of(positions)
+        boxes = [(counter_shape(p), f"counter {p}") for p in places]
+        boxes += [(count_shape(p), f"count {p}") for p in places if p.count_text]
+        boxes += [(name_shape(world), f"name of {world}") for world in PLANETS]
+        boxes += [
+            (jam_shape(positions[u]), f"jam {u}") for u in jams.get(positions, ()) if positions[u] != SCRAP
+        ]
+        for i, (a, what) in enumerate(boxes):
+            for b, other in boxes[i + 1 :]:
+                assert not overlaps(a, b), (what, other)
+
+
+def counter_places_of(positions: tuple[int, ...]) -> list[Placed]:
+    places = counter_places(positions)
+    assert sum(p.layers for p in places) >= 1, "no counters placed"
+    return places
