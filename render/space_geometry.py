@@ -11,13 +11,18 @@ from engine.space.board import FORCE, PLANETS, SCRAP, SECTORS, owner
 from render.theme import Point
 
 WIDTH, HEIGHT = 800, 1250
+"""Taller than wide: under the ring the fight's lines, the panels and the footer (phones scroll;
+the width is what scales the picture down)."""
 HEADER = 100
 CENTER: Point = (WIDTH / 2, HEADER + 376)
+"""The ring's middle, under the header."""
 FACE_R = 372
+"""The board face round the ring; the sectors' numbers sit between the ring and its edge."""
 RING_R = 296
-SECTOR_R = 27
-PLANET_R = 37
+"""The ring of sectors, through their middles."""
+SECTOR_R, PLANET_R = 27, 37
 COUNTER_R = 21
+"""A counter's radius: wide enough for a two-digit force total in the board's smallest size."""
 PAIR_R = RING_R - 54
 """Where both sides share a sector (before its fight), how far from the centre the Terrans' counter
 sits: one counter inside the Empire's, full size, so each total stays readable."""
