@@ -12,7 +12,7 @@ being played, or the whole turn just ended until the next player rolls) as a gol
 the order played (the units of one Strategic Move share one; Space Combat Tactics runs backwards;
 Defend the Homeworld is dashed, the short way home), in lanes where arrows would lie on each other;
 the unit counts; where both sides share a sector (before its fight) the Terrans' counter one
-counter further in than the Empire's, both full size; a jammed unit's "jam". In the middle
+counter further in than the Empire's, both full size. In the middle
 (``MIDDLE_R``): the planets' names, the dice as rolled (used ones dimmed; a card's addition is a
 gold "+2" badge on its die), whose roll it is and the current phase word (draw, roll, build, move
 or fight). ``render.space_geometry`` holds where the counters and counts go, which the tests read
@@ -21,7 +21,8 @@ to check that nothing covers anything. The deck and vortex counts are in the bot
 Under the ring, full width: the current fight or the last fight's result (sector, winner, both
 totals, then each side's losses on a line of its own; its sector ringed, dashed, in the winner's
 colour), each side's panel (its name and hand size, never the cards: the picture is the same for
-every viewer; under them its scrap heap as counters grouped by force), and the footer with the last
+every viewer; the sectors of its jammed units; under them its scrap heap as counters grouped by
+force), and the footer with the last
 action in everyone's words (``SpaceView.public_last``), so every viewer's picture of a position is
 the same.
 
@@ -329,22 +330,14 @@ def _draw_counters(image: Image.Image, view: SpaceView) -> None:
             theme.label(
                 image, place.count_at, place.count_text, TEXT_MIN, SEATS[place.seat].text, anchor="mm"
             )
-    for unit in view.jammed:
-        where = view.positions[unit]
-        if where != SCRAP:
-            # Inside the ring, past the unit count: above the counter it would cover the next sector.
-            theme.label(image, position(where, JAM_R), "jam", TEXT_MIN, HIGHLIGHT, anchor="mm")
-
-
-JAM_R = 190
-"""How far from the centre a jammed unit's "jam" is written, towards the centre from its sector
-(past the unit counts, clear of the words in the middle)."""
 
 
 PANEL_BOX = (WIDTH - 2 * PANEL_X, 84)
 """A side's panel under the ring: its width and height (two rows)."""
-HAND_X = 360
+HAND_X = 250
 """Where a panel's card with the hand size sits, from the panel's left edge."""
+JAM_X = 420
+"""Where a panel's "jam: 9, 12" starts (the sectors of its units that Jam Transmission holds)."""
 
 
 def _draw_panels(image: Image.Image, view: SpaceView) -> None:
@@ -354,14 +347,17 @@ def _draw_panels(image: Image.Image, view: SpaceView) -> None:
     for seat in (0, 1):
         scrapped = Counter(FORCE[u] for u in units_of(seat) if view.positions[u] == SCRAP)
         heap = tuple(sorted(scrapped.items(), reverse=True))
-        sprite = _panel(seat, view.hand_sizes[seat], heap)
+        jammed = tuple(sorted({view.positions[u] for u in view.jammed if owner(u) == seat} - {SCRAP}))
+        sprite = _panel(seat, view.hand_sizes[seat], heap, jammed)
         image.paste(sprite, (PANEL_X, PANEL_Y[seat] - PANEL_BOX[1] // 4), sprite)
 
 
 @bytes_lru(4 * MB, theme.picture_bytes)
-def _panel(seat: int, hand: int, heap: tuple[tuple[int, int], ...]) -> Image.Image:
+def _panel(seat: int, hand: int, heap: tuple[tuple[int, int], ...], jammed: tuple[int, ...]) -> Image.Image:
     """A side's panel on a clear ground: the side's token and name, its hand (a card with the
-    count, "in hand"), and under them its scrap heap (a counter per force, "x2" beside it)."""
+    count, "in hand"), the sectors of its jammed units ("jam: 9, 12", in gold; on the ring a word
+    per unit would not fit beside the counts), and under them its scrap heap (a counter per force,
+    "x2" beside it)."""
     strip = Image.new("RGBA", PANEL_BOX, (0, 0, 0, 0))
     style = SEATS[seat]
     y = PANEL_BOX[1] / 4
@@ -370,6 +366,9 @@ def _panel(seat: int, hand: int, heap: tuple[tuple[int, int], ...]) -> Image.Ima
     _put(strip, _card_icon(30, 40), (HAND_X, y))
     theme.number(strip, (HAND_X, y), str(hand), TEXT_MIN, TEXT)
     theme.label(strip, (HAND_X + 24, y), "in hand", TEXT_MIN, MUTED, anchor="lm")
+    if jammed:
+        text = "jam: " + ", ".join(map(str, jammed))
+        theme.label(strip, (JAM_X, y), text, TEXT_MIN, HIGHLIGHT, anchor="lm", cache=False)
     sy = PANEL_BOX[1] * 3 / 4
     theme.label(strip, (2, sy), "scrap", TEXT_MIN, MUTED, anchor="lm")
     sx = 100.0

@@ -24,7 +24,15 @@ from PIL import ImageFont
 from engine.memo import CACHES
 from engine.protocol import Outcome
 from engine.space import cards as C
-from engine.space.board import EARTH, FORCE, PLANET_NAMES, PLANET_X, PLANETS, SCRAP, SECTORS, units_of
+from engine.space.board import (
+    EARTH,
+    FORCE,
+    PLANET_NAMES,
+    PLANET_X,
+    PLANETS,
+    SECTORS,
+    units_of,
+)
 from engine.space.game import Phase, SpaceState, SpaceView
 from render import space, theme
 from render.space_geometry import Placed, counter_places
@@ -137,7 +145,7 @@ def test_the_texts_a_player_needs_are_all_drawn(drawn: Drawn) -> None:
         for seen in shown(state):
             space.render(seen, CAPTION)
     texts = {text for _, text in drawn}
-    assert {"x3", "scrap", "in hand", "the Empire's roll", "hyper", "+2", "jam"} <= texts
+    assert {"x3", "scrap", "in hand", "the Empire's roll", "hyper", "+2", "jam: 12, 20"} <= texts
     line = space.fight_line(fight.view(None))
     assert line is not None and {line[0], line[1]} <= texts
     # Every sector's number round the ring.
@@ -194,11 +202,6 @@ def name_shape(world: int) -> Stack:
     return text_shape(PLANET_NAMES[world].upper(), space.position(world, space.NAME_R[world]))
 
 
-def jam_shape(sector: int) -> Stack:
-    """A jammed unit's "jam"."""
-    return text_shape("jam", space.position(sector, space.JAM_R))
-
-
 def overlaps(a: Stack, b: Stack) -> bool:
     """Whether two shapes share pixels: the gap between their boxes (a disc's is its segment) is
     less than their radii together."""
@@ -221,18 +224,14 @@ def crowded_around(sector: int) -> SpaceState:
 
 def test_no_counter_or_unit_count_covers_another() -> None:
     """However the sides share and crowd the sectors, no stack of counters covers another, and no
-    unit count ("x3"), planet name or "jam" covers a counter or another of them."""
-    states = [crowded_around(sector) for sector in range(1, SECTORS + 1)]
-    views = representative_views()
-    jams = {v.positions: v.jammed for v in views}
-    for positions in [s.positions for s in states] + [v.positions for v in views]:
+    unit count ("x3") or planet name covers a counter or another of them."""
+    crowded = [crowded_around(sector).view(None) for sector in range(1, SECTORS + 1)]
+    for view in crowded + representative_views():
+        positions = view.positions
         places = counter_places_of(positions)
         boxes = [(counter_shape(p), f"counter {p}") for p in places]
         boxes += [(count_shape(p), f"count {p}") for p in places if p.count_text]
         boxes += [(name_shape(world), f"name of {world}") for world in PLANETS]
-        boxes += [
-            (jam_shape(positions[u]), f"jam {u}") for u in jams.get(positions, ()) if positions[u] != SCRAP
-        ]
         for i, (a, what) in enumerate(boxes):
             for b, other in boxes[i + 1 :]:
                 assert not overlaps(a, b), (what, other)
