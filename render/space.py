@@ -3,21 +3,33 @@
 Sector 1 (Earth, the Terran homeworld) sits at the bottom and numbers grow clockwise, so Planet X
 (15) is at the top, Nimrod (8) on the left and Cygnus-7 (22) on the right; "clockwise" on the
 picture is clockwise in the rules. Each occupied sector holds a counter per side (red discs for the
-Evil Empire, blue squares for the Terran Defense Force), as many layers as units (up to four), the
+Evil Empire, blue squares for the Terran Defense Force), as many layers as units (up to three), the
 side's force total written on top and the number of units ("x3") under it. A planet is a larger
 coloured circle with its name inside the ring, ringed in the colour of the side that controls it.
 
-Inside the ring: the Empire's panel at the top (near Planet X), the Terrans' at the bottom (near
-Earth), each with the hand size (never the cards: the picture is the same for every viewer) and
-the scrap heap as small counters grouped by force; in the middle the phase strip (draw, roll,
-build, move, fight), the dice as rolled (used ones dimmed; a card's addition is a gold "+2" badge on
-its die), the deck and vortex counts, and the current fight or the last fight's result (sector,
-winner, both totals, the units each side lost; its sector ringed, dashed, in the winner's colour). Every move since the last roll (``SpaceView.turn_moves``: the turn being
-played, or the whole turn just ended until the next player rolls) is a gold arrow along the inside
-of the ring numbered in the order played (the units of one Strategic Move share one; Space Combat
-Tactics runs backwards; Defend the Homeworld is dashed, the short way home), in lanes where arrows
-would lie on each other. The footer holds the last action in everyone's words
-(``SpaceView.public_last``), so every viewer's picture of a position is the same.
+Inside the ring, along it: every move since the last roll (``SpaceView.turn_moves``: the turn
+being played, or the whole turn just ended until the next player rolls) as a gold arrow numbered in
+the order played (the units of one Strategic Move share one; Space Combat Tactics runs backwards;
+Defend the Homeworld is dashed, the short way home), in lanes where arrows would lie on each other;
+the unit counts; where both sides share a sector (before its fight) the Terrans' counter one
+counter further in than the Empire's, both full size. In the middle
+(``MIDDLE_R``): the planets' names, the dice as rolled (used ones dimmed; a card's addition is a
+gold "+2" badge on its die), whose roll it is and the current phase word (draw, roll, build, move
+or fight). ``render.space_geometry`` holds where the counters and counts go, which the tests read
+to check that nothing covers anything. The deck and vortex counts are in the bottom corners.
+
+Under the ring, full width: the current fight or the last fight's result (sector, winner, both
+totals, then each side's losses on a line of its own; its sector ringed, dashed, in the winner's
+colour), each side's panel (its name and hand size, never the cards: the picture is the same for
+every viewer; the sectors of its jammed units; under them its scrap heap as counters grouped by
+force), and the footer with the last
+action in everyone's words (``SpaceView.public_last``), so every viewer's picture of a position is
+the same.
+
+Every text's digits and capitals are at least 20 pixels high (``TEXT_MIN``, a 27 pixel font: 10
+pixels once the picture is shown 400 pixels wide, as on a phone; ``tests/render/test_space_text_size.py``
+measures it). That is why the picture is taller than wide (phones scroll; the width is what scales)
+and why most of the words live under the ring rather than in it.
 
 The fixed palette (``render/space_palette.py``) is written by ``write_palette()``.
 
@@ -54,29 +66,40 @@ from engine.space.game import Phase, SpaceState, SpaceView
 from engine.space.variant import VARIANT
 from render import theme
 from render.picture import BoardPicture
+from render.space_geometry import (
+    CENTER,
+    COUNTER_R,
+    FACE_R,
+    HEADER,
+    HEIGHT,
+    PLANET_R,
+    RING_R,
+    SECTOR_R,
+    WIDTH,
+    angle,
+    counter_places,
+    position,
+    sector_forces,
+)
 from render.space_palette import PALETTE_HEX
 from render.theme import HIGHLIGHT, MUTED, TEXT, Caption, DieStyle, Point, SeatStyle
 
-WIDTH, HEIGHT = 800, 900
-HEADER = 100
-CENTER: Point = (WIDTH / 2, HEADER + 366)
-FACE_R = 372
-RING_R = 296
-SECTOR_R = 27
-PLANET_R = 37
-COUNTER_R = 21
-PAIR_R = 16
-"""The counters' radius when both sides share a sector (before a fight)."""
 LABEL_R = RING_R + PLANET_R + 14
 ARROW_R = RING_R - PLANET_R - 10
-NAME_R = {
-    1: RING_R - PLANET_R - 44,
-    8: RING_R - PLANET_R - 70,
-    15: RING_R - PLANET_R - 44,
-    22: RING_R - PLANET_R - 70,
-}
-"""How far from the centre each planet's name is written (further in beside the side planets)."""
+NAME_R = {1: 120, 8: 90, 15: 122, 22: 72}
+"""How far from the centre each planet's name is written: well inside, within ``MIDDLE_R``."""
+MIDDLE_R = 150
+"""Every word inside the ring (the planets' names, the phase, the dice, whose roll) is within
+this distance of the centre; outside it, the unit counts of shared sectors have the room."""
 DIE = 54
+
+PHONE_WIDTH = 400
+TEXT_MIN = 27
+"""The smallest font size of any text on the board: its digits and capitals are 20 pixels high,
+10 once the picture is shown ``PHONE_WIDTH`` wide (a phone's chat column), the least that reads
+there."""
+BIG = 30
+"""The size of the words that lead: the current phase, a fight's title, the planets' numbers."""
 
 EMPIRE = SeatStyle(
     fill=(214, 64, 64), dark=(120, 28, 36), light=(255, 150, 140), text=(255, 118, 108), shape="disc"
@@ -93,10 +116,20 @@ PLANET_COLOURS: dict[int, theme.RGB] = {
     15: (92, 50, 96),  # Planet X
     22: (44, 86, 112),  # Cygnus-7
 }
+PLANET_INK: dict[int, theme.RGB] = {
+    1: (150, 222, 204),
+    8: (232, 206, 140),
+    15: (222, 172, 230),
+    22: (150, 206, 240),
+}
+"""Each planet's name in a light tint of its colour: the side planets' names share the centre's
+line, and their colours keep them apart and tie each to its planet."""
 CARD: theme.RGB = (226, 220, 200)
 CARD_INK: theme.RGB = theme.die_colours(DieStyle.WHITE)[1]
 
 PHASE_STEPS = ("draw", "roll", "build", "move", "fight")
+"""The turn's steps; the picture names the current one only (five words across would not fit
+at a size a phone reads)."""
 _STEP_OF: dict[Phase, int] = {
     Phase.SHUFFLE: 0,
     Phase.DISCARD: 0,
@@ -136,6 +169,7 @@ def base_colours() -> list[theme.RGB]:
         CARD,
         CARD_INK,
         *PLANET_COLOURS.values(),
+        *PLANET_INK.values(),
     ]
     for seat in SEATS:
         base += [seat.fill, seat.dark, seat.light, seat.text]
@@ -143,28 +177,22 @@ def base_colours() -> list[theme.RGB]:
     return list(dict.fromkeys(base))
 
 
-# -- geometry --------------------------------------------------------------------------------------
-
-
-def angle(sector: int) -> float:
-    """Degrees clockwise from twelve o'clock: sector 1 at the bottom, numbers growing clockwise."""
-    return 180 + (sector - 1) * 360 / SECTORS
-
-
-def position(sector: int, radius: float = RING_R) -> Point:
-    a = math.radians(angle(sector))
-    return (CENTER[0] + radius * math.sin(a), CENTER[1] - radius * math.cos(a))
-
-
 # -- the static board ------------------------------------------------------------------------------
 
-EMPIRE_Y = CENTER[1] - 150
-TERRAN_Y = CENTER[1] + 150
-PANEL_Y = (EMPIRE_Y, TERRAN_Y)
 DECK_X = 64
 VORTEX_X = WIDTH - 64
-CARDS_Y = HEIGHT - 150
+CARDS_Y = CENTER[1] + 270
 """The deck and the vortex sit in the bottom corners, outside the ring."""
+BELOW = round(CENTER[1] + FACE_R) + 8
+"""Under the ring, full width: the fight's lines, then the sides' panels, then the footer."""
+FIGHT_Y = BELOW + 24
+LINE_DY = 36
+"""From one line of text under the ring to the next."""
+PANEL_Y = (FIGHT_Y + 3 * LINE_DY + 24, FIGHT_Y + 5 * LINE_DY + 34)
+"""Each side's panel, two rows (its name and hand; its scrap heap): the first row's middle."""
+PANEL_X = 24
+HEAP_R = 18
+"""The radius of the counters of a scrap heap, each with its force written on it."""
 
 
 @bytes_lru(4 * MB, theme.picture_bytes)
@@ -191,32 +219,34 @@ def _background() -> Image.Image:
                 width=3 * s,
             )
         for x in (DECK_X, VORTEX_X):
-            _card_shape(draw, s, (x, CARDS_Y), 48, 64, CARD if x == DECK_X else (70, 60, 90))
+            _card_shape(draw, s, (x, CARDS_Y), 50, 66, CARD if x == DECK_X else (70, 60, 90))
 
     board = theme.supersampled((WIDTH, HEIGHT), paint)
     image.paste(board, (0, 0), board)
     for sector in range(1, SECTORS + 1):
         planet = sector in PLANETS
-        radius = LABEL_R if planet else RING_R + SECTOR_R + 16
+        radius = LABEL_R + 2 if planet else RING_R + SECTOR_R + 20
         theme.label(
             image,
             position(sector, radius),
             str(sector),
-            24 if planet else 22,
+            BIG if planet else TEXT_MIN,
             TEXT if planet else MUTED,
             anchor="mm",
             stroke=0,
         )
     for world, name in PLANET_NAMES.items():
-        theme.label(image, position(world, NAME_R[world]), name.upper(), 18, TEXT, anchor="mm", stroke=2)
+        theme.label(
+            image,
+            position(world, NAME_R[world]),
+            name.upper(),
+            TEXT_MIN,
+            PLANET_INK[world],
+            anchor="mm",
+            stroke=2,
+        )
     for x, word in ((DECK_X, "deck"), (VORTEX_X, "vortex")):
-        theme.label(image, (x, CARDS_Y + 48), word, 18, MUTED, anchor="mm", stroke=0)
-    for seat in (0, 1):
-        style = SEATS[seat]
-        y = PANEL_Y[seat] - 22
-        theme.draw_stack(image, (CENTER[0] - 148, y), style, 1, 11)
-        theme.label(image, (CENTER[0] - 132, y), SHORT[seat].upper(), 20, style.text, anchor="lm")
-        theme.label(image, (CENTER[0] - 158, y + 38), "scrap", 16, MUTED, anchor="lm", stroke=0)
+        theme.label(image, (x, CARDS_Y + 54), word, TEXT_MIN, MUTED, anchor="mm", stroke=0)
     return image
 
 
@@ -245,26 +275,16 @@ def _card_icon(w: int, h: int) -> Image.Image:
 
 
 def _paint(image: Image.Image, view: SpaceView, caption: Caption) -> None:
-    _draw_panels(image, view)
     _draw_planet_control(image, view)
-    _draw_moves(image, view)
+    arrows = turn_arrows(view)
+    _draw_moves(image, arrows)
+    # The panels' words over the arrows that cross them, the moves' numbers over both.
+    _draw_panels(image, view)
+    _draw_move_numbers(image, arrows)
     _draw_counters(image, view)
     _draw_centre(image, view, caption.ending)
     _draw_header(image, view, caption)
     _draw_footer(image, view.public_last or "")
-
-
-def sector_forces(positions: tuple[int, ...]) -> dict[int, list[tuple[int, int]]]:
-    """Per occupied sector, [(units, force total) of the Empire, (units, force total) of the
-    Terrans], (0, 0) for a side that is absent."""
-    found: dict[int, list[tuple[int, int]]] = {}
-    for u, where in enumerate(positions):
-        if where == SCRAP:
-            continue
-        sides = found.setdefault(where, [(0, 0), (0, 0)])
-        n, f = sides[owner(u)]
-        sides[owner(u)] = (n + 1, f + FORCE[u])
-    return found
 
 
 def _draw_planet_control(image: Image.Image, view: SpaceView) -> None:
@@ -293,84 +313,85 @@ def _draw_planet_control(image: Image.Image, view: SpaceView) -> None:
 def _counter(seat: int, layers: int, text: str, radius: int) -> Image.Image:
     """A stack of ``layers`` counters of ``seat`` with ``text`` (the force total) on the top one."""
     style = SEATS[seat]
-    size = 24 if radius >= COUNTER_R else 19
     sprite = theme.stack_sprite(style, radius, layers)
-    counted = theme.numbered_stack_sprite(style, radius, layers, text, size, sprite.width // 2)
+    counted = theme.numbered_stack_sprite(style, radius, layers, text, TEXT_MIN, sprite.width // 2)
     return counted if counted is not None else sprite
 
 
 def _draw_counters(image: Image.Image, view: SpaceView) -> None:
-    for sector, sides in sector_forces(view.positions).items():
-        present = [seat for seat in (0, 1) if sides[seat][0]]
-        x, y = position(sector)
-        radius = COUNTER_R if len(present) == 1 else PAIR_R
-        for i, seat in enumerate(present):
-            n, force = sides[seat]
-            # Both sides in one sector (before its fight): side by side, the count under each.
-            dx = (i - (len(present) - 1) / 2) * 2 * (PAIR_R + 2)
-            sprite = _counter(seat, min(n, 4), str(force), radius)
-            # The stack grows upwards: keep the top face where a single counter's would be.
-            top = y - radius - 4 + sprite.height / 2 - 2
-            theme.paste(image, sprite, (x + dx, top))
-            if n < 2:
-                continue
-            if len(present) == 1:
-                below = position(sector, RING_R - (PLANET_R if sector in PLANETS else SECTOR_R) - 9)
-            else:
-                below = (x + dx, y + radius + 14)
-            theme.label(image, below, f"x{n}", 18, SEATS[seat].text, anchor="mm")
-    for unit in view.jammed:
-        where = view.positions[unit]
-        if where != SCRAP:
-            x, y = position(where)
-            theme.paste(
-                image, theme.badge_sprite("jam", 13, HIGHLIGHT, theme.SHADOW), (x, y - COUNTER_R - 12)
+    places = counter_places(view.positions)
+    for place in places:
+        sprite = _counter(place.seat, place.layers, str(place.total), COUNTER_R)
+        # The stack grows downwards from its top face: the face is where a single counter's is.
+        x, y = place.face
+        theme.paste(image, sprite, (x, y - COUNTER_R - 4 + sprite.height / 2 - 2))
+    for place in places:
+        if place.count_text:
+            theme.label(
+                image, place.count_at, place.count_text, TEXT_MIN, SEATS[place.seat].text, anchor="mm"
             )
 
 
-PANEL_BOX = (-172, -48, 178, 34)
-"""A side's panel round (centre x, ``PANEL_Y``): left, top, right, bottom offsets."""
+PANEL_BOX = (WIDTH - 2 * PANEL_X, 84)
+"""A side's panel under the ring: its width and height (two rows)."""
+HAND_X = 250
+"""Where a panel's card with the hand size sits, from the panel's left edge."""
+JAM_X = 420
+"""Where a panel's "jam: 9, 12" starts (the sectors of its units that Jam Transmission holds)."""
 
 
 def _draw_panels(image: Image.Image, view: SpaceView) -> None:
-    """Per side: the hand size (a card with the count) and the scrap heap grouped by force, each
-    panel drawn once per content and pasted whole (a dozen small pastes fewer per picture)."""
+    """Per side: its name, the hand size (a card with the count) and the scrap heap grouped by
+    force, each panel drawn once per content and pasted whole (a dozen small pastes fewer per
+    picture)."""
     for seat in (0, 1):
         scrapped = Counter(FORCE[u] for u in units_of(seat) if view.positions[u] == SCRAP)
         heap = tuple(sorted(scrapped.items(), reverse=True))
-        left, top = round(CENTER[0]) + PANEL_BOX[0], round(PANEL_Y[seat]) + PANEL_BOX[1]
-        image.paste(_panel(seat, view.hand_sizes[seat], heap), (left, top))
+        jammed = tuple(sorted({view.positions[u] for u in view.jammed if owner(u) == seat} - {SCRAP}))
+        sprite = _panel(seat, view.hand_sizes[seat], heap, jammed)
+        image.paste(sprite, (PANEL_X, PANEL_Y[seat] - PANEL_BOX[1] // 4), sprite)
 
 
 @bytes_lru(4 * MB, theme.picture_bytes)
-def _panel(seat: int, hand: int, heap: tuple[tuple[int, int], ...]) -> Image.Image:
-    left, top = round(CENTER[0]) + PANEL_BOX[0], round(PANEL_Y[seat]) + PANEL_BOX[1]
-    strip = _background().crop(
-        (left, top, round(CENTER[0]) + PANEL_BOX[2], round(PANEL_Y[seat]) + PANEL_BOX[3])
-    )
-    y = PANEL_Y[seat] - 22 - top
-    x = CENTER[0] + 60 - left
-    theme.paste(strip, _card_icon(26, 34), (x, y))
-    theme.number(strip, (x, y), str(hand), 20, TEXT)
-    theme.label(strip, (x + 19, y), "in hand", 18, MUTED, anchor="lm", stroke=0)
-    sx = CENTER[0] - 100 - left
-    sy = y + 38
+def _panel(seat: int, hand: int, heap: tuple[tuple[int, int], ...], jammed: tuple[int, ...]) -> Image.Image:
+    """A side's panel on a clear ground: the side's token and name, its hand (a card with the
+    count, "in hand"), the sectors of its jammed units ("jam: 9, 12", in gold; on the ring a word
+    per unit would not fit beside the counts), and under them its scrap heap (a counter per force,
+    "x2" beside it)."""
+    strip = Image.new("RGBA", PANEL_BOX, (0, 0, 0, 0))
+    style = SEATS[seat]
+    y = PANEL_BOX[1] / 4
+    _put(strip, theme.stack_sprite(style, 14, 1), (16, y))
+    theme.label(strip, (40, y), SHORT[seat].upper(), TEXT_MIN, style.text, anchor="lm")
+    _put(strip, _card_icon(30, 40), (HAND_X, y))
+    theme.number(strip, (HAND_X, y), str(hand), TEXT_MIN, TEXT)
+    theme.label(strip, (HAND_X + 24, y), "in hand", TEXT_MIN, MUTED, anchor="lm")
+    if jammed:
+        text = "jam: " + ", ".join(map(str, jammed))
+        theme.label(strip, (JAM_X, y), text, TEXT_MIN, HIGHLIGHT, anchor="lm", cache=False)
+    sy = PANEL_BOX[1] * 3 / 4
+    theme.label(strip, (2, sy), "scrap", TEXT_MIN, MUTED, anchor="lm")
+    sx = 100.0
     if not heap:
-        theme.label(strip, (sx, sy), "empty", 16, MUTED, anchor="lm", stroke=0)
+        theme.label(strip, (sx, sy), "empty", TEXT_MIN, MUTED, anchor="lm")
     for force, n in heap:
-        theme.paste(strip, _counter(seat, 1, str(force), 13), (sx + 13, sy + 1))
+        _put(strip, _counter(seat, 1, str(force), HEAP_R), (sx + HEAP_R, sy + 1))
+        sx += 2 * HEAP_R + 8
         if n > 1:
-            theme.label(strip, (sx + 29, sy), f"x{n}", 16, TEXT, anchor="lm", stroke=0)
-            sx += 60
-        else:
-            sx += 36
+            theme.label(strip, (sx - 4, sy), f"x{n}", TEXT_MIN, TEXT, anchor="lm")
+            sx += 52
     return strip
+
+
+def _put(strip: Image.Image, sprite: Image.Image, center: Point) -> None:
+    """``sprite`` over the clear ``strip``, centred on ``center``, its edges kept soft."""
+    strip.alpha_composite(sprite, (round(center[0] - sprite.width / 2), round(center[1] - sprite.height / 2)))
 
 
 def _draw_centre(image: Image.Image, view: SpaceView, ending: Outcome | None) -> None:
     cx, cy = CENTER
-    theme.number(image, (DECK_X, CARDS_Y), str(view.deck_size), 24, TEXT)
-    theme.number(image, (VORTEX_X, CARDS_Y), str(len(view.vortex)), 24, TEXT)
+    theme.number(image, (DECK_X, CARDS_Y), str(view.deck_size), TEXT_MIN, TEXT)
+    theme.number(image, (VORTEX_X, CARDS_Y), str(len(view.vortex)), TEXT_MIN, TEXT)
     result = view.result or ending
     if result is not None:
         _draw_winner(image, result)
@@ -379,16 +400,29 @@ def _draw_centre(image: Image.Image, view: SpaceView, ending: Outcome | None) ->
     rolled = view.rolled or view.dice
     bonus = view.die_bonus or (0,) * len(rolled)
     strip = _middle(_STEP_OF.get(view.phase, -1), rolled, bonus, _used(view), _roller(view))
-    image.paste(strip, (left, top))
+    image.paste(strip, (left, top), strip)
     line = fight_line(view)
     if line:
+        # Under the ring, full width: the title, then each side's part ("Empire lost E1 (force 5)")
+        # on a line of its own (both on one line would not fit at a size a phone reads).
         title, text, colour = line
-        theme.label(image, (cx, cy + 56), title, 19, colour, anchor="mm", stroke=2, cache=False)
-        theme.label(image, (cx, cy + 81), text, 18, colour, anchor="mm", stroke=2, cache=False)
+        theme.label(image, (cx, FIGHT_Y), title, BIG, colour, anchor="mm", stroke=2, cache=False)
+        for i, part in enumerate(text.split(LINE_BREAK), start=1):
+            theme.label(
+                image, (cx, FIGHT_Y + LINE_DY * i), part, TEXT_MIN, colour, anchor="mm", stroke=2, cache=False
+            )
 
 
-MIDDLE_BOX = (-182, -84, 182, 42)
-"""The phase strip and the dice round the centre: left, top, right, bottom offsets."""
+MIDDLE_BOX = (-MIDDLE_R, -100, MIDDLE_R, 100)
+"""The phase word, the dice and the roll's owner round the centre: left, top, right, bottom
+offsets."""
+
+
+DICE_Y = CENTER[1] - 45
+"""The dice's middle: above the side planets' names, which cross the centre."""
+ROLLER_Y = CENTER[1] + 45
+PHASE_Y = CENTER[1] + 82
+"""Under the side planets' names, whose roll it is, then the phase word (over Earth's name)."""
 
 
 def _used(view: SpaceView) -> tuple[bool, ...]:
@@ -404,43 +438,51 @@ def _roller(view: SpaceView) -> int | None:
 def _middle(
     current: int, dice: tuple[int, ...], bonus: tuple[int, ...], used: tuple[bool, ...], roller: int | None
 ) -> Image.Image:
-    """The phase strip (the current step in gold) and the dice as rolled (used ones dimmed), each
-    card addition a gold "+N" badge on its die; drawn once per content over the empty board and
-    pasted whole."""
+    """The current step (in gold), the dice as rolled (used ones dimmed), each card addition a gold
+    "+N" badge on its die, and whose roll it is; drawn once per content on a clear ground (the
+    arrows along the ring pass behind its corners) and pasted whole."""
     cx, cy = CENTER
     left, top = round(cx) + MIDDLE_BOX[0], round(cy) + MIDDLE_BOX[1]
-    strip = _background().crop((left, top, round(cx) + MIDDLE_BOX[2], round(cy) + MIDDLE_BOX[3]))
-    cx, cy = cx - left, cy - top
-    for i, word in enumerate(PHASE_STEPS):
-        colour = HIGHLIGHT if i == current else MUTED
-        x = cx + (i - 2) * 70
-        theme.label(strip, (x, cy - 66), word, 17 if i != current else 20, colour, anchor="mm", stroke=0)
-    y = cy - 10
+    strip = Image.new("RGBA", (MIDDLE_BOX[2] - MIDDLE_BOX[0], MIDDLE_BOX[3] - MIDDLE_BOX[1]), (0, 0, 0, 0))
+    cx = cx - left
+    if current >= 0:
+        theme.label(strip, (cx, PHASE_Y - top), PHASE_STEPS[current], BIG, HIGHLIGHT, anchor="mm")
+    y = DICE_Y - top
     if not dice:
-        theme.label(strip, (cx, y), "no roll yet", 18, MUTED, anchor="mm", stroke=0)
+        theme.label(strip, (cx, y), "no roll yet", TEXT_MIN, MUTED, anchor="mm")
         return strip
     gap = 12
     x0 = cx - (len(dice) * DIE + (len(dice) - 1) * gap) / 2 + DIE / 2
+    if len(dice) == 3:
+        x0 -= HYPER_ROOM / 2  # the row with its "hyper" label centred
     for i, (value, extra, spent) in enumerate(zip(dice, bonus, used, strict=True)):
         x = x0 + i * (DIE + gap)
         opacity = 0.3 if spent else 1.0
-        theme.draw_die(strip, (x, y), value, DIE, DieStyle.WHITE, opacity)
+        _put(strip, theme.die_sprite(value, DIE, DieStyle.WHITE, round(opacity, 2)), (x, y))
         if extra:
             # The card addition: "+2" on the die's top right corner ("4+2": a 6 to move by).
             badge = _bonus_badge(extra) if not spent else theme.faded(_bonus_badge(extra), 0.45)
-            theme.paste(strip, badge, (x + DIE / 2 - 4, y - DIE / 2 + 2))
+            _put(strip, badge, (x + DIE / 2 - 4, y - DIE / 2 + 2))
     if len(dice) == 3:
         # Only Hyper Jump gives a third die (the engine adds it after the two normal ones).
         x = x0 + 2 * (DIE + gap)
-        theme.label(strip, (x + DIE / 2 + 6, y - DIE / 2 + 2), "hyper", 14, HIGHLIGHT, anchor="lm", stroke=0)
+        theme.label(strip, (x + DIE / 2 + 4, y), "hyper", TEXT_MIN, HIGHLIGHT, anchor="lm")
     if roller is not None:
-        theme.label(strip, (cx, y + DIE / 2 + 14), ROLLED_BY[roller], 15, SEATS[roller].text, anchor="mm")
+        theme.label(strip, (cx, ROLLER_Y - top), ROLLED_BY[roller], TEXT_MIN, SEATS[roller].text, anchor="mm")
     return strip
+
+
+HYPER_ROOM = 90
+"""The width the "hyper" label after a third die takes."""
 
 
 @bytes_lru(1 * MB, theme.picture_bytes)
 def _bonus_badge(extra: int) -> Image.Image:
-    return theme.badge_sprite(f"+{extra}", 17, HIGHLIGHT, theme.SHADOW)
+    return theme.badge_sprite(f"+{extra}", TEXT_MIN, HIGHLIGHT, theme.SHADOW)
+
+
+LINE_BREAK = " · "
+"""Between the two sides' losses in ``fight_line``'s text; the picture puts each on a line."""
 
 
 def fight_line(view: SpaceView) -> tuple[str, str, theme.RGB] | None:
@@ -458,7 +500,7 @@ def fight_line(view: SpaceView) -> tuple[str, str, theme.RGB] | None:
             for seat in (a, d)
             if fight.destroyed_of(seat)
         ]
-        return title, " · ".join(losses) or "nothing lost", SEATS[fight.winner].text
+        return title, LINE_BREAK.join(losses) or "nothing lost", SEATS[fight.winner].text
     if view.fight_sector and view.phase in FIGHT_PHASES:
         sector = view.fight_sector
         attacker = view.turn_seat
@@ -539,12 +581,9 @@ MAX_LANE = 2
 ARROW_LANE = 16
 
 
-def _draw_moves(image: Image.Image, view: SpaceView) -> None:
+def _draw_moves(image: Image.Image, arrows: list[Arrow]) -> None:
     """Every move since the last roll: a ring round each sector left (dashed) and reached (solid),
-    an arrow per move, and the move's number on it."""
-    arrows = turn_arrows(view)
-    if not arrows:
-        return
+    and an arrow per move."""
     for arrow in arrows:
         theme.paste(
             image,
@@ -559,7 +598,11 @@ def _draw_moves(image: Image.Image, view: SpaceView) -> None:
     for arrow, lane in zip(arrows, lanes, strict=True):
         sprite, corner = _move_arrow(arrow.source, arrow.target, arrow.direction, lane, arrow.jump)
         image.paste(sprite, corner, sprite)
-    for arrow, lane in zip(arrows, lanes, strict=True):
+
+
+def _draw_move_numbers(image: Image.Image, arrows: list[Arrow]) -> None:
+    """Each move's number on its arrow, in the order played."""
+    for arrow, lane in zip(arrows, arrow_lanes(arrows), strict=True):
         lo, hi = _span(arrow)
         a = math.radians((lo + hi) / 2)
         radius = ARROW_R - lane * ARROW_LANE
@@ -573,7 +616,7 @@ def _draw_moves(image: Image.Image, view: SpaceView) -> None:
 @bytes_lru(1 * MB, theme.picture_bytes)
 def _step_badge(n: int) -> Image.Image:
     """The number of a move in its turn: dark on gold, like the arrow it sits on."""
-    return theme.badge_sprite(str(n), 20, HIGHLIGHT, theme.SHADOW)
+    return theme.badge_sprite(str(n), TEXT_MIN, HIGHLIGHT, theme.SHADOW)
 
 
 def _radius(sector: int) -> int:
@@ -593,14 +636,15 @@ def _move_arrow(
 
 
 def _draw_winner(image: Image.Image, result: Outcome) -> None:
-    cx, cy = CENTER
+    # Where the phase word and the dice were: the side planets' names cross the centre.
+    cx = CENTER[0]
     if result.winner is None:
-        theme.label(image, (cx, cy), "Draw", 44, TEXT, anchor="mm")
+        theme.label(image, (cx, DICE_Y), "Draw", 44, TEXT, anchor="mm")
         return
     style = SEATS[result.winner]
-    theme.draw_stack(image, (cx, cy - 56), style, 1, 22)
-    theme.label(image, (cx, cy), f"{SHORT[result.winner]} win", 36, style.text, anchor="mm")
-    theme.label(image, (cx, cy + 44), result.reason.replace("-", " "), 22, HIGHLIGHT, anchor="mm")
+    theme.draw_stack(image, (cx, PHASE_Y), style, 1, 22)
+    theme.label(image, (cx, DICE_Y), f"{SHORT[result.winner]} win", 40, style.text, anchor="mm")
+    theme.label(image, (cx, ROLLER_Y), result.reason.replace("-", " "), TEXT_MIN, HIGHLIGHT, anchor="mm")
 
 
 # -- text ------------------------------------------------------------------------------------------
@@ -618,19 +662,27 @@ def _draw_header(image: Image.Image, view: SpaceView, caption: Caption) -> None:
 @bytes_lru(3 * MB, theme.picture_bytes)
 def _header(seat: int | None, phase_text: str, turn_number: int, caption: Caption) -> Image.Image:
     strip = _background().crop((0, 0, WIDTH, HEADER))
-    theme.draw_header(strip, SEATS, seat, phase_text, turn_number, caption, WIDTH)
+    theme.draw_header(strip, SEATS, seat, phase_text, turn_number, caption, WIDTH, text_size=TEXT_MIN)
     return strip
 
 
 def _draw_footer(image: Image.Image, text: str) -> None:
     if not text:
         return
-    face = theme.font(22, bold=False)
-    lines = theme.wrap(text, face, WIDTH - 40, max_lines=2)
-    y = HEIGHT - 50 if len(lines) > 1 else HEIGHT - 34
+    face = theme.font(TEXT_MIN, bold=False)
+    lines = theme.wrap(text, face, WIDTH - 32, max_lines=2)
+    y = HEIGHT - 62 if len(lines) > 1 else HEIGHT - 40
     for i, line in enumerate(lines):
         theme.label(
-            image, (WIDTH / 2, y + i * 28), line, 22, MUTED, anchor="mm", bold=False, stroke=0, cache=False
+            image,
+            (WIDTH / 2, y + i * LINE_DY),
+            line,
+            TEXT_MIN,
+            MUTED,
+            anchor="mm",
+            bold=False,
+            stroke=0,
+            cache=False,
         )
 
 

@@ -36,6 +36,6 @@ RULES_SHEETS: tuple[Sheet, ...] = (
             Panel("start", "The start"),
             Panel("fight-result", "A fight won: keep units"),
         ),
-        crop=(0, 95, 800, 835),
+        crop=(0, 100, 800, 1160),
     ),
 )

@@ -92,8 +92,11 @@ def draw_header(
     turn_number: int | str,
     caption: Caption = NO_CAPTION,
     width: int = 0,
+    text_size: int = NAME_SIZE,
 ) -> None:
     """The top of every board picture, 100 pixels high, across ``width`` (0: the image's width).
+    ``text_size`` is the font size of everything but the title (a picture shown smaller on a phone,
+    such as space's, asks for more).
 
     First line: a token of the seat concerned and the title (whose turn, or who won), and on the
     right "turn N" (the number the message shows too; a text instead of a number is shown as it is,
@@ -114,17 +117,17 @@ def draw_header(
     colour = seats[seat].text if seat is not None else TEXT
     title_face = font(32)
     turn_text = turn_number if isinstance(turn_number, str) else f"turn {turn_number}" if turn_number else ""
-    turn_room = text_length(font(NAME_SIZE, bold=False), turn_text) + 22 if turn_text else 0
+    turn_room = text_length(font(text_size, bold=False), turn_text) + 22 if turn_text else 0
     title = elide(title, title_face, width - x - 28 - turn_room)
     label(image, (x, 40), title, 32, colour, anchor="lm")
     # The right side, drawn from the right edge leftwards, as far as the title leaves room.
     room_left = x + text_length(title_face, title) + 28
     right = width - 28.0
     if turn_text:
-        label(image, (right, 40), turn_text, NAME_SIZE, MUTED, anchor="rm", bold=False)
-        right -= text_length(font(NAME_SIZE, bold=False), turn_text) + 22
-    face = font(NAME_SIZE)
-    names = [(s, drawable(n)) for s, n in ((1, caption.names[1]), (0, caption.names[0]))]
+        label(image, (right, 40), turn_text, text_size, MUTED, anchor="rm", bold=False)
+        right -= text_length(font(text_size, bold=False), turn_text) + 22
+    face = font(text_size)
+    names = [(s, drawable(n, text_size)) for s, n in ((1, caption.names[1]), (0, caption.names[0]))]
     names = [(s, n) for s, n in names if n]
     icon = 28 + 18  # a token, its gap before the name and the gap after it
 
@@ -134,7 +137,7 @@ def draw_header(
     # The names go to the right of the second line, after the subtitle (which they never cut
     # short), while each keeps about 8 letters there; else where they have more room, that line or
     # after the title; with too little room on both, they are left out (the message names them).
-    sub_face = font(24, bold=False)
+    sub_face = font(text_size, bold=False)
     subtitle = elide(subtitle, sub_face, width - 56)
     second = width - 28.0 - (text_length(sub_face, subtitle) + 28 if subtitle else 0) - 28
     y = 80 if each(second) >= min(MAX_NAME_WIDTH, 110) or each(second) >= each(right - room_left) else 40
@@ -144,12 +147,12 @@ def draw_header(
     if names and fit >= MIN_NAME_WIDTH:
         for s, name in names:
             text = elide(name, face, fit)
-            label(image, (right, y), text, NAME_SIZE, seats[s].text, anchor="rm")
+            label(image, (right, y), text, text_size, seats[s].text, anchor="rm")
             right -= text_length(face, text) + 8
             draw_stack(image, (right - 11, y), seats[s], 1, 12)
             right -= icon
     if subtitle:
-        label(image, (28, 80), subtitle, 24, TEXT, anchor="lm", bold=False)
+        label(image, (28, 80), subtitle, text_size, TEXT, anchor="lm", bold=False)
 
 
 __all__ = [

@@ -86,20 +86,26 @@ def space_view_with(state: SpaceState, **changes: int) -> SpaceView:
     return replace(state, **changes).view(None)
 
 
-def test_every_move_of_the_turn_is_a_numbered_arrow_the_way_the_units_went() -> None:
-    state = make_state(
+def four_moves() -> tuple[SpaceState, SpaceState]:
+    """An Empire turn with three dice and three movement cards, before and after its four moves."""
+    before = make_state(
         {"E2": 20, "E3": 20, "E5": 10, "E6": 6},
         home=["T1"],
         hands=((C.STRATEGIC_MOVE, C.SPACE_COMBAT_TACTICS, C.DEFEND_THE_HOMEWORLD), ()),
         dice=(3, 4, 2),
     )
-    state = play(
-        state,
+    after = play(
+        before,
         "play strategic-move from 20 by 3",
         "play space-combat-tactics E5 by 4",
         "move E6 by 2",
         "play defend-the-homeworld E6",
     )
+    return before, after
+
+
+def test_every_move_of_the_turn_is_a_numbered_arrow_the_way_the_units_went() -> None:
+    _, state = four_moves()
     arrows = space.turn_arrows(state.view(None))
     assert arrows == [
         space.Arrow(1, 20, 17, -1, False),  # the Empire moves counterclockwise; two units, one arrow
@@ -140,11 +146,9 @@ def test_a_die_raised_by_a_card_shows_the_roll_and_the_addition() -> None:
     a, b = picture(space.render(base.view(None))), picture(space.render(raised.view(None)))
     # The die keeps its rolled face (4 pips); a gold "+2" badge sits on its corner.
     x0 = space.CENTER[0] - (2 * space.DIE + 12) / 2 + space.DIE / 2
-    corner = (round(x0 + space.DIE / 2 - 4), round(space.CENTER[1] - 10 - space.DIE / 2 + 2))
+    corner = (round(x0 + space.DIE / 2 - 4), round(space.DICE_Y - space.DIE / 2 + 2))
     assert b.getpixel(corner) == theme.HIGHLIGHT != a.getpixel(corner)
-    assert a.getpixel((round(x0), round(space.CENTER[1] - 10))) == b.getpixel(
-        (round(x0), round(space.CENTER[1] - 10))
-    )
+    assert a.getpixel((round(x0), round(space.DICE_Y))) == b.getpixel((round(x0), round(space.DICE_Y)))
 
 
 def test_planets_are_marked_named_and_ringed_by_their_controller() -> None:
@@ -154,10 +158,10 @@ def test_planets_are_marked_named_and_ringed_by_their_controller() -> None:
     for planet in (EARTH, PLANET_X, CYGNUS):
         x, y = space.position(planet)
         assert image.getpixel((round(x), round(y))) == space.PLANET_COLOURS[planet]
-        # Its name is written inside the ring: light text pixels around the spot.
+        # Its name is written inside the ring, in a light tint of its colour.
         nx, ny = space.position(planet, space.NAME_R[planet])
         box = image.crop((round(nx) - 40, round(ny) - 10, round(nx) + 40, round(ny) + 10))
-        assert theme.TEXT in {c for _, c in box.getcolors(1 << 16) or ()}
+        assert space.PLANET_INK[planet] in {c for _, c in box.getcolors(1 << 16) or ()}
     # Nimrod: a Terran ring round the planet, a Terran counter on it.
     x, y = space.position(NIMROD)
     ring = space.position(NIMROD, space.RING_R + space.PLANET_R + 3)
@@ -219,3 +223,11 @@ def test_the_benchmark_draws_space_positions() -> None:
     figures = json.loads(out.stdout)
     assert figures["game"] == "space" and figures["positions"] == 5
     assert figures["max_kb"] <= MAX_BYTES / 1024
+
+
+@pytest.mark.slow
+def test_the_shipped_palette_is_the_one_the_samples_give() -> None:
+    """render/space_palette.py is current: after a change of the look (the larger texts of a phone),
+    `python -m render palette --game space` writes it again."""
+    expected = space.PICTURE.palette_module(space.PICTURE.build_palette())
+    assert (Path(__file__).resolve().parents[2] / "render" / "space_palette.py").read_text() == expected
