@@ -35,6 +35,7 @@ from bot.store.records import (
 )
 from bot.store.scope import Scope
 from bot.store.settings import SettingsStore
+from bot.store.tournaments import TournamentStore
 
 __all__ = [
     "AnalysisRecord",
@@ -66,6 +67,7 @@ class Store:
         self.deadlines = DeadlineStore(connection, self.scope)
         self.analyses = AnalysisStore(connection, self.scope)
         self.claims = ClaimStore(connection)
+        self.tournaments = TournamentStore(connection)
 
     @classmethod
     async def open(cls, target: str | Path, scope: Scope | None = None) -> Store:
