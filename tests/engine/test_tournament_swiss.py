@@ -183,3 +183,24 @@ def test_pairing_ranks_by_points_and_rating_not_by_tie_breaks() -> None:
     # 7 is above 2 and 3 in the standings (a better Buchholz), but below them in rating.
     assert [s.player for s in t.standings()][:4] == [1, 5, 7, 2]
     assert tables(t.advance(), 3) == [(1, 5), (2, 3), (7, 6), (8, 4)]
+
+
+def test_when_everyone_has_had_a_bye_the_lowest_ranked_has_another() -> None:
+    assert swiss.pair([1, 2, 3], played(), {1: 1, 2: 1, 3: 1}) == ([(1, 2)], 3)
+    assert swiss.pair([1, 2, 3], played(), {3: 1}) == ([(1, 3)], 2)
+
+
+def test_tie_break_buchholz_before_sonneborn_berger() -> None:
+    entrants = [*field(2), Entrant(3, 0, 3), Entrant(4, 0, 4), Entrant(5, 0, 5)]
+    table = {
+        1: Record(points=1, met=[4, 5], beat=[4]),
+        2: Record(points=1, met=[3, 5], beat=[5]),
+        3: Record(points=3),
+        4: Record(points=1),
+        5: Record(points=0),
+    }
+    rows = standings(entrants, table, frozenset(), knockout=False)
+    by_player = {s.player: (s.buchholz, s.sonneborn_berger) for s in rows}
+    assert by_player[1] == (1, 1) and by_player[2] == (3, 0)
+    # 1 has the better SB and rating, 2 the better Buchholz, which comes first.
+    assert [s.player for s in rows][1:3] == [2, 1]
