@@ -239,9 +239,15 @@ class Tournament:
 
     def _pair_swiss(self) -> Tournament:
         next_round = self.current_round + 1 if self.pairings else 1
-        ranked = [s.player for s in self.standings() if not s.out]
+        # Pairing looks at points and rating only: tie-breaks change with later results.
+        records = self._records
+        ranked = [
+            e.player
+            for e in sorted(self.entrants, key=lambda e: (-records[e.player].points, -e.rating, e.joined))
+            if e.player not in self.out
+        ]
         played = frozenset(frozenset(p.players) for p in self.pairings if not p.is_bye)
-        byes = {p: r.byes for p, r in self._records.items()}
+        byes = {p: r.byes for p, r in records.items()}
         tables, bye = swiss.pair(ranked, played, byes)
         pairings = [Pairing(next_round, i, a, b) for i, (a, b) in enumerate(tables, start=1)]
         if bye is not None:

@@ -44,30 +44,16 @@ def pair(
     others pair without a rematch; if everyone has had one, to the lowest-ranked of those with
     the fewest."""
     budget = [SEARCH_STEPS]
-    if len(ranked) % 2 == 0:
-        return _pair_all(list(ranked), played, budget), None
     fewest = min(byes.get(p, 0) for p in ranked)
-    candidates = [p for p in reversed(ranked) if byes.get(p, 0) == fewest]
-    for bye in candidates:
-        rest = [p for p in ranked if p != bye]
-        try:
-            tables = _search(rest, played, budget)
-        except _OutOfSteps:
-            break
-        if tables is not None:
-            return tables, bye
-    bye = candidates[0]
-    return _match(tuple(p for p in ranked if p != bye), played), bye
-
-
-def _pair_all(
-    ranked: list[int], played: frozenset[frozenset[int]], budget: list[int]
-) -> list[tuple[int, int]]:
+    candidates = [p for p in reversed(ranked) if byes.get(p, 0) == fewest] if len(ranked) % 2 else [None]
     try:
-        tables = _search(ranked, played, budget)
+        for bye in candidates:
+            tables = _search([p for p in ranked if p != bye], played, budget)
+            if tables is not None:
+                return tables, bye
     except _OutOfSteps:
-        tables = None
-    return tables if tables is not None else _match(tuple(ranked), played)
+        pass
+    return _match(tuple(ranked), played, candidates)
 
 
 def _search(
@@ -90,13 +76,16 @@ def _search(
     return None
 
 
-def _match(ranked: tuple[int, ...], played: frozenset[frozenset[int]]) -> list[tuple[int, int]]:
-    """Everyone paired, fewest rematches first, then the smallest gaps in rank."""
+def _match(
+    ranked: tuple[int, ...], played: frozenset[frozenset[int]], bye_candidates: Sequence[int | None]
+) -> tuple[list[tuple[int, int]], int | None]:
+    """Everyone paired, fewest rematches first, then the smallest gaps in rank. With an odd count
+    the bye is a last place in the ranking that only ``bye_candidates`` may be paired with."""
     import networkx as nx  # only this rare fallback needs it
 
     size = len(ranked)
-    closeness = size * size
-    fresh = closeness * size  # one fewer rematch outweighs any gain in closeness
+    closeness = (size + 1) ** 2
+    fresh = closeness * (size + 1)  # one fewer rematch outweighs any gain in closeness
     graph = nx.Graph()
     for i in range(size):
         for j in range(i + 1, size):
@@ -104,6 +93,16 @@ def _match(ranked: tuple[int, ...], played: frozenset[frozenset[int]]) -> list[t
             if frozenset((ranked[i], ranked[j])) not in played:
                 weight += fresh
             graph.add_edge(i, j, weight=weight)
-    matching = nx.max_weight_matching(graph, maxcardinality=True)
-    tables = [(ranked[min(i, j)], ranked[max(i, j)]) for i, j in matching]
-    return sorted(tables, key=lambda t: ranked.index(t[0]))
+    if size % 2:
+        for i, player in enumerate(ranked):
+            if player in bye_candidates:
+                graph.add_edge(i, size, weight=fresh + closeness - (size - i) ** 2)
+    bye = None
+    tables = []
+    for i, j in nx.max_weight_matching(graph, maxcardinality=True):
+        low, high = min(i, j), max(i, j)
+        if high == size:
+            bye = ranked[low]
+        else:
+            tables.append((ranked[low], ranked[high]))
+    return sorted(tables, key=lambda t: ranked.index(t[0])), bye

@@ -98,7 +98,7 @@ def swiss_by_hand(rounds: list[list[tuple[int, int, int | None]]], size: int = 6
         for r, tabs in enumerate(rounds, 1)
         for i, (_, _, w) in enumerate(tabs, 1)
     )
-    return Tournament("swiss", len(rounds), tuple(field(size)), pairings, results, frozenset())
+    return Tournament("swiss", len(rounds) + 1, tuple(field(size)), pairings, results, frozenset())
 
 
 def test_tie_break_buchholz_then_rating() -> None:
@@ -168,3 +168,39 @@ def test_set_result_can_correct_an_earlier_swiss_round() -> None:
     t = play_round(Tournament.start("swiss", field(4))).advance()
     t = t.set_result(1, 1, 2, "scores swapped by mistake")
     assert {s.player: s.points for s in t.standings()}[2] == 1
+
+
+def test_the_matching_also_chooses_the_bye_when_the_search_runs_out(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(swiss, "SEARCH_STEPS", 0)
+    assert swiss.pair([1, 2, 3, 4, 5], played((1, 2), (1, 3), (1, 4)), {}) == ([(1, 5), (2, 3)], 4)
+    assert swiss.pair([1, 2, 3, 4, 5], played(), {5: 1}) == ([(1, 2), (3, 5)], 4)
+
+
+def test_pairing_ranks_by_points_and_rating_not_by_tie_breaks() -> None:
+    t = swiss_by_hand(
+        [[(1, 2, 1), (3, 4, 3), (5, 6, 5), (7, 8, 7)], [(1, 3, 1), (2, 4, 2), (5, 7, 5), (6, 8, 8)]], size=8
+    )
+    # 7 is above 2 and 3 in the standings (a better Buchholz), but below them in rating.
+    assert [s.player for s in t.standings()][:4] == [1, 5, 7, 2]
+    assert tables(t.advance(), 3) == [(1, 5), (2, 3), (7, 6), (8, 4)]
+
+
+def test_when_everyone_has_had_a_bye_the_lowest_ranked_has_another() -> None:
+    assert swiss.pair([1, 2, 3], played(), {1: 1, 2: 1, 3: 1}) == ([(1, 2)], 3)
+    assert swiss.pair([1, 2, 3], played(), {3: 1}) == ([(1, 3)], 2)
+
+
+def test_tie_break_buchholz_before_sonneborn_berger() -> None:
+    entrants = [*field(2), Entrant(3, 0, 3), Entrant(4, 0, 4), Entrant(5, 0, 5)]
+    table = {
+        1: Record(points=1, met=[4, 5], beat=[4]),
+        2: Record(points=1, met=[3, 5], beat=[5]),
+        3: Record(points=3),
+        4: Record(points=1),
+        5: Record(points=0),
+    }
+    rows = standings(entrants, table, frozenset(), knockout=False)
+    by_player = {s.player: (s.buchholz, s.sonneborn_berger) for s in rows}
+    assert by_player[1] == (1, 1) and by_player[2] == (3, 0)
+    # 1 has the better SB and rating, 2 the better Buchholz, which comes first.
+    assert [s.player for s in rows][1:3] == [2, 1]
