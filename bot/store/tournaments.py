@@ -239,6 +239,13 @@ class TournamentStore:
         )
         return [from_row(TournamentRecord, r) for r in rows]
 
+    async def unannounced(self) -> list[TournamentRecord]:
+        """Finished tournaments whose champion is not announced yet (a restart in between)."""
+        rows = await self._c.all(
+            "SELECT * FROM tournaments WHERE status = 'finished' AND announced = 0 ORDER BY id"
+        )
+        return [from_row(TournamentRecord, r) for r in rows]
+
     async def earliest(self) -> float | None:
         """The next sign-up or round deadline of any tournament (for the scheduler's sleep)."""
         row = await self._c.one(
