@@ -159,7 +159,9 @@ class Rounds:
                     else None
                 ),
             )
-            await self.store.tournaments.link(record.id, pairing.round, pairing.table, played.session.id)
+            await self.store.tournaments.link(
+                record.id, pairing.round, pairing.table, played.session.id, played.session.version
+            )
             started.append(played.session.id)
         return Update(record, tuple(started))
 
@@ -242,7 +244,7 @@ class Rounds:
             match = await self.store.matches.get(link.match_id)
             if match is None or match.status != "active":
                 continue
-            moved = any(a.seat is not None for a in await self.store.matches.action_log(link.match_id))
+            moved = link.opened_at is None or match.version > link.opened_at
             played = (
                 await self.sessions.clocks.timeout(link.match_id, deadline_passed=True) if moved else None
             )

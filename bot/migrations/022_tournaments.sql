@@ -54,6 +54,8 @@ CREATE TABLE tournament_entrants (
 -- Each pairing's match, made once: the row is inserted first (the claim, match_id NULL), then the
 -- match is made and linked. A claim whose match was never made (the process died in between) is
 -- dropped after a while and taken again. recorded: 1 once the tournament took the match's result.
+-- opened_at: the match's version when it was made (its opening chance steps): a later version means
+-- a player has moved, which decides how the round's deadline ends it.
 CREATE TABLE tournament_matches (
     tournament_id INTEGER NOT NULL REFERENCES tournaments (id),
     round         INTEGER NOT NULL,
@@ -61,6 +63,7 @@ CREATE TABLE tournament_matches (
     match_id      INTEGER,
     claimed_at    REAL    NOT NULL,
     recorded      INTEGER NOT NULL DEFAULT 0,
+    opened_at     INTEGER,
     PRIMARY KEY (tournament_id, round, table_no)
 );
 CREATE UNIQUE INDEX tournament_matches_match ON tournament_matches (match_id);

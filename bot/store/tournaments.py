@@ -51,6 +51,8 @@ class TournamentMatch:
     match_id: int | None
     claimed_at: float
     recorded: int = 0
+    opened_at: int | None = None
+    """The match's version when it was made: a later one means a player has moved."""
 
 
 class TournamentStore:
@@ -180,12 +182,12 @@ class TournamentStore:
             )
             return changed == 1
 
-    async def link(self, tournament_id: int, round: int, table: int, match_id: int) -> None:
+    async def link(self, tournament_id: int, round: int, table: int, match_id: int, version: int) -> None:
         async with self._c.transaction() as db:
             await db.execute(
-                "UPDATE tournament_matches SET match_id = ? WHERE tournament_id = ? AND round = ?"
+                "UPDATE tournament_matches SET match_id = ?, opened_at = ? WHERE tournament_id = ? AND round = ?"
                 " AND table_no = ?",
-                (match_id, tournament_id, round, table),
+                (match_id, version, tournament_id, round, table),
             )
 
     async def unclaim_stale(self, tournament_id: int, claimed_before: float) -> int:
