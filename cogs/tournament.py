@@ -115,16 +115,30 @@ class Tournament(commands.Cog):
         await self.bot.tournaments.set_message(record, message.id)
 
     @group.command(name="show", description="The bracket or standings of this server's tournament.")
-    @app_commands.describe(tournament="The tournament's number (default: the newest)")
-    async def show(self, interaction: discord.Interaction[Any], tournament: int | None = None) -> None:
+    @app_commands.describe(
+        tournament="The tournament's number (default: the newest)",
+        page="The picture's page (default: the one with you on it, else the first)",
+    )
+    async def show(
+        self,
+        interaction: discord.Interaction[Any],
+        tournament: int | None = None,
+        page: app_commands.Range[int, 1, 100] | None = None,
+    ) -> None:
         assert interaction.guild_id is not None
         try:
             record = await self.bot.tournaments.find(interaction.guild_id, tournament)
         except TournamentProblem as exc:
             await reply_privately(interaction, str(exc))
             return
+        pages = self.notices.pages(record)
+        if page is not None and page > pages:
+            await reply_privately(
+                interaction, f"The picture of {record.name} has {pages} page{'s' if pages > 1 else ''}."
+            )
+            return
         await interaction.response.defer()
-        embed, picture = await self.notices.content(record)
+        embed, picture = await self.notices.content(record, page, interaction.user.id)
         if picture is None:
             await interaction.followup.send(embed=embed, allowed_mentions=discord.AllowedMentions.none())
         else:

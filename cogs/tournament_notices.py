@@ -18,7 +18,13 @@ from cogs.board import in_brackets
 from cogs.components import TournamentButton
 from engine import find_variant
 from engine.tournament import Tournament
-from render.tournament import render_bracket, render_standings
+from render.tournament import (
+    bracket_page_of,
+    bracket_pages,
+    render_bracket,
+    render_standings,
+    standings_pages,
+)
 
 if TYPE_CHECKING:
     from app.client import RingsideBot
@@ -80,8 +86,11 @@ class TournamentNotices:
     def service(self) -> Tournaments:
         return self.bot.tournaments
 
-    async def content(self, record: TournamentRecord) -> tuple[discord.Embed, discord.File | None]:
-        """The announcement's embed, and its picture once the tournament has started."""
+    async def content(
+        self, record: TournamentRecord, page: int | None = None, player: int | None = None
+    ) -> tuple[discord.Embed, discord.File | None]:
+        """The announcement's embed, and its picture once the tournament has started (``page`` of it;
+        None: the page with ``player``, else the first)."""
         names = await self.service.names(record.id)
         embed = discord.Embed(title=f"🏆 {record.name} (#{record.id})", colour=0xC9A227)
         state = self.service.state_of(record)
@@ -98,13 +107,32 @@ class TournamentNotices:
         elif state.finished:
             text += "\n\nNo champion: nobody was left in the final."
         embed.description = text[:4096]
-        png = await self.picture(record, state, names)
+        png = await self.picture(record, state, names, page, player)
         embed.set_image(url="attachment://tournament.png")
         return embed, discord.File(io.BytesIO(png), filename="tournament.png")
 
-    async def picture(self, record: TournamentRecord, state: Tournament, names: Mapping[int, str]) -> bytes:
-        draw = render_bracket if record.format == "knockout" else render_standings
-        return await asyncio.to_thread(draw, state, names, title=record.name)
+    async def picture(
+        self,
+        record: TournamentRecord,
+        state: Tournament,
+        names: Mapping[int, str],
+        page: int | None = None,
+        player: int | None = None,
+    ) -> bytes:
+        if record.format == "knockout":
+            if page is None:
+                page = bracket_page_of(state, player) if player is not None else 1
+            return await asyncio.to_thread(render_bracket, state, names, title=record.name, page=page)
+        return await asyncio.to_thread(
+            render_standings, state, names, title=record.name, page=page or 1, player=player
+        )
+
+    def pages(self, record: TournamentRecord) -> int:
+        """How many pages the tournament's picture has (1 before it starts)."""
+        state = self.service.state_of(record)
+        if state is None:
+            return 1
+        return bracket_pages(state) if record.format == "knockout" else standings_pages(state)
 
     async def pairings_text(self, record: TournamentRecord, state: Tournament) -> str:
         """The current round's tables, each with its result or a link to its match."""

@@ -102,7 +102,7 @@ async def test_round_deadline_ends_by_timeout_or_both_forfeit(tmp_path: Path) ->
         await process.sessions.roll(moved, session.user_of(seat), session.version)
     else:
         first = session.state.legal_actions()[0]
-        await process.sessions.act(moved, session.user_of(seat), session.version, first.notation())
+        await process.sessions.act(moved, session.user_of(seat), session.version, first.notation)
     clock.advance(24 * HOUR + 1)
     updates = await service.due()
     assert updates

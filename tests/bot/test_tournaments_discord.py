@@ -128,6 +128,10 @@ async def test_knockout_runs_from_sign_up_to_champion(fake: FakeDiscord, tmp_pat
     champion = [m for m in fake.messages_in(results) if "won **Club Cup**" in m.content]
     assert len(champion) == 1
     assert len(fake.threads()) == 3
+    shown = await fake.slash(players[0], "tournament show", idle=True)
+    assert shown.message is not None and shown.message.attachments
+    too_far = await fake.slash(players[0], "tournament show", {"page": 5})
+    assert too_far.ephemeral and "has 1 page" in too_far.message.content  # type: ignore[union-attr]
     fake.assert_clean()
     await stop_bot(bot)
 
