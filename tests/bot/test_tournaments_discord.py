@@ -142,3 +142,37 @@ def button_id(tournament_id: int, op: str) -> str:
 
 def button_ops(message: FakeMessage) -> set[str]:
     return {c.rsplit(":", 1)[1] for c in message.custom_ids if c.startswith("tn:")}
+
+
+@pytest.mark.asyncio
+async def test_deadlines_close_sign_up_and_end_a_round_nobody_played(
+    fake: FakeDiscord, tmp_path: Path
+) -> None:
+    clock = ManualClock()
+    bot = await start_bot(fake, tmp_path / "db.sqlite3", clock)
+    ada = await organiser(fake)
+    alice, bob = fake.add_user("alice"), fake.add_user("bob")
+    message = await announce(fake, ada, signup_hours=1.0, round_hours=2.0)
+    for player in (alice, bob):
+        await fake.click(player, message, button(message, "join"), idle=True)
+    await bot.run_due_tasks()
+    record = await bot.store.tournaments.latest_in(fake.guild.id)
+    assert record is not None and record.status == "signup"
+    # The sign-up deadline starts it by itself: the scheduler's round pairs the first round.
+    clock.advance(HOUR + 1)
+    await bot.run_due_tasks()
+    record = await bot.store.tournaments.latest_in(fake.guild.id)
+    assert record is not None and record.status == "running"
+    (thread,) = fake.threads()
+    # Nobody moves by the round's deadline: both lose, and nobody is left for the title.
+    clock.advance(2 * HOUR + 1)
+    await bot.run_due_tasks()
+    await settle(bot)
+    record = await bot.store.tournaments.latest_in(fake.guild.id)
+    assert record is not None and record.status == "finished"
+    assert "both lost (both forfeit)" in fake.message(message).embeds[0]["description"]
+    assert "No champion" in fake.message(message).embeds[0]["description"]
+    assert any("no champion" in m.content for m in fake.messages_in(fake.channel))
+    assert "both forfeit" in fake.messages_in(thread)[-1].content
+    fake.assert_clean()
+    await stop_bot(bot)
