@@ -22,7 +22,6 @@ from bot.settings import ServerSettings
 from bot.store import Store
 from bot.store.tournaments import OPEN, TournamentRecord
 from bot.tournament_rounds import Rounds, TournamentProblem, Update
-from engine import GameError, find_variant
 from engine.tournament import Entrant, Tournament, TournamentError
 
 FORMATS = ("knockout", "swiss")
@@ -132,12 +131,9 @@ class Tournaments:
         """A new tournament open for sign-up, if ``who`` may run one and the game takes the options."""
         await self.check_organiser(guild_id, who)
         try:
-            variant = find_variant(game)
-        except GameError as exc:
+            variant = await self.challenges.check_game(guild_id, game)
+        except ChallengeError as exc:
             raise TournamentProblem(str(exc)) from exc
-        allowed = (await self.settings.get(guild_id)).allowed_games
-        if allowed is not None and variant.key not in allowed:
-            raise TournamentProblem(f"{variant.title} is not played on this server.")
         if format not in FORMATS:
             raise TournamentProblem(f"A tournament is {' or '.join(FORMATS)}, not {format!r}.")
         if rounds is not None and format != "swiss":

@@ -579,9 +579,7 @@ class TournamentButton(Control[discord.ui.Button[Any]]):
 
     @classmethod
     def build(cls, tournament_id: int, op: str) -> TournamentButton:
-        label, style = cls.LABELS[op]
-        made: TournamentButton = cls.button(label, style, tournament_id=tournament_id, op=op)
-        return made
+        return cls.button(*cls.LABELS[op], tournament_id=tournament_id, op=op)  # type: ignore[no-any-return]
 
 
 def _anonymous(template: str) -> str:
