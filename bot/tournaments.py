@@ -9,7 +9,6 @@ A refused request raises ``TournamentProblem`` with a reason for the player and 
 
 from __future__ import annotations
 
-import math
 from collections.abc import Awaitable, Callable, Collection, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -344,8 +343,3 @@ def _status_words(record: TournamentRecord) -> str:
         "finished": "finished",
         "cancelled": "been cancelled",
     }.get(record.status, record.status)
-
-
-def default_swiss_rounds(players: int) -> int:
-    """The Swiss rounds when none are asked for (the engine's default, for the announcement)."""
-    return max(1, min(players - 1, math.ceil(math.log2(max(players, 2)))))

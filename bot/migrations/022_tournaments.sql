@@ -3,8 +3,8 @@
 -- columns around it are what the bot looks up: where it is shown, its deadlines and its status.
 --
 -- tournaments
---   guild_id, channel_id   where it was created; message_id its announcement (Join / Leave / Start)
---   thread_id              unused for now: each pairing's match opens its own thread
+--   guild_id, channel_id   where it was created; message_id its announcement (Join / Leave / Start);
+--                          each pairing's match opens its own thread (tournament_matches)
 --   name, game, options    what is played: the game's options as the challenge checks them (JSON)
 --   format, rounds         'knockout' | 'swiss'; rounds asked for (Swiss; NULL: the default)
 --   signup_until           when sign-up closes by itself (NULL: only by Start)
@@ -21,7 +21,6 @@ CREATE TABLE tournaments (
     guild_id      INTEGER NOT NULL,
     channel_id    INTEGER NOT NULL,
     message_id    INTEGER,
-    thread_id     INTEGER,
     name          TEXT    NOT NULL,
     game          TEXT    NOT NULL,
     options       TEXT    NOT NULL,

@@ -38,7 +38,6 @@ class TournamentRecord:
     updated_at: float
     paused_left: float | None = None
     announced: int = 0
-    thread_id: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
