@@ -28,6 +28,7 @@ from bot.sessions import SessionManager
 from bot.settings import ServerSettings
 from bot.store import Store, WriteFailed
 from bot.store.matches import active_counts
+from bot.tournaments import Tournaments
 from bot.work_claims import HOUSEKEEPING_LEASE, WorkClaims
 from cogs.about import About
 from cogs.answer_deadline import ANSWER_DEADLINE, answer_in_time
@@ -42,6 +43,7 @@ from cogs.replies import reply_privately
 from cogs.review import Review
 from cogs.settings import Settings
 from cogs.stats import Stats
+from cogs.tournament import Tournament
 
 log = logging.getLogger(__name__)
 
@@ -55,6 +57,7 @@ COGS: tuple[Callable[[RingsideBot], commands.Cog], ...] = (
     Replay,
     Coach,
     Review,
+    Tournament,
 )
 """The cogs, added as instances of the classes imported here. Not loaded as extensions: an extension
 is executed as a second module object beside the one other modules imported, and a control holding a
@@ -102,6 +105,7 @@ class RingsideBot(commands.Bot):
         self.settings = ServerSettings(store)
         self.sessions = SessionManager(store, self.clock, rng=rng, settings=self.settings)
         self.challenges = Challenges(store, self.clock, self.settings)
+        self.tournaments = Tournaments(store, self.clock, self.settings, self.sessions, self.challenges)
         self.housekeeping = Housekeeping(store, self.clock)
         self.publishers = Publishers()
         self.controls = ControlHandlers()
@@ -302,6 +306,9 @@ class RingsideBot(commands.Bot):
             for finished in await self.sessions.clocks.rematches_due():
                 with self._logged(f"greying out the Rematch of match {finished.id}"):
                     await matches.rematch_expired(finished)
+        if self.publishers.tournaments is not None:
+            with self._logged("tournaments"):
+                await self.publishers.tournaments.tournaments_due()
         if self.publishers.analyses is not None:
             with self._logged("resuming analyses"):
                 await self.analyses.resume()
@@ -320,7 +327,17 @@ class RingsideBot(commands.Bot):
                 self.metrics.scheduler_lag.set(max(0.0, self.clock.now() - due))
             try:
                 await self.run_due_tasks()
-                deadline = await self.store.deadlines.earliest()
+                deadline = min(
+                    (
+                        d
+                        for d in (
+                            await self.store.deadlines.earliest(),
+                            await self.store.tournaments.earliest(),
+                        )
+                        if d
+                    ),
+                    default=None,
+                )
             except Exception:
                 self.metrics.error("scheduler")
                 log.exception("scheduled work failed; trying again shortly")

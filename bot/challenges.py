@@ -56,6 +56,10 @@ class Challenges:
             raise ChallengeError(
                 "That is another bot: it cannot play. Challenge a person, or me to play the computer."
             )
+        return await self.check_game(guild_id, game)
+
+    async def check_game(self, guild_id: int | None, game: str) -> Variant:
+        """The game named, if it is played on this server (a challenge's, a tournament's)."""
         try:
             variant = find_variant(game)
         except GameError as exc:

@@ -33,11 +33,14 @@ TABLES = (
     "guild_settings",
     "heartbeat",
     "match_analyses",
+    "tournaments",
+    "tournament_entrants",
+    "tournament_matches",
 )
 """The tables copied, each after the tables it refers to."""
 LATER = {"matches": ("rematch_id",)}
 """Columns that may refer to a row copied later (a match's rematch): set once every row is in."""
-IDENTITIES = ("matches", "challenges")
+IDENTITIES = ("matches", "challenges", "tournaments")
 BATCH = 500
 
 

@@ -56,6 +56,16 @@ class AnalysisPublisher(Protocol):
         """Say that the match's analysis could not be computed (it is not tried again)."""
 
 
+class TournamentPublisher(Protocol):
+    async def match_finished(self, match_id: int) -> None:
+        """A match's final board is shown: if it is a tournament's, take its result (once) and show
+        what follows (the next round, the champion)."""
+
+    async def tournaments_due(self) -> None:
+        """Show whatever tournament work came due (``Tournaments.due``): sign-ups closed, rounds
+        past their deadline, results taken up after a restart."""
+
+
 @dataclass(slots=True)
 class Publishers:
     """The registered publishers, one per kind of due work (``None``: that work waits)."""
@@ -63,3 +73,4 @@ class Publishers:
     challenges: ChallengePublisher | None = None
     matches: MatchPublisher | None = None
     analyses: AnalysisPublisher | None = None
+    tournaments: TournamentPublisher | None = None

@@ -69,14 +69,18 @@ class TurnClocks:
         if self.manager.clock.now() >= record.timeout_at:
             raise UserError("Your clock ran out before that: you lose this match on time.")
 
-    async def timeout(self, match_id: int) -> Played | None:
-        """End the match as a loss for the player whose time ran out; None if it is not (or no longer) due."""
+    async def timeout(self, match_id: int, *, deadline_passed: bool = False) -> Played | None:
+        """End the match as a loss for the player whose time ran out; None if it is not (or no longer) due.
+        ``deadline_passed``: a deadline other than the turn's has passed (a tournament round's), so
+        the player on turn loses whatever their own clock says."""
         session = await self.manager.get(match_id)
         async with session.lock:
             await self.manager.reload(session)  # decide on the saved match, not an older copy
             record = session.record
             now = self.manager.clock.now()
-            if record.status != "active" or record.timeout_at is None or record.timeout_at > now:
+            if record.status != "active":
+                return None
+            if not deadline_passed and (record.timeout_at is None or record.timeout_at > now):
                 return None
             if session.state is None:
                 return None  # a damaged match waits for its players to abandon it

@@ -107,6 +107,14 @@ class ReviewControls(Protocol):
     ) -> None: ...
 
 
+class TournamentControls(Protocol):
+    """What answers a tournament announcement's Join, Leave and Start (the ``Tournament`` cog)."""
+
+    async def on_tournament_button(
+        self, interaction: discord.Interaction[Any], tournament_id: int, op: str
+    ) -> None: ...
+
+
 @dataclass(slots=True)
 class ControlHandlers:
     """Who answers each kind of control, registered by the cogs as they load (``cog_load``) and removed
@@ -118,6 +126,7 @@ class ControlHandlers:
     rules: RulesControls | None = None
     hint: HintControls | None = None
     review: ReviewControls | None = None
+    tournament: TournamentControls | None = None
 
 
 NOT_RUNNING = (
@@ -575,6 +584,21 @@ class ReviewButton(Control[discord.ui.Button[Any]]):
             disabled=disabled,
         )
         return cls(button, **values)
+
+
+class TournamentButton(Control[discord.ui.Button[Any]]):
+    id_format = "tn:{tournament_id}:{op}"
+    fields = named(tournament_id=NUMBER, op=Field("join|leave|start"))
+    handler, method = "tournament", "on_tournament_button"
+    LABELS: ClassVar[dict[str, tuple[str, discord.ButtonStyle]]] = {
+        "join": ("Join", discord.ButtonStyle.success),
+        "leave": ("Leave", discord.ButtonStyle.secondary),
+        "start": ("Start", discord.ButtonStyle.primary),
+    }
+
+    @classmethod
+    def build(cls, tournament_id: int, op: str) -> TournamentButton:
+        return cls.button(*cls.LABELS[op], tournament_id=tournament_id, op=op)  # type: ignore[no-any-return]
 
 
 def _anonymous(template: str) -> str:

@@ -315,6 +315,16 @@ class Help(commands.Cog):
                 ),
                 inline=False,
             )
+        embed.add_field(
+            name="Tournaments",
+            value=(
+                "`/tournament create` (Manage Server or the organiser role of `/settings`) posts a "
+                "knockout or Swiss event; players press **Join** (or **Leave**) and an organiser "
+                "**Start**. Each match is played in its own thread by the round's deadline; "
+                "`/tournament show` gives the bracket or standings."
+            ),
+            inline=False,
+        )
         hands = [v.title for k, v in sorted(VARIANTS.items()) if isinstance(PANELS.get(k), HandPanel)]
         if hands:
             embed.add_field(name="Secret hands and response windows", value=HANDS_HELP, inline=False)

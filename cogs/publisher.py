@@ -304,6 +304,8 @@ class BoardPublisher:
                 self.bot.analyses.queue(session.id)
             if outcome is not None:
                 await self.endings.announce(session, outcome)
+            if self.bot.publishers.tournaments is not None:
+                await self.bot.publishers.tournaments.match_finished(session.id)
 
     async def _note(
         self,

@@ -47,6 +47,7 @@ def wait_text(seconds: float) -> str:
 def describe(settings: GuildSettings) -> str:
     games = ", ".join(settings.allowed_games) if settings.allowed_games is not None else "all"
     results = f"<#{settings.results_channel}>" if settings.results_channel else "only in the match"
+    organisers = f" or <@&{settings.organiser_role}>" if settings.organiser_role else ""
     return "\n".join(
         [
             f"**Reminder** after {settings.reminder_seconds / 3600:g} h without a move",
@@ -56,6 +57,8 @@ def describe(settings: GuildSettings) -> str:
             f"**Games** allowed: {games}",
             f"**Threads**: {'each match gets its own thread' if settings.use_threads else 'matches stay in the channel'}",
             f"**Results** announced: {results}",
+            f"**Tournaments** run by: Manage Server{organisers}; their matches "
+            f"{'are' if settings.tournament_rated else 'are not'} rated",
         ]
     )
 
@@ -84,6 +87,9 @@ class Settings(commands.Cog):
         results_channel="Where results are announced (leave out to keep; pick none with clear_results)",
         clear_results="Stop announcing results in a separate channel",
         window_wait="How long a response window waits for its player before it passes (default 2 minutes)",
+        organiser_role="A role whose members run tournaments, besides Manage Server",
+        clear_organiser_role="Leave tournaments to members with Manage Server only",
+        tournaments_rated="Whether tournament matches count for the ratings (default yes)",
     )
     @app_commands.choices(
         window_wait=[app_commands.Choice(name=name, value=seconds) for name, seconds in WINDOW_WAITS]
@@ -99,6 +105,9 @@ class Settings(commands.Cog):
         results_channel: discord.TextChannel | None = None,
         clear_results: bool = False,
         window_wait: app_commands.Choice[int] | None = None,
+        organiser_role: discord.Role | None = None,
+        clear_organiser_role: bool = False,
+        tournaments_rated: bool | None = None,
     ) -> None:
         if interaction.guild_id is None:
             await reply_privately(interaction, "Settings belong to a server; use this command in one.")
@@ -115,9 +124,12 @@ class Settings(commands.Cog):
                     threads,
                     results_channel,
                     window_wait,
+                    organiser_role,
+                    tournaments_rated,
                 )
             )
             or clear_results
+            or clear_organiser_role
         )
         if asked_to_change and not interaction.permissions.manage_guild:
             # Anyone may look; only a member with Manage Server may change.
@@ -157,6 +169,12 @@ class Settings(commands.Cog):
             changes["results_channel"] = results_channel.id
         if clear_results:
             changes["results_channel"] = None
+        if organiser_role is not None:
+            changes["organiser_role"] = organiser_role.id
+        if clear_organiser_role:
+            changes["organiser_role"] = None
+        if tournaments_rated is not None:
+            changes["tournament_rated"] = tournaments_rated
         updated = replace(current, **changes)
         if updated.reminder_seconds >= updated.timeout_seconds:
             await reply_privately(

@@ -102,3 +102,13 @@ def test_replay_match_makes_the_gif_of_a_cut_match() -> None:
         result["games"] == 1 and 0 < result["frames_shown"] <= result["frames_total"] <= result["actions"] + 1
     )
     assert result["bytes"] > 0 and len(result["seconds"]) == 1
+
+
+def test_tournament_run_plays_each_format_to_its_champion_across_a_restart() -> None:
+    lines = run_bench("tournament_run.py", "--players", "6")
+    assert [line["format"] for line in lines] == ["knockout", "swiss"]
+    for line in lines:
+        assert line["champion"] is not None and line["restarted_in_round"] == 2, line
+        assert line["pair_ms_median"] > 0 and line["picture_ms_median"] > 0
+    # Six players: a knockout plays five matches; Swiss three rounds of three.
+    assert [line["matches_played"] for line in lines] == [5, 9]

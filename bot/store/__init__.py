@@ -36,6 +36,7 @@ from bot.store.records import (
 )
 from bot.store.scope import Scope
 from bot.store.settings import SettingsStore
+from bot.store.tournaments import TournamentStore
 
 __all__ = [
     "AnalysisRecord",
@@ -69,6 +70,7 @@ class Store:
         self.analyses = AnalysisStore(connection, self.scope)
         self.claims = ClaimStore(connection)
         self.imports = ImportStore(connection)
+        self.tournaments = TournamentStore(connection)
 
     @classmethod
     async def open(cls, target: str | Path, scope: Scope | None = None) -> Store:

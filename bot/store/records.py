@@ -121,6 +121,10 @@ class GuildSettings:
     results_channel: int | None = None
     window_seconds: float = 120.0
     """How long a response window waits for its player before it passes by itself."""
+    organiser_role: int | None = None
+    """A role whose members run tournaments, besides those with Manage Server (None: no such role)."""
+    tournament_rated: bool = True
+    """Whether tournament matches count for the server's ratings."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -39,6 +39,7 @@ CODECS: dict[str, Codec] = {
     "allowed_games": Codec(_games, lambda games: canonical(list(games))),
     "rated": Codec(bool, int),
     "use_threads": Codec(bool, int),
+    "tournament_rated": Codec(bool, int),
     "new_board": Codec(bool, int),
     "redraw": Codec(bool, int),
     "board_steps": Codec(lambda text: tuple(json.loads(text)), lambda steps: canonical(list(steps))),

@@ -19,6 +19,8 @@ Stages, in order (each a method; a stage that finds its match stuck records why,
 9. two matches in one channel without threads: the match pickers of /board and /resign;
 9b. backgammon for money between two members: **Play this** under a /hint, **Stop after this game**,
    the game to its end, then **Review** under its analysis and a page turned;
+9c. a tournament: created by an organiser (a member with Manage Server), Join / Leave / Start tried
+   by a stranger, an entrant and the organiser, its one match decided by the organiser's result;
 10. custom ids of the bot's kinds that none of its templates accept;
 11. the other commands; what the fake recorded; SIGTERM; and, after the run, the bot's output and
     whether every registered kind was used in every role.
@@ -51,6 +53,7 @@ from .driver import SETTLE_TIMEOUT, Clicker, Stuck, Table, match_of
 from .kinds import Kinds
 from .ledger import Ledger
 from .processes import ORPHAN_GRACE, BotProcess, alive, trouble
+from .tournament import tournament
 
 TOKEN = "black-box-token"
 CHANNEL_MENTION = re.compile(r"<#(\d+)>")
@@ -99,6 +102,8 @@ class BlackBox:
         self.rng = random.Random(self.seed)
         self.alice, self.bob = self.fake.add_user("alice"), self.fake.add_user("bob")
         self.carol, self.dave = self.fake.add_user("carol"), self.fake.add_user("dave")
+        organisers = self.fake.add_role("organisers", discord.Permissions(manage_guild=True))
+        self.olga = self.fake.add_user("olga", roles=[organisers])
         self.general = self.fake.channel
         self.lobby = self.fake.add_text_channel("no-threads")
         # The bot may not open threads there: matches stay in the channel, several side by side.
@@ -801,6 +806,7 @@ class BlackBox:
             ("space, response windows", self.space_windows),
             ("match pickers", self.pickers),
             ("backgammon for money, hints played, a review", self.money_session),
+            ("a tournament", lambda: tournament(self)),
             ("made-up custom ids", self.made_up),
             ("commands", self.commands),
         ):
