@@ -31,7 +31,7 @@ STALE_CLAIM = 120.0
 """Seconds after which a pairing claimed but without its match is taken to be a crash's leftover."""
 DEADLINE_RETRY = 3600.0
 """When a round's deadline could not end every match (a damaged one), it is tried again this later."""
-HOW_BY_REASON = {"timeout": "timeout", "resignation": "forfeit"}
+HOW_BY_REASON = {"timeout": "timeout", "resignation": "resigned"}
 BOTH_FORFEIT = "Neither player moved by the round's deadline: both forfeit."
 
 

@@ -32,6 +32,16 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 LISTED = 40
+RESULT_WORDS = {
+    "played": "",
+    "resigned": "resigned",
+    "timeout": "out of time",
+    "forfeit": "forfeit",
+    "both forfeit": "both forfeit",
+    "organiser": "set by the organiser",
+    "withdrew": "left the tournament",
+}
+"""How a table ended, in the announcement's words ("" for a match simply played out)."""
 """Entrants or pairings named in the announcement; the rest are counted."""
 STATUS = {
     "signup": "Sign-up open",
@@ -148,8 +158,9 @@ class TournamentNotices:
             players = f"<@{pairing.first}> v <@{pairing.second}>"
             if result is not None:
                 won = f"<@{result.winner}> won" if result.winner is not None else "both lost"
-                reason = f": {result.reason}" if result.reason else ""
-                lines.append(f"{pairing.table}. {players}: {won} ({result.how}{reason})")
+                how = RESULT_WORDS.get(result.how, result.how)
+                said = f"{how}: {result.reason}" if result.reason else how
+                lines.append(f"{pairing.table}. {players}: {won}" + (f" ({said})" if said else ""))
             else:
                 lines.append(
                     f"{pairing.table}. {players}: {await self.match_link(record, links.get(pairing.table))}"

@@ -36,6 +36,7 @@ LOSER: RGB = (120, 130, 148)
 TICK = "\u2713"
 
 HOW_WORDS: Mapping[str, str] = {
+    "resigned": "resigned",
     "timeout": "out of time",
     "forfeit": "forfeit",
     "both forfeit": "forfeit",

@@ -13,6 +13,7 @@ FORMATS: Final[tuple[Format, ...]] = ("knockout", "swiss")
 
 HOWS: Final[tuple[str, ...]] = (
     "played",
+    "resigned",
     "timeout",
     "forfeit",
     "both forfeit",
