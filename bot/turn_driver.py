@@ -3,9 +3,10 @@ the next automatic action (or the request to let the computer think) out; no sto
 asyncio. The session manager loops over it, applies what it says and saves the result.
 
 Played by itself: chance steps nobody is asked to trigger (the computer's rolls too), a forced
-action that tells nothing of a secret hand, the computer's decisions, the response window of a
-player whose standing answer is "always pass", and, for a player whose ``auto_roll`` preference is
-on, the roll instead of a double that the coach finds clearly wrong (``judged``).
+action (except the only answer of a response window that depends on a secret hand), the computer's
+decisions, the response window of a player whose standing answer is "always pass", and, for a
+player whose ``auto_roll`` preference is on, the roll instead of a double that the coach finds
+clearly wrong (``judged``).
 """
 
 from __future__ import annotations
@@ -61,9 +62,11 @@ def next_automatic(
         # The standing answer, whatever the hand holds: the window closes at once.
         return Next(seat, window, standing=True)
     legal = state.legal_actions()
-    if len(legal) == 1 and not state.secret_decision():
-        # A forced action is played at once, unless answering at once would tell the opponent what
-        # a secret hand holds: then the player still answers.
+    if len(legal) == 1 and (not state.secret_decision() or window is None):
+        # A forced action is played at once; in a response window it is still asked, as answering at
+        # once would tell the opponent what the responder's hand holds (the window must cost the same
+        # whatever it holds). A step of the player's own turn with one answer ("End the move phase"
+        # with no die left and no card to play) is not worth a tap.
         return Next(seat, legal[0])
     roll_on = state.roll_on()
     if roll_on is not None:

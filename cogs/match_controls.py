@@ -108,6 +108,7 @@ class MatchControls:
             else:
                 reply = private_reply(session, seat, selection=value[2:], turn=drafting(session, seat))
                 await interaction.response.edit_message(content=reply.content, view=reply.view)
+                self.play.publisher.panels.keep(session, interaction)
             return
         await interaction.response.defer()
         try:
@@ -185,6 +186,7 @@ class MatchControls:
         await interaction.response.send_message(
             reply.content, view=reply.view or discord.utils.MISSING, ephemeral=True
         )
+        self.play.publisher.panels.keep(session, interaction)
 
     async def on_standing_answer(
         self, interaction: discord.Interaction[Any], match_id: int, version: int, op: str
@@ -223,6 +225,7 @@ class MatchControls:
                 await interaction.response.send_message(
                     text[:2000], view=reply.view or discord.utils.MISSING, ephemeral=True
                 )
+            self.play.publisher.panels.keep(session, interaction)
             return
         await interaction.response.defer()
         try:
@@ -273,7 +276,8 @@ class MatchControls:
             await interaction.edit_original_response(
                 content=reply.content, embed=None, attachments=[], view=reply.view
             )
-            await self.play.publisher.show(session.id)
+            self.play.publisher.panels.keep(session, interaction)
+            await self.play.publisher.show(session.id, panel_of=interaction.user.id)
             return
         await self.play.publisher.show(session.id, interaction=interaction)
 

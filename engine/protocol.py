@@ -310,9 +310,10 @@ class GameState(ABC):
     def secret_decision(self) -> bool:
         """Whether the deciding seat's choice depends on what only that seat knows (its hand).
 
-        Such a decision is made privately (its controls never appear on the public board) and is
-        never played by itself even when only one answer is legal: answering at once would tell the
-        opponent that the hand holds nothing else.
+        Such a decision is made privately (its controls never appear on the public board). In a
+        response window (``window_pass``) it is never played by itself even when only one answer is
+        legal: answering at once would tell the opponent that the hand holds nothing else. A step of
+        the seat's own turn with one legal answer is played by itself (the bot's turn driver).
         """
         return False
 
