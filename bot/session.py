@@ -305,7 +305,7 @@ def board_change(before: GameState, after: GameState, turn: Sequence[Step]) -> B
     so far, this change's among them. Someone else asked to decide, or asked in another way, gets a
     new board, except around a response window inside one turn: there the turn's story goes on on
     the same board (the board that hands the turn over tells the whole turn), and a player already
-    asked in this turn (one who took a step in it) is not mentioned again. Whether a window opens
+    asked in this turn (``was_asked``) is not mentioned again. Whether a window opens
     never depends on a hand, so neither does this."""
     if after.is_terminal():
         return BoardChange(True, True)
@@ -314,7 +314,13 @@ def board_change(before: GameState, after: GameState, turn: Sequence[Step]) -> B
     if not same_turn_window(before, after):
         return BoardChange(True, True)
     seat = deciding_seat(after)
-    return BoardChange(not any(step.seat == seat for step in turn), False)
+    return BoardChange(not any(was_asked(step, seat) for step in turn), False)
+
+
+def was_asked(step: Step, seat: int | None) -> bool:
+    """Whether ``step`` shows that ``seat`` was asked to decide: it chose it, or let a window's wait
+    run out. A step the bot played for it (one answer, a standing answer) asked nobody."""
+    return step.seat == seat and (not step.automatic or step.text.endswith(f"({NO_ANSWER})"))
 
 
 def noted(step: Step, note: str, name: str) -> Step:

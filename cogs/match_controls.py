@@ -108,7 +108,6 @@ class MatchControls:
             else:
                 reply = private_reply(session, seat, selection=value[2:], turn=drafting(session, seat))
                 await interaction.response.edit_message(content=reply.content, view=reply.view)
-                self.play.publisher.panels.keep(session, interaction)
             return
         await interaction.response.defer()
         try:
@@ -225,7 +224,6 @@ class MatchControls:
                 await interaction.response.send_message(
                     text[:2000], view=reply.view or discord.utils.MISSING, ephemeral=True
                 )
-            self.play.publisher.panels.keep(session, interaction)
             return
         await interaction.response.defer()
         try:
