@@ -61,7 +61,13 @@ from app.client import RingsideBot  # noqa: E402
 from bot.clock import ManualClock, SystemClock  # noqa: E402
 from bot.store import Store  # noqa: E402
 from fakediscord import FakeDiscord, FakeMessage, FakeUser, InteractionResult  # noqa: E402
-from fakediscord.matches import WINDOW, challenge_and_accept, pick_control, user_on_turn  # noqa: E402
+from fakediscord.matches import (  # noqa: E402
+    WINDOW,
+    challenge_and_accept,
+    pick_control,
+    play_one,
+    user_on_turn,
+)
 
 
 @dataclass
@@ -177,7 +183,11 @@ def percentile(values: list[int], q: float) -> int:
 
 
 def figures(turns: list[Turn]) -> dict[str, Any]:
-    counts = [t.interactions for t in turns if t.interactions]
+    return distribution([t.interactions for t in turns if t.interactions])
+
+
+def distribution(counts: list[int]) -> dict[str, Any]:
+    """Median, mean, p90, max, the share at most 3 and a histogram of ``counts``."""
     if not counts:
         return {"turns": 0}
     histogram = Counter(counts)
@@ -278,12 +288,7 @@ async def play_space_match(
             message = board
         assert message is not None
         version = (await bot.sessions.get(match_id)).version
-        kind, custom_id, value = pick_control(message, rng)
-        if kind == "select":
-            assert value is not None
-            result = await fake.select(user, message, custom_id, [value], idle=True)
-        else:
-            result = await fake.click(user, message, custom_id, idle=True)
+        result = await play_one(fake, message, user, rng)
         part.taps += 1
         reply = private_controls(result, user)
         if reply is not None:
@@ -306,27 +311,15 @@ def space_figures(parts: list[dict[tuple[int, str], GameTurn]]) -> dict[str, Any
     def of(role: str, what: str) -> list[int]:
         return [getattr(parts[m].get((n, role), GameTurn()), what) for m, n in turns]
 
-    def spread(values: list[int]) -> dict[str, Any]:
-        if not values:
-            return {"turns": 0}
-        histogram = Counter(values)
-        return {
-            "turns": len(values),
-            "median": statistics.median(values),
-            "mean": round(statistics.fmean(values), 2),
-            "max": max(values),
-            "histogram": {str(k): histogram[k] for k in sorted(histogram)},
-        }
-
     taps = of("mover", "taps") + of("other", "taps")
     return {
         "game_turns": len(turns),
         "taps": sum(taps),
         "refused_clicks_on_old_panels": sum(of("mover", "refused") + of("other", "refused")),
-        "mover_taps": spread(of("mover", "taps")),
-        "other_taps": spread(of("other", "taps")),
-        "my_hand_per_turn_per_player": spread(of("mover", "my_hand") + of("other", "my_hand")),
-        "other_mentions_per_opponent_turn": spread(of("other", "mentions")),
+        "mover_taps": distribution(of("mover", "taps")),
+        "other_taps": distribution(of("other", "taps")),
+        "my_hand_per_turn_per_player": distribution(of("mover", "my_hand") + of("other", "my_hand")),
+        "other_mentions_per_opponent_turn": distribution(of("other", "mentions")),
         "mentions_per_turn": round(
             statistics.fmean(
                 [a + b for a, b in zip(of("mover", "mentions"), of("other", "mentions"), strict=True)]

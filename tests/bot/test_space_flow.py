@@ -4,7 +4,6 @@ answer), what it still asks (a response window, whatever the hand holds), and ho
 from __future__ import annotations
 
 import itertools
-import json
 import random
 import re
 from collections import Counter
@@ -16,17 +15,17 @@ import pytest
 from bot.clock import ManualClock
 from bot.session import NO_ANSWER, BoardChange, Session, Step, asked, board_change, in_window, noted, step_of
 from bot.sessions import SessionManager
-from bot.store import MatchRecord, Store
+from bot.store import Store
 from bot.turn_driver import next_automatic
 from cogs.board import board_message
-from engine import find_variant
 from engine.space import cards as C
 from engine.space.actions import Pass
-from engine.space.game import Phase, SpaceState, SpaceView
+from engine.space.game import Phase, SpaceView
 from fakediscord import FakeDiscord, FakeMessage
 from fakediscord.matches import WINDOW, challenge_and_accept, live_board, play_one, user_on_turn
+from tests.bot.test_space_discord import session_of
 from tests.engine.space_helpers import make_state, play, with_fields
-from tests.support import start_bot, stop_bot
+from tests.support import board_parts, start_bot, stop_bot
 
 MENTION = re.compile(r"<@(\d+)>")
 TURN_CHANGE = re.compile(r"'s turn \d+\.")
@@ -103,25 +102,8 @@ def test_a_window_inside_a_turn_keeps_one_story_and_mentions_a_player_once() -> 
     assert board_change(moving, moving, [step(0)]) == BoardChange(False, False)
 
 
-def session_of(state: SpaceState) -> Session:
-    record = MatchRecord(
-        id=7, guild_id=1, channel_id=2, parent_id=None, game="space", options={}, players=(11, 12),
-        state=state.canonical(), version=3, status="active", message_id=None, rated=True,
-        created_at=0.0, updated_at=0.0,
-    )  # fmt: skip
-    return Session(record=record, variant=find_variant("space"), state=state)
-
-
 def public_parts(session: Session, steps: Sequence[Step]) -> tuple[str, str, bytes, str]:
-    message = board_message(session, steps, window_at=1_790_000_120.0)
-    view = message.view
-    components = json.dumps([item.to_component_dict() for item in view.children] if view else [])
-    return (
-        message.content,
-        json.dumps(message.embed.to_dict(), sort_keys=True),
-        message.file.fp.read(),
-        components,
-    )
+    return board_parts(board_message(session, steps, window_at=1_790_000_120.0))
 
 
 @pytest.mark.asyncio
