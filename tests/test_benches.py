@@ -102,3 +102,12 @@ def test_replay_match_makes_the_gif_of_a_cut_match() -> None:
         result["games"] == 1 and 0 < result["frames_shown"] <= result["frames_total"] <= result["actions"] + 1
     )
     assert result["bytes"] > 0 and len(result["seconds"]) == 1
+
+
+def test_taps_space_counts_by_game_turn_and_the_windows_pass_by_themselves() -> None:
+    """Space by game turn: the other player who lets windows pass taps nothing, and the live panel
+    keeps My hand to one press per turn per player."""
+    (result,) = run_bench("taps.py", "--game", "space", "--matches", "1", "--seed", "2")
+    assert result["game_turns"] > 0 and result["mover_taps"]["median"] > 0
+    assert result["other_taps"]["median"] == 0
+    assert result["my_hand_per_turn_per_player"]["max"] <= 1
