@@ -300,13 +300,21 @@ class BoardChange:
     story_ends: bool
 
 
-def board_change(before: GameState, after: GameState, turn: Sequence[Step]) -> BoardChange:
+PANEL_LIFETIME = 14 * 60.0
+"""Seconds a player's private panel is kept current after they last used it (Discord lets a reply be
+edited for 15 minutes): after a longer wait, a player asked again is mentioned again."""
+
+
+def board_change(
+    before: GameState, after: GameState, turn: Sequence[Step], waited: float = 0.0
+) -> BoardChange:
     """How the board shows the change from ``before`` to ``after``; ``turn``: the steps of the story
     so far, this change's among them. Someone else asked to decide, or asked in another way, gets a
     new board, except around a response window inside one turn: there the turn's story goes on on
     the same board (the board that hands the turn over tells the whole turn), and a player already
-    asked in this turn (``was_asked``) is not mentioned again. Whether a window opens
-    never depends on a hand, so neither does this."""
+    asked in this turn (``was_asked``) is not mentioned again, unless the position ``before`` waited
+    longer than ``PANEL_LIFETIME`` (``waited`` seconds): their panel may no longer show it. Whether a
+    window opens never depends on a hand, nor how long it waits, so neither does this."""
     if after.is_terminal():
         return BoardChange(True, True)
     if asked(after) == asked(before):
@@ -314,7 +322,8 @@ def board_change(before: GameState, after: GameState, turn: Sequence[Step]) -> B
     if not same_turn_window(before, after):
         return BoardChange(True, True)
     seat = deciding_seat(after)
-    return BoardChange(not any(was_asked(step, seat) for step in turn), False)
+    told = any(was_asked(step, seat) for step in turn) and waited <= PANEL_LIFETIME
+    return BoardChange(not told, False)
 
 
 def was_asked(step: Step, seat: int | None) -> bool:

@@ -325,7 +325,7 @@ class SessionManager:
             # (a new delay) when the board asking for the next one is shown.
             deadlines = Deadlines(None, None)
         turn = [*record.turn_steps, *(s.to_json() for s in steps)]
-        change = board_change(before, after, steps_of(turn))
+        change = board_change(before, after, steps_of(turn), now - record.updated_at)
         new_board = change.new_message or (record.new_board and record.behind)
         saved = await self.store.matches.record_actions(
             session.id,

@@ -13,7 +13,18 @@ from pathlib import Path
 import pytest
 
 from bot.clock import ManualClock
-from bot.session import NO_ANSWER, BoardChange, Session, Step, asked, board_change, in_window, noted, step_of
+from bot.session import (
+    NO_ANSWER,
+    PANEL_LIFETIME,
+    BoardChange,
+    Session,
+    Step,
+    asked,
+    board_change,
+    in_window,
+    noted,
+    step_of,
+)
 from bot.sessions import SessionManager
 from bot.store import Store
 from bot.turn_driver import next_automatic
@@ -98,6 +109,8 @@ def test_a_window_inside_a_turn_keeps_one_story_and_mentions_a_player_once() -> 
     # A window let run out did ask its player: the next window of the turn mentions them no more.
     ran_out = Step(1, "pass", "Jam let the window pass (no answer in time)", automatic=True)
     assert board_change(build, jam, [ran_out, step(0)]) == BoardChange(False, False)
+    # A window that waited longer than a private panel lives: the player on turn is mentioned again.
+    assert board_change(jam, moving, [step(0), step(1)], PANEL_LIFETIME + 1) == BoardChange(True, False)
     # The same decider in the same way: the board is edited.
     assert board_change(moving, moving, [step(0)]) == BoardChange(False, False)
 
