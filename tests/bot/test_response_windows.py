@@ -261,9 +261,8 @@ async def test_always_pass_passes_at_once_survives_a_restart_and_ask_me_turns_it
     assert "asked in every response window" in asked.content and ASK not in [b.label for b in asked.buttons]
     assert (await record_of(bot, mid)).always_pass == (False, False)
     await play(fake, bob, "Draw a card", channel)
-    # Alice's only card is her only answer in her own turn: played by itself, it opens Bob's window.
-    window = newest(fake, channel)
-    assert "Red strikes with Strike 2." in text_of(window)
+    # Alice's only card is her only answer, still asked: played at once, it would tell what she holds.
+    window = await strike(fake, bot, alice, bob, channel, "Strike 2")
     assert window.content.startswith(f"{bob.mention}: open **My hand** to answer")
     assert (await record_of(bot, mid)).window_at == clock.now() + 120
     fake.assert_clean()

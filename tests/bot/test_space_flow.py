@@ -51,10 +51,15 @@ def automatic(state: object) -> object:
     return None if found is None else (found.seat, found.action)
 
 
-def test_the_end_of_the_move_phase_with_nothing_left_to_play_is_not_asked() -> None:
+def test_the_end_of_the_move_phase_is_played_by_itself_only_for_an_empty_hand() -> None:
     moved = make_state({"T1": 3, "E1": 20}, phase=Phase.MOVE, dice=(2, 5), dice_left=())
-    assert moved.legal_actions() == (Pass(),) and moved.secret_decision()
+    assert moved.legal_actions() == (Pass(),) and moved.secret_decision() and moved.holds_nothing()
     assert automatic(moved) == (0, Pass())
+    # A card of no use now: one answer still, but asked, as for a player who could play a card.
+    useless = make_state(
+        {"T1": 3, "E1": 20}, phase=Phase.MOVE, dice=(2, 5), dice_left=(), hands=((C.ESPIONAGE,), ())
+    )
+    assert useless.legal_actions() == (Pass(),) and automatic(useless) is None
     # A card that could still be played keeps the question.
     holding = make_state(
         {"T1": 3, "E1": 20},
@@ -66,10 +71,12 @@ def test_the_end_of_the_move_phase_with_nothing_left_to_play_is_not_asked() -> N
     assert len(holding.legal_actions()) > 1 and automatic(holding) is None
 
 
-def test_keep_the_roll_is_not_asked_without_a_card_that_changes_it() -> None:
+def test_keep_the_roll_is_played_by_itself_only_for_an_empty_hand() -> None:
     rolled = make_state({"T1": 3, "E1": 20}, phase=Phase.ROLL_CARDS, dice=(2, 5))
     assert rolled.legal_actions() == (Pass(),)
     assert automatic(rolled) == (0, Pass())
+    useless = make_state({"T1": 3, "E1": 20}, phase=Phase.ROLL_CARDS, dice=(2, 5), hands=((C.ESPIONAGE,), ()))
+    assert useless.legal_actions() == (Pass(),) and automatic(useless) is None
     holding = make_state(
         {"T1": 3, "E1": 20}, phase=Phase.ROLL_CARDS, dice=(2, 5), hands=((C.BATTLE_COMPUTERS,), ())
     )
