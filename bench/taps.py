@@ -1,6 +1,7 @@
 """How many clicks and selects a turn takes, played by two humans through the fake Discord.
 
     python bench/taps.py [--game ring|backgammon|space] [--length N] [--matches 20] [--seed 1] [--max-interactions 3000]
+        [--windows pass|random]
 
 A fresh temporary SQLite file and a fresh bot (``RingsideBot``) on the in-process fake Discord. Each
 of ``--matches`` matches of ``--game`` (ring; backgammon matches to ``--length`` points, default 1)
@@ -20,11 +21,16 @@ is made on that message, as a player would.
 panel's layout decides. For backgammon ``move_turns_doubles`` and ``move_turns_other`` split them
 by the dice rolled (a double is four moves).
 
-Space: a decision often passes to the other player inside one turn (Espionage, Jam and defense
-windows, the units a fight's defender keeps), so each hand-over starts a "turn" above; ``game_turns``
-groups the interactions by the game's own turn (the board's "Turn N") and player: ``mover`` the
-player whose turn it is (draw, roll, build, move, attack), ``responder`` the other one (windows).
-Opening "My hand" counts as an interaction, as it is a tap.
+Space (``--game space``) is measured by the game's own turn (the board's "Turn N"), as a decision
+often passes to the other player inside one (Espionage, Jam and defense windows, the units a fight's
+defender keeps): ``mover`` is the player whose turn it is (``turn_seat`` of the saved match: draw,
+roll, build, move, attack), ``other`` the other one. The player asked acts where a player would:
+on their private panel while it carries live controls (it is edited as the match changes), else
+through "My hand" on the board, which counts as a tap (``my_hand``: presses per turn per player).
+``--windows pass`` (the default) has the other player let every response window pass by itself (the
+bot's clock is moved on by the server's wait and its due work run); ``--windows random`` has them
+answer windows with random controls too, as the first measurement of issue 25 did. ``mentions``:
+new public messages that mention the other player, per opponent turn (an edit notifies nobody).
 
 Prints one JSON object. It asserts nothing about the figures, only that the fake recorded no limit
 violation or bot error and that every match ended.
@@ -36,6 +42,7 @@ import argparse
 import asyncio
 import json
 import random
+import re
 import statistics
 import sys
 import tempfile
@@ -51,10 +58,16 @@ sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != _HERE]
 sys.path.insert(0, str(_HERE.parent))
 
 from app.client import RingsideBot  # noqa: E402
-from bot.clock import SystemClock  # noqa: E402
+from bot.clock import ManualClock, SystemClock  # noqa: E402
 from bot.store import Store  # noqa: E402
 from fakediscord import FakeDiscord, FakeMessage, FakeUser, InteractionResult  # noqa: E402
-from fakediscord.matches import challenge_and_accept, pick_control, user_on_turn  # noqa: E402
+from fakediscord.matches import (  # noqa: E402
+    WINDOW,
+    challenge_and_accept,
+    pick_control,
+    play_one,
+    user_on_turn,
+)
 
 
 @dataclass
@@ -170,7 +183,11 @@ def percentile(values: list[int], q: float) -> int:
 
 
 def figures(turns: list[Turn]) -> dict[str, Any]:
-    counts = [t.interactions for t in turns if t.interactions]
+    return distribution([t.interactions for t in turns if t.interactions])
+
+
+def distribution(counts: list[int]) -> dict[str, Any]:
+    """Median, mean, p90, max, the share at most 3 and a histogram of ``counts``."""
     if not counts:
         return {"turns": 0}
     histogram = Counter(counts)
@@ -185,19 +202,158 @@ def figures(turns: list[Turn]) -> dict[str, Any]:
     }
 
 
-def game_turns(turns: list[Turn]) -> dict[str, Any]:
-    """Space: interactions per game turn, of the player whose turn it is and of the other player."""
-    by_turn: dict[tuple[int, int], dict[int, int]] = {}
-    mover: dict[tuple[int, int], int] = {}
-    for t in turns:
-        key = (t.match, t.number)
-        if key not in mover:
-            mover[key] = t.player  # the turn's first board asks the player whose turn it is
-        by_turn.setdefault(key, {}).setdefault(t.player, 0)
-        by_turn[key][t.player] += t.interactions
-    movers = [Turn(mover[k], sum(v for p, v in taps.items() if p == mover[k])) for k, taps in by_turn.items()]
-    others = [Turn(0, sum(v for p, v in taps.items() if p != mover[k])) for k, taps in by_turn.items()]
-    return {"mover": figures([t for t in movers if t.interactions]), "responder": figures(others)}
+WINDOW_WAIT = 121.0
+"""Seconds the clock moves on for a window let pass: the default wait (2 minutes), and one more."""
+MENTION = re.compile(r"<@(\d+)>")
+
+
+@dataclass
+class GameTurn:
+    """One player's part of one game turn of a space match: taps, My hand presses, mentions."""
+
+    taps: int = 0
+    my_hand: int = 0
+    mentions: int = 0
+    refused: int = 0
+
+
+def live_game_controls(message: FakeMessage | None) -> bool:
+    return message is not None and any(
+        not c.disabled and (c.custom_id or "").startswith("g:") for c in message.all_components
+    )
+
+
+async def play_space_match(
+    fake: FakeDiscord,
+    bot: RingsideBot,
+    clock: ManualClock,
+    alice: FakeUser,
+    bob: FakeUser,
+    rng: random.Random,
+    max_interactions: int,
+    windows: str,
+) -> dict[tuple[int, str], GameTurn]:
+    """One match of space; per (game turn, "mover" or "other"): what that player did."""
+    users = {alice.id: alice, bob.id: bob}
+    first = await challenge_and_accept(fake, alice, bob, "space")
+    channel_id = first.channel_id
+    match_id = (await bot.sessions.history.matches_of(alice.id))[0].id
+    panels: dict[int, FakeMessage] = {}  # each player's latest private panel
+    parts: dict[tuple[int, str], GameTurn] = {}
+    seen = 0
+
+    async def mover() -> tuple[int, int]:
+        """The game's turn number and the user whose turn it is."""
+        session = await bot.sessions.get(match_id)
+        assert session.state is not None
+        view = session.state.view(None)
+        return view.turn_number, session.user_of(getattr(view, "turn_seat", 0))
+
+    async def note_mentions() -> None:
+        nonlocal seen
+        number, on_turn = await mover()
+        for message in fake.messages_in(channel_id):
+            if message.ephemeral or message.id <= seen:
+                continue
+            seen = message.id
+            for user_id in {int(m) for m in MENTION.findall(message.content)}:
+                role = "mover" if user_id == on_turn else "other"
+                parts.setdefault((number, role), GameTurn()).mentions += 1
+
+    for _ in range(max_interactions):
+        await note_mentions()
+        board = public_board(fake, channel_id)
+        if board.content.startswith("🏆"):
+            return parts
+        user = user_on_turn(board, users)
+        assert user is not None, f"no player on turn in {board.content!r}"
+        number, on_turn = await mover()
+        part = parts.setdefault((number, "mover" if user.id == on_turn else "other"), GameTurn())
+        if windows == "pass" and WINDOW.search(board.content):
+            clock.advance(WINDOW_WAIT)  # nobody taps: the window passes by itself
+            await bot.run_due_tasks()
+            continue
+        panel = panels.get(user.id)
+        panel = fake.message(panel) if panel is not None else None
+        if live_game_controls(panel):
+            message = panel
+        elif "**My hand**" in board.content:
+            hand = next(b.custom_id or "" for b in board.buttons if b.label == "My hand")
+            opened = await fake.click(user, board, hand, idle=True)
+            part.taps += 1
+            part.my_hand += 1
+            assert opened.message is not None
+            panels[user.id] = message = opened.message
+        else:
+            message = board
+        assert message is not None
+        version = (await bot.sessions.get(match_id)).version
+        result = await play_one(fake, message, user, rng)
+        part.taps += 1
+        reply = private_controls(result, user)
+        if reply is not None:
+            panels[user.id] = reply
+        elif message is panel and (await bot.sessions.get(match_id)).version == version:
+            # The panel was out of date (the match moved on since it was drawn): the click was
+            # refused, and the player opens My hand for a current one. Not counted as a tap (a
+            # player would see the panel is old), but reported.
+            panels.pop(user.id, None)
+            part.taps -= 1
+            part.refused += 1
+    raise AssertionError(f"a match did not end within {max_interactions} interactions")
+
+
+def space_figures(parts: list[dict[tuple[int, str], GameTurn]]) -> dict[str, Any]:
+    """Taps per game turn of the mover and of the other player, My hand presses, mentions."""
+    turns = [(match, number) for match, found in enumerate(parts) for number, _ in found if number]
+    turns = sorted(set(turns))
+
+    def of(role: str, what: str) -> list[int]:
+        return [getattr(parts[m].get((n, role), GameTurn()), what) for m, n in turns]
+
+    taps = of("mover", "taps") + of("other", "taps")
+    return {
+        "game_turns": len(turns),
+        "taps": sum(taps),
+        "refused_clicks_on_old_panels": sum(of("mover", "refused") + of("other", "refused")),
+        "mover_taps": distribution(of("mover", "taps")),
+        "other_taps": distribution(of("other", "taps")),
+        "my_hand_per_turn_per_player": distribution(of("mover", "my_hand") + of("other", "my_hand")),
+        "other_mentions_per_opponent_turn": distribution(of("other", "mentions")),
+        "mentions_per_turn": round(
+            statistics.fmean(
+                [a + b for a, b in zip(of("mover", "mentions"), of("other", "mentions"), strict=True)]
+            ),
+            2,
+        )
+        if turns
+        else 0,
+    }
+
+
+async def run_space(matches: int, seed: int, max_interactions: int, windows: str) -> dict[str, Any]:
+    rng = random.Random(seed)
+    clock = ManualClock()
+    found: list[dict[tuple[int, str], GameTurn]] = []
+    with tempfile.TemporaryDirectory(prefix="ringside-taps-") as tmp:
+        async with FakeDiscord(validate_openapi=False, timeout=60.0) as fake:
+            store = await Store.open(Path(tmp) / "taps.sqlite3")
+            bot = RingsideBot(
+                store, clock=clock, rng=random.Random(seed), run_scheduler=False, render_workers=0
+            )
+            try:
+                await fake.connect(bot)
+                for index in range(matches):
+                    alice = fake.add_user(f"alice{index}")
+                    bob = fake.add_user(f"bob{index}")
+                    found.append(
+                        await play_space_match(fake, bot, clock, alice, bob, rng, max_interactions, windows)
+                    )
+                fake.assert_clean()
+            finally:
+                await bot.close()
+                await store.close()
+    return {"game": "space", "matches": matches, "seed": seed, "windows": windows, **space_figures(found)}
 
 
 async def run(
@@ -228,14 +384,6 @@ async def run(
                 await bot.close()
                 await store.close()
     moved = [t for t in turns if t.moved]
-    if game == "space":
-        return {
-            "game": game,
-            "matches": matches,
-            "seed": seed,
-            "hand_overs": figures(turns),
-            "game_turns": game_turns(turns),
-        }
     report: dict[str, Any] = {
         "game": game,
         "options": options or {},
@@ -262,11 +410,20 @@ def main() -> None:
     parser.add_argument(
         "--max-interactions", type=int, default=3000, help="give up on a match after this many (3000)"
     )
+    parser.add_argument(
+        "--windows",
+        default="pass",
+        choices=("pass", "random"),
+        help="space: the other player lets response windows pass, or answers them at random (pass)",
+    )
     args = parser.parse_args()
     if args.matches < 1:
         parser.error("--matches must be at least 1")
     options: dict[str, object] = {"length": args.length} if args.length else {}
-    report = asyncio.run(run(args.matches, args.seed, args.max_interactions, args.game, options))
+    if args.game == "space":
+        report = asyncio.run(run_space(args.matches, args.seed, args.max_interactions, args.windows))
+    else:
+        report = asyncio.run(run(args.matches, args.seed, args.max_interactions, args.game, options))
     print(json.dumps(report), flush=True)
 
 

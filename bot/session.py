@@ -282,6 +282,56 @@ def asked(state: GameState) -> tuple[int | None, bool]:
     return deciding_seat(state), in_window(state)
 
 
+def same_turn_window(before: GameState, after: GameState) -> bool:
+    """Whether going from ``before`` to ``after`` opens or closes a response window inside one turn of
+    the game (the turn as its players count it, ``GameView.turn_label``)."""
+    if after.is_terminal() or not (in_window(before) or in_window(after)):
+        return False
+    return before.view(None).turn_label == after.view(None).turn_label
+
+
+@dataclass(frozen=True, slots=True)
+class BoardChange:
+    """What the public board does after a change: ``new_message`` (a new board that mentions whoever
+    is asked now, since Discord notifies nobody of an edited message) and ``story_ends`` (the next
+    board tells a new story: the steps told so far are not told again)."""
+
+    new_message: bool
+    story_ends: bool
+
+
+PANEL_LIFETIME = 14 * 60.0
+"""Seconds a player's private panel is kept current after they last used it (Discord lets a reply be
+edited for 15 minutes): after a longer wait, a player asked again is mentioned again."""
+
+
+def board_change(
+    before: GameState, after: GameState, turn: Sequence[Step], waited: float = 0.0
+) -> BoardChange:
+    """How the board shows the change from ``before`` to ``after``; ``turn``: the steps of the story
+    so far, this change's among them. Someone else asked to decide, or asked in another way, gets a
+    new board, except around a response window inside one turn: there the turn's story goes on on
+    the same board (the board that hands the turn over tells the whole turn), and a player already
+    asked in this turn (``was_asked``) is not mentioned again, unless the position ``before`` waited
+    longer than ``PANEL_LIFETIME`` (``waited`` seconds): their panel may no longer show it. Whether a
+    window opens never depends on a hand, nor how long it waits, so neither does this."""
+    if after.is_terminal():
+        return BoardChange(True, True)
+    if asked(after) == asked(before):
+        return BoardChange(False, False)
+    if not same_turn_window(before, after):
+        return BoardChange(True, True)
+    seat = deciding_seat(after)
+    told = any(was_asked(step, seat) for step in turn) and waited <= PANEL_LIFETIME
+    return BoardChange(not told, False)
+
+
+def was_asked(step: Step, seat: int | None) -> bool:
+    """Whether ``step`` shows that ``seat`` was asked to decide: it chose it, or let a window's wait
+    run out. A step the bot played for it (one answer, a standing answer) asked nobody."""
+    return step.seat == seat and (not step.automatic or step.text.endswith(f"({NO_ANSWER})"))
+
+
 def noted(step: Step, note: str, name: str) -> Step:
     """``step`` with ``note`` said after it, in every seat's text ("... (no answer in time)"); a step
     the game tells nothing of says that ``name`` (the seat's name) let the window pass."""

@@ -24,7 +24,7 @@ from bot.session import (
     Step,
     Thinker,
     UserError,
-    asked,
+    board_change,
     check_member,
     deciding_seat,
     noted,
@@ -33,6 +33,7 @@ from bot.session import (
     sentence,
     session_from,
     step_of,
+    steps_of,
     think_in_thread,
     turn_complete,
     whose_turn,
@@ -307,8 +308,9 @@ class SessionManager:
     ) -> Played:
         """Save ``steps`` (the draft's among them) and the position after them; note what the public
         board must show next: the steps of the turn so far, as a new message when someone else is
-        asked to decide now, or asked in another way (a response window opens or closes): the whole
-        turn that just ended, every step in order. ``always_pass``: the players' standing answers to
+        asked to decide now, or asked in another way (``board_change``: a response window inside a
+        turn keeps its story on one board and mentions a player once): the whole turn that just
+        ended, every step in order. ``always_pass``: the players' standing answers to
         response windows, saved with it when they change."""
         now = self.clock.now()
         self.clocks.check_in_time(session, deciding_seat(before))
@@ -322,9 +324,9 @@ class SessionManager:
             # The computer played in between: the live clock charges this decision and starts afresh
             # (a new delay) when the board asking for the next one is shown.
             deadlines = Deadlines(None, None)
-        hand_over = after.is_terminal() or asked(after) != asked(before)
         turn = [*record.turn_steps, *(s.to_json() for s in steps)]
-        new_board = hand_over or (record.new_board and record.behind)
+        change = board_change(before, after, steps_of(turn), now - record.updated_at)
+        new_board = change.new_message or (record.new_board and record.behind)
         saved = await self.store.matches.record_actions(
             session.id,
             expected_version=session.version,
@@ -334,7 +336,7 @@ class SessionManager:
             result=result,
             deadlines=deadlines,
             board_steps=turn,
-            turn_steps=[] if hand_over else turn,
+            turn_steps=[] if change.story_ends else turn,
             new_board=new_board,
             always_pass=always_pass,
         )

@@ -3,9 +3,9 @@ the next automatic action (or the request to let the computer think) out; no sto
 asyncio. The session manager loops over it, applies what it says and saves the result.
 
 Played by itself: chance steps nobody is asked to trigger (the computer's rolls too), a forced
-action that tells nothing of a secret hand, the computer's decisions, the response window of a
-player whose standing answer is "always pass", and, for a player whose ``auto_roll`` preference is
-on, the roll instead of a double that the coach finds clearly wrong (``judged``).
+action that tells nothing of a secret hand (``tells_nothing``), the computer's decisions, the response window of a player whose standing answer is "always pass", and, for a
+player whose ``auto_roll`` preference is on, the roll instead of a double that the coach finds
+clearly wrong (``judged``).
 """
 
 from __future__ import annotations
@@ -61,14 +61,22 @@ def next_automatic(
         # The standing answer, whatever the hand holds: the window closes at once.
         return Next(seat, window, standing=True)
     legal = state.legal_actions()
-    if len(legal) == 1 and not state.secret_decision():
-        # A forced action is played at once, unless answering at once would tell the opponent what
-        # a secret hand holds: then the player still answers.
+    if len(legal) == 1 and tells_nothing(state):
         return Next(seat, legal[0])
     roll_on = state.roll_on()
     if roll_on is not None:
         return Next(seat, roll_on, judged=True)
     return None
+
+
+def tells_nothing(state: GameState) -> bool:
+    """Whether playing the deciding seat's only legal answer at once tells nobody anything of a
+    secret hand. A step whose one answer comes from the hand ("Keep the roll" without a card that
+    changes it, "End the move phase" without a card to play) is still asked, in a response window as
+    in the player's own turn: answered at once, the public board would move on sooner than for a
+    player who holds such a card, and the opponent would learn that the hand holds none. Only an
+    empty hand, whose size everyone sees, lets it play by itself."""
+    return not state.secret_decision() or (state.window_pass() is None and state.holds_nothing())
 
 
 def forced_steps(state: GameState, seat: int, steps: list[Step]) -> GameState:
@@ -78,7 +86,7 @@ def forced_steps(state: GameState, seat: int, steps: list[Step]) -> GameState:
         if turn_complete(state, seat) or not own_step(state, seat):
             return state
         legal = state.legal_actions()
-        if len(legal) != 1:
+        if len(legal) != 1 or not tells_nothing(state):
             return state
         after = state.apply(legal[0])
         steps.append(step_of(seat, legal[0], state, after, automatic=True))

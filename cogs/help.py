@@ -39,9 +39,10 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 HANDS_HELP = (
-    "In games with secret hands, **My hand** on the board shows you your cards, privately. When your "
-    "opponent's move lets you answer (a response window) you are mentioned: answer from **My hand**, or "
-    "the window passes by itself after this server's wait (`/settings`). **Always pass in this match** "
+    "In games with secret hands, **My hand** on the board shows you your cards, privately, and keeps "
+    "itself current for 15 minutes. When your opponent's move lets you answer (a response window) you "
+    "are mentioned, once per turn of theirs: answer from **My hand**, or do nothing and the window "
+    "passes by itself after this server's wait (`/settings`). **Always pass in this match** "
     "there passes this window and every later one at once, whatever you hold; **Ask me in windows** "
     "(in **My hand**) goes back. Nothing of this tells your opponent what you hold."
 )

@@ -185,6 +185,7 @@ class MatchControls:
         await interaction.response.send_message(
             reply.content, view=reply.view or discord.utils.MISSING, ephemeral=True
         )
+        self.play.publisher.panels.keep(session, interaction)
 
     async def on_standing_answer(
         self, interaction: discord.Interaction[Any], match_id: int, version: int, op: str
@@ -273,7 +274,8 @@ class MatchControls:
             await interaction.edit_original_response(
                 content=reply.content, embed=None, attachments=[], view=reply.view
             )
-            await self.play.publisher.show(session.id)
+            self.play.publisher.panels.keep(session, interaction)
+            await self.play.publisher.show(session.id, panel_of=interaction.user.id)
             return
         await self.play.publisher.show(session.id, interaction=interaction)
 

@@ -39,6 +39,7 @@ from cogs.board import (
     player_names,
 )
 from cogs.board_recovery import BoardRecovery
+from cogs.live_panels import LivePanels
 from cogs.match_endings import MatchEndings
 from cogs.match_threads import MatchThreads
 from engine import GameView, Outcome
@@ -100,6 +101,8 @@ class BoardPublisher:
         self.endings = MatchEndings(self)
         #: the matches' threads and channels
         self.threads = MatchThreads(self)
+        #: the players' private panels, kept current as the match changes
+        self.panels = LivePanels(self)
 
     # -- drawing ------------------------------------------------------------------------------------
 
@@ -120,6 +123,7 @@ class BoardPublisher:
         interaction: discord.Interaction[Any] | None = None,
         headline: str | None = None,
         repost: bool = False,
+        panel_of: int | None = None,
     ) -> bool:
         """Bring the match's public board up to date with what is saved; True when it is (or was).
 
@@ -127,7 +131,9 @@ class BoardPublisher:
         (or greyed out) through it. ``headline``: the first board's opening line (or a reposted
         one's). ``repost``: post the board again as a new message at the bottom of its channel
         (``/board``), the old one losing its controls. On a failure the board is left behind (it is
-        shown again later) and False is returned.
+        shown again later) and False is returned. Once the board is shown, the players' live private
+        panels are brought up to date too (``LivePanels``), except the one of user ``panel_of``,
+        which the caller has just updated.
         """
         if len(self._locks) > LOCKS_KEPT:
             self._locks = {k: v for k, v in self._locks.items() if v.locked()}
@@ -153,6 +159,8 @@ class BoardPublisher:
                 # Anything else (a network error, the store, a bug) also leaves it behind, to show again.
                 await self.recovery.failed(session, exc)
                 return False
+            # After the public board, so that what everyone sees never waits for a private panel.
+            await self.panels.refresh(session, panel_of)
         return True
 
     async def settled(self, match_id: int) -> bool:

@@ -311,9 +311,17 @@ class GameState(ABC):
         """Whether the deciding seat's choice depends on what only that seat knows (its hand).
 
         Such a decision is made privately (its controls never appear on the public board) and is
-        never played by itself even when only one answer is legal: answering at once would tell the
-        opponent that the hand holds nothing else.
+        not played by itself even when only one answer is legal: answering at once would tell the
+        opponent that the hand holds nothing else (in a response window, or in the seat's own turn,
+        where the board would move on sooner). Only when ``holds_nothing`` is the one answer played
+        by itself (the bot's turn driver).
         """
+        return False
+
+    def holds_nothing(self) -> bool:
+        """Whether everyone can see that the deciding seat's secret is empty (a hand of no cards,
+        whose size is public): a secret decision of its own turn with one answer then tells nothing,
+        and is played by itself."""
         return False
 
     def window_pass(self) -> Action | None:

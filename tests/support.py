@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import json
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
@@ -14,6 +15,7 @@ import pytest
 from app.client import RingsideBot
 from bot.clock import ManualClock
 from bot.store import Store
+from cogs.board import BoardMessage
 from engine import GameState, MatchFile, TurnConfirmation, Variant
 from engine.protocol import OptionSpec, Outcome
 from engine.ring import RingVariant
@@ -163,3 +165,15 @@ class RingExportFails(RingVariant):
         ending: Outcome | None = None,
     ) -> MatchFile | None:
         raise RuntimeError("the match file writer is broken")
+
+
+def board_parts(message: BoardMessage) -> tuple[str, str, bytes, str]:
+    """Everything a public board message shows (content, embed, picture, controls), to compare two."""
+    view = message.view
+    components = json.dumps([item.to_component_dict() for item in view.children] if view else [])
+    return (
+        message.content,
+        json.dumps(message.embed.to_dict(), sort_keys=True),
+        message.file.fp.read(),
+        components,
+    )

@@ -112,3 +112,12 @@ def test_tournament_run_plays_each_format_to_its_champion_across_a_restart() -> 
         assert line["pair_ms_median"] > 0 and line["picture_ms_median"] > 0
     # Six players: a knockout plays five matches; Swiss three rounds of three.
     assert [line["matches_played"] for line in lines] == [5, 9]
+
+
+def test_taps_space_counts_by_game_turn_and_the_windows_pass_by_themselves() -> None:
+    """Space by game turn: the other player who lets windows pass taps nothing, and the live panel
+    keeps My hand to one press per turn per player."""
+    (result,) = run_bench("taps.py", "--game", "space", "--matches", "1", "--seed", "2")
+    assert result["game_turns"] > 0 and result["mover_taps"]["median"] > 0
+    assert result["other_taps"]["median"] == 0
+    assert result["my_hand_per_turn_per_player"]["max"] <= 1

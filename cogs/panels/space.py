@@ -5,9 +5,10 @@ The panel never decides a rule: every control is one of ``view.legal_actions()``
 buttons when the groups fit in the rows Discord allows, a select (with each card's text as the
 option's description) when they do not, and when even selects do not fit, one select names the
 groups and the chosen group opens on its own (navigation in the custom id, ``nav``), page by page if
-needed. Choices that cannot differ are shown once: units of the same force in the same place before
-any of them could have moved (in the scrap heap, before the move phase, or when a single die is
-left), as the engine already does for the units a fight's winner keeps.
+needed; a group of one choice is that choice in the select (one tap). Choices that cannot differ
+are shown once: units of the same force in the same place before any of them could have moved (in
+the scrap heap, before the move phase, or when a single die is left), as the engine already does
+for the units a fight's winner keeps.
 
 Every phase but choosing the units to keep depends on the hand (a card could be played), so its
 controls are private (``PanelSpec.private``): the public board shows "My hand" instead.
@@ -335,17 +336,24 @@ def layout(
         for group, buttons in zip(groups, as_buttons, strict=True):
             rows += chunk([_button(c) for c in group.choices]) if buttons else _selects(group)
         return tuple(rows)
-    # Too many for one message: a select of the groups, each opening alone.
+    # Too many for one message: a select of the groups, each opening alone; a group of one choice
+    # is that choice itself (one tap, not a page of one with Back).
     pick = SelectSpec(
         "Choose what to do…",
-        tuple(
-            OptionSpec(
-                g.title.rstrip("…")[:OPTION_LABEL_LIMIT], nav(f"{GROUP}{i}"), f"{len(g.choices)} choices"
-            )
-            for i, g in enumerate(groups)
-        )[:MAX_OPTIONS],
+        tuple(_group_option(i, g) for i, g in enumerate(groups))[:MAX_OPTIONS],
     )
     return (*head[: max_rows - 1], pick)
+
+
+def _group_option(index: int, group: Group) -> OptionSpec:
+    """The option of ``group`` in the select of groups: its only choice, or the page it opens."""
+    if len(group.choices) == 1:
+        choice = group.choices[0]
+        description = choice.description[:DESCRIPTION_LIMIT] if choice.description else None
+        return OptionSpec(choice.label[:OPTION_LABEL_LIMIT], choice.value, description)
+    return OptionSpec(
+        group.title.rstrip("…")[:OPTION_LABEL_LIMIT], nav(f"{GROUP}{index}"), f"{len(group.choices)} choices"
+    )
 
 
 def _opened(groups: Sequence[Group], selection: str, max_rows: int) -> tuple[Row, ...] | None:

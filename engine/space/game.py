@@ -171,6 +171,9 @@ class SpaceState(_Table, GameState):
     def secret_decision(self) -> bool:
         return self.result is None and self.phase in SECRET_PHASES
 
+    def holds_nothing(self) -> bool:
+        return self.result is None and not self.hands[self.to_move()]
+
     def window_pass(self) -> Action | None:
         if self.result is None and self.phase in WINDOW_PHASES:
             return Pass()

@@ -19,7 +19,7 @@ from cogs.board import board_message, build_view
 from cogs.panels.base import ROLL, ButtonSpec, PanelSpec, act
 from fakediscord import FakeDiscord, FakeMessage, FakeUser
 from tests.games import duel
-from tests.support import register_kit, start_bot, stop_bot
+from tests.support import board_parts, register_kit, start_bot, stop_bot
 
 TURN = re.compile(r"^<@(\d+)>(?:, your turn|: open \*\*My hand\*\* to answer)")
 SECRET_WORDS = ("Your hand:", "You drew", "Guard,", "Strike 1,", "Strike 2,", "Strike 3,")
@@ -47,15 +47,7 @@ def session_of(state: duel.DuelState) -> Session:
 
 
 def public_parts(state: duel.DuelState) -> tuple[str, str, bytes, str]:
-    message = board_message(session_of(state))
-    view = message.view
-    components = json.dumps([item.to_component_dict() for item in view.children] if view else [])
-    return (
-        message.content,
-        json.dumps(message.embed.to_dict(), sort_keys=True),
-        message.file.fp.read(),
-        components,
-    )
+    return board_parts(board_message(session_of(state)))
 
 
 def test_the_public_board_is_identical_for_states_that_differ_only_in_hidden_cards() -> None:

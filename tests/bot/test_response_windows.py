@@ -20,7 +20,7 @@ from bot.store import MatchRecord, Store
 from cogs.board import board_message
 from fakediscord import FakeDiscord, FakeMessage, FakeUser
 from tests.games import duel
-from tests.support import register_kit, start_bot, stop_bot
+from tests.support import board_parts, register_kit, start_bot, stop_bot
 
 HOUR = 3600.0
 ALWAYS = "Always pass in this match"
@@ -261,6 +261,7 @@ async def test_always_pass_passes_at_once_survives_a_restart_and_ask_me_turns_it
     assert "asked in every response window" in asked.content and ASK not in [b.label for b in asked.buttons]
     assert (await record_of(bot, mid)).always_pass == (False, False)
     await play(fake, bob, "Draw a card", channel)
+    # Alice's only card is her only answer, still asked: played at once, it would tell what she holds.
     window = await strike(fake, bot, alice, bob, channel, "Strike 2")
     assert window.content.startswith(f"{bob.mention}: open **My hand** to answer")
     assert (await record_of(bot, mid)).window_at == clock.now() + 120
@@ -340,15 +341,7 @@ def session_of(state: duel.DuelState, always_pass: tuple[bool, bool] = (False, F
 
 
 def public_parts(session: Session, steps: tuple[Step, ...] = ()) -> tuple[str, str, bytes, str]:
-    message = board_message(session, steps, window_at=1_790_000_120.0)
-    view = message.view
-    components = json.dumps([item.to_component_dict() for item in view.children] if view else [])
-    return (
-        message.content,
-        json.dumps(message.embed.to_dict(), sort_keys=True),
-        message.file.fp.read(),
-        components,
-    )
+    return board_parts(board_message(session, steps, window_at=1_790_000_120.0))
 
 
 # Red S1 S1 S2 in both; Blue holds a Guard in one and none in the other (same sizes, same deck size).

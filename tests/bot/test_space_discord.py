@@ -21,7 +21,7 @@ from engine.space.game import SpaceState
 from fakediscord import FakeDiscord, FakeMessage, FakeUser
 from fakediscord.matches import challenge_and_accept, live_board, play_one, private_panel, user_on_turn
 from tests.engine.space_helpers import random_playout
-from tests.support import start_bot, stop_bot
+from tests.support import board_parts, start_bot, stop_bot
 
 CARD_NAMES = tuple(card.name for card in CARDS)
 VARIANT = find_variant("space")
@@ -200,15 +200,7 @@ def session_of(state: SpaceState) -> Session:
 
 
 def public_parts(state: SpaceState) -> tuple[str, str, bytes, str]:
-    message = board_message(session_of(state))
-    view = message.view
-    components = json.dumps([item.to_component_dict() for item in view.children] if view else [])
-    return (
-        message.content,
-        json.dumps(message.embed.to_dict(), sort_keys=True),
-        message.file.fp.read(),
-        components,
-    )
+    return board_parts(board_message(session_of(state)))
 
 
 def other_hands(state: SpaceState) -> SpaceState:

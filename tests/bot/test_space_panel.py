@@ -157,7 +157,9 @@ def test_a_long_list_opens_by_group_and_by_page() -> None:
     assert len(rows) == 4 and all(isinstance(r, SelectSpec) for r in rows)  # 90 options in four selects
     rows = layout([], [many, other], 4)
     assert len(rows) == 1 and isinstance(rows[0], SelectSpec)
-    assert [o.value for o in rows[0].options] == ["n:g0", "n:g1"]
+    # A group of one choice is that choice itself: one tap, not a page of one with Back.
+    assert [o.value for o in rows[0].options] == ["n:g0", "a:play nova-bomb"]
+    assert rows[0].options[1].label == "Play Nova Bomb (+5)"
     opened = layout([], [many, other], 4, "g0")
     assert [b.label for b in opened[0]] == ["Back", "More (1/2)"]  # type: ignore[union-attr]
     assert sum(len(r.options) for r in opened[1:] if isinstance(r, SelectSpec)) == 75
