@@ -19,8 +19,9 @@ Stages, in order (each a method; a stage that finds its match stuck records why,
 9. two matches in one channel without threads: the match pickers of /board and /resign;
 9b. backgammon for money between two members: **Play this** under a /hint, **Stop after this game**,
    the game to its end, then **Review** under its analysis and a page turned;
-9c. a tournament: created by an organiser (a member with Manage Server), Join / Leave / Start tried
-   by a stranger, an entrant and the organiser, its one match decided by the organiser's result;
+9c. a tournament: created by an organiser (a member with Manage Server) before the kill, Join / Leave /
+   Start tried by a stranger, an entrant and the organiser; after the restart its one match decided
+   by the organiser's result, the champion named on the announcement the killed process posted;
 10. custom ids of the bot's kinds that none of its templates accept;
 11. the other commands; what the fake recorded; SIGTERM; and, after the run, the bot's output and
     whether every registered kind was used in every role.
@@ -53,7 +54,7 @@ from .driver import SETTLE_TIMEOUT, Clicker, Stuck, Table, match_of
 from .kinds import Kinds
 from .ledger import Ledger
 from .processes import ORPHAN_GRACE, BotProcess, alive, trouble
-from .tournament import tournament
+from .tournament import finish_tournament, start_tournament
 
 TOKEN = "black-box-token"
 CHANNEL_MENTION = re.compile(r"<#(\d+)>")
@@ -787,6 +788,9 @@ class BlackBox:
         accepted: FakeMessage | None = None
         async with self.stage("challenges"):
             accepted = await self.challenges()
+        cup: FakeMessage | None = None
+        async with self.stage("a tournament started before the kill"):
+            cup = await start_tournament(self)
         async with self.stage("ring, then kill -9"):
             if accepted is not None:
                 table = await self.ring_until_the_kill(accepted, first)
@@ -806,7 +810,7 @@ class BlackBox:
             ("space, response windows", self.space_windows),
             ("match pickers", self.pickers),
             ("backgammon for money, hints played, a review", self.money_session),
-            ("a tournament", lambda: tournament(self)),
+            ("the tournament after the restart", lambda: finish_tournament(self, cup) if cup else _nothing()),
             ("made-up custom ids", self.made_up),
             ("commands", self.commands),
         ):
@@ -816,3 +820,7 @@ class BlackBox:
         self.check_the_fake()
         self.ledger.stage = "SIGTERM"
         await self.stop(second)
+
+
+async def _nothing() -> None:
+    """A stage with nothing to do (what it needed failed earlier, and was reported there)."""

@@ -1,5 +1,6 @@
-"""The black box's tournament stage: an organiser's knockout with Join, Leave and Start tried in
-every role, decided by the organiser's result."""
+"""The black box's tournament stages: an organiser's knockout with Join, Leave and Start tried in
+every role, started before the bot is killed with SIGKILL and decided by the organiser's result after
+the restart (so a running tournament survives a kill -9 of the real process)."""
 
 from __future__ import annotations
 
@@ -15,10 +16,10 @@ if TYPE_CHECKING:
     from .scenario import BlackBox
 
 
-async def tournament(self: BlackBox) -> None:
+async def start_tournament(self: BlackBox) -> FakeMessage:
     """Olga (the organiser: "player") opens a knockout; Join, Leave and Start are tried by Carol (a
     stranger: Leave and Start refused), Alice and Bob (entrants: "opponent"; Start refused), and
-    Olga starts it; the one match is decided by her /tournament result and the champion named."""
+    Olga starts it. Returns its announcement."""
     made = await self.clicker.command(
         self.olga, "tournament create", {"game": "ring", "format": "knockout", "name": "Black box cup"}
     )
@@ -37,6 +38,12 @@ async def tournament(self: BlackBox) -> None:
     if "Round 1" not in str(await settled_embeds(self, announcement)):
         self.ledger.fail(f"Start left the announcement saying {self.fake.message(announcement).embeds!r}")
         raise Stuck
+    return announcement
+
+
+async def finish_tournament(self: BlackBox, announcement: FakeMessage) -> None:
+    """After the restart: the one match decided by Olga's /tournament result, the champion named on
+    the announcement the first process posted."""
     await self.clicker.command(
         self.olga,
         "tournament result",
