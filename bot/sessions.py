@@ -43,7 +43,14 @@ from bot.store import Deadlines, LoggedAction, MatchRecord, Store
 from bot.store.matches import AlreadyRematched, ChallengeAnswered, ComputerMatchExists
 from bot.turn_clocks import TurnClocks
 from bot.turn_drafts import RollJudge, TurnDrafts, judge_in_thread
-from bot.turn_driver import MAX_AUTOMATIC_ACTIONS, clock_after, forced_steps, next_automatic, others_acted
+from bot.turn_driver import (
+    MAX_AUTOMATIC_ACTIONS,
+    board_held,
+    clock_after,
+    forced_steps,
+    next_automatic,
+    others_acted,
+)
 from engine import (
     GameError,
     GameState,
@@ -277,8 +284,10 @@ class SessionManager:
         def is_computer(seat: int) -> bool:
             return session.user_of(seat) in self.computer_ids
 
+        told_before = steps_of(session.record.turn_steps)
         for _ in range(MAX_AUTOMATIC_ACTIONS):
-            found = next_automatic(state, is_computer, standing, self.rng)
+            held = board_held(state, [*told_before, *steps])
+            found = next_automatic(state, is_computer, standing, self.rng, held)
             if found is None or (found.judged and not await self.drafts.rolls_itself(session, state)):
                 return state
             seat, action = found.seat, found.action

@@ -3,7 +3,8 @@ the next automatic action (or the request to let the computer think) out; no sto
 asyncio. The session manager loops over it, applies what it says and saves the result.
 
 Played by itself: chance steps nobody is asked to trigger (the computer's rolls too), a forced
-action that tells nothing of a secret hand (``tells_nothing``), the computer's decisions, the response window of a player whose standing answer is "always pass", and, for a
+action that tells nothing of a secret hand (``tells_nothing``), the computer's decisions, the
+response window of a player whose standing answer is "always pass", and, for a
 player whose ``auto_roll`` preference is on, the roll instead of a double that the coach finds
 clearly wrong (``judged``).
 """
@@ -11,10 +12,10 @@ clearly wrong (``judged``).
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from bot.session import Step, asked, deciding_seat, own_step, step_of, turn_complete
+from bot.session import Step, asked, deciding_seat, in_window, own_step, step_of, turn_complete
 from bot.store import Deadlines
 from engine import Action, GameState
 from engine.ai.random_player import sample_outcome
@@ -42,9 +43,11 @@ def next_automatic(
     is_computer: Callable[[int], bool],
     always_pass: tuple[bool, bool],
     rng: random.Random,
+    held: bool = False,
 ) -> Next | None:
     """What plays by itself in ``state``, or None when a person must decide (or it is over).
-    ``is_computer(seat)``: whether the computer sits there; ``rng`` draws the chance outcomes."""
+    ``is_computer(seat)``: whether the computer sits there; ``rng`` draws the chance outcomes;
+    ``held``: whether the public board is held in ``state`` (``board_held``)."""
     if state.is_terminal():
         return None
     spec = state.chance()
@@ -61,7 +64,7 @@ def next_automatic(
         # The standing answer, whatever the hand holds: the window closes at once.
         return Next(seat, window, standing=True)
     legal = state.legal_actions()
-    if len(legal) == 1 and tells_nothing(state):
+    if len(legal) == 1 and tells_nothing(state, held):
         return Next(seat, legal[0])
     roll_on = state.roll_on()
     if roll_on is not None:
@@ -69,14 +72,33 @@ def next_automatic(
     return None
 
 
-def tells_nothing(state: GameState) -> bool:
+def tells_nothing(state: GameState, held: bool = False) -> bool:
     """Whether playing the deciding seat's only legal answer at once tells nobody anything of a
     secret hand. A step whose one answer comes from the hand ("Keep the roll" without a card that
-    changes it, "End the move phase" without a card to play) is still asked, in a response window as
-    in the player's own turn: answered at once, the public board would move on sooner than for a
-    player who holds such a card, and the opponent would learn that the hand holds none. Only an
-    empty hand, whose size everyone sees, lets it play by itself."""
-    return not state.secret_decision() or (state.window_pass() is None and state.holds_nothing())
+    changes it, "End the move phase" without a card to play) is played by itself only while the
+    public board is ``held`` (``board_held``): nobody sees the moment it is answered, so answering
+    at once shows the same as a player's private click. Elsewhere (a response window, the first
+    step after the board changed hands) the board would move on sooner than for a player who holds
+    such a card, and the opponent would learn that the hand holds none; only an empty hand, whose
+    size everyone sees, lets it play by itself there, and never in a window."""
+    if not state.secret_decision():
+        return True
+    return state.window_pass() is None and (held or state.holds_nothing())
+
+
+def board_held(state: GameState, story: Sequence[Step]) -> bool:
+    """Whether the public board waits (is neither edited nor posted) in ``state``: its deciding seat
+    decides a step of its own turn that depends on its hand, and the last seat to act in the turn's
+    ``story`` so far (the steps since the board last changed hands) was that seat itself. What it
+    does meanwhile is private; it all reaches the board together when it leaves such steps (a
+    window for the opponent, a fight, the hand-over), so the public sees the same writes at the same
+    moments whether a step was asked or played by itself. The first step after someone else acted
+    (the hand-over, a window answered) is shown at once: that moment is public."""
+    seat = deciding_seat(state)
+    if seat is None or not own_step(state, seat) or in_window(state) or not state.secret_decision():
+        return False
+    last = next((step.seat for step in reversed(story) if step.seat is not None), None)
+    return last == seat
 
 
 def forced_steps(state: GameState, seat: int, steps: list[Step]) -> GameState:

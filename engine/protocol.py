@@ -311,17 +311,18 @@ class GameState(ABC):
         """Whether the deciding seat's choice depends on what only that seat knows (its hand).
 
         Such a decision is made privately (its controls never appear on the public board) and is
-        not played by itself even when only one answer is legal: answering at once would tell the
-        opponent that the hand holds nothing else (in a response window, or in the seat's own turn,
-        where the board would move on sooner). Only when ``holds_nothing`` is the one answer played
-        by itself (the bot's turn driver).
+        not played by itself where anyone could see when it is answered, even when only one answer
+        is legal: answering at once would tell the opponent that the hand holds nothing else (a
+        response window, the first step after the board changed hands). In the seat's own turn the
+        bot holds the public board while such steps follow one another, and there it does play a
+        one-answer step by itself; elsewhere only when ``holds_nothing`` (the bot's turn driver).
         """
         return False
 
     def holds_nothing(self) -> bool:
         """Whether everyone can see that the deciding seat's secret is empty (a hand of no cards,
         whose size is public): a secret decision of its own turn with one answer then tells nothing,
-        and is played by itself."""
+        and is played by itself even where the public board is not held."""
         return False
 
     def window_pass(self) -> Action | None:

@@ -1,8 +1,10 @@
 """A step of the mover's own turn that is played by itself only because of what their hand holds must
 not show through: the same turn played twice through the fake Discord, once by a player whose card
 makes the step asked (and who answers what the bot would have played), once by a player without such
-a card (a card of no use then: the hand's size is public), posts and edits the same public messages,
-in the same order relative to the mover's real actions."""
+a card (a card of no use then: the hand's size is public), posts and edits the same public messages
+in the same order. The other player sees only those: the mover's clicks while the board is held
+(their own hand-dependent steps, ``turn_driver.board_held``) are private, so the records are compared
+as a succession of public changes, not click by click."""
 
 from __future__ import annotations
 
@@ -40,6 +42,9 @@ class Case:
     where: tuple[tuple[str, int], ...] = (("T1", 3), ("T2", 5), ("E1", 20))
     dice: tuple[int, ...] = (2, 5)
     extra: tuple[tuple[str, object], ...] = ()
+    played_by_itself: bool = False
+    """Whether, without the card, the step comes while the board is held (after a real action of
+    the mover) and is played by itself: never asked."""
 
     def state(self, card: Card) -> SpaceState:
         return make_state(
@@ -63,6 +68,12 @@ CASES = {
         "No attack card",
         where=(("T1", 3), ("T2", 5), ("E1", 3), ("E2", 20)),
         extra=(("dice_left", ()), ("fight_sector", 3)),
+    ),
+    "keep the roll after rolling": Case(
+        Phase.ROLL, C.BATTLE_COMPUTERS, "Keep the roll", dice=(), played_by_itself=True
+    ),
+    "end of the move phase after moving": Case(
+        Phase.MOVE, C.DEFEND_THE_HOMEWORLD, "End the move phase", dice=(1, 1), played_by_itself=True
     ),
 }
 
@@ -118,8 +129,10 @@ def pick(panel: FakeMessage, skip: str) -> tuple[str, str, str | None] | None:
 async def play_turn(
     fake: FakeDiscord, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, case: Case, card: Card
 ) -> tuple[list[tuple[object, ...]], int]:
-    """The record after each of the mover's real actions and each window that ran out (until the turn
-    is handed over), and how many times the mover answered the hand-dependent step."""
+    """The public records one after the other, as the other player sees them (each taken after each
+    of the mover's clicks and each window that ran out, until the turn is handed over; one that did
+    not change is the same moment to them), and how many times the mover answered the
+    hand-dependent step."""
     monkeypatch.setattr(VARIANT, "new_game", lambda options=None: case.state(card))
     clock = ManualClock()
     bot = await start_bot(fake, tmp_path / f"{card.key}.sqlite3", clock, seed=5)
@@ -141,7 +154,7 @@ async def play_turn(
         if WINDOW.search(board.content):
             clock.advance(121)  # the other player lets every window pass by itself
             await bot.run_due_tasks()
-            record.append(("ran out", public_record(fake, channel)))
+            record.append(public_record(fake, channel))
             continue
         if user.id != mover:
             break  # the turn was handed over
@@ -155,6 +168,7 @@ async def play_turn(
             # the bot would play by itself.
             await fake.click(user, panel, asked.custom_id or "", idle=True)
             answered += 1
+            record.append(public_record(fake, channel))
             continue
         chosen = pick(panel, case.answer)
         if chosen is None:
@@ -166,10 +180,10 @@ async def play_turn(
         else:
             await fake.click(user, panel, custom_id, idle=True)
         real += 1
-        record.append(("acted", public_record(fake, channel)))
+        record.append(public_record(fake, channel))
     fake.assert_clean()
     await stop_bot(bot)
-    return record, answered
+    return [r for i, r in enumerate(record) if i == 0 or r != record[i - 1]], answered
 
 
 @pytest.mark.asyncio
@@ -182,6 +196,8 @@ async def test_a_step_played_by_itself_shows_nothing_of_the_hand(
         asked, answered = await play_turn(fake, tmp_path, monkeypatch, case, case.card)
     assert answered >= 1, f"holding {case.card.name}, the mover is asked {case.answer!r}"
     async with FakeDiscord() as fake:
-        without, _ = await play_turn(fake, tmp_path, monkeypatch, case, USELESS)
+        without, unasked = await play_turn(fake, tmp_path, monkeypatch, case, USELESS)
     assert len(asked) >= 2, "the turn goes on after the step"
+    if case.played_by_itself:
+        assert unasked == 0, f"without a card of use, {case.answer!r} is played by itself"
     assert asked == without
