@@ -88,17 +88,24 @@ def tells_nothing(state: GameState, held: bool = False) -> bool:
 
 def board_held(state: GameState, story: Sequence[Step]) -> bool:
     """Whether the public board waits (is neither edited nor posted) in ``state``: its deciding seat
-    decides a step of its own turn that depends on its hand, and the last seat to act in the turn's
-    ``story`` so far (the steps since the board last changed hands) was that seat itself. What it
-    does meanwhile is private; it all reaches the board together when it leaves such steps (a
-    window for the opponent, a fight, the hand-over), so the public sees the same writes at the same
-    moments whether a step was asked or played by itself. The first step after someone else acted
-    (the hand-over, a window answered) is shown at once: that moment is public."""
+    decides a step of its own turn that depends on its hand, and that seat clicked something since
+    anyone else last acted in the turn's ``story`` (the steps since the board last changed hands).
+    What it does meanwhile is private; it all reaches the board together when it leaves such steps
+    (a window for the opponent, a fight, the hand-over), so the public sees the same writes at the
+    same moments whether a step was asked or played by itself. What follows someone else's action
+    (the hand-over, a window answered or run out, and the steps the bot then plays for the mover) is
+    shown at once: that moment is public."""
     seat = deciding_seat(state)
     if seat is None or not own_step(state, seat) or in_window(state) or not state.secret_decision():
         return False
-    last = next((step.seat for step in reversed(story) if step.seat is not None), None)
-    return last == seat
+    for step in reversed(story):
+        if step.seat is None:
+            continue
+        if step.seat != seat:
+            return False
+        if not step.automatic:
+            return True
+    return False
 
 
 def forced_steps(state: GameState, seat: int, steps: list[Step]) -> GameState:

@@ -27,7 +27,7 @@ from bot.session import (
 )
 from bot.sessions import SessionManager
 from bot.store import Store
-from bot.turn_driver import next_automatic
+from bot.turn_driver import board_held, next_automatic
 from cogs.board import board_message
 from engine.space import cards as C
 from engine.space.actions import Pass
@@ -46,20 +46,22 @@ def people(seat: int) -> bool:
     return False
 
 
-def automatic(state: object) -> object:
-    found = next_automatic(state, people, (False, False), random.Random(1))  # type: ignore[arg-type]
+def automatic(state: object, held: bool = False) -> object:
+    found = next_automatic(state, people, (False, False), random.Random(1), held)  # type: ignore[arg-type]
     return None if found is None else (found.seat, found.action)
 
 
-def test_the_end_of_the_move_phase_is_played_by_itself_only_for_an_empty_hand() -> None:
+def test_the_end_of_the_move_phase_is_played_by_itself_while_the_board_is_held_or_for_an_empty_hand() -> None:
     moved = make_state({"T1": 3, "E1": 20}, phase=Phase.MOVE, dice=(2, 5), dice_left=())
     assert moved.legal_actions() == (Pass(),) and moved.secret_decision() and moved.holds_nothing()
     assert automatic(moved) == (0, Pass())
-    # A card of no use now: one answer still, but asked, as for a player who could play a card.
+    # A card of no use now: one answer still; asked where the board shows when it is answered, as for
+    # a player who could play a card, played by itself while the board is held.
     useless = make_state(
         {"T1": 3, "E1": 20}, phase=Phase.MOVE, dice=(2, 5), dice_left=(), hands=((C.ESPIONAGE,), ())
     )
     assert useless.legal_actions() == (Pass(),) and automatic(useless) is None
+    assert automatic(useless, held=True) == (0, Pass())
     # A card that could still be played keeps the question.
     holding = make_state(
         {"T1": 3, "E1": 20},
@@ -68,25 +70,43 @@ def test_the_end_of_the_move_phase_is_played_by_itself_only_for_an_empty_hand() 
         dice_left=(),
         hands=((C.DEFEND_THE_HOMEWORLD,), ()),
     )
-    assert len(holding.legal_actions()) > 1 and automatic(holding) is None
+    assert len(holding.legal_actions()) > 1 and automatic(holding, held=True) is None
 
 
-def test_keep_the_roll_is_played_by_itself_only_for_an_empty_hand() -> None:
+def test_keep_the_roll_is_played_by_itself_while_the_board_is_held_or_for_an_empty_hand() -> None:
     rolled = make_state({"T1": 3, "E1": 20}, phase=Phase.ROLL_CARDS, dice=(2, 5))
     assert rolled.legal_actions() == (Pass(),)
     assert automatic(rolled) == (0, Pass())
     useless = make_state({"T1": 3, "E1": 20}, phase=Phase.ROLL_CARDS, dice=(2, 5), hands=((C.ESPIONAGE,), ()))
     assert useless.legal_actions() == (Pass(),) and automatic(useless) is None
+    assert automatic(useless, held=True) == (0, Pass())
     holding = make_state(
         {"T1": 3, "E1": 20}, phase=Phase.ROLL_CARDS, dice=(2, 5), hands=((C.BATTLE_COMPUTERS,), ())
     )
-    assert len(holding.legal_actions()) > 1 and automatic(holding) is None
+    assert len(holding.legal_actions()) > 1 and automatic(holding, held=True) is None
 
 
 def test_a_window_with_one_answer_is_still_asked() -> None:
     jam = make_state({"T1": 3, "E1": 20}, phase=Phase.JAM, dice=(2, 5))
     assert jam.to_move() == 1 and jam.legal_actions() == (Pass(),) and jam.secret_decision()
     assert automatic(jam) is None, "answering at once would tell that the hand holds no Jam"
+    assert automatic(jam, held=True) is None
+
+
+def test_the_board_is_held_only_after_a_click_of_the_mover_since_anyone_else_acted() -> None:
+    rolled = make_state({"T1": 3, "E1": 20}, phase=Phase.ROLL_CARDS, dice=(2, 5), hands=((C.ESPIONAGE,), ()))
+    clicked = Step(0, "roll", "")
+    assert not board_held(rolled, []), "the board just changed hands: that moment is public"
+    assert board_held(rolled, [clicked, step(None, "dice 2-5")])
+    # A window of the other player that ran out, then a step the bot played for the mover: the
+    # window's end is public, and so is what follows it.
+    ran_out = Step(1, "pass", "", automatic=True)
+    played_for = Step(0, "keep T1", "", automatic=True)
+    assert not board_held(rolled, [clicked, ran_out, step(None, "fight"), played_for])
+    assert board_held(rolled, [clicked, ran_out, played_for, Step(0, "move T1 by 2", "")])
+    # Never in a window, nor for a step that does not depend on the hand.
+    jam = make_state({"T1": 3, "E1": 20}, phase=Phase.JAM, dice=(2, 5))
+    assert not board_held(jam, [Step(1, "pass", "")])
 
 
 def step(seat: int | None, notation: str = "pass") -> Step:
