@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import random
 import re
 import sqlite3
@@ -20,6 +21,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from bot.session import steps_of
+from bot.turn_driver import board_held
+from engine import find_variant
 from fakediscord.errors import NoResponse
 from fakediscord.fake import FakeDiscord
 from fakediscord.matches import private_panel, user_on_turn
@@ -40,6 +44,12 @@ MATCH_CONTROL = re.compile(r"^(?:g|hand|rsk|rm|sa|rs):(\d+)")
 GAME_CONTROL = re.compile(r"^g:(\d+):(\d+):(.*)$")
 RESULT = "🏆"
 STALE_BOARD = "does not belong to this message"
+
+
+def held(game: str, state: str, turn_steps: str | None) -> bool:
+    """Whether the bot holds the public board of a saved match (the same rule as its publisher)."""
+    position = find_variant(game).from_json(json.loads(state))
+    return board_held(position, steps_of(json.loads(turn_steps or "[]")))
 
 
 class Stuck(Exception):
@@ -270,13 +280,21 @@ class Table:
             raise Stuck from None
 
     def behind(self) -> bool:
-        """Whether the bot saved more of the match than its public board shows yet."""
+        """Whether the bot saved more of the match than its public board shows yet, and is to show
+        it: not while the board waits for the mover's private steps (``bot.turn_driver.board_held``),
+        which reach it together when the mover leaves them."""
         assert self.database is not None
         with contextlib.closing(sqlite3.connect(f"file:{self.database}?mode=ro", uri=True, timeout=5)) as db:
             row = db.execute(
-                "SELECT board_version, shown_version FROM matches WHERE id = ?", (self.match_id,)
+                "SELECT board_version, shown_version, status, game, state, turn_steps FROM matches"
+                " WHERE id = ?",
+                (self.match_id,),
             ).fetchone()
-        return row is None or row[1] is None or row[1] < row[0]
+        if row is None or row[1] is None:
+            return True
+        if row[1] >= row[0]:
+            return False
+        return not (row[2] == "active" and held(row[3], row[4], row[5]))
 
     async def caught_up(self) -> None:
         """Wait, as a person does, until the public board shows the last thing saved. A player acting in
