@@ -15,7 +15,17 @@ import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from bot.session import Step, asked, deciding_seat, in_window, own_step, step_of, turn_complete
+from bot.session import (
+    Session,
+    Step,
+    asked,
+    deciding_seat,
+    in_window,
+    own_step,
+    step_of,
+    steps_of,
+    turn_complete,
+)
 from bot.store import Deadlines
 from engine import Action, GameState
 from engine.ai.random_player import sample_outcome
@@ -106,6 +116,18 @@ def board_held(state: GameState, story: Sequence[Step]) -> bool:
         if not step.automatic:
             return True
     return False
+
+
+def board_waits(session: Session) -> bool:
+    """Whether the match's public board waits while its mover takes private steps of their own turn
+    (``board_held``), a repost (``/board``) too: drawn now, it would show how far the mover got. The
+    first board of a match never waits. Meanwhile the other player's private panel does not follow
+    the mover either (``LivePanels.refresh``'s ``only``; ``cogs.board.private_reply`` never says which
+    private step of their own turn the mover is at)."""
+    record = session.record
+    if session.state is None or record.status != "active" or record.shown_version is None:
+        return False
+    return board_held(session.state, steps_of(record.turn_steps))
 
 
 def forced_steps(state: GameState, seat: int, steps: list[Step]) -> GameState:

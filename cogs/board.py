@@ -188,6 +188,12 @@ def private_reply(
             controls = build_view(session, spec)
         else:
             lines.append("It is your turn: use the controls on the board.")
+    elif session.record.status == "active" and state.secret_decision() and not in_window(state):
+        # Which private step of their turn the opponent is at would show what the public board does
+        # not while it waits for them (``turn_driver.board_held``); it says where they are.
+        mover = deciding_seat(state)
+        assert mover is not None
+        lines.append(f"Now: {session.variant.seat_names[mover]} is taking their turn.")
     elif session.record.status == "active":
         lines.append(f"Now: {view.phase_text}.")
     if standing is not None:

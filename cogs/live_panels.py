@@ -56,15 +56,16 @@ class LivePanels:
         interaction = self._panels.get((match_id, user_id))
         return interaction is not None and editable(interaction)
 
-    async def refresh(self, session: Session, current: int | None = None) -> None:
+    async def refresh(self, session: Session, current: int | None = None, only: int | None = None) -> None:
         """Bring the players' live panels of the match up to what is saved now, except the panel of
-        user ``current``, which its caller has just brought up to date. A panel that can no longer be
-        edited (expired, dismissed) is forgotten: its player opens My hand again."""
+        user ``current``, which its caller has just brought up to date (``only``: the panel of that
+        seat alone). A panel that can no longer be edited (expired, dismissed) is forgotten: its
+        player opens My hand again."""
         for user_id in session.record.players:
             key = (session.id, user_id)
             interaction = self._panels.get(key)
             seat = session.seat_of(user_id)
-            if interaction is None or seat is None or user_id == current:
+            if interaction is None or seat is None or user_id == current or only not in (None, seat):
                 continue
             if not editable(interaction):
                 del self._panels[key]

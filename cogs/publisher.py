@@ -28,10 +28,10 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.board_repair import BACKOFF, QUICK_TRIES
-from bot.session import REMATCH_SECONDS, Session, UserError, steps_of, told
+from bot.session import REMATCH_SECONDS, Session, UserError, deciding_seat, steps_of, told
 from bot.store import MatchRecord, StoreError
 from bot.store.analyses import FAILED, POSTED
-from bot.turn_driver import board_held
+from bot.turn_driver import board_waits
 from cogs.board import (
     BoardMessage,
     board_message,
@@ -148,9 +148,11 @@ class BoardPublisher:
                 await self.bot.sessions.boards.request_board(session)
             if not session.record.behind:
                 return True
-            if held(session):
-                # Nothing public happened yet: the mover's private steps reach the board together.
-                await self.panels.refresh(session, panel_of)
+            if board_waits(session):
+                # Nothing public happened yet: the mover's private steps reach the board together;
+                # only the mover's own panel follows them.
+                assert session.state is not None
+                await self.panels.refresh(session, panel_of, only=deciding_seat(session.state))
                 return True
             try:
                 await self._show(session, interaction, headline)
@@ -392,16 +394,6 @@ def analysis_line(status: str) -> str:
     if status == FAILED:
         return ANALYSIS_FAILED
     return ANALYSIS_PENDING
-
-
-def held(session: Session) -> bool:
-    """Whether the match's public board waits while its mover takes private steps of their own turn
-    (``turn_driver.board_held``), a repost (``/board``) too: drawn now, it would show how far the
-    mover got. The first board of a match never waits."""
-    record = session.record
-    if session.state is None or record.status != "active" or record.shown_version is None:
-        return False
-    return board_held(session.state, steps_of(record.turn_steps))
 
 
 def _is_on(interaction: discord.Interaction[Any] | None, message_id: int | None) -> bool:

@@ -2,7 +2,8 @@
 not show through: the same turn played twice through the fake Discord, once by a player whose card
 makes the step asked (and who answers what the bot would have played), once by a player without such
 a card (a card of no use then: the hand's size is public), posts and edits the same public messages
-in the same order. The other player sees only those: the mover's clicks while the board is held
+in the same order, and the other player's own My hand shows the same. The other player sees only
+those: the mover's clicks while the board is held
 (their own hand-dependent steps, ``turn_driver.board_held``) are private, so the records are compared
 as a succession of public changes, not click by click."""
 
@@ -142,7 +143,17 @@ async def play_turn(
     channel = first.channel_id
     match_id = (await bot.sessions.history.matches_of(alice.id))[0].id
     mover = (await bot.sessions.get(match_id)).user_of(0)
-    record = [public_record(fake, channel)]
+    other = users[(await bot.sessions.get(match_id)).user_of(1)]
+
+    async def seen() -> tuple[object, ...]:
+        """What the other player can see: the public messages, and their own My hand."""
+        board = live_board(fake, channel)
+        hand = next(b.custom_id or "" for b in board.buttons if b.label == "My hand")
+        opened = await fake.click(other, board, hand, idle=True)
+        assert opened.message is not None
+        return (public_record(fake, channel), same_ids(opened.message.content))
+
+    record = [await seen()]
     answered = real = 0
     for _ in range(100):
         if real >= REAL_ACTIONS or (await bot.sessions.get(match_id)).record.status != "active":
@@ -154,7 +165,7 @@ async def play_turn(
         if WINDOW.search(board.content):
             clock.advance(121)  # the other player lets every window pass by itself
             await bot.run_due_tasks()
-            record.append(public_record(fake, channel))
+            record.append(await seen())
             continue
         if user.id != mover:
             break  # the turn was handed over
@@ -168,7 +179,7 @@ async def play_turn(
             # the bot would play by itself.
             await fake.click(user, panel, asked.custom_id or "", idle=True)
             answered += 1
-            record.append(public_record(fake, channel))
+            record.append(await seen())
             continue
         chosen = pick(panel, case.answer)
         if chosen is None:
@@ -180,7 +191,7 @@ async def play_turn(
         else:
             await fake.click(user, panel, custom_id, idle=True)
         real += 1
-        record.append(public_record(fake, channel))
+        record.append(await seen())
     fake.assert_clean()
     await stop_bot(bot)
     return [r for i, r in enumerate(record) if i == 0 or r != record[i - 1]], answered
