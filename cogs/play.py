@@ -18,6 +18,7 @@ from bot.session import (
     check_turn,
 )
 from bot.store import MatchRecord
+from bot.turn_driver import board_waits
 from cogs.board import (
     match_label,
 )
@@ -154,11 +155,15 @@ class Play(commands.Cog):
             return
         await interaction.response.defer(ephemeral=True, thinking=True)
         shown = await self.publisher.show(session.id, repost=True, headline=REPOST_HEADLINE)
-        text = (
-            f"Match #{session.id}'s board is posted again below{self.controls.link(session)}."
-            if shown
-            else f"Match #{session.id}'s board cannot be posted right now; it is tried again shortly."
-        )
+        if not shown:
+            text = f"Match #{session.id}'s board cannot be posted right now; it is tried again shortly."
+        elif board_waits(await self.bot.sessions.get(session.id)):
+            text = (
+                f"Match #{session.id}'s board is posted again below as soon as the player on turn "
+                "finishes the private steps of their turn."
+            )
+        else:
+            text = f"Match #{session.id}'s board is posted again below{self.controls.link(session)}."
         await interaction.followup.send(text, ephemeral=True)
 
     @app_commands.command(

@@ -212,3 +212,32 @@ async def test_a_step_played_by_itself_shows_nothing_of_the_hand(
     if case.played_by_itself:
         assert unasked == 0, f"without a card of use, {case.answer!r} is played by itself"
     assert asked == without
+
+
+@pytest.mark.asyncio
+async def test_board_asked_for_while_the_mover_takes_private_steps_comes_when_they_leave_them(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    case = CASES["keep the roll after rolling"]
+    monkeypatch.setattr(VARIANT, "new_game", lambda options=None: case.state(case.card))
+    async with FakeDiscord() as fake:
+        bot = await start_bot(fake, tmp_path / "board.sqlite3", ManualClock(), seed=5)
+        alice, bob = fake.add_user("alice"), fake.add_user("bob")
+        first = await challenge_and_accept(fake, alice, bob, "space")
+        channel = first.channel_id
+        match_id = (await bot.sessions.history.matches_of(alice.id))[0].id
+        session = await bot.sessions.get(match_id)
+        mover, other = (alice, bob) if session.user_of(0) == alice.id else (bob, alice)
+        board = live_board(fake, channel)
+        hand = next(b.custom_id or "" for b in board.buttons if b.label == "My hand")
+        panel = (await fake.click(mover, board, hand, idle=True)).message
+        assert panel is not None
+        roll = next(b.custom_id or "" for b in panel.buttons if b.label == "Roll")
+        await fake.click(mover, panel, roll, idle=True)
+        before = public_record(fake, channel)
+        asked = await fake.slash(other, "board", channel=channel, idle=True)
+        reply = next(m for m in asked.messages if m.ephemeral)
+        assert "as soon as the player on turn finishes" in reply.content
+        assert public_record(fake, channel) == before, "nothing of the mover's private steps is shown"
+        fake.assert_clean()
+        await stop_bot(bot)
