@@ -193,22 +193,29 @@ class PostgresConnection(Connection):
             raise Unreachable(UNREACHABLE) from exc
 
     async def one(self, sql: str, args: Iterable[Any] = ()) -> Row | None:
-        try:
-            async with self._acquire() as raw:
-                return await raw.fetchrow(numbered(sql), *args)
-        except _TAKE_TURNS as exc:  # a table locked by another program beyond LOCK_WAIT
-            raise Busy(BUSY) from exc
-        except _CONNECTION_LOST as exc:
-            raise Unreachable(UNREACHABLE) from exc
+        rows = await self._read(sql, tuple(args), first=True)
+        return rows[0] if rows else None
 
     async def all(self, sql: str, args: Iterable[Any] = ()) -> list[Row]:
-        try:
-            async with self._acquire() as raw:
-                return list(await raw.fetch(numbered(sql), *args))
-        except _TAKE_TURNS as exc:
-            raise Busy(BUSY) from exc
-        except _CONNECTION_LOST as exc:
-            raise Unreachable(UNREACHABLE) from exc
+        return await self._read(sql, tuple(args), first=False)
+
+    async def _read(self, sql: str, args: tuple[Any, ...], *, first: bool) -> list[Row]:
+        """A read outside a transaction. A read changes nothing, so one that met a connection the
+        server had dropped (every pooled connection goes when the server restarts) is tried once more
+        on a fresh connection before it is answered ``Unreachable``."""
+        for attempt in range(2):
+            try:
+                async with self._acquire() as raw:
+                    if first:
+                        row = await raw.fetchrow(numbered(sql), *args)
+                        return [] if row is None else [row]
+                    return list(await raw.fetch(numbered(sql), *args))
+            except _TAKE_TURNS as exc:  # a table locked by another program beyond LOCK_WAIT
+                raise Busy(BUSY) from exc
+            except _CONNECTION_LOST as exc:
+                if attempt:
+                    raise Unreachable(UNREACHABLE) from exc
+        raise AssertionError("unreachable")  # pragma: no cover
 
     @asynccontextmanager
     async def _acquire(self) -> AsyncIterator[asyncpg.Connection]:
@@ -220,6 +227,13 @@ class PostgresConnection(Connection):
             raise Busy(BUSY) from exc
         try:
             yield raw
+        except _CONNECTION_LOST:
+            # The server dropped this connection (or it is stuck mid-operation): close it rather than
+            # hand it to the next caller, and have every other pooled connection checked the same way,
+            # since a server restart drops them all at once.
+            raw.terminate()
+            await self.pool.expire_connections()
+            raise
         finally:
             await self.pool.release(raw)
 

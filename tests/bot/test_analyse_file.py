@@ -7,14 +7,14 @@ from __future__ import annotations
 
 import zlib
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 from bot.housekeeping import KEEP_IMPORTS_FOR, Housekeeping
 from cogs.review import decisions_lost
 from engine.ai.coaching import analysis_from_json
-from fakediscord import FakeDiscord, FakeMessage
+from fakediscord import FakeDiscord
+from tests.bot.test_review_discord import button, title
 from tests.databases import sql
 from tests.support import start_bot, stop_bot
 
@@ -79,14 +79,6 @@ async def test_a_file_that_cannot_be_read_is_refused_privately_with_its_reason(
     assert private is not None and private.content == reason
     assert [m for m in fake.messages_in(fake.channel) if not m.ephemeral] == []
     await stop_bot(bot)
-
-
-def title(message: FakeMessage) -> str:
-    return str(message.embeds[0]["title"])
-
-
-def button(message: FakeMessage, label: str) -> Any:
-    return next(b for b in message.buttons if b.label == label)
 
 
 @pytest.mark.asyncio

@@ -132,7 +132,9 @@ async def test_the_cogs_register_as_publishers_and_unregister_when_unloaded(
     assert bot.controls.game is play.controls and bot.controls.rules is bot.get_cog("Help")
     assert bot.controls.challenge is challenge.answers and bot.controls.hint is bot.get_cog("Coach")
     assert bot.controls.review is bot.get_cog("Review")
-    for name in ("Play", "Coach", "Challenge", "Help", "Review"):
+    assert bot.publishers.tournaments is bot.get_cog("Tournament")
+    assert bot.controls.tournament is bot.get_cog("Tournament")
+    for name in ("Play", "Coach", "Challenge", "Help", "Review", "Tournament"):
         await bot.remove_cog(name)
     assert bot.publishers == Publishers()
     assert bot.controls == ControlHandlers()

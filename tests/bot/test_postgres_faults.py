@@ -174,3 +174,37 @@ async def test_a_move_saved_before_the_database_went_away_is_not_called_unchange
     await bot.run_due_tasks()  # the scheduler's round shows what was saved
     assert not (await bot.store.matches.get(mid)).behind  # type: ignore[union-attr]
     await stop_bot(bot)
+
+
+@pytest.mark.asyncio
+@pytest.mark.postgres_only("PostgreSQL's server dropping connections")
+async def test_reads_right_after_the_server_dropped_every_connection_are_answered_from_fresh_ones(
+    tmp_path: Path,
+) -> None:
+    """A server restart drops every pooled connection at once, and asyncpg may hand out one whose end it
+    has not read yet (seen in CI: "cannot switch to state 11; another operation (2) is in progress").
+    A read changes nothing, so it is tried again on a fresh connection; the dropped connections are
+    closed and the others checked, never handed out again."""
+    import asyncio
+
+    from bot.store import Store
+
+    store = await Store.open(tmp_path / "db.sqlite3")
+    try:
+        pool = store.connection.pool  # type: ignore[attr-defined]
+        for _ in range(5):
+            # Several connections open, then all dropped by the server while they sit in the pool.
+            await asyncio.gather(*(store.connection.one("SELECT pg_sleep(0.05)") for _ in range(6)))
+            admin = await asyncpg.connect(url_for(tmp_path / "db.sqlite3"))
+            try:
+                await admin.execute(
+                    "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+                    " WHERE application_name = 'ringside' AND pid <> pg_backend_pid()"
+                )
+            finally:
+                await admin.close()
+            found = await asyncio.gather(*(store.matches.get(1) for _ in range(8)))
+            assert found == [None] * 8
+            assert pool.get_size() >= 1
+    finally:
+        await store.close()
