@@ -30,7 +30,9 @@ through "My hand" on the board, which counts as a tap (``my_hand``: presses per 
 ``--windows pass`` (the default) has the other player let every response window pass by itself (the
 bot's clock is moved on by the server's wait and its due work run); ``--windows random`` has them
 answer windows with random controls too, as the first measurement of issue 25 did. ``mentions``:
-new public messages that mention the other player, per opponent turn (an edit notifies nobody).
+new public messages that mention the other player, per opponent turn (an edit notifies nobody);
+the match's first board and its result, which name both players once a match, are counted apart
+(``start_and_result_mentions_per_match``).
 
 Prints one JSON object. It asserts nothing about the figures, only that the fake recorded no limit
 violation or bot error and that every match ended.
@@ -214,6 +216,7 @@ class GameTurn:
     taps: int = 0
     my_hand: int = 0
     mentions: int = 0
+    bookend_mentions: int = 0
     refused: int = 0
 
 
@@ -256,9 +259,16 @@ async def play_space_match(
             if message.ephemeral or message.id <= seen:
                 continue
             seen = message.id
+            # The match's first board (the challenge accepted) and its result name both players
+            # once a match: counted apart from the turns' mentions.
+            bookend = message.id == first.id or message.content.startswith("🏆")
             for user_id in {int(m) for m in MENTION.findall(message.content)}:
                 role = "mover" if user_id == on_turn else "other"
-                parts.setdefault((number, role), GameTurn()).mentions += 1
+                part = parts.setdefault((number, role), GameTurn())
+                if bookend:
+                    part.bookend_mentions += 1
+                else:
+                    part.mentions += 1
 
     for _ in range(max_interactions):
         await note_mentions()
@@ -320,6 +330,11 @@ def space_figures(parts: list[dict[tuple[int, str], GameTurn]]) -> dict[str, Any
         "other_taps": distribution(of("other", "taps")),
         "my_hand_per_turn_per_player": distribution(of("mover", "my_hand") + of("other", "my_hand")),
         "other_mentions_per_opponent_turn": distribution(of("other", "mentions")),
+        "start_and_result_mentions_per_match": round(
+            sum(of("mover", "bookend_mentions") + of("other", "bookend_mentions")) / len(parts), 2
+        )
+        if parts
+        else 0,
         "mentions_per_turn": round(
             statistics.fmean(
                 [a + b for a, b in zip(of("mover", "mentions"), of("other", "mentions"), strict=True)]

@@ -77,6 +77,9 @@ class Step:
     private: tuple[str | None, str | None] = (None, None)
     continues: bool = False
     """The text continues the step before and replaces it where a turn is told (``last_continues``)."""
+    secret: bool = False
+    """Decided privately: the step answered a decision that depends on its seat's hand
+    (``GameState.secret_decision``), on the player's own panel rather than on the public board."""
 
     def text_for(self, viewer: int | None) -> str:
         """The text of this step for seat ``viewer`` (``None``: everyone)."""
@@ -91,6 +94,8 @@ class Step:
             data["private"] = list(self.private)
         if self.continues:
             data["continues"] = True
+        if self.secret:
+            data["secret"] = True
         return data
 
     @classmethod
@@ -108,6 +113,7 @@ class Step:
                 bool(data.get("automatic", False)),
                 (private[0], private[1]),
                 bool(data.get("continues", False)),
+                bool(data.get("secret", False)),
             )
         except (KeyError, TypeError, AttributeError):
             return None
@@ -141,7 +147,15 @@ def step_of(seat: int | None, action: Action, before: GameState, after: GameStat
     own = tuple(after.view(s).last_text for s in (0, 1))
     private = (own[0] if own[0] != public else None, own[1] if own[1] != public else None)
     continues = bool(public) and after.view(None).last_continues
-    return Step(seat, action.notation, public, automatic=automatic, private=private, continues=continues)
+    return Step(
+        seat,
+        action.notation,
+        public,
+        automatic=automatic,
+        private=private,
+        continues=continues,
+        secret=seat is not None and before.secret_decision(),
+    )
 
 
 @dataclass(slots=True)
@@ -284,8 +298,14 @@ def asked(state: GameState) -> tuple[int | None, bool]:
 
 def same_turn_window(before: GameState, after: GameState) -> bool:
     """Whether going from ``before`` to ``after`` opens or closes a response window inside one turn of
-    the game (the turn as its players count it, ``GameView.turn_label``)."""
-    if after.is_terminal() or not (in_window(before) or in_window(after)):
+    the game (the turn as its players count it, ``GameView.turn_label``), or, in a game told one
+    board per turn (``GameState.one_board_per_turn``), passes a decision between the seats inside
+    one turn (a fight's defender keeping units, and back)."""
+    if after.is_terminal():
+        return False
+    if before.one_board_per_turn and (before.turn_number, before.turn) == (after.turn_number, after.turn):
+        return True
+    if not (in_window(before) or in_window(after)):
         return False
     return before.view(None).turn_label == after.view(None).turn_label
 

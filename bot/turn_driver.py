@@ -98,8 +98,9 @@ def tells_nothing(state: GameState, held: bool = False) -> bool:
 
 def board_held(state: GameState, story: Sequence[Step]) -> bool:
     """Whether the public board waits (is neither edited nor posted) in ``state``: its deciding seat
-    decides a step of its own turn that depends on its hand, and that seat clicked something since
-    anyone else last acted in the turn's ``story`` (the steps since the board last changed hands).
+    decides a step of its own turn that depends on its hand, and that seat's last click, since anyone
+    else last acted in the turn's ``story`` (the steps since the board last changed hands), was a
+    private one (``Step.secret``: on its own panel, not on the board, which must then be redrawn).
     What it does meanwhile is private; it all reaches the board together when it leaves such steps
     (a window for the opponent, a fight, the hand-over), so the public sees the same writes at the
     same moments whether a step was asked or played by itself. What follows someone else's action
@@ -114,7 +115,8 @@ def board_held(state: GameState, story: Sequence[Step]) -> bool:
         if step.seat != seat:
             return False
         if not step.automatic:
-            return True
+            # A click on the public board (a fight's keep) left that board to be redrawn.
+            return step.secret
     return False
 
 

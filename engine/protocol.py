@@ -251,6 +251,10 @@ class GameState(ABC):
     variant_key: ClassVar[str]
     turn_number: int
     """How many turns have started (0 before the first); for clocks and statistics."""
+    one_board_per_turn: ClassVar[bool] = False
+    """Whether the other seat's decisions inside a turn (a fight's defender choosing what to keep) are
+    told on the turn's one board, as its response windows are: that board then mentions a player at
+    most once a turn. Off where each seat's decisions make turns of their own (a backgammon take)."""
 
     @abstractmethod
     def to_move(self) -> int:

@@ -113,6 +113,7 @@ class SpaceState(_Table, GameState):
     __slots__ = ()
 
     variant_key: ClassVar[str] = "space"
+    one_board_per_turn: ClassVar[bool] = True
 
     if not TYPE_CHECKING:
 

@@ -95,15 +95,19 @@ def test_a_window_with_one_answer_is_still_asked() -> None:
 
 def test_the_board_is_held_only_after_a_click_of_the_mover_since_anyone_else_acted() -> None:
     rolled = make_state({"T1": 3, "E1": 20}, phase=Phase.ROLL_CARDS, dice=(2, 5), hands=((C.ESPIONAGE,), ()))
-    clicked = Step(0, "roll", "")
+    clicked = Step(0, "roll", "", secret=True)
     assert not board_held(rolled, []), "the board just changed hands: that moment is public"
     assert board_held(rolled, [clicked, step(None, "dice 2-5")])
+    # A click on the public board itself (a fight's keep select) leaves that board to be redrawn:
+    # it still shows the select, so the private step that follows is not held behind it.
+    kept_on_board = Step(0, "keep T1", "")
+    assert not board_held(rolled, [clicked, kept_on_board, step(None, "dice 2-5")])
     # A window of the other player that ran out, then a step the bot played for the mover: the
     # window's end is public, and so is what follows it.
     ran_out = Step(1, "pass", "", automatic=True)
     played_for = Step(0, "keep T1", "", automatic=True)
     assert not board_held(rolled, [clicked, ran_out, step(None, "fight"), played_for])
-    assert board_held(rolled, [clicked, ran_out, played_for, Step(0, "move T1 by 2", "")])
+    assert board_held(rolled, [clicked, ran_out, played_for, Step(0, "move T1 by 2", "", secret=True)])
     # Never in a window, nor for a step that does not depend on the hand.
     jam = make_state({"T1": 3, "E1": 20}, phase=Phase.JAM, dice=(2, 5))
     assert not board_held(jam, [Step(1, "pass", "")])
@@ -140,6 +144,23 @@ def test_a_window_inside_a_turn_keeps_one_story_and_mentions_a_player_once() -> 
     assert board_change(jam, moving, [step(0), step(1)], PANEL_LIFETIME + 1) == BoardChange(True, False)
     # The same decider in the same way: the board is edited.
     assert board_change(moving, moving, [step(0)]) == BoardChange(False, False)
+
+
+def test_the_defender_keeping_units_in_the_movers_turn_is_told_on_the_turns_board() -> None:
+    """A fight's defender who won chooses the units to keep inside the attacker's turn: that decision
+    goes on the turn's one board (the story is not cut), mentions the defender only if nothing asked
+    them in this turn yet, and the attacker carries on on the same board."""
+    fight = make_state({"E1": 10, "T1": 10}, phase=Phase.ATTACK, fight_sector=10, dice=(), dice_left=())
+    keep = make_state({"E1": 10, "T1": 10}, phase=Phase.KEEP, fight_sector=10, keep_seat=1)
+    after = make_state({"T1": 10}, phase=Phase.MOVE, dice=(), dice_left=())
+    assert asked(fight) == (0, False) and asked(keep) == (1, False)
+    assert board_change(fight, keep, [step(0, "roll"), step(0)]) == BoardChange(True, False)
+    # Asked in a window of this turn already (its Defend window): the board is edited, no ping.
+    assert board_change(fight, keep, [step(0), step(1), step(0)]) == BoardChange(False, False)
+    assert board_change(keep, after, [step(0), step(1)]) == BoardChange(False, False)
+    # The next turn is a new board that tells the whole turn that ended.
+    next_turn = with_fields(after, turn_number=after.turn_number + 1, turn_seat=1)
+    assert board_change(after, next_turn, [step(0), step(1), step(0)]) == BoardChange(True, True)
 
 
 def public_parts(session: Session, steps: Sequence[Step]) -> tuple[str, str, bytes, str]:
