@@ -250,20 +250,20 @@ async def player(
             continue
         target = private_panel(fake, board.channel_id, user, board) or board
         try:
-            how, custom_id, value = pick_control(target, rng)
+            how, custom_id, values = pick_control(target, rng)
         except (AssertionError, LookupError, IndexError):
             continue
         found = GAME_CONTROL.match(custom_id)
         if found is None:
             continue
         version = int(found[2])
-        chosen = value if value is not None else found[3]
+        chosen = values[0] if values else found[3]
         action = chosen in ("roll", "confirm") or chosen.startswith("a:")
         at = time.perf_counter()
         try:
             if how == "select":
                 result = await fake.select(
-                    user, target, custom_id, [str(value)], timeout=10, expect_response=False
+                    user, target, custom_id, values or [], timeout=10, expect_response=False
                 )
             else:
                 result = await fake.click(user, target, custom_id, timeout=10, expect_response=False)

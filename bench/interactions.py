@@ -309,14 +309,14 @@ async def measure(
             reply_ms = (inter.callback_at - inter.created_at) * 1000
             out.append(Sample("hand", reply_ms, reply_ms, click_ms, False, None))
             target = opened.message
-        how, custom_id, value = pick_control(target, rng)
+        how, custom_id, values = pick_control(target, rng)
         version = session.version
         if profiler is not None:
             profiler.enable()
         start = time.perf_counter()
         result: InteractionResult
         if how == "select":
-            result = await fake.select(user, target, custom_id, [value], idle=False)
+            result = await fake.select(user, target, custom_id, values or [], idle=False)
         else:
             result = await fake.click(user, target, custom_id, idle=False)
         click_ms = (time.perf_counter() - start) * 1000
@@ -325,16 +325,16 @@ async def measure(
         # the answer itself (a pick). Anything else (a refusal, "carry on in your panel") means the
         # bench clicked where the player could not act.
         assert inter.callback_at is not None and result.callback_type in (6, 7), (
-            f"unexpected answer {result!r} to {custom_id} {value}: {result.message and result.message.content}"
+            f"unexpected answer {result!r} to {custom_id} {values}: {result.message and result.message.content}"
         )
         await result.wait_idle()  # the outcome is shown after the answer: timed apart, in shown_ms
-        kind = control_kind(custom_id, value)
+        kind = control_kind(custom_id, values[0] if values else None)
         drew = session.version != version
         if profiler is not None:
             profiler.disable()
         # A refusal after the acknowledgement is a private followup without controls.
         refused = [m.content for m in result.followups if m.ephemeral and not m.all_components]
-        assert not refused, f"{custom_id} {value} was refused: {refused}"
+        assert not refused, f"{custom_id} {values} was refused: {refused}"
         turn_ended = session.record.message_id != board.id
         render_ms: float | None = None
         if drew and session.state is not None:
@@ -457,7 +457,7 @@ def action_of(custom_id: str, value: str | None) -> str:
     return value if value is not None else custom_id.split(":", 3)[3]
 
 
-def burst_control(message: FakeMessage, rng: random.Random) -> tuple[str, str, str | None] | None:
+def burst_control(message: FakeMessage, rng: random.Random) -> tuple[str, str, list[str] | None] | None:
     """A control of the board that changes the picture (Roll, a move button, a move in a select), or None."""
     found: list[tuple[str, str, str | None]] = []
     for button in message.buttons:
@@ -472,8 +472,8 @@ def burst_control(message: FakeMessage, rng: random.Random) -> tuple[str, str, s
             continue
         for option in select.options:
             value = str(option["value"])
-            if value == "roll" or value.startswith("a:"):
-                found.append(("select", select.custom_id, value))
+            if (value == "roll" or value.startswith("a:")) and (select.min_values or 1) <= 1:
+                found.append(("select", select.custom_id, [value]))
     return rng.choice(found) if found else None
 
 
@@ -518,10 +518,10 @@ async def aim(bench: Bench, match_id: int, rng: random.Random, max_picks: int = 
         control = burst_control(target, rng)
         if control is not None:
             return user, target, control
-        how, custom_id, value = pick_control(target, rng)
+        how, custom_id, values = pick_control(target, rng)
         if how == "select":
-            assert value is not None
-            await fake.select(user, target, custom_id, [value], idle=True)
+            assert values is not None
+            await fake.select(user, target, custom_id, values, idle=True)
         else:
             await fake.click(user, target, custom_id, idle=True)
     return user, target, pick_control(target, rng)
@@ -594,10 +594,10 @@ async def run_burst(
                     # Every interaction is built first (the fake's cost), then all are sent at once:
                     # what fake.click/fake.select do, in two steps.
                     prepared = [
-                        fake.prepare_select(user, board, custom_id, [value])
+                        fake.prepare_select(user, board, custom_id, values or [])
                         if how == "select"
                         else fake.prepare_click(user, board, custom_id)
-                        for user, board, (how, custom_id, value) in aimed
+                        for user, board, (how, custom_id, values) in aimed
                     ]
                     fired = [fake.dispatch_interaction(inter, idle=False) for inter in prepared]
                     if profiler is not None:

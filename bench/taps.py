@@ -125,10 +125,10 @@ def turn_number(board: FakeMessage) -> int:
     return 0
 
 
-def picked_value(custom_id: str, value: str | None) -> str:
-    """The control value of a pick: a select's option, else the tail of the button's custom id."""
-    if value is not None:
-        return value
+def picked_value(custom_id: str, values: list[str] | None) -> str:
+    """The control value of a pick: a select's (first) option, else the tail of the button's custom id."""
+    if values:
+        return values[0]
     return custom_id.split(":", 3)[3] if custom_id.count(":") >= 3 else custom_id
 
 
@@ -161,14 +161,14 @@ async def play_match(
         turn = turns[-1]
         user = users[turn.player]
         message = target if target is not None and has_controls(target) else board
-        kind, custom_id, value = pick_control(message, rng)
+        kind, custom_id, values = pick_control(message, rng)
         if kind == "select":
-            assert value is not None
-            result = await fake.select(user, message, custom_id, [value], idle=True)
+            assert values is not None
+            result = await fake.select(user, message, custom_id, values, idle=True)
         else:
             result = await fake.click(user, message, custom_id, idle=True)
         turn.interactions += 1
-        picked = picked_value(custom_id, value)
+        picked = picked_value(custom_id, values)
         if picked.startswith("a:"):
             turn.actions.append(picked)
         target = private_controls(result, user)

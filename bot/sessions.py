@@ -214,8 +214,12 @@ class SessionManager:
 
     # -- acting ------------------------------------------------------------------------------------
 
-    async def act(self, match_id: int, user_id: int, version: int | None, notation: str) -> Played:
-        """Apply the user's action (given as notation) if it is theirs to take and legal.
+    async def act(
+        self, match_id: int, user_id: int, version: int | None, notation: str, *more: str
+    ) -> Played:
+        """Apply the user's action (given as notation) if it is theirs to take and legal; ``more``:
+        further actions of theirs played after it, in order, as one click (the cards chosen in a
+        select of several). Either all of them are played and saved, or none (``UserError``).
 
         In a game whose turns can be taken back (``Variant.turn_confirmation``), a step that does not
         complete the turn goes to the turn's draft: saved, shown only to its player, not final.
@@ -246,13 +250,36 @@ class SessionManager:
             steps = [*session.draft, step_of(seat, action, position, after, automatic=False)]
             mode = session.variant.confirmation_of(position, action)
             if mode is not TurnConfirmation.EACH_STEP and own_step(position, seat):
+                if more:
+                    raise UserError("Play one step at a time in this game.")
                 after = forced_steps(after, seat, steps)
                 if not turn_complete(after, seat) or (
                     mode is TurnConfirmation.CONFIRM and not await self.drafts.confirms_itself(user_id)
                 ):
                     return await self.drafts.save(session, after, steps)
             after = await self._advance(session, after, steps)
+            for text in more:
+                # Nothing is saved until all of them are played: a refusal changes nothing.
+                after = await self._advance(session, self._then(session, seat, after, text, steps), steps)
             return await self._commit(session, state, after, steps)
+
+    @staticmethod
+    def _then(
+        session: Session, seat: int, position: GameState, notation: str, steps: list[Step]
+    ) -> GameState:
+        """``position`` after ``seat`` plays ``notation`` next in one click (``act``'s ``more``), its
+        step added to ``steps``; ``UserError`` when it is no longer theirs to play, or not legal."""
+        if deciding_seat(position) != seat:
+            raise UserError(
+                f"Not all of that could be played: the match moved on before {notation!r}. Nothing was changed."
+            )
+        try:
+            action = session.variant.parse_action(position, notation)
+            after = position.apply(action)
+        except GameError as exc:
+            raise UserError(f"{sentence(str(exc))} Nothing was changed.") from exc
+        steps.append(step_of(seat, action, position, after, automatic=False))
+        return after
 
     async def roll(self, match_id: int, user_id: int, version: int | None) -> Played:
         """Roll the dice for the user when the position waits for their roll."""

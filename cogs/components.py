@@ -22,7 +22,7 @@ import discord
 
 from bot.session import Played
 from cogs.outcomes import note
-from cogs.panels.base import ButtonSpec, SelectSpec
+from cogs.panels.base import ButtonSpec, SelectSpec, acts_chosen
 from cogs.replies import answers_write_failures, reply_privately
 
 CUSTOM_ID_LIMIT = 100
@@ -336,6 +336,7 @@ class GameSelect(Control[discord.ui.Select[Any]]):
     @classmethod
     def build(cls, match_id: int, version: int, row: int, spec: SelectSpec) -> GameSelect:
         values = {"match_id": match_id, "version": version, "row": row}
+        options = spec.options[:25]
         select: discord.ui.Select[Any] = discord.ui.Select(
             custom_id=cls.id_for(**values),
             placeholder=spec.placeholder[:150],
@@ -343,17 +344,19 @@ class GameSelect(Control[discord.ui.Select[Any]]):
                 discord.SelectOption(
                     label=o.label[:100], value=o.value[:100], description=(o.description or None)
                 )
-                for o in spec.options[:25]
+                for o in options
             ],
+            min_values=min(spec.min_values, len(options)),
+            max_values=min(spec.max_values, len(options)),
             row=row,
         )
         return cls(select, **values)
 
     def arguments(self) -> tuple[Any, ...] | str:
-        # The chosen option's value says what to do.
+        # The chosen options' values say what to do (several: each in turn).
         values = self.item.values
         return (
-            (self.values["match_id"], self.values["version"], values[0])
+            (self.values["match_id"], self.values["version"], acts_chosen(values))
             if values
             else "Choose one of the options."
         )

@@ -79,12 +79,12 @@ def controls_of(
     return board, user
 
 
-def pick_control(message: FakeMessage, rng: random.Random) -> tuple[str, str, str | None]:
-    """(kind, custom id, select value): an option of the first select, else a non-Back button."""
+def pick_control(message: FakeMessage, rng: random.Random) -> tuple[str, str, list[str] | None]:
+    """(kind, custom id, select values): options of the first select (as many as it takes,
+    ``ComponentInfo.pick``), else a non-Back button."""
     for select in message.selects:
-        value = str(rng.choice(select.options)["value"])
         assert select.custom_id is not None
-        return "select", select.custom_id, value
+        return "select", select.custom_id, select.pick(rng)
     buttons = [
         b
         for b in message.buttons
@@ -101,10 +101,10 @@ async def play_one(
     fake: FakeDiscord, message: FakeMessage, user: FakeUser, rng: random.Random
 ) -> InteractionResult:
     """The user picks one control: an option of the first select, or a non-Back button."""
-    kind, custom_id, value = pick_control(message, rng)
+    kind, custom_id, values = pick_control(message, rng)
     if kind == "select":
-        assert value is not None
-        return await fake.select(user, message, custom_id, [value], idle=True)
+        assert values is not None
+        return await fake.select(user, message, custom_id, values, idle=True)
     return await fake.click(user, message, custom_id, idle=True)
 
 

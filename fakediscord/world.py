@@ -9,6 +9,7 @@ state. Nothing here talks to discord.py; the REST handlers (``rest.py``) and the
 from __future__ import annotations
 
 import datetime as dt
+import random
 import secrets
 import time
 from collections.abc import Iterator
@@ -280,6 +281,14 @@ class ComponentInfo:
     @property
     def option_values(self) -> list[str]:
         return [str(o.get("value")) for o in self.options]
+
+    def pick(self, rng: random.Random) -> list[str]:
+        """A choice a member could make in this string select: as many different options as it takes
+        (``min_values`` to ``max_values``, one by default), drawn from ``rng``."""
+        values = self.option_values
+        low = 1 if self.min_values is None else self.min_values
+        high = 1 if self.max_values is None else self.max_values
+        return rng.sample(values, rng.randint(min(low, len(values)), min(high, len(values))))
 
 
 def walk_components(components: list[JSON], row: int | None = None) -> Iterator[tuple[JSON, int | None]]:

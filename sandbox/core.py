@@ -65,6 +65,7 @@ Commands (users are created the first time you name them):
                                                  the latest message that shows it to bob
   as bob select "Stack on 7"                     pick an option (label, value, number or part of a label)
   as bob select "Move which stack?" "Stack on 7" ...of the select with that placeholder
+  as bob select "Discard 2" "Nova Bomb" + "Jam"  several options of one select at once
   wait 10m | wait 49h | wait 30s | wait 1h30m    move the bot's clock forward and run its scheduled work
   show [N|all]                                   the latest N (default 5) messages here, as they are now
   where                                          where you are, and the channels and threads there are
@@ -579,15 +580,21 @@ class Sandbox:
         if len(words) >= 2:
             attempts.append((words[0], " ".join(words[1:])))
         for placeholder, wanted in attempts:
-            picked = self._find_option(user, placeholder, wanted)
-            if picked is None:
+            # Several options of one select at once (the cards to discard): "A" + "B".
+            parts = [part.strip() for part in wanted.split(" + ")] if " + " in wanted else [wanted]
+            found = [self._find_option(user, placeholder, part) for part in parts]
+            if any(picked is None for picked in found):
                 continue
-            message, select, option = picked
+            chosen = [picked for picked in found if picked is not None]
+            message, select, _ = chosen[0]
+            if any((m.id, s.custom_id) != (message.id, select.custom_id) for m, s, _ in chosen):
+                raise CommandError(f"{wanted!r}: pick several options of one select at a time")
+            values = [str(option.get("value")) for _, _, option in chosen]
+            if len(set(values)) != len(values):
+                raise CommandError(f"{wanted!r} names one option twice; name each copy (\"copy 2\")")
             self._note_elsewhere(message)
             with self._reporting():
-                await self.fake.select(
-                    user, message, str(select.custom_id), [str(option.get("value"))], idle=True
-                )
+                await self.fake.select(user, message, str(select.custom_id), values, idle=True)
             return
         what = f"{words[0]!r} with an option {' '.join(words[1:])!r}" if len(words) >= 2 else repr(words[0])
         raise CommandError(f"no select {what} that {user.name} can see{self._controls_hint(user)}")

@@ -32,6 +32,29 @@ def nav(selection: str) -> str:
     return f"n:{selection}"
 
 
+AND_THEN = "|"
+"""Between the notations of a control value that plays several actions in order (a select of several
+choices: ``a:discard nova-bomb|discard jam-transmission``); no notation contains it."""
+COPY = "#"
+"""Before the copy number that tells apart the options of a select that play the same action (two
+copies of a card to discard: ``a:discard nova-bomb`` and ``a:discard nova-bomb#2``)."""
+
+
+def act_copy(notation: str, copy: int) -> str:
+    """The option value of the ``copy``-th (from 1) of several options that play ``notation``."""
+    return act(notation) if copy <= 1 else f"{act(notation)}{COPY}{copy}"
+
+
+def acts_chosen(values: Sequence[str]) -> str:
+    """The control value of the options chosen in a select of several (``SelectSpec.max_values``):
+    their actions in the order given. A value that is not an action (a page to open) is only ever
+    chosen alone."""
+    notations = [value[2:].split(COPY, 1)[0] for value in values if value.startswith("a:")]
+    if len(values) == 1 or len(notations) != len(values):
+        return act(notations[0]) if notations and len(values) == 1 else values[0]
+    return act(AND_THEN.join(notations))
+
+
 class Style(Enum):
     PRIMARY = "primary"
     SECONDARY = "secondary"
@@ -59,6 +82,10 @@ class OptionSpec:
 class SelectSpec:
     placeholder: str
     options: tuple[OptionSpec, ...]
+    min_values: int = 1
+    max_values: int = 1
+    """How many options are chosen at once: more than one plays each chosen option's action in
+    order (``acts_chosen``), as one click."""
 
 
 Row = tuple[ButtonSpec, ...] | SelectSpec

@@ -21,7 +21,18 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from cogs.panels.base import ButtonSpec, OptionSpec, PanelSpec, Row, SelectSpec, Style, act, chunk, nav
+from cogs.panels.base import (
+    ButtonSpec,
+    OptionSpec,
+    PanelSpec,
+    Row,
+    SelectSpec,
+    Style,
+    act,
+    act_copy,
+    chunk,
+    nav,
+)
 from engine import GameView
 from engine.protocol import Action
 from engine.space import cards as C
@@ -43,6 +54,11 @@ DESCRIPTION_LIMIT = 100
 GROUP = "g"
 """Navigation: ``g<i>`` opens group ``i`` alone, ``g<i>p<n>`` its page ``n``."""
 
+FIGHT_PHASES = {
+    Phase.ATTACK: "Play attack cards (one or more)…",
+    Phase.DEFEND: "Play defense cards (one or more)…",
+}
+"""The phases whose cards name nothing and may all be played: a select of several."""
 PASS_LABELS = {
     Phase.ESPIONAGE: "Let it pass",
     Phase.ROLL_CARDS: "Keep the roll",
@@ -81,6 +97,9 @@ class Group:
     choices: tuple[Choice, ...]
     buttons: bool = True
     """False when a choice's custom id could be too long for a button (Major Offensive)."""
+    picks: tuple[int, int] = (1, 1)
+    """How many of the choices are made at once, at least and at most (a select of several: the cards
+    to discard, the attack cards to play), as one click."""
 
     def button_rows(self) -> int:
         return -(-len(self.choices) // BUTTONS_PER_ROW)
@@ -159,7 +178,10 @@ class SpacePanel:
                 if key not in seen:
                     seen.add(key)
                     plays.setdefault(action.kind, []).append(self._play_choice(view, action))
-        if discards:
+        if discards and view.discards_due > 1:
+            due = view.discards_due
+            groups.append(Group(f"Discard {due} cards…", self._copies(view, discards), False, (due, due)))
+        elif discards:
             groups.append(Group("Discard a card…", tuple(discards)))
         if builds:
             groups.append(Group("Rebuild a destroyed unit…", tuple(builds)))
@@ -167,12 +189,30 @@ class SpacePanel:
             groups.append(Group(f"Move a unit by {die}…", tuple(moves[die])))
         if keeps:
             groups.append(Group("Keep which units…", tuple(keeps), buttons=False))
+        fight_cards = self._copies(view, [c for kind in sorted(plays) for c in plays[kind]])
+        if view.phase in FIGHT_PHASES and len(fight_cards) > 1:
+            # Cards that name nothing, each playable with the others: chosen together, one click.
+            title = FIGHT_PHASES[view.phase]
+            groups.append(Group(title, fight_cards, False, (1, len(fight_cards))))
+            return fixed, groups
         for kind in sorted(plays):
             card = CARDS[kind]
             groups.append(
                 Group(f"Play {card.name}…", tuple(plays[kind]), buttons=card is not C.MAJOR_OFFENSIVE)
             )
         return fixed, groups
+
+    def _copies(self, view: SpaceView, choices: Sequence[Choice]) -> tuple[Choice, ...]:
+        """``choices`` (each a discard or play of one card kind), each once per copy of its card in the
+        viewer's hand: as many can be chosen at once as the hand holds."""
+        held = Counter(view.hand)
+        out: list[Choice] = []
+        for choice in choices:
+            key = choice.value[2:].split()[1]
+            for copy in range(1, max(1, held[key]) + 1):
+                label = choice.label if copy == 1 else f"{choice.label} (copy {copy})"
+                out.append(Choice(label, act_copy(choice.value[2:], copy), choice.description))
+        return tuple(out)
 
     def _pass_label(self, view: SpaceView) -> str:
         if view.phase is Phase.ATTACK:
@@ -306,8 +346,15 @@ def _selects(group: Group, choices: Sequence[Choice] | None = None) -> list[Row]
         )
         for c in (group.choices if choices is None else choices)
     )
+    least, most = group.picks
     return [
-        SelectSpec(group.title, options[i : i + MAX_OPTIONS]) for i in range(0, len(options), MAX_OPTIONS)
+        SelectSpec(
+            group.title,
+            options[i : i + MAX_OPTIONS],
+            min(least, len(options[i : i + MAX_OPTIONS])),
+            min(most, len(options[i : i + MAX_OPTIONS])),
+        )
+        for i in range(0, len(options), MAX_OPTIONS)
     ]
 
 

@@ -16,7 +16,7 @@ from engine.protocol import (
 from engine.space.actions import Build, Move, Play
 from engine.space.board import DIRECTION, FORCE, SCRAP, owner, step
 from engine.space.cards import card_of
-from engine.space.state import FightRecord, MoveRecord, Phase
+from engine.space.state import FightRecord, MoveRecord, Phase, hand_limit
 
 if TYPE_CHECKING:
     from engine.space.game import SpaceState
@@ -132,6 +132,14 @@ class SpaceView(GameView):
         return self.phase_words
 
     # -- what a panel may show as one choice (rules, so they are the engine's) ---------------------
+
+    @property
+    def discards_due(self) -> int:
+        """How many cards the viewer must discard now to get down to their hand limit (0 when this is
+        not their discard phase)."""
+        if self.phase is not Phase.DISCARD or self.seat != self.deciding or self.seat is None:
+            return 0
+        return max(0, len(self.hand) - hand_limit(self.positions, self.seat))
 
     def lands_on(self, unit: int, die: int, forwards: bool = True) -> int:
         """The sector ``unit`` reaches with ``die`` in its side's direction (backwards: Space Combat

@@ -70,13 +70,13 @@ def version_of(custom_id: str) -> int | None:
     return int(found[2]) if found else None
 
 
-def choose(message: FakeMessage, rng: random.Random) -> tuple[str, str | None]:
+def choose(message: FakeMessage, rng: random.Random) -> tuple[str, list[str] | None]:
     """A random game decision on ``message``: an option of its first select, else one of its buttons;
     never one that only navigates back, takes a step back or gives the match up."""
     controls = [c for c in message.all_components if not c.disabled and GAME_CONTROL.match(c.custom_id or "")]
     for select in (c for c in controls if c.is_select):
         assert select.custom_id is not None
-        return select.custom_id, rng.choice(select.option_values)
+        return select.custom_id, select.pick(rng)
     buttons = [
         b.custom_id
         for b in controls
@@ -89,7 +89,9 @@ def choose(message: FakeMessage, rng: random.Random) -> tuple[str, str | None]:
 
 def first_value(control: ComponentInfo) -> list[str] | None:
     """What a select is given when clicked (its first option); None for a button."""
-    return [control.option_values[0]] if control.is_select else None
+    if not control.is_select:
+        return None
+    return control.option_values[: max(1, control.min_values or 1)]
 
 
 class Clicker:
@@ -365,7 +367,7 @@ class Table:
         for message in {board.id: board, where.id: where}.values():
             await self.clicker.probe(message, others, skip=("rs:",), only_new=True)
         try:
-            custom_id, value = choose(where, rng)
+            custom_id, values = choose(where, rng)
         except LookupError:
             if STALE_BOARD in where.content or self.moved_on(board):
                 # The board was replaced between reading it and clicking it (a person rarely wins that
@@ -377,14 +379,14 @@ class Table:
             )
             raise Stuck from None
         seen = {m.id: len(m.history) for m in self.public()}
-        result = await self.clicker.press(user, "player", where, custom_id, [value] if value else None)
+        result = await self.clicker.press(user, "player", where, custom_id, values)
         if result is None:
             raise Stuck
         self.decisions += 1
         if after_answer is not None:
             await after_answer()
             return True
-        await self.settle(result, custom_id if value is None else value, version_of(custom_id), seen)
+        await self.settle(result, custom_id if not values else values[0], version_of(custom_id), seen)
         return True
 
     async def settle(

@@ -238,9 +238,9 @@ async def test_a_click_on_a_board_posted_but_not_yet_noted_is_taken(
     for _ in range(20):  # the first turn's steps, until its end posts the next board
         where, user = controls_of(fake, board.channel_id, users)
         assert user is not None
-        kind, custom_id, value = pick_control(where, rng)
+        kind, custom_id, values = pick_control(where, rng)
         if kind == "select":
-            await fake.select(user, where, custom_id, [value or ""])
+            await fake.select(user, where, custom_id, values or [])
         else:
             await fake.click(user, where, custom_id)
         # The step is shown (the bot is idle again), or the turn's end is posting the next board.

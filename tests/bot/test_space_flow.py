@@ -305,3 +305,58 @@ async def test_a_panel_that_can_no_longer_be_edited_gives_way_to_a_fresh_my_hand
 ) -> None:
     presses, *_ = await play_turns(fake, tmp_path, expire=True)
     assert max(presses.values()) > 1, "an expired panel is not edited: My hand gives a fresh one"
+
+
+@pytest.mark.asyncio
+async def test_cards_to_discard_are_chosen_together_in_one_click_or_not_at_all(
+    fake: FakeDiscord, tmp_path: Path
+) -> None:
+    """Two cards over the hand limit: one select asks for exactly two (each copy of a card is its own
+    option), and choosing them discards both in one click. A choice that cannot all be played (a
+    forged option naming a card not in the hand) is refused and changes nothing."""
+    from cogs.panels.base import act_copy
+    from tests.databases import sql
+
+    db = tmp_path / "db.sqlite3"
+    bot = await start_bot(fake, db, seed=3)
+    alice, bob = fake.add_user("alice"), fake.add_user("bob")
+    board = await challenge_and_accept(fake, alice, bob, "space")
+    mid = int(next(c for c in board.custom_ids if c.startswith("hand:")).split(":")[1])
+    hand = (C.NOVA_BOMB, C.NOVA_BOMB, C.JAM_TRANSMISSION, C.ESPIONAGE, C.PLASMA_GENERATOR, C.HYPER_JUMP,
+            C.SURPRISE_ATTACK, C.REINFORCEMENTS)  # fmt: skip
+    state = make_state({"T1": 3, "E1": 20}, home=["E2", "T2"], phase=Phase.DISCARD, hands=(hand, ()))
+    assert state.view(0).discards_due == 2
+    await stop_bot(bot)
+    sql(db, "UPDATE matches SET state = ? WHERE id = ?", (state.canonical(), mid))
+    bot = await start_bot(fake, db, seed=3)
+    opened = await fake.click(
+        alice, board, next(c for c in board.custom_ids if c.startswith("hand:")), idle=True
+    )
+    panel = opened.message
+    assert panel is not None
+    (select,) = [s for s in panel.selects if (s.placeholder or "").startswith("Discard 2 cards")]
+    assert (select.min_values, select.max_values) == (2, 2) and len(select.options) == 8
+    assert {act_copy("discard nova-bomb", 1), act_copy("discard nova-bomb", 2)} <= set(select.option_values)
+    version = (await bot.sessions.get(mid)).version
+    # Forged: a card the hand does not hold, beside one it does.
+    forged = {
+        **select.raw,
+        "options": [*select.options, {"label": "x", "value": "a:discard battle-computers"}],
+    }
+    refused = await fake.forge(alice, panel, forged, ["a:discard nova-bomb", "a:discard battle-computers"])
+    await fake.wait_idle()
+    said = " ".join(m.content for m in refused.messages if m.ephemeral)
+    assert "'discard battle-computers' is not allowed now" in said and "Nothing was changed" in said, said
+    session = await bot.sessions.get(mid)
+    assert session.version == version and len(session.state.view(0).hand) == 8  # type: ignore[union-attr]
+    # Both copies of Nova Bomb, in one click.
+    panel = fake.message(panel)
+    (select,) = [s for s in panel.selects if (s.placeholder or "").startswith("Discard 2 cards")]
+    await fake.select(
+        alice, panel, str(select.custom_id), [act_copy("discard nova-bomb", n) for n in (1, 2)], idle=True
+    )
+    session = await bot.sessions.get(mid)
+    view = session.state.view(0)  # type: ignore[union-attr]
+    assert len(view.hand) == 6 and "nova-bomb" not in view.hand
+    fake.assert_clean()
+    await stop_bot(bot)

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from cogs.panels.base import ButtonSpec, PanelSpec, SelectSpec
+from cogs.panels.base import AND_THEN, COPY, ButtonSpec, PanelSpec, SelectSpec, acts_chosen
 from cogs.panels.space import PANEL, PRIVATE_ROWS, PUBLIC_ROWS, Choice, Group, die_emoji, hand_lines, layout
 from engine.protocol import CHANCE
 from engine.space import cards as C
@@ -33,7 +33,7 @@ def reachable(view: SpaceView, selection: str = "", depth: int = 0) -> set[str]:
     found: set[str] = set()
     for value in values(spec):
         if value.startswith("a:"):
-            found.add(value[2:])
+            found.add(value[2:].split(COPY)[0])
         elif value.startswith("n:") and value != "n:" and depth < 4:
             found |= reachable(view, value[2:], depth + 1)
     return found
@@ -96,6 +96,44 @@ def test_every_position_offers_exactly_the_legal_actions_within_discord_limits()
             assert equivalent(view, action) in offered_kinds, (state.phase, notation)
         phases.add(state.phase)
     assert {Phase.DISCARD, Phase.ROLL, Phase.MOVE, Phase.ATTACK, Phase.DEFEND, Phase.KEEP} <= phases
+
+
+def test_several_cards_chosen_at_once_are_each_legal_in_turn() -> None:
+    """A select of several (the cards to discard down to the hand limit, the attack or defense cards
+    of a fight) offers each copy of each card in the hand, asks for exactly as many discards as are
+    due, and any choice it lets a player make plays through, card after card, by the same player."""
+    import random
+
+    from engine.ai.random_player import sample_outcome
+
+    rng = random.Random(4)
+    seen: set[Phase] = set()
+    for state in positions(4):
+        if state.outcome() is not None or state.to_move() == CHANCE:
+            continue
+        view = state.view(state.to_move())
+        for row in PANEL.controls(view, "").rows:
+            if not isinstance(row, SelectSpec) or row.max_values == 1:
+                continue
+            seen.add(state.phase)
+            assert state.phase in (Phase.DISCARD, Phase.ATTACK, Phase.DEFEND)
+            if state.phase is Phase.DISCARD:
+                assert row.min_values == row.max_values == view.discards_due > 1
+                assert len(row.options) == len(view.hand)
+            else:
+                assert row.min_values == 1 and row.max_values == len(row.options) > 1
+            chosen = rng.sample([o.value for o in row.options], rng.randint(row.min_values, row.max_values))
+            value = acts_chosen(chosen)
+            assert value.startswith("a:") and value.count(AND_THEN) == len(chosen) - 1
+            seat, position = state.to_move(), state
+            for notation in value[2:].split(AND_THEN):
+                while position.to_move() == CHANCE:
+                    spec = position.chance()
+                    assert spec is not None
+                    position = position.apply(position.chance_action(sample_outcome(spec, rng)))
+                assert position.to_move() == seat, notation
+                position = position.apply(parse(notation))
+    assert {Phase.DISCARD, Phase.ATTACK} <= seen
 
 
 def test_pass_is_labelled_by_what_it_does() -> None:
