@@ -185,7 +185,8 @@ class TurnClocks:
         action = position.window_pass()
         if action is not None and deciding_seat(position) == seat:
             after = position.apply(action)
-            step = step_of(seat, action, position, after, automatic=True)
+            # "Always pass", pressed in this window, answers it: its player was asked (``was_asked``).
+            step = step_of(seat, action, position, after, automatic=note != STANDING_PASS)
             steps.append(noted(step, note, session.variant.seat_names[seat]))
         else:
             after = position

@@ -239,6 +239,10 @@ async def test_always_pass_passes_at_once_survives_a_restart_and_ask_me_turns_it
     assert "Blue takes the strike: Red scores 1. (standing answer: always pass)" in text
     assert "always pass" in answered.content and answered.buttons[-1].label == ASK
     assert (await record_of(bot, mid)).always_pass == (False, True)
+    # Pressed in the window, it answered it: Bob was asked in this turn (not mentioned again in it).
+    from bot.session import steps_of, was_asked
+
+    assert any(was_asked(step, 1) for step in steps_of((await record_of(bot, mid)).board_steps))
     await play(fake, bob, "Draw a card", channel)
     await stop_bot(bot)
 
