@@ -591,7 +591,7 @@ class Sandbox:
                 raise CommandError(f"{wanted!r}: pick several options of one select at a time")
             values = [str(option.get("value")) for _, _, option in chosen]
             if len(set(values)) != len(values):
-                raise CommandError(f"{wanted!r} names one option twice; name each copy (\"copy 2\")")
+                raise CommandError(f'{wanted!r} names one option twice; name each copy ("copy 2")')
             self._note_elsewhere(message)
             with self._reporting():
                 await self.fake.select(user, message, str(select.custom_id), values, idle=True)
