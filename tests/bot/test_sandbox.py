@@ -454,3 +454,32 @@ def test_what_the_bot_does_by_itself_shows_while_the_prompt_waits(tmp_path: Path
         assert session.proc.wait(30) == 0
     finally:
         session.close()
+
+
+@pytest.mark.asyncio
+async def test_several_options_of_one_select_are_chosen_with_plus(tmp_path: Path) -> None:
+    """Space asks for two discards in one select: the sandbox picks both at once, as a member would."""
+    from engine.space import cards as C
+    from engine.space.game import Phase
+    from tests.databases import sql
+    from tests.engine.space_helpers import make_state
+
+    db = tmp_path / "sandbox.sqlite3"
+    lines: list[str] = []
+    async with Sandbox.open(database=db, seed=1, pictures=tmp_path / "pictures", out=lines.append) as sandbox:
+        assert await sandbox.run_lines(["as alice /challenge @bob game:space", "as bob click accept"]) == 0
+        hand = (C.NOVA_BOMB, C.NOVA_BOMB, C.JAM_TRANSMISSION, C.ESPIONAGE, C.PLASMA_GENERATOR, C.HYPER_JUMP,
+                C.SURPRISE_ATTACK, C.REINFORCEMENTS)  # fmt: skip
+        state = make_state({"T1": 3, "E1": 20}, home=["E2", "T2"], phase=Phase.DISCARD, hands=(hand, ()))
+        (record,) = await sandbox.bot.store.matches.active()
+        sql(db, "UPDATE matches SET state = ? WHERE id = ?", (state.canonical(), record.id))
+        script = [
+            "restart",
+            'as alice click "My hand"',
+            'as alice select "Discard 2 cards" "Nova Bomb (copy 2)" + "Jam Transmission"',
+        ]
+        assert await sandbox.run_lines(script) == 0, "\n".join(lines[-30:])
+        told = after(lines, script[-1])
+        assert contains(told, "Evil Empire discarded Nova Bomb.")
+        assert contains(told, "Evil Empire discarded Jam Transmission.")
+        assert await sandbox.execute('as alice select "Discard 2 cards" "Hyper Jump" + "Espionage"') is False
