@@ -28,6 +28,18 @@ async def _a_match(fake: FakeDiscord, db: Path) -> tuple[RingsideBot, FakeMessag
     return bot, board, mid, (await bot.sessions.get(mid)).version
 
 
+async def drop_every_connection(db: Path) -> None:
+    """What a PostgreSQL restart does to the bot's pooled connections: the server ends them all."""
+    admin = await asyncpg.connect(url_for(db))
+    try:
+        await admin.execute(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+            " WHERE application_name = 'ringside' AND pid <> pg_backend_pid()"
+        )
+    finally:
+        await admin.close()
+
+
 @pytest.mark.asyncio
 @pytest.mark.postgres_only("PostgreSQL's locks; SQLite's are tested in test_hostile_input.py")
 async def test_a_lock_held_by_another_program_is_answered_busy_and_changes_nothing(
@@ -71,14 +83,7 @@ async def test_connections_the_server_drops_are_answered_and_the_bot_goes_on(
     bot, board, mid, version = await _a_match(fake, db)
     player = user_on_turn(board, fake.world.users)
     assert player is not None
-    admin = await asyncpg.connect(url_for(db))
-    try:
-        await admin.execute(
-            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
-            " WHERE application_name = 'ringside' AND pid <> pg_backend_pid()"
-        )
-    finally:
-        await admin.close()
+    await drop_every_connection(db)
     answers = []
     for _ in range(12):
         answer = await fake.click(player, board, roll_of(board), idle=True)
@@ -195,14 +200,7 @@ async def test_reads_right_after_the_server_dropped_every_connection_are_answere
         for _ in range(5):
             # Several connections open, then all dropped by the server while they sit in the pool.
             await asyncio.gather(*(store.connection.one("SELECT pg_sleep(0.05)") for _ in range(6)))
-            admin = await asyncpg.connect(url_for(tmp_path / "db.sqlite3"))
-            try:
-                await admin.execute(
-                    "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
-                    " WHERE application_name = 'ringside' AND pid <> pg_backend_pid()"
-                )
-            finally:
-                await admin.close()
+            await drop_every_connection(tmp_path / "db.sqlite3")
             found = await asyncio.gather(*(store.matches.get(1) for _ in range(8)))
             assert found == [None] * 8
             assert pool.get_size() >= 1
