@@ -380,6 +380,35 @@ def deciding_seat(state: GameState) -> int | None:
     return state.to_move()
 
 
+def parsed(
+    variant: Variant, position: GameState, notation: str, refused: str = ""
+) -> tuple[Action, GameState]:
+    """The action ``notation`` names in ``position`` and the position after it; ``UserError`` (the
+    game's reason, then ``refused``) when it cannot be read or is not legal."""
+    try:
+        action = variant.parse_action(position, notation)
+        return action, position.apply(action)
+    except GameError as exc:
+        raise UserError(f"{sentence(str(exc))}{refused}") from exc
+
+
+def played_next(
+    session: Session, seat: int, position: GameState, notation: str, steps: list[Step]
+) -> GameState:
+    """``position`` after ``seat`` plays ``notation`` next in the same click (several actions chosen
+    at once), its step added to ``steps``; ``UserError`` when it is no longer theirs, or not legal."""
+    if deciding_seat(position) != seat:
+        raise UserError(
+            f"Not all of that could be played: the match moved on before {notation!r}. {UNCHANGED}"
+        )
+    action, after = parsed(session.variant, position, notation, f" {UNCHANGED}")
+    steps.append(step_of(seat, action, position, after, automatic=False))
+    return after
+
+
+UNCHANGED = "Nothing was changed."
+
+
 def sentence(text: str) -> str:
     text = text.strip()
     if not text:

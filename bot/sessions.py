@@ -29,8 +29,9 @@ from bot.session import (
     deciding_seat,
     noted,
     own_step,
+    parsed,
+    played_next,
     result_record,
-    sentence,
     session_from,
     step_of,
     steps_of,
@@ -52,7 +53,6 @@ from bot.turn_driver import (
     others_acted,
 )
 from engine import (
-    GameError,
     GameState,
     TurnConfirmation,
     find_variant,
@@ -218,8 +218,7 @@ class SessionManager:
         self, match_id: int, user_id: int, version: int | None, notation: str, *more: str
     ) -> Played:
         """Apply the user's action (given as notation) if it is theirs to take and legal; ``more``:
-        further actions of theirs played after it, in order, as one click (the cards chosen in a
-        select of several). Either all of them are played and saved, or none (``UserError``).
+        theirs after it, as one click (a select of several): all are played and saved, or none.
 
         In a game whose turns can be taken back (``Variant.turn_confirmation``), a step that does not
         complete the turn goes to the turn's draft: saved, shown only to its player, not final.
@@ -234,11 +233,7 @@ class SessionManager:
             assert position is not None
             if session.awaiting_confirmation:
                 raise UserError("Your turn is complete: confirm it, or take a step back with Undo.")
-            try:
-                action = session.variant.parse_action(position, notation)
-                after = position.apply(action)
-            except GameError as exc:
-                raise UserError(sentence(str(exc))) from exc
+            action, after = parsed(session.variant, position, notation)
             named = session.variant.speaks_for(action)
             if named is not None and named != seat:
                 raise UserError("That is for the other player to decide, not you.")
@@ -258,28 +253,9 @@ class SessionManager:
                 ):
                     return await self.drafts.save(session, after, steps)
             after = await self._advance(session, after, steps)
-            for text in more:
-                # Nothing is saved until all of them are played: a refusal changes nothing.
-                after = await self._advance(session, self._then(session, seat, after, text, steps), steps)
+            for text in more:  # nothing is saved until all of them are played
+                after = await self._advance(session, played_next(session, seat, after, text, steps), steps)
             return await self._commit(session, state, after, steps)
-
-    @staticmethod
-    def _then(
-        session: Session, seat: int, position: GameState, notation: str, steps: list[Step]
-    ) -> GameState:
-        """``position`` after ``seat`` plays ``notation`` next in one click (``act``'s ``more``), its
-        step added to ``steps``; ``UserError`` when it is no longer theirs to play, or not legal."""
-        if deciding_seat(position) != seat:
-            raise UserError(
-                f"Not all of that could be played: the match moved on before {notation!r}. Nothing was changed."
-            )
-        try:
-            action = session.variant.parse_action(position, notation)
-            after = position.apply(action)
-        except GameError as exc:
-            raise UserError(f"{sentence(str(exc))} Nothing was changed.") from exc
-        steps.append(step_of(seat, action, position, after, automatic=False))
-        return after
 
     async def roll(self, match_id: int, user_id: int, version: int | None) -> Played:
         """Roll the dice for the user when the position waits for their roll."""

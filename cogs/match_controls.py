@@ -32,7 +32,7 @@ from cogs.board import (
     turn_picture,
 )
 from cogs.origin import check_origin, is_private
-from cogs.panels.base import AND_THEN, CONFIRM, UNDO
+from cogs.panels.base import CONFIRM, UNDO, notations
 from cogs.replies import reply_privately
 
 log = logging.getLogger(__name__)
@@ -118,9 +118,7 @@ class MatchControls:
             elif value == CONFIRM:
                 played = await sessions.drafts.confirm(match_id, interaction.user.id, version)
             elif value.startswith("a:"):
-                played = await sessions.act(
-                    match_id, interaction.user.id, version, *value[2:].split(AND_THEN)
-                )
+                played = await sessions.act(match_id, interaction.user.id, version, *notations(value))
             else:
                 raise UserError("That control is not understood by this version of the bot.")
         except UserError as exc:

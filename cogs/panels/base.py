@@ -40,6 +40,11 @@ COPY = "#"
 copies of a card to discard: ``a:discard nova-bomb`` and ``a:discard nova-bomb#2``)."""
 
 
+def notations(value: str) -> list[str]:
+    """The notations of the actions a control value ``a:...`` plays, in order (``AND_THEN``)."""
+    return value[2:].split(AND_THEN)
+
+
 def act_copy(notation: str, copy: int) -> str:
     """The option value of the ``copy``-th (from 1) of several options that play ``notation``."""
     return act(notation) if copy <= 1 else f"{act(notation)}{COPY}{copy}"
