@@ -68,6 +68,7 @@ from fakediscord.matches import (  # noqa: E402
     challenge_and_accept,
     pick_control,
     play_one,
+    private_panel,
     user_on_turn,
 )
 
@@ -285,6 +286,11 @@ async def play_space_match(
             continue
         panel = panels.get(user.id)
         panel = fake.message(panel) if panel is not None else None
+        if panel is not None and panel.deleted:
+            # The bot sent the live panel again below a newer board (``LivePanels``).
+            panel = private_panel(fake, channel_id, user, board)
+            if panel is not None:
+                panels[user.id] = panel
         if live_game_controls(panel):
             message = panel
         elif "**My hand**" in board.content:

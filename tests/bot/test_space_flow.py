@@ -33,7 +33,14 @@ from engine.space import cards as C
 from engine.space.actions import Pass
 from engine.space.game import Phase, SpaceView
 from fakediscord import FakeDiscord, FakeMessage
-from fakediscord.matches import WINDOW, challenge_and_accept, live_board, play_one, user_on_turn
+from fakediscord.matches import (
+    WINDOW,
+    challenge_and_accept,
+    live_board,
+    play_one,
+    private_panel,
+    user_on_turn,
+)
 from tests.bot.test_space_discord import session_of
 from tests.engine.space_helpers import make_state, play, with_fields
 from tests.support import board_parts, start_bot, stop_bot
@@ -254,10 +261,10 @@ async def play_turns(
             clock.advance(121)  # nobody taps: the window passes by itself
             await bot.run_due_tasks()
             continue
-        panel = fake.message(panels[user.id]) if user.id in panels else None
-        if panel is None or not any(
-            not c.disabled and (c.custom_id or "").startswith("g:") for c in panel.all_components
-        ):
+        # As a player looks: their newest private reply below the latest board, if it has live
+        # controls (a live panel is kept there: ``LivePanels`` moves it below a newer board).
+        panel = private_panel(fake, channel, user, board) if user.id in panels else None
+        if panel is None:
             panel = board
             if "**My hand**" in board.content:
                 hand = next(b.custom_id or "" for b in board.buttons if b.label == "My hand")
