@@ -54,10 +54,9 @@ def acts_chosen(values: Sequence[str]) -> str:
     """The control value of the options chosen in a select of several (``SelectSpec.max_values``):
     their actions in the order given. A value that is not an action (a page to open) is only ever
     chosen alone."""
-    notations = [value[2:].split(COPY, 1)[0] for value in values if value.startswith("a:")]
-    if len(values) == 1 or len(notations) != len(values):
-        return act(notations[0]) if notations and len(values) == 1 else values[0]
-    return act(AND_THEN.join(notations))
+    if not all(value.startswith("a:") for value in values):
+        return values[0]
+    return act(AND_THEN.join(value[2:].split(COPY, 1)[0] for value in values))
 
 
 class Style(Enum):

@@ -145,7 +145,7 @@ class SpacePanel:
         plays: dict[int, list[Choice]] = {}
         moves: dict[int, list[Choice]] = {}
         builds: list[Choice] = []
-        discards: list[Choice] = []
+        discards: list[tuple[int, Choice]] = []
         keeps: list[Choice] = []
         seen: set[tuple[object, ...]] = set()
         key: tuple[object, ...]
@@ -156,7 +156,9 @@ class SpacePanel:
                 fixed.insert(0, ButtonSpec("Roll", act("roll"), Style.PRIMARY, emoji="🎲"))
             elif isinstance(action, Discard):
                 card = CARDS[action.kind]
-                discards.append(Choice(f"Discard {card.name}", act(action.notation), card_words(card)))
+                discards.append(
+                    (action.kind, Choice(f"Discard {card.name}", act(action.notation), card_words(card)))
+                )
             elif isinstance(action, Build):
                 key = view.choice_class(action)
                 if key not in seen:
@@ -182,14 +184,14 @@ class SpacePanel:
             due = view.discards_due
             groups.append(Group(f"Discard {due} cards…", self._copies(view, discards), False, (due, due)))
         elif discards:
-            groups.append(Group("Discard a card…", tuple(discards)))
+            groups.append(Group("Discard a card…", tuple(c for _, c in discards)))
         if builds:
             groups.append(Group("Rebuild a destroyed unit…", tuple(builds)))
         for die in sorted(moves, reverse=True):
             groups.append(Group(f"Move a unit by {die}…", tuple(moves[die])))
         if keeps:
             groups.append(Group("Keep which units…", tuple(keeps), buttons=False))
-        fight_cards = self._copies(view, [c for kind in sorted(plays) for c in plays[kind]])
+        fight_cards = self._copies(view, [(kind, c) for kind in sorted(plays) for c in plays[kind]])
         if view.phase in FIGHT_PHASES and len(fight_cards) > 1:
             # Cards that name nothing, each playable with the others: chosen together, one click.
             title = FIGHT_PHASES[view.phase]
@@ -202,14 +204,13 @@ class SpacePanel:
             )
         return fixed, groups
 
-    def _copies(self, view: SpaceView, choices: Sequence[Choice]) -> tuple[Choice, ...]:
-        """``choices`` (each a discard or play of one card kind), each once per copy of its card in the
-        viewer's hand: as many can be chosen at once as the hand holds."""
+    def _copies(self, view: SpaceView, choices: Sequence[tuple[int, Choice]]) -> tuple[Choice, ...]:
+        """``choices`` (the kind of card each discards or plays, and the choice), each once per copy
+        of its card in the viewer's hand: as many can be chosen at once as the hand holds."""
         held = Counter(view.hand)
         out: list[Choice] = []
-        for choice in choices:
-            key = choice.value[2:].split()[1]
-            for copy in range(1, max(1, held[key]) + 1):
+        for kind, choice in choices:
+            for copy in range(1, max(1, held[CARDS[kind].key]) + 1):
                 label = choice.label if copy == 1 else f"{choice.label} (copy {copy})"
                 out.append(Choice(label, act_copy(choice.value[2:], copy), choice.description))
         return tuple(out)
