@@ -57,7 +57,6 @@ from engine.space.board import (
     SCRAP,
     SECTORS,
     SHORT,
-    SIDES,
     owner,
     sector_name,
     unit_label,
@@ -653,23 +652,11 @@ def _draw_winner(image: Image.Image, result: Outcome) -> None:
 
 def _draw_header(image: Image.Image, view: SpaceView, caption: Caption) -> None:
     seat = view.result.winner if view.result is not None else view.turn_seat
-    phase_text = view.phase_text
-    if view.result is not None and view.result.winner in (0, 1):
-        phase_text = won_text(view.result.winner, phase_text)
-    elif view.deciding in (0, 1):
+    if view.result is None and view.deciding in (0, 1):
         # The seat asked to decide, in its colour: a response window's "<seat> may play ...", or the
         # fight's winner choosing what it keeps ("<winner> won in sector N").
         seat = view.deciding
-    image.paste(_header(seat, phase_text, view.turn_number, caption), (0, 0))
-
-
-def won_text(winner: int, ending: str) -> str:
-    """The header's words for a game won: who won as the title (short enough for a phone), how under
-    it ("Terran Defense Force has no unit left: Evil Empire wins." → "Evil Empire wins: Terran
-    Defense Force has no unit left")."""
-    how = ending.rstrip(".")
-    how = how.split(": ", 1)[0] if ": " in how else how.removesuffix(" and wins")
-    return f"{SIDES[winner]} wins: {how.removeprefix(SIDES[winner] + ' ')}"
+    image.paste(_header(seat, view.phase_text, view.turn_number, caption), (0, 0))
 
 
 @bytes_lru(3 * MB, theme.picture_bytes)

@@ -291,12 +291,12 @@ def _end_turn(table: _Table) -> None:
     table.keep_seat = -1
     winner = _holder_of_all_planets(table.positions)
     if winner is not None:
-        _finish(table, winner, SpaceWin.ALL_PLANETS, f"{SIDES[winner]} controls all four planets and wins.")
+        _finish(table, winner, SpaceWin.ALL_PLANETS, f"{SIDES[winner]} wins: all four planets held.")
         return
     for seat in (0, 1):
         if not table.on_board(seat):
             _finish(
-                table, 1 - seat, SpaceWin.NO_UNITS, f"{SIDES[seat]} has no unit left: {SIDES[1 - seat]} wins."
+                table, 1 - seat, SpaceWin.NO_UNITS, f"{SIDES[1 - seat]} wins: {SIDES[seat]} has no unit left."
             )
             return
     if table.extra_turns > 0:

@@ -26,7 +26,9 @@ DIGESTS = {
     # (tests/engine/test_backgammon_move_numbers.py); a one-point match's result says what the match
     # was won by ("White wins the match with a gammon"), not its points.
     "backgammon": "61488be5829a8ee59ece0f147e3c58addd08f4751f1929acbc5f78273966052e",
-    "space": "57cf3b5993cf8bb1f754ae73dceab7c1352c1c0a31c170dce3f5465db5d70a55",
+    # Issue 25 words a won game of space as the other games do, "<winner> wins: <how>" (the
+    # board's title is the winner, whole): only the ending's text changes.
+    "space": "363c95b7fd12191c03fc2fd52e4147551d23e97cac6fcf39ce3fa6dfcba4b624",
 }
 MIN_STATES = 300
 
