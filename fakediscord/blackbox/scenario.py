@@ -464,8 +464,9 @@ class BlackBox:
         played = [t for t in self.tables if t.game == "backgammon" and self.computer not in t.players]
         reviewed = max(played, key=lambda t: t.decisions)
         await self.review(reviewed)
-        # The same match as a file played elsewhere: /analyse file: and its review.
-        await self.review_file(reviewed)
+        # A match (not this money session: the importer reads matches only) as a file played
+        # elsewhere: /analyse file: and its review.
+        await self.review_file(max((t for t in played if t is not table), key=lambda t: t.decisions))
 
     async def play_this(self, table: Table, user: FakeUser) -> None:
         """``user``'s /hint, whose **Play this** the others try first (refused), then ``user``."""
