@@ -39,6 +39,9 @@ JSON = dict[str, Any]
 SETTLE_TIMEOUT = 60.0
 #: Seconds between two looks at whether the public board has caught up.
 PACE = 0.02
+#: Decisions of a match refused one after another before the run calls it stuck: a person is refused
+#: once (a board that moved on, a race), then clicks what the refusal points to.
+REFUSALS_IN_A_ROW = 5
 #: A control that belongs to a match, and the match: ``g:<match>:...``, ``hand:<match>``, ...
 MATCH_CONTROL = re.compile(r"^(?:g|hand|rsk|rm|sa|rs):(\d+)")
 GAME_CONTROL = re.compile(r"^g:(\d+):(\d+):(.*)$")
@@ -232,6 +235,9 @@ class Table:
     database: Path | None = None
     #: decisions the members made in it
     decisions: int = 0
+    #: of those, the ones refused (a board that moved on meanwhile), and the latest in a row
+    refused: int = 0
+    refused_in_a_row: int = 0
 
     @property
     def users(self) -> dict[int, FakeUser]:
@@ -386,18 +392,28 @@ class Table:
         if after_answer is not None:
             await after_answer()
             return True
-        await self.settle(result, custom_id if not values else values[0], version_of(custom_id), seen)
+        refusal = await self.settle(
+            result, custom_id if not values else values[0], version_of(custom_id), seen
+        )
+        self.refused += refusal is not None
+        self.refused_in_a_row = self.refused_in_a_row + 1 if refusal is not None else 0
+        if self.refused_in_a_row >= REFUSALS_IN_A_ROW:
+            self.clicker.ledger.fail(
+                f"{self.game} match #{self.match_id}: {user.name}'s last {self.refused_in_a_row} decisions "
+                f"were all refused, the last with {refusal!r}"
+            )
+            raise Stuck
         return True
 
     async def settle(
         self, result: InteractionResult, chosen: str, version: int | None, seen: dict[int, int]
-    ) -> None:
+    ) -> str | None:
         """Wait for what the click leads to: the next decision shown (a control of a later version, a
         board posted or edited since the click, ``seen`` (message: edits), asking a person), the
-        result, or a private refusal; a click that only opens other controls (``n:``) is answered by
-        the edit itself."""
+        result, or a private refusal (returned: its text); a click that only opens other controls
+        (``n:``) is answered by the edit itself."""
         if chosen.startswith("n:") or version is None:
-            return
+            return None
 
         def refused() -> bool:  # a private message sent in answer, with nothing newer to decide on it
             return any(
@@ -421,6 +437,9 @@ class Table:
             lambda: self.result() is not None or shown() or refused(),
             f"what {result.interaction.user.name}'s {chosen!r} leads to",
         )
+        if self.result() is not None or shown():
+            return None
+        return next((m.content for m in result.messages if m.ephemeral), "")
 
     async def play(self, rng: random.Random, steps: int) -> bool:
         """Up to ``steps`` decisions; whether the match is over."""

@@ -8,7 +8,8 @@ Stages, in order (each a method; a stage that finds its match stuck records why,
 2. ring between two members: the first board's controls tried by the opponent and a stranger,
    **Rules** by everyone, Resign's confirmation tried by everyone, turns, and a SIGKILL as soon as a
    click is answered (its action being saved and shown); the workers must end by themselves;
-3. the bot started again on the same database: that ring match to its end, a stale control, Rematch;
+3. the bot started again on the same database: that ring match to its end (its player on turn resigns
+   after 200 decisions: random play can wander), a stale control, Rematch;
 4. ring against the computer, to the end;
 5. backgammon (a 1-point match) between two members: turns with Undo, a private panel tried by the
    others, then Resign wherever the match stands;
@@ -27,7 +28,8 @@ Stages, in order (each a method; a stage that finds its match stuck records why,
     whether every registered kind was used in every role.
 
 Every kind of control met for the first time in a match is also tried by the others there
-(``Table.step``), so a kind added to the bot is clicked as soon as a board carries it.
+(``Table.step``), so a kind added to the bot is clicked as soon as a board carries it. A match whose
+decisions are refused five times in a row has stopped going on: a failure.
 """
 
 from __future__ import annotations
@@ -70,6 +72,9 @@ BACKGAMMON_STEPS = 80
 RING_STEPS_BEFORE_KILL = 12
 #: Decisions a game played to its end may take before the run calls it stuck.
 TO_THE_END = 400
+#: Decisions of the ring match between two members after the restart before its player on turn resigns
+#: (random play: half its games end within about 30 decisions, one in a hundred takes over 200).
+RING_TO_THE_END = 200
 ANALYSIS_TIMEOUT = 300.0
 """How long the analysis of a finished match may take to be posted (3-ply, one at a time, on a loaded CI
 machine)."""
@@ -359,10 +364,20 @@ class BlackBox:
 
     async def ring_after_the_restart(self, table: Table) -> None:
         before = [m for m in table.public() if m.all_components]
-        await table.play(self.rng, TO_THE_END)
+        if not await table.play(self.rng, RING_TO_THE_END):
+            # Random play can wander a long time in ring (no side moves towards a goal, as in
+            # backgammon); a match that stopped going on fails in Table.step, so this one resigns.
+            asked = table.asked(await table.ready())
+            if asked is None:
+                self.ledger.fail(f"ring match #{table.match_id}: its board asks nobody to decide")
+                return
+            self.ledger.note(
+                f"ring match #{table.match_id}: not over after {table.decisions} decisions; {asked.name} resigns"
+            )
+            await self.resign_by_button(table, asked)
         result = table.result()
         if result is None:
-            self.ledger.fail(f"ring match #{table.match_id} did not end in {TO_THE_END} decisions")
+            self.ledger.fail(f"ring match #{table.match_id} did not end")
             return
         # A control of an earlier board, as a client that missed an edit still shows it.
         old = next((m for m in before if m.custom_ids and m.id != result.id), None)
@@ -755,7 +770,8 @@ class BlackBox:
         ending = result.content.splitlines()[0][:120] if result is not None else "not over"
         names = " v ".join(p.name for p in table.players)
         self.ledger.note(
-            f"{table.game} match #{table.match_id} ({names}): {table.decisions} decisions; {ending}"
+            f"{table.game} match #{table.match_id} ({names}): {table.decisions} decisions"
+            f"{f' ({table.refused} refused)' if table.refused else ''}; {ending}"
         )
 
     # -- the whole run ----------------------------------------------------------------------------

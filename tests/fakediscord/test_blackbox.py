@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import random
 import subprocess
 import sys
 import textwrap
@@ -19,7 +20,7 @@ from discord.ext import commands
 from cogs.components import DYNAMIC_ITEMS
 from fakediscord import FakeDiscord
 from fakediscord.blackbox import Ledger
-from fakediscord.blackbox.driver import Clicker
+from fakediscord.blackbox.driver import REFUSALS_IN_A_ROW, Clicker, Stuck, Table
 from fakediscord.blackbox.kinds import Kinds
 from fakediscord.blackbox.processes import BotProcess, alive, children, trouble
 
@@ -230,6 +231,68 @@ async def test_a_click_nobody_answers_is_a_failure_and_coverage_counts_kinds_and
         "AlsoAnswers: a registered kind of control that was never clicked",
     ]
     assert "FAILED: 4 problem(s)" in ledger.summary(KINDS.names)
+
+
+# -- a match whose every decision is refused --------------------------------------------------------
+
+
+class Refused(
+    discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"g:(?P<match>\d+):(?P<version>\d+):a:on"
+):
+    """A board's game control that the bot always refuses privately (a match that stopped going on)."""
+
+    def __init__(self) -> None:
+        super().__init__(discord.ui.Button(label="Move on", custom_id="g:1:1:a:on"))
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: Any
+    ) -> Refused:
+        return cls()
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        await interaction.response.send_message("That control is out of date.", ephemeral=True)
+
+
+class StuckBoard(commands.Bot):
+    def __init__(self, player: int) -> None:
+        super().__init__(command_prefix="!", intents=discord.Intents.default())
+
+        @self.tree.command(description="A board")
+        async def board(interaction: discord.Interaction[Any]) -> None:
+            view = discord.ui.View(timeout=None)
+            view.add_item(Refused())
+            await interaction.response.send_message(f"<@{player}>, your turn: move on.", view=view)
+
+    async def setup_hook(self) -> None:
+        self.add_dynamic_items(Refused)
+        await self.tree.sync()
+
+
+@pytest.mark.asyncio
+async def test_a_match_whose_decisions_are_refused_again_and_again_is_stuck(fake: FakeDiscord) -> None:
+    alice, bob, carol, ringside = (fake.add_user(n) for n in ("alice", "bob", "carol", "ringside"))
+    b = StuckBoard(alice.id)
+    await fake.connect(b)
+    try:
+        ledger = Ledger()
+        kinds = Kinds.from_json(
+            {"source": "test", "kinds": [{"name": "Refused", "template": r"g:\d+:\d+:a:on"}]}
+        )
+        clicker = Clicker(fake, kinds, ledger)
+        board = (await fake.slash(alice, "board")).message
+        assert board is not None
+        table = Table(fake, clicker, "ring", board.channel_id, 1, (alice, bob), ringside, carol)
+        with pytest.raises(Stuck):
+            for _ in range(REFUSALS_IN_A_ROW + 1):
+                await table.step(random.Random(1))
+        assert table.decisions == table.refused == REFUSALS_IN_A_ROW
+        assert [f for _, f in ledger.failures] == [
+            f"ring match #1: alice's last {REFUSALS_IN_A_ROW} decisions were all refused, "
+            "the last with 'That control is out of date.'"
+        ]
+    finally:
+        await b.close()
 
 
 @pytest.mark.slow  # about 20 s: the real process, every game, a kill and a restart
