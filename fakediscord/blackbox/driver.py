@@ -39,9 +39,12 @@ JSON = dict[str, Any]
 SETTLE_TIMEOUT = 60.0
 #: Seconds between two looks at whether the public board has caught up.
 PACE = 0.02
-#: Decisions of a match refused one after another before the run calls it stuck: a person is refused
-#: once (a board that moved on, a race), then clicks what the refusal points to.
-REFUSALS_IN_A_ROW = 5
+#: Decisions of a match that change nothing (refused, or nothing saved: a pick that only narrows the
+#: controls), one after another, before the run calls it stuck: a person is refused once (a board that
+#: moved on, a race) and picks a stack once, then clicks what the refusal points to or a step.
+NOWHERE_IN_A_ROW = 5
+#: Seconds a member takes to read a refusal before their next click.
+REFUSAL_READ = 1.0
 #: A control that belongs to a match, and the match: ``g:<match>:...``, ``hand:<match>``, ...
 MATCH_CONTROL = re.compile(r"^(?:g|hand|rsk|rm|sa|rs):(\d+)")
 GAME_CONTROL = re.compile(r"^g:(\d+):(\d+):(.*)$")
@@ -235,9 +238,10 @@ class Table:
     database: Path | None = None
     #: decisions the members made in it
     decisions: int = 0
-    #: of those, the ones refused (a board that moved on meanwhile), and the latest in a row
+    #: of those, the ones refused (a board that moved on meanwhile)
     refused: int = 0
-    refused_in_a_row: int = 0
+    #: the latest decisions, one after another, that changed nothing (refused, or nothing saved)
+    nowhere_in_a_row: int = 0
 
     @property
     def users(self) -> dict[int, FakeUser]:
@@ -286,6 +290,25 @@ class Table:
                 f"{what}; the board says {board.content[:300]!r} with controls {board.custom_ids}"
             )
             raise Stuck from None
+
+    def latest_messages(self, count: int = 6) -> str:
+        """The newest messages of the match's place, a line each (for a failure's report)."""
+        lines = []
+        for m in self.fake.messages_in(self.place)[-count:]:
+            live = [c.custom_id for c in m.all_components if not c.disabled]
+            to = f"to {self.users[m.visible_to].name}" if m.visible_to in self.users else "public"
+            lines.append(f"    #{m.id} {to}, {len(m.history)} edits: {m.content[:100]!r} {live}")
+        return "\n".join(lines)
+
+    def saved(self) -> tuple[object, ...] | None:
+        """What the bot saved of the match and of its turn in progress (None without the database)."""
+        if self.database is None:
+            return None
+        with contextlib.closing(sqlite3.connect(f"file:{self.database}?mode=ro", uri=True, timeout=5)) as db:
+            row = db.execute(
+                "SELECT version, turn_steps, draft, status FROM matches WHERE id = ?", (self.match_id,)
+            ).fetchone()
+        return tuple(row) if row is not None else None
 
     def behind(self) -> bool:
         """Whether the bot saved more of the match than its public board shows yet, and is to show
@@ -385,6 +408,7 @@ class Table:
             )
             raise Stuck from None
         seen = {m.id: len(m.history) for m in self.public()}
+        saved = self.saved()
         result = await self.clicker.press(user, "player", where, custom_id, values)
         if result is None:
             raise Stuck
@@ -396,11 +420,13 @@ class Table:
             result, custom_id if not values else values[0], version_of(custom_id), seen
         )
         self.refused += refusal is not None
-        self.refused_in_a_row = self.refused_in_a_row + 1 if refusal is not None else 0
-        if self.refused_in_a_row >= REFUSALS_IN_A_ROW:
+        nowhere = refusal is not None or (saved is not None and self.saved() == saved)
+        self.nowhere_in_a_row = self.nowhere_in_a_row + 1 if nowhere else 0
+        if self.nowhere_in_a_row >= NOWHERE_IN_A_ROW:
             self.clicker.ledger.fail(
-                f"{self.game} match #{self.match_id}: {user.name}'s last {self.refused_in_a_row} decisions "
-                f"were all refused, the last with {refusal!r}"
+                f"{self.game} match #{self.match_id}: {user.name}'s last {self.nowhere_in_a_row} decisions "
+                f"changed nothing; the last, {custom_id!r} {values or ''} on {where.content[:160]!r}, "
+                f"answered {refusal!r}; the latest messages there:\n{self.latest_messages()}"
             )
             raise Stuck
         return True
@@ -415,11 +441,15 @@ class Table:
         if chosen.startswith("n:") or version is None:
             return None
 
+        def answers() -> list[FakeMessage]:  # as they are now ("thinking…" is filled in later)
+            return [self.fake.message(m) for m in result.messages]
+
         def refused() -> bool:  # a private message sent in answer, with nothing newer to decide on it
             return any(
                 m.ephemeral
+                and not m.loading
                 and not any((version_of(c.custom_id or "") or 0) > version for c in m.all_components)
-                for m in result.messages
+                for m in answers()
             )
 
         def shown() -> bool:
@@ -439,7 +469,9 @@ class Table:
         )
         if self.result() is not None or shown():
             return None
-        return next((m.content for m in result.messages if m.ephemeral), "")
+        # A person reads the refusal before clicking again (meanwhile the bot keeps their panel current).
+        await asyncio.sleep(REFUSAL_READ)
+        return next((m.content for m in answers() if m.ephemeral), "")
 
     async def play(self, rng: random.Random, steps: int) -> bool:
         """Up to ``steps`` decisions; whether the match is over."""

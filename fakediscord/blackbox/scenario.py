@@ -29,7 +29,8 @@ Stages, in order (each a method; a stage that finds its match stuck records why,
 
 Every kind of control met for the first time in a match is also tried by the others there
 (``Table.step``), so a kind added to the bot is clicked as soon as a board carries it. A match whose
-decisions are refused five times in a row has stopped going on: a failure.
+decisions change nothing five times in a row (refused, or nothing saved) has stopped going on: a
+failure.
 """
 
 from __future__ import annotations

@@ -20,7 +20,7 @@ from discord.ext import commands
 from cogs.components import DYNAMIC_ITEMS
 from fakediscord import FakeDiscord
 from fakediscord.blackbox import Ledger
-from fakediscord.blackbox.driver import REFUSALS_IN_A_ROW, Clicker, Stuck, Table
+from fakediscord.blackbox.driver import NOWHERE_IN_A_ROW, Clicker, Stuck, Table
 from fakediscord.blackbox.kinds import Kinds
 from fakediscord.blackbox.processes import BotProcess, alive, children, trouble
 
@@ -284,13 +284,16 @@ async def test_a_match_whose_decisions_are_refused_again_and_again_is_stuck(fake
         assert board is not None
         table = Table(fake, clicker, "ring", board.channel_id, 1, (alice, bob), ringside, carol)
         with pytest.raises(Stuck):
-            for _ in range(REFUSALS_IN_A_ROW + 1):
+            for _ in range(NOWHERE_IN_A_ROW + 1):
                 await table.step(random.Random(1))
-        assert table.decisions == table.refused == REFUSALS_IN_A_ROW
-        assert [f for _, f in ledger.failures] == [
-            f"ring match #1: alice's last {REFUSALS_IN_A_ROW} decisions were all refused, "
-            "the last with 'That control is out of date.'"
-        ]
+        assert table.decisions == table.refused == NOWHERE_IN_A_ROW
+        [(_, failure)] = ledger.failures
+        assert failure.startswith(
+            f"ring match #1: alice's last {NOWHERE_IN_A_ROW} decisions changed nothing; the last, "
+            f"'g:1:1:a:on'  on '<@{alice.id}>, your turn: move on.', answered 'That control is out of date.'; "
+            "the latest messages there:\n"
+        )
+        assert failure.count("to alice, 0 edits: 'That control is out of date.'") == NOWHERE_IN_A_ROW
     finally:
         await b.close()
 
