@@ -467,6 +467,12 @@ class Table:
             lambda: self.result() is not None or shown() or refused(),
             f"what {result.interaction.user.name}'s {chosen!r} leads to",
         )
+        # A person waits for "thinking…" to end before clicking again: a private panel that answers
+        # a click on an older one ("carry on here") is filled in after the newer controls are shown.
+        await self.wait(
+            lambda: not any(m.loading for m in answers()),
+            f"the answer to {result.interaction.user.name}'s {chosen!r} to be filled in",
+        )
         if self.result() is not None or shown():
             return None
         # A person reads the refusal before clicking again (meanwhile the bot keeps their panel current).
