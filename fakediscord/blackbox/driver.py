@@ -419,8 +419,12 @@ class Table:
         refusal = await self.settle(
             result, custom_id if not values else values[0], version_of(custom_id), seen
         )
-        self.refused += refusal is not None
-        nowhere = refusal is not None or (saved is not None and self.saved() == saved)
+        nowhere = refusal is not None if saved is None else self.saved() == saved
+        if nowhere and refusal is not None:
+            # A person reads a refusal before clicking again (meanwhile the bot keeps their panel
+            # current), even when the match has gone on elsewhere.
+            self.refused += 1
+            await asyncio.sleep(REFUSAL_READ)
         self.nowhere_in_a_row = self.nowhere_in_a_row + 1 if nowhere else 0
         if self.nowhere_in_a_row >= NOWHERE_IN_A_ROW:
             self.clicker.ledger.fail(
@@ -436,7 +440,7 @@ class Table:
     ) -> str | None:
         """Wait for what the click leads to: the next decision shown (a control of a later version, a
         board posted or edited since the click, ``seen`` (message: edits), asking a person), the
-        result, or a private refusal (returned: its text); a click that only opens other controls
+        result, or a private answer with nothing newer to decide on (returned: its text); a click that only opens other controls
         (``n:``) is answered by the edit itself."""
         if chosen.startswith("n:") or version is None:
             return None
@@ -444,12 +448,16 @@ class Table:
         def answers() -> list[FakeMessage]:  # as they are now ("thinking…" is filled in later)
             return [self.fake.message(m) for m in result.messages]
 
-        def refused() -> bool:  # a private message sent in answer, with nothing newer to decide on it
-            return any(
-                m.ephemeral
-                and not m.loading
-                and not any((version_of(c.custom_id or "") or 0) > version for c in m.all_components)
-                for m in answers()
+        def refusal() -> str | None:  # a private message sent in answer, with nothing newer to decide on it
+            return next(
+                (
+                    m.content
+                    for m in answers()
+                    if m.ephemeral
+                    and not m.loading
+                    and not any((version_of(c.custom_id or "") or 0) > version for c in m.all_components)
+                ),
+                None,
             )
 
         def shown() -> bool:
@@ -464,7 +472,7 @@ class Table:
             return False
 
         await self.wait(
-            lambda: self.result() is not None or shown() or refused(),
+            lambda: self.result() is not None or shown() or refusal() is not None,
             f"what {result.interaction.user.name}'s {chosen!r} leads to",
         )
         # A person waits for "thinking…" to end before clicking again: a private panel that answers
@@ -473,11 +481,7 @@ class Table:
             lambda: not any(m.loading for m in answers()),
             f"the answer to {result.interaction.user.name}'s {chosen!r} to be filled in",
         )
-        if self.result() is not None or shown():
-            return None
-        # A person reads the refusal before clicking again (meanwhile the bot keeps their panel current).
-        await asyncio.sleep(REFUSAL_READ)
-        return next((m.content for m in answers() if m.ephemeral), "")
+        return refusal()
 
     async def play(self, rng: random.Random, steps: int) -> bool:
         """Up to ``steps`` decisions; whether the match is over."""
