@@ -304,23 +304,20 @@ class Table:
         """What the bot saved of the match and of its turn in progress (None without the database)."""
         if self.database is None:
             return None
-        with contextlib.closing(sqlite3.connect(f"file:{self.database}?mode=ro", uri=True, timeout=5)) as db:
-            row = db.execute(
-                "SELECT version, turn_steps, draft, status FROM matches WHERE id = ?", (self.match_id,)
-            ).fetchone()
+        row = self.saved_row("version, turn_steps, draft, status")
         return tuple(row) if row is not None else None
+
+    def saved_row(self, columns: str) -> Any:
+        """``columns`` of the match's row in the bot's database (read only), or None."""
+        assert self.database is not None
+        with contextlib.closing(sqlite3.connect(f"file:{self.database}?mode=ro", uri=True, timeout=5)) as db:
+            return db.execute(f"SELECT {columns} FROM matches WHERE id = ?", (self.match_id,)).fetchone()
 
     def behind(self) -> bool:
         """Whether the bot saved more of the match than its public board shows yet, and is to show
         it: not while the board waits for the mover's private steps (``bot.turn_driver.board_held``),
         which reach it together when the mover leaves them."""
-        assert self.database is not None
-        with contextlib.closing(sqlite3.connect(f"file:{self.database}?mode=ro", uri=True, timeout=5)) as db:
-            row = db.execute(
-                "SELECT board_version, shown_version, status, game, state, turn_steps FROM matches"
-                " WHERE id = ?",
-                (self.match_id,),
-            ).fetchone()
+        row = self.saved_row("board_version, shown_version, status, game, state, turn_steps")
         if row is None or row[1] is None:
             return True
         if row[1] >= row[0]:
