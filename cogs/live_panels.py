@@ -8,12 +8,19 @@ board was posted after the panel (a window for the opponent mentions them on a n
 turn comes back), the panel is sent again as a new private message below it and the old one deleted,
 so the player never scrolls up past a tall picture for it, nor presses My hand instead.
 
+A player has one live panel a match. When another message becomes it (My hand pressed again, a
+panel moved below a newer board), the one it replaces loses its controls at once, so no private
+message of theirs offers controls that the live panel does not; a click on such an older panel all
+the same (a client that has not shown the edit) is answered with the live panel itself
+(``cogs.match_controls``).
+
 The panels are kept in memory: after a restart (or on another process) a player opens My hand once
 more, as after 15 minutes; a token that outlived its usefulness would not be worth keeping in the
 database."""
 
 from __future__ import annotations
 
+import asyncio
 import datetime as dt
 import logging
 from dataclasses import dataclass
@@ -46,11 +53,27 @@ def editable(interaction: discord.Interaction[Any]) -> bool:
 @dataclass(slots=True)
 class Panel:
     """A player's live panel: the interaction whose token edits it, when the panel's message was
-    posted, and that message when it is a followup (a panel moved below a newer board)."""
+    posted, that message when it is a followup (a panel moved below a newer board), and its id when
+    known."""
 
     interaction: discord.Interaction[Any]
     posted: dt.datetime
     followup: discord.WebhookMessage | None = None
+    message_id: int | None = None
+
+    def other_message(self, other: Panel) -> bool:
+        """Whether ``other`` is surely another private message than this one (both ids known)."""
+        return None not in (self.message_id, other.message_id) and self.message_id != other.message_id
+
+    async def retire(self) -> None:
+        """Take the controls off this panel's message: a newer panel of the same player replaced it."""
+        try:
+            if self.followup is not None:
+                await self.followup.edit(view=None)
+            else:
+                await self.interaction.edit_original_response(view=None)
+        except discord.HTTPException as exc:  # dismissed or expired: nothing left to click
+            log.info("a replaced private panel could not be edited (%s)", exc)
 
     async def edit(self, content: str, view: discord.ui.View | None) -> None:
         if self.followup is not None:
@@ -70,18 +93,23 @@ class Panel:
                 await self.interaction.delete_original_response()
         except discord.HTTPException as exc:  # dismissed already: nothing to delete
             log.info("an old private panel could not be deleted (%s)", exc)
-        return Panel(self.interaction, sent.created_at, sent)
+        return Panel(self.interaction, sent.created_at, sent, sent.id)
 
 
 class LivePanels:
     def __init__(self, publisher: BoardPublisher) -> None:
         self.publisher = publisher
         self._panels: dict[tuple[int, int], Panel] = {}
+        self._retiring: set[asyncio.Task[None]] = set()
 
-    def keep(self, session: Session, interaction: discord.Interaction[Any]) -> None:
+    def keep(
+        self, session: Session, interaction: discord.Interaction[Any], message_id: int | None = None
+    ) -> None:
         """Note ``interaction``'s original response as its user's live private panel of the match
         (only in a game with hands, whose panel changes while the player waits): a new reply (My
-        hand on the board), or the private panel clicked, which stays where it was posted."""
+        hand on the board: ``message_id``, the reply's id, when known), or the private panel
+        clicked, which stays where it was posted. The panel it replaces, if another message, loses
+        its controls."""
         if not isinstance(PANELS[session.variant.key], HandPanel):
             return
         if len(self._panels) >= KEPT:
@@ -89,7 +117,16 @@ class LivePanels:
         clicked = interaction.message
         own = clicked is not None and clicked.flags.ephemeral
         posted = clicked.created_at if own and clicked is not None else discord.utils.utcnow()
-        self._panels[(session.id, interaction.user.id)] = Panel(interaction, posted)
+        panel = Panel(
+            interaction, posted, message_id=clicked.id if own and clicked is not None else message_id
+        )
+        key = (session.id, interaction.user.id)
+        old = self._panels.get(key)
+        self._panels[key] = panel
+        if old is not None and old.other_message(panel) and editable(old.interaction):
+            task = asyncio.get_running_loop().create_task(old.retire(), name="ringside-retire-panel")
+            self._retiring.add(task)
+            task.add_done_callback(self._retiring.discard)
 
     def live(self, match_id: int, user_id: int) -> bool:
         """Whether the user has a private panel of the match that is still kept current."""

@@ -32,6 +32,7 @@ from cogs.board import (
     turn_picture,
 )
 from cogs.origin import check_origin, is_private
+from cogs.outcomes import note
 from cogs.panels.base import CONFIRM, UNDO, notations
 from cogs.replies import reply_privately
 
@@ -128,7 +129,8 @@ class MatchControls:
 
     async def on_stale(self, interaction: discord.Interaction[Any], match_id: int, refusal: str) -> None:
         """A control from an earlier position: the player whose turn is in progress gets its private
-        panel; a board that is behind what is saved is shown now; anyone else is pointed to the board."""
+        panel; a board that is behind what is saved is shown now; a player who clicked an older private
+        panel of theirs finds it turned into their live panel; anyone else is pointed to the board."""
         sessions = self.play.bot.sessions
         session = await sessions.get(match_id)
         seat = session.seat_of(interaction.user.id)
@@ -153,7 +155,22 @@ class MatchControls:
             )
             await interaction.followup.send(text, ephemeral=True)
             return
+        if seat is not None and is_private(interaction) and session.record.status == "active":
+            await self.current_panel(interaction, session, seat)
+            return
         await reply_privately(interaction, refusal.rstrip(".") + f"{self.link(session)}.")
+
+    async def current_panel(self, interaction: discord.Interaction[Any], session: Session, seat: int) -> None:
+        """A click on an older private panel of ``seat``'s: that message becomes their panel as the
+        match stands now (and their live one), instead of a refusal that sends them elsewhere."""
+        note(interaction, "refused")  # nothing was done with the click itself
+        reply = private_reply(session, seat)
+        board = self.link(session)
+        said = f"That panel was out of date; here is the match as it stands now (the board{board})."
+        await interaction.response.edit_message(
+            content=f"{said}\n{reply.content}"[:2000], embed=None, attachments=[], view=reply.view
+        )
+        self.play.publisher.panels.keep(session, interaction)
 
     def link(self, session: Session) -> str:
         record = session.record
@@ -182,10 +199,10 @@ class MatchControls:
             await reply_privately(interaction, str(exc))
             return
         reply = private_reply(session, seat)
-        await interaction.response.send_message(
+        sent = await interaction.response.send_message(
             reply.content, view=reply.view or discord.utils.MISSING, ephemeral=True
         )
-        self.play.publisher.panels.keep(session, interaction)
+        self.play.publisher.panels.keep(session, interaction, sent.message_id if sent else None)
 
     async def on_standing_answer(
         self, interaction: discord.Interaction[Any], match_id: int, version: int, op: str

@@ -283,7 +283,12 @@ async def test_stale_and_foreign_clicks_on_standing_answers_change_nothing(
     channel = board.channel_id
     # Not in a window: "Ask me" while Bob is already asked, from his hand reply's twin, is refused.
     await strike(fake, bot, alice, bob, channel, "Strike 1")
-    first = await open_hand(fake, bob, newest(fake, channel))
+    hand = next(b.custom_id for b in newest(fake, channel).buttons if b.label == "My hand" and b.custom_id)
+    opened = await fake.click(bob, newest(fake, channel), hand, idle=True)
+    first = opened.message
+    assert first is not None
+    # Discord's 15 minutes ran out on the first reply: it cannot be edited, and keeps its controls.
+    fake.expire_interaction(opened)
     second = await open_hand(fake, bob, newest(fake, channel))
     version = (await record_of(bot, mid)).version
 
@@ -305,21 +310,29 @@ async def test_stale_and_foreign_clicks_on_standing_answers_change_nothing(
     record = await record_of(bot, mid)
     assert record.version == version and record.always_pass == (False, False)
 
-    # Bob answers from one reply; the other reply's "Always pass" is stale now and passes nothing.
+    # Bob answers from one reply; the other reply's "Always pass" is stale now and passes nothing: that
+    # reply becomes his panel as the match stands.
     await press(fake, bob, second, "Block with a Guard")
     after = await record_of(bot, mid)
     stale = await fake.click(bob, first, always, idle=True)
-    assert stale.ephemeral and stale.message is not None and "earlier position" in stale.message.content
+    assert stale.ephemeral and stale.message is not None and stale.message.id == first.id
+    assert stale.message.content.startswith("That panel was out of date"), stale.message.content
     record = await record_of(bot, mid)
     assert record.version == after.version and record.always_pass == (False, False)
 
     # "Ask me" when Bob is already asked: said so, nothing changes.
-    ask = always.replace(":pass", ":ask")
-    for row in first.components:
+    ask = f"sa:{mid}:{record.version}:ask"
+    current = next(
+        m
+        for m in reversed(fake.messages_in(channel))
+        if m.visible_to == bob.id and not m.deleted and m.buttons
+    )
+    for row in current.components:
         for comp in row.get("components") or []:
-            if comp.get("custom_id") == always:
+            if comp.get("type") == 2 and comp.get("custom_id"):
                 comp["custom_id"] = ask
-    already = await fake.click(bob, first, ask, idle=True)
+                break
+    already = await fake.click(bob, current, ask, idle=True)
     assert already.ephemeral and already.message is not None
     assert "already asked" in already.message.content
     assert (await record_of(bot, mid)).always_pass == (False, False)

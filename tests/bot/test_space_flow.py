@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from app.client import RingsideBot
 from bot.clock import ManualClock
 from bot.session import (
     NO_ANSWER,
@@ -32,7 +33,7 @@ from cogs.board import board_message
 from engine.space import cards as C
 from engine.space.actions import Pass
 from engine.space.game import Phase, SpaceView
-from fakediscord import FakeDiscord, FakeMessage
+from fakediscord import FakeDiscord, FakeMessage, FakeUser
 from fakediscord.matches import (
     WINDOW,
     challenge_and_accept,
@@ -365,5 +366,82 @@ async def test_cards_to_discard_are_chosen_together_in_one_click_or_not_at_all(
     session = await bot.sessions.get(mid)
     view = session.state.view(0)  # type: ignore[union-attr]
     assert len(view.hand) == 6 and "nova-bomb" not in view.hand
+    fake.assert_clean()
+    await stop_bot(bot)
+
+
+async def discard_panel_of_alice(
+    fake: FakeDiscord, tmp_path: Path
+) -> tuple[RingsideBot, FakeUser, FakeMessage, int, str]:
+    """A space match whose Evil Empire (alice) must discard two cards: its bot, alice, the board, the
+    match's id, and My hand's custom id."""
+    from tests.databases import sql
+
+    db = tmp_path / "db.sqlite3"
+    bot = await start_bot(fake, db, seed=3)
+    alice, bob = fake.add_user("alice"), fake.add_user("bob")
+    board = await challenge_and_accept(fake, alice, bob, "space")
+    hand_id = next(c for c in board.custom_ids if c.startswith("hand:"))
+    mid = int(hand_id.split(":")[1])
+    hand = (C.NOVA_BOMB, C.NOVA_BOMB, C.JAM_TRANSMISSION, C.ESPIONAGE, C.PLASMA_GENERATOR, C.HYPER_JUMP,
+            C.SURPRISE_ATTACK, C.REINFORCEMENTS)  # fmt: skip
+    state = make_state({"T1": 3, "E1": 20}, home=["E2", "T2"], phase=Phase.DISCARD, hands=(hand, ()))
+    await stop_bot(bot)
+    sql(db, "UPDATE matches SET state = ? WHERE id = ?", (state.canonical(), mid))
+    return await start_bot(fake, db, seed=3), alice, board, mid, hand_id
+
+
+def discard_select(panel: FakeMessage) -> tuple[str, list[str]]:
+    (select,) = [s for s in panel.selects if (s.placeholder or "").startswith("Discard 2 cards")]
+    return str(select.custom_id), select.option_values[:2]
+
+
+@pytest.mark.asyncio
+async def test_a_private_panel_replaced_by_a_newer_one_loses_its_controls(
+    fake: FakeDiscord, tmp_path: Path
+) -> None:
+    """One live panel a player: My hand pressed again, the older panel keeps no control that the new
+    one would not answer."""
+    bot, alice, board, _, hand_id = await discard_panel_of_alice(fake, tmp_path)
+    first = (await fake.click(alice, board, hand_id, idle=True)).message
+    assert first is not None and first.selects
+    second = (await fake.click(alice, board, hand_id, idle=True)).message
+    assert second is not None and second.selects
+    await fake.wait_idle()
+    assert not fake.message(first).all_components, "the replaced panel lost its controls"
+    assert fake.message(second).selects, "the new panel keeps them"
+    fake.assert_clean()
+    await stop_bot(bot)
+
+
+@pytest.mark.asyncio
+async def test_a_click_on_an_older_private_panel_turns_it_into_the_current_panel(
+    fake: FakeDiscord, tmp_path: Path
+) -> None:
+    """An older panel that could not be edited any more (Discord's 15 minutes ran out on it), clicked
+    after the match moved on: that message becomes the player's panel as the match stands, with the
+    controls of now; the click itself changes nothing and points nowhere else."""
+    bot, alice, board, mid, hand_id = await discard_panel_of_alice(fake, tmp_path)
+    opened = await fake.click(alice, board, hand_id, idle=True)
+    old = opened.message
+    assert old is not None
+    fake.expire_interaction(opened)
+    stale_id, stale_values = discard_select(old)
+    new = (await fake.click(alice, board, hand_id, idle=True)).message
+    assert new is not None
+    await fake.select(alice, new, *discard_select(new), idle=True)
+    session = await bot.sessions.get(mid)
+    version = session.version
+    assert session.state is not None and len(session.state.view(0).hand) == 6  # type: ignore[attr-defined]
+    assert fake.message(old).selects, "an expired panel cannot be edited: it still shows the old select"
+    clicked = await fake.select(alice, old, stale_id, stale_values, idle=True)
+    said = " ".join(m.content for m in clicked.messages)
+    assert "earlier position" not in said, said
+    now = fake.message(old)
+    assert now.content.startswith("That panel was out of date"), now.content
+    assert "Your hand** (6 cards)" in now.content, now.content
+    live = [c.custom_id or "" for c in now.all_components if (c.custom_id or "").startswith("g:")]
+    assert all(f"g:{mid}:{version}:" in c for c in live), (live, version)
+    assert (await bot.sessions.get(mid)).version == version, "the click itself changed nothing"
     fake.assert_clean()
     await stop_bot(bot)
