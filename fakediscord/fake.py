@@ -41,6 +41,7 @@ from . import payloads as P
 from .errors import BotError
 from .gateway import Sink, _InProcessSink, _StubGateway
 from .interactions import Interactions
+from .patience import DEFAULT_WAIT, patient
 from .recorder import split_url
 from .rest import RestApi, RestResult
 from .tracking import _CURRENT, _ErrorCollector, _format_records, _Tracker
@@ -112,7 +113,8 @@ class FakeDiscord(WorldSetup, Interactions):
     (``fake.guild``) with @everyone, the bot's managed role and one text channel (``fake.channel``).
 
     Options: ``bot_permissions`` (the bot role's permissions), ``timeout`` (default wait of the
-    helpers, seconds), ``reject_invalid`` (answer requests that break Discord's documented limits
+    helpers, seconds: a bound only a fault reaches, stretched on a slow machine by
+    ``fakediscord.patience``), ``reject_invalid`` (answer requests that break Discord's documented limits
     with 400 "Invalid Form Body" like Discord; they are recorded in ``violations`` either way),
     ``validate_openapi`` (check bodies against the spec when it is available), ``gateway_events``
     (send MESSAGE_CREATE/UPDATE/DELETE, THREAD_CREATE, CHANNEL_UPDATE... to connected bots),
@@ -130,7 +132,7 @@ class FakeDiscord(WorldSetup, Interactions):
         channel_name: str = "general",
         bot_permissions: discord.Permissions | int | None = None,
         token: str = "fake-token",
-        timeout: float = 5.0,
+        timeout: float = DEFAULT_WAIT,
         reject_invalid: bool = True,
         validate_openapi: bool = True,
         gateway_events: bool = True,
@@ -457,6 +459,11 @@ class FakeDiscord(WorldSetup, Interactions):
                 keep.append((predicate, fut))
         self._waiters = keep
 
+    def bound(self, timeout: float | None = None) -> float:
+        """The seconds a wait may last before it is a fault: ``timeout`` (default: the fake's own),
+        stretched for a machine that runs slower now than an idle one (``fakediscord.patience``)."""
+        return patient(self.timeout if timeout is None else timeout)
+
     async def wait_for(
         self, predicate: Callable[[], bool], timeout: float | None = None, what: str = "a condition"
     ) -> None:
@@ -464,7 +471,7 @@ class FakeDiscord(WorldSetup, Interactions):
         if predicate():
             return
         loop = asyncio.get_running_loop()
-        limit = self.timeout if timeout is None else timeout
+        limit = self.bound(timeout)
         try:
             async with asyncio.timeout(limit):
                 while not predicate():
@@ -540,7 +547,7 @@ class FakeDiscord(WorldSetup, Interactions):
             )
             for guild in self.world.guilds.values():
                 state.parsers["GUILD_CREATE"](P.guild_create_payload(self.world, guild))
-            await asyncio.wait_for(bot.wait_until_ready(), self.timeout if timeout is None else timeout)
+            await asyncio.wait_for(bot.wait_until_ready(), self.bound(timeout))
         finally:
             state.guild_ready_timeout = saved
         self._notify()

@@ -49,6 +49,8 @@ class Interactions(InteractionData):
 
         def _raise_errors(self, trackers: Iterable[_Tracker]) -> None: ...
 
+        def bound(self, timeout: float | None = None) -> float: ...
+
     async def dispatch_interaction(
         self,
         inter: FakeInteraction,
@@ -67,7 +69,7 @@ class Interactions(InteractionData):
         what = f"the bot to answer interaction {self._describe(inter)}"
         inter.created_at = time.perf_counter()
         sink.dispatch_interaction(inter.payload, tracker)
-        limit = self.timeout if timeout is None else timeout
+        limit = self.bound(timeout)
         try:
             if sink.trackable:
                 await self.wait_for(lambda: inter.answered or tracker.idle(), limit, what=what)

@@ -273,7 +273,7 @@ class FakeDiscordServer:
 
     async def wait_until_identified(self, timeout: float | None = None) -> GatewaySession:
         """Wait until a client has identified (READY and GUILD_CREATE sent)."""
-        await asyncio.wait_for(self._identified.wait(), self.fake.timeout if timeout is None else timeout)
+        await asyncio.wait_for(self._identified.wait(), self.fake.bound(timeout))
         return next(s for s in reversed(self.sessions) if s.identify is not None)
 
     # handlers -------------------------------------------------------------------------------

@@ -35,6 +35,7 @@ from engine.ai.coaching import (
 )
 from fakediscord import FakeDiscord, FakeMessage, FakeUser
 from fakediscord.matches import challenge_and_accept, match_id_of, play_until_over, resign, user_on_turn
+from fakediscord.patience import patient
 from kits import KITS, Part
 from tests.support import change_kit, start_bot, stop_bot
 
@@ -225,7 +226,7 @@ async def check_posted(fake: FakeDiscord, bot: Any, thread_id: int, result: Fake
         timeout=10,
         what="the result's note",
     )
-    await asyncio.wait_for(bot.analyses.finished.wait(), timeout=10)
+    await asyncio.wait_for(bot.analyses.finished.wait(), timeout=patient(60))
     record = await bot.store.analyses.get(match_id)
     assert record.status == POSTED and record.message_id == posted.id
     return posted
