@@ -295,14 +295,19 @@ class BoardPublisher:
             allowed_mentions=message.mentions,
             nonce=board_nonce(record),
         )
-        if message.view is not None and message.view.children and not sent.components:
-            # The nonce returned this board as posted by an earlier try whose note failed, which took
-            # its controls off again: they go back on, with this try's words (its deadline).
+        if _earlier_try(sent, content, message):
+            # The nonce returned this board as posted by an earlier try whose note failed or never
+            # came (a kill -9 in between): drawn then, it may say an earlier deadline (or reserve),
+            # and it lost its controls if the note failed. It takes this try's words, picture and
+            # controls, which are what the store notes now.
+            again: dict[str, Any] = {} if finished else {"attachments": [message.file]}  # a result keeps its match file
+            message.file.reset()
             sent = await sent.edit(
                 content=content[:2000],
                 embed=message.embed,
                 view=message.view,
                 allowed_mentions=message.mentions,
+                **again,
             )
         if finished:
             # Its Rematch button is greyed out by the scheduler when its time runs out.
@@ -394,6 +399,15 @@ def analysis_line(status: str) -> str:
     if status == FAILED:
         return ANALYSIS_FAILED
     return ANALYSIS_PENDING
+
+
+def _earlier_try(sent: discord.Message, content: str, message: BoardMessage) -> bool:
+    """Whether the message Discord returned for a board's post is not this try's: one an earlier try
+    posted with the same nonce, with other words or without the controls it was posted with."""
+    if message.view is not None and message.view.children and not sent.components:
+        return True
+    said = sent.embeds[0].description if sent.embeds else None
+    return sent.content != content[:2000] or said != message.embed.description
 
 
 def _is_on(interaction: discord.Interaction[Any] | None, message_id: int | None) -> bool:

@@ -458,7 +458,8 @@ async def test_sigterm_in_a_burst_of_clicks_shows_every_saved_change_before_exit
 async def test_a_kill_after_a_board_is_posted_but_before_its_note_posts_it_once(tmp_path: Path) -> None:
     """kill -9 of the real process after Discord posted the first board but before the bot read the
     answer (so before it noted it): the next process posts the same board again with the same nonce,
-    Discord returns the first message, and the match has one board."""
+    Discord returns the first message, and the match has one board, which shows the deadline stored
+    (the next process's, not the one the killed process drew: issue 33)."""
     fake = FakeDiscord(timeout=15, token="process-token")
     alice, bob = fake.add_user("alice"), fake.add_user("bob")
     db = tmp_path / "db.sqlite3"
@@ -481,6 +482,7 @@ async def test_a_kill_after_a_board_is_posted_but_before_its_note_posts_it_once(
         gate.release()
         thread = fake.thread_of(challenge)
         assert thread is not None and len(fake.messages_in(thread)) == 1
+        await asyncio.sleep(1.1)  # so the next process draws its board in a later second
         await start()
         for _ in range(300):  # the note is a write of the other process: nothing to wait on here
             if noted():
@@ -491,6 +493,9 @@ async def test_a_kill_after_a_board_is_posted_but_before_its_note_posts_it_once(
         assert live_board_ids(fake, thread.id) == [board.id]
         with contextlib.closing(sqlite3.connect(db)) as check:
             assert check.execute("SELECT message_id FROM matches").fetchall() == [(board.id,)]
+            [(timeout_at,)] = check.execute("SELECT timeout_at FROM matches").fetchall()
+        due = int(timeout_at)
+        assert f"Play by <t:{due}:f> (<t:{due}:R>)" in board.embeds[0]["description"]
 
 
 @pytest.mark.sqlite_only("SQLite serves one process; PostgreSQL is shared by several (bench/cluster.py)")
