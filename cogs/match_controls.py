@@ -129,8 +129,7 @@ class MatchControls:
     async def on_stale(self, interaction: discord.Interaction[Any], match_id: int, refusal: str) -> None:
         """A control from an earlier position: the player whose turn is in progress gets its private
         panel; a board that is behind what is saved is shown now; anyone else is pointed to the board."""
-        sessions = self.play.bot.sessions
-        session = await sessions.get(match_id)
+        session = await self.play.bot.sessions.get(match_id)
         seat = session.seat_of(interaction.user.id)
         if seat is not None and turn_in_progress(session, seat):
             await interaction.response.defer(ephemeral=True, thinking=True)
@@ -166,7 +165,8 @@ class MatchControls:
     ) -> PrivateMessage:
         """The private panel of ``seat``'s turn in progress, with the picture of its position."""
         names = await player_names(self.play.bot, session)
-        picture = await self.play.publisher.picture(*turn_picture(session, seat, names))
+        drawn = turn_picture(session, seat, names, self.play.bot.clock.now())
+        picture = await self.play.publisher.picture(*drawn)
         return private_reply(session, seat, steps, selection, picture, turn=True)
 
     async def on_hand(self, interaction: discord.Interaction[Any], match_id: int) -> None:

@@ -10,12 +10,14 @@ import signal
 import sqlite3
 import subprocess
 import sys
+import time
 from asyncio.subprocess import Process
 from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 
 import pytest
 
+from app.heartbeat import LIVE_BEAT
 from fakediscord import FakeDiscord, FakeDiscordServer, FakeInteraction, FakeMessage, FakeUser
 from fakediscord.blackbox.processes import alive, children
 from fakediscord.matches import user_on_turn
@@ -496,6 +498,66 @@ async def test_a_kill_after_a_board_is_posted_but_before_its_note_posts_it_once(
             [(timeout_at,)] = check.execute("SELECT timeout_at FROM matches").fetchall()
         due = int(timeout_at)
         assert f"Play by <t:{due}:f> (<t:{due}:R>)" in board.embeds[0]["description"]
+
+
+async def _until(check: Callable[[], bool], what: str, timeout: float = 60.0) -> None:
+    """Wait until ``check()`` (a read of what another process saved: nothing to wait on but the file)."""
+    for _ in range(int(timeout * 10)):
+        if check():
+            return
+        await asyncio.sleep(0.1)
+    raise AssertionError(f"not seen within {timeout} s: {what}")
+
+
+@pytest.mark.asyncio
+async def test_a_live_clock_gets_back_the_downtime_of_a_kill_9(tmp_path: Path) -> None:
+    """Issue 33: kill -9 of the real process while a live clock runs, started again seconds later
+    (far under the turn clocks' slack): the player on turn gets back every second the bot was down
+    (less at most one heartbeat's interval, ``LIVE_BEAT``), never time it was running (no more than
+    from its last heartbeat to now), and the board, redrawn, shows the moment stored."""
+    fake = FakeDiscord(timeout=15, token="process-token")
+    alice, bob = fake.add_user("alice"), fake.add_user("bob")
+    db = tmp_path / "db.sqlite3"
+
+    def clock_row() -> tuple[float | None, float | None, float, int]:
+        [(since, timeout_at)] = sql(db, "SELECT clock_since, timeout_at FROM matches")
+        [(alive_at, stopped)] = sql(db, "SELECT alive_at, stopped FROM heartbeat")
+        return since, timeout_at, alive_at, stopped
+
+    async with bot_processes(tmp_path, fake) as start:
+        first = await start()
+        result = await fake.slash(
+            alice, "challenge", {"opponent": bob, "game": "backgammon", "clock": "30s+5s"}
+        )
+        challenge = result.message
+        assert challenge is not None
+        await fake.click(bob, challenge, next(c for c in challenge.custom_ids if c.endswith(":accept")))
+        # The clock runs (its board is shown), and the bot has beaten since it started.
+        await _until(lambda: (row := clock_row())[0] is not None and row[2] > row[0], "a heartbeat")
+        first.kill()
+        await first.wait()
+        killed = time.time()  # the bot died before this
+        since0, timeout0, alive0, _ = clock_row()
+        assert since0 is not None and timeout0 is not None
+        await asyncio.sleep(3)  # the downtime
+        restarted = time.time()  # the bot runs again only after this
+        await start()
+        await _until(lambda: (row := clock_row())[3] == 0 and row[2] > restarted, "the bot connected again")
+        seen = time.time()
+        since1, timeout1, _, _ = clock_row()
+        assert since1 is not None and timeout1 is not None
+        given = since1 - since0
+        assert timeout1 - timeout0 == pytest.approx(given)
+        assert given >= restarted - killed - LIVE_BEAT, (given, restarted - killed)
+        assert given <= seen - max(alive0, since0), (given, seen - max(alive0, since0))
+        await _until(
+            lambda: sql(db, "SELECT shown_version = board_version AND redraw = 0 FROM matches") == [(1,)],
+            "the board redrawn",
+        )
+        thread = fake.thread_of(challenge)
+        assert thread is not None
+        board = fake.messages_in(thread)[-1]
+        assert f"runs out <t:{int(timeout1)}:R>" in board.embeds[0]["description"]
 
 
 @pytest.mark.sqlite_only("SQLite serves one process; PostgreSQL is shared by several (bench/cluster.py)")

@@ -222,7 +222,7 @@ async def test_a_board_posted_again_after_its_note_was_lost_shows_the_deadline_s
     clock = ManualClock()
     bot = await start_bot(fake, tmp_path / "db.sqlite3", clock)
     quick_retries(bot)
-    alice, bob, message = await challenge(fake)
+    _, bob, message = await challenge(fake)
     boards = bot.store.boards
     note = boards.mark_shown
 
