@@ -14,6 +14,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from app import interaction_metrics
+from app.heartbeat import Heartbeat
 from app.render_pool import RenderPool
 from bot.about import AboutBot
 from bot.analyses import Analyses
@@ -64,7 +65,8 @@ is executed as a second module object beside the one other modules imported, and
 class of the first would not recognise a cog of the second."""
 SCHEDULER_MAX_SLEEP = 30.0
 DOWNTIME_SLACK = 2 * SCHEDULER_MAX_SLEEP
-"""A gap since the last heartbeat up to this long is the scheduler's normal rhythm, not downtime."""
+"""A gap since the last heartbeat up to this long is the scheduler's normal rhythm, not downtime (for
+turn clocks: a live clock gets back every second, ``app.heartbeat``)."""
 DRAIN_SECONDS = 15.0
 """How long a stopping bot (SIGTERM) may take to finish what it took on and show what is saved; a
 service manager should wait longer than this before it kills the process (Docker: ``stop -t 20``)."""
@@ -124,6 +126,8 @@ class RingsideBot(commands.Bot):
         self.dev_guild_id = dev_guild_id
         self.run_scheduler = run_scheduler
         self._scheduler: asyncio.Task[None] | None = None
+        #: when the bot last surely ran, and what its downtime does to the clocks
+        self.heartbeat = Heartbeat(store.deadlines, self.clock, self.metrics, DOWNTIME_SLACK)
         #: True once the bot is stopping: new interactions are answered that it is restarting
         self.draining = False
         self._taken: set[asyncio.Task[Any]] = set()
@@ -183,13 +187,21 @@ class RingsideBot(commands.Bot):
         else:
             synced = await self.tree.sync()
         log.info("synced %d slash commands%s", len(synced), " to the dev server" if self.dev_guild_id else "")
-        await self.forgive_downtime()
-        await self.store.deadlines.beat(self.clock.now())
+        await self.heartbeat.forgive_downtime()
         # Analyses not computed or not posted before a restart are taken up again.
         self.analyses.start()
         await self.analyses.resume()
-        if self.run_scheduler:
-            self._scheduler = asyncio.create_task(self._schedule_forever(), name="ringside-scheduler")
+
+    async def connected(self) -> None:
+        """Connected to Discord (its "connect" event, at READY): the bot takes clicks from now on. The
+        first time, the live clocks get back the wait since start-up too (nobody could click
+        meanwhile: ``app.heartbeat``), and the scheduler and the heartbeat start."""
+        if self.draining or not await self.heartbeat.connected() or not self.run_scheduler:
+            return
+        self._scheduler = asyncio.create_task(self._schedule_forever(), name="ringside-scheduler")
+        self.heartbeat.start()
+
+    on_connect = connected
 
     def _take_interactions(self) -> None:
         """Every interaction passes here before discord.py hands it to its command or control: the
@@ -233,6 +245,7 @@ class RingsideBot(commands.Bot):
         if self.draining:
             return
         self.draining = True
+        await self.heartbeat.stopped()  # clicks are refused from now on
         log.info("stopping: finishing the %d interactions taken and the boards behind", len(self._taken))
         await self._stop_scheduler()
         work = asyncio.create_task(self._finish_taken_work(), name="ringside-drain")
@@ -260,17 +273,12 @@ class RingsideBot(commands.Bot):
                 log.info("stopping: %d boards that were behind are shown", shown)
 
     async def _stop_scheduler(self) -> None:
+        await self.heartbeat.stop()
         if self._scheduler is not None:
             self._scheduler.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._scheduler
             self._scheduler = None
-
-    async def forgive_downtime(self) -> None:
-        """At start-up: time while the bot was down costs no player their match (see the store)."""
-        down, moved = await self.store.deadlines.forgive_downtime(self.clock.now(), slack=DOWNTIME_SLACK)
-        if moved:
-            log.info("the bot was down for %.0f s: %d turn clocks moved on by that much", down, moved)
 
     async def run_due_tasks(self) -> None:
         """Do whatever has come due: expire challenges, remind players on turn, end matches by timeout,
@@ -280,7 +288,7 @@ class RingsideBot(commands.Bot):
         The bot layer decides what came due; each item goes to the registered publisher (a cog). One
         item that cannot be shown is logged and does not hold up the others.
         """
-        await self.store.deadlines.beat(self.clock.now())
+        await self.heartbeat.beat()
         challenges = self.publishers.challenges
         if challenges is not None:
             for record in await self.challenges.expire_due():
@@ -360,9 +368,7 @@ class RingsideBot(commands.Bot):
     async def close(self) -> None:
         await self.analyses.close()
         await self._stop_scheduler()
-        with contextlib.suppress(Exception):
-            # The last moment the bot was surely running: downtime counts from here.
-            await self.store.deadlines.beat(self.clock.now())
+        await self.heartbeat.stopped()  # downtime counts from here (or from the draining's start)
         await super().close()
         await asyncio.to_thread(self.render_pool.close)
         if self.metrics_server is not None:

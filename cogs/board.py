@@ -372,6 +372,7 @@ def board_message(
     picture: bytes | None = None,
     timeout_at: float | None = None,
     window_at: float | None = None,
+    now: float | None = None,
 ) -> BoardMessage:
     """The whole message for the match's current position (with rating changes once it is over).
 
@@ -379,7 +380,8 @@ def board_message(
     is not on the board (a resignation, a timeout) is drawn on the picture too. ``picture``: the board
     picture already drawn (``board_picture`` says what to draw), else it is drawn here. ``timeout_at``:
     the deadline of the turn this board starts, when its clock starts as it is shown; ``window_at``
-    likewise for a response window this board opens.
+    likewise for a response window this board opens. ``now``: the moment it is drawn, at which a
+    running live clock's reserve is shown (None: the reserves as charged at the last decision).
     """
     state = session.state
     assert state is not None
@@ -430,7 +432,7 @@ def board_message(
         lines.append(f"**{public.phase_text}**")
         deadline = session.record.timeout_at or timeout_at
         if session.record.clock_left is not None:
-            lines.append(clock_line(session, deadline))
+            lines.append(clock_line(session, deadline, now))
         elif deadline is not None:
             # Discord shows a timestamp in each reader's own time zone, and counts down the relative one.
             due = int(deadline)
@@ -450,7 +452,7 @@ def board_message(
     # One turn counter, as the game's players count it: the picture's header shows the same.
     embed.set_footer(text=public.turn_label or "Before the first turn")
     if picture is None:
-        picture = render_board(*board_picture(session, outcome, names))
+        picture = render_board(*board_picture(session, outcome, names, now))
     file = discord.File(io.BytesIO(picture), filename="board.png")
     view = build_view(session, spec, public=True)
     if session.record.status == "finished":
@@ -468,28 +470,37 @@ def board_message(
 
 
 def board_picture(
-    session: Session, outcome: Outcome | None = None, names: tuple[str, str] = ("", "")
+    session: Session,
+    outcome: Outcome | None = None,
+    names: tuple[str, str] = ("", ""),
+    now: float | None = None,
 ) -> tuple[GameView, Caption]:
     """What the public board picture of the match's committed position shows: everyone's view, the
-    players' names, and an ending that is not on the board (a resignation, a timeout)."""
+    players' names, an ending that is not on the board (a resignation, a timeout), and a live
+    clock's reserves as they stand at ``now`` (``caption_of``)."""
     state = session.state
     assert state is not None
     ending = outcome if outcome is not None and state.outcome() is None else None
-    return state.view(None), caption_of(session, names, ending)
+    return state.view(None), caption_of(session, names, ending, now)
 
 
-def turn_picture(session: Session, seat: int, names: tuple[str, str] = ("", "")) -> tuple[GameView, Caption]:
+def turn_picture(
+    session: Session, seat: int, names: tuple[str, str] = ("", ""), now: float | None = None
+) -> tuple[GameView, Caption]:
     """What the private picture of ``seat``'s turn in progress shows: its own view of the position
-    after the steps only it sees yet."""
+    after the steps only it sees yet (a live clock's reserves as they stand at ``now``)."""
     position = session.position
     assert position is not None
-    return position.view(seat), caption_of(session, names)
+    return position.view(seat), caption_of(session, names, now=now)
 
 
-def caption_of(session: Session, names: tuple[str, str], ending: Outcome | None = None) -> Caption:
+def caption_of(
+    session: Session, names: tuple[str, str], ending: Outcome | None = None, now: float | None = None
+) -> Caption:
     """A picture's caption: the players' names, an ending not on the board, and a live clock's
-    reserves with the one running."""
-    left = session.record.clock_left
+    reserves with the one running, as they stand at ``now`` (the moment it is drawn; None: as
+    charged at the last decision)."""
+    left = session.record.clock_left_at(now)
     if left is None:
         return Caption(names=names, ending=ending)
     clocks = (reserve_text(left[0]), reserve_text(left[1]))
@@ -499,15 +510,15 @@ def caption_of(session: Session, names: tuple[str, str], ending: Outcome | None 
     return Caption(names=names, ending=ending, clocks=clocks, clock_running=running)
 
 
-def clock_line(session: Session, runs_out: float | None) -> str:
-    """The board's line of a live clock: both reserves and when the running one runs out (a
+def clock_line(session: Session, runs_out: float | None, now: float | None = None) -> str:
+    """The board's line of a live clock: both reserves as they stand at ``now`` (the moment the
+    board is drawn; None: as charged at the last decision) and when the running one runs out (a
     timestamp Discord counts down itself), or that it starts when the board is shown."""
     record = session.record
-    assert record.clock_left is not None and record.clock_delay is not None
+    left_now = record.clock_left_at(now)
+    assert left_now is not None and record.clock_delay is not None
     names = session.variant.seat_names
-    reserves = " · ".join(
-        f"{names[seat]} {reserve_text(left)}" for seat, left in enumerate(record.clock_left)
-    )
+    reserves = " · ".join(f"{names[seat]} {reserve_text(left)}" for seat, left in enumerate(left_now))
     seat = record.clock_seat if runs_out == record.timeout_at else None
     if seat is None and session.state is not None and runs_out is not None:
         seat = deciding_seat(session.state)  # its clock starts as this board is shown

@@ -131,8 +131,7 @@ class MatchControls:
         """A control from an earlier position: the player whose turn is in progress gets its private
         panel; a board that is behind what is saved is shown now; a player who clicked an older private
         panel of theirs finds it turned into their live panel; anyone else is pointed to the board."""
-        sessions = self.play.bot.sessions
-        session = await sessions.get(match_id)
+        session = await self.play.bot.sessions.get(match_id)
         seat = session.seat_of(interaction.user.id)
         if seat is not None and turn_in_progress(session, seat):
             await interaction.response.defer(ephemeral=True, thinking=True)
@@ -183,7 +182,8 @@ class MatchControls:
     ) -> PrivateMessage:
         """The private panel of ``seat``'s turn in progress, with the picture of its position."""
         names = await player_names(self.play.bot, session)
-        picture = await self.play.publisher.picture(*turn_picture(session, seat, names))
+        drawn = turn_picture(session, seat, names, self.play.bot.clock.now())
+        picture = await self.play.publisher.picture(*drawn)
         return private_reply(session, seat, steps, selection, picture, turn=True)
 
     async def on_hand(self, interaction: discord.Interaction[Any], match_id: int) -> None:

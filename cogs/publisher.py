@@ -208,7 +208,8 @@ class BoardPublisher:
         changes = await self.bot.sessions.history.rating_changes(session.id) if finished else []
         names = await player_names(self.bot, session)
         running = record.timeout_at is not None or record.window_at is not None
-        clock = None if running else await sessions.clocks.turn_clock(session, self.bot.clock.now())
+        now = self.bot.clock.now()  # the moment drawn: a running live clock shows its reserve then
+        clock = None if running else await sessions.clocks.turn_clock(session, now)
         first = record.shown_version is None
         reposted = record.redraw and record.new_board and not first
         if first and headline is None:
@@ -223,9 +224,10 @@ class BoardPublisher:
             rating_changes=changes,
             names=names,
             headline=headline if first or reposted else None,
-            picture=await self.picture(*board_picture(session, outcome, names)),
+            picture=await self.picture(*board_picture(session, outcome, names, now)),
             timeout_at=clock.timeout_at if clock is not None else None,
             window_at=clock.window_at if clock is not None else None,
+            now=now,
         )
         if record.new_board or record.message_id is None:
             await self._post(session, record, message, interaction, outcome, names, first, clock)
@@ -295,15 +297,8 @@ class BoardPublisher:
             allowed_mentions=message.mentions,
             nonce=board_nonce(record),
         )
-        if message.view is not None and message.view.children and not sent.components:
-            # The nonce returned this board as posted by an earlier try whose note failed, which took
-            # its controls off again: they go back on, with this try's words (its deadline).
-            sent = await sent.edit(
-                content=content[:2000],
-                embed=message.embed,
-                view=message.view,
-                allowed_mentions=message.mentions,
-            )
+        if _earlier_try(sent, content, message):
+            sent = await _as_this_try(sent, content, message, finished)
         if finished:
             # Its Rematch button is greyed out by the scheduler when its time runs out.
             try:
@@ -394,6 +389,34 @@ def analysis_line(status: str) -> str:
     if status == FAILED:
         return ANALYSIS_FAILED
     return ANALYSIS_PENDING
+
+
+def _earlier_try(sent: discord.Message, content: str, message: BoardMessage) -> bool:
+    """Whether the message Discord returned for a board's post is not this try's: one an earlier try
+    posted with the same nonce, with other words or without the controls it was posted with."""
+    if message.view is not None and message.view.children and not sent.components:
+        return True
+    said = sent.embeds[0].description if sent.embeds else None
+    return sent.content != content[:2000] or said != message.embed.description
+
+
+async def _as_this_try(
+    sent: discord.Message, content: str, message: BoardMessage, finished: bool
+) -> discord.Message:
+    """The message an earlier try of this board's post made, which the nonce returned, edited to
+    this try's words, picture and controls: those are what the store notes now. Its try's note
+    failed or never came (a kill -9 in between), so it may say an earlier deadline or reserve, and
+    it lost its controls if the note failed. A result keeps its match file (and its picture, which
+    shows no running clock)."""
+    again: dict[str, Any] = {} if finished else {"attachments": [message.file]}
+    message.file.reset()
+    return await sent.edit(
+        content=content[:2000],
+        embed=message.embed,
+        view=message.view,
+        allowed_mentions=message.mentions,
+        **again,
+    )
 
 
 def _is_on(interaction: discord.Interaction[Any] | None, message_id: int | None) -> bool:

@@ -98,6 +98,17 @@ def charged(reserve: float, used: float, delay: float) -> float:
     return max(0.0, reserve - max(0.0, used - delay))
 
 
+def reserves_at(
+    left: tuple[float, float], seat: int | None, since: float | None, delay: float, now: float
+) -> tuple[float, float]:
+    """Each seat's reserve as it stands at ``now``: ``left`` as charged at the last decision, the
+    seat whose clock runs (``seat``, since ``since``) charged for the time it has run so far."""
+    if seat is None or since is None:
+        return left
+    running = charged(left[seat], now - since, delay)
+    return (running, left[1]) if seat == 0 else (left[0], running)
+
+
 def runs_out_at(started: float, reserve: float, delay: float) -> float:
     """When the reserve of a player whose clock started at ``started`` runs out if they do not act."""
     return started + delay + reserve

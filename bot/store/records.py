@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from engine.live_clock import reserves_at
 from engine.protocol import EndReason
 
 
@@ -88,6 +89,13 @@ class MatchRecord:
     """The seat whose live clock runs (None: none runs)."""
     clock_since: float | None = None
     """When that seat's live clock started (its board was shown)."""
+
+    def clock_left_at(self, now: float | None) -> tuple[float, float] | None:
+        """The live clock's reserves as they stand at ``now`` (the running one charged so far; None:
+        as charged at the last decision), or None without a live clock."""
+        if self.clock_left is None or now is None or self.clock_delay is None:
+            return self.clock_left
+        return reserves_at(self.clock_left, self.clock_seat, self.clock_since, self.clock_delay, now)
 
     @property
     def behind(self) -> bool:

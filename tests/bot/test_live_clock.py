@@ -1,7 +1,9 @@
 """The live clock (issue 24), as on Backgammon Galaxy: ``/challenge ... clock:2m+12s`` gives each
 player a reserve for the match and a delay per decision used first; the board shows both reserves;
 a reserve that runs out loses the match ("lost on time") through the timeout's due work, once; the
-clock pauses while the bot is down. Time moves by the manual clock only."""
+clock pauses while the bot is down, however short the outage and whatever stopped it (issue 33);
+every redraw shows the reserves as they are then. Time moves by the manual clock only; a kill -9
+is the store closed under the bot, so it writes nothing more (the real one: ``test_process.py``)."""
 
 from __future__ import annotations
 
@@ -12,6 +14,7 @@ from types import SimpleNamespace
 import pytest
 
 from app.client import RingsideBot
+from app.heartbeat import LIVE_BEAT
 from bot.clock import ManualClock
 from bot.session import UserError
 from bot.sessions import SessionManager
@@ -21,6 +24,7 @@ from engine.backgammon.game import BackgammonState, Phase
 from engine.backgammon.variant import VARIANT
 from fakediscord import FakeDiscord, FakeMessage, FakeUser
 from fakediscord.matches import challenge_and_accept, live_board, match_id_of, user_on_turn
+from render import Caption
 from tests.bot.test_backgammon_discord import buttons, play_turn_by_clicks, text_of
 from tests.support import start_bot, stop_bot
 
@@ -31,6 +35,19 @@ async def saved(bot_store: Store, mid: int) -> MatchRecord:
     record = await bot_store.matches.get(mid)
     assert record is not None
     return record
+
+
+async def killed(bot: RingsideBot) -> None:
+    """As ``kill -9`` leaves things: the bot writes nothing more (its store is gone first)."""
+    await bot.store.close()
+    await bot.close()
+
+
+async def beating(bot: RingsideBot, clock: ManualClock, seconds: int) -> None:
+    """``seconds`` of the running bot, its heartbeat written every ``LIVE_BEAT`` as its loop does."""
+    for _ in range(int(seconds / LIVE_BEAT)):
+        clock.advance(LIVE_BEAT)
+        await bot.store.deadlines.beat_live(clock.now())
 
 
 async def play_turn(fake: FakeDiscord, board: FakeMessage, user: FakeUser) -> FakeMessage:
@@ -154,6 +171,150 @@ async def test_the_clock_pauses_while_the_bot_is_down(fake: FakeDiscord, tmp_pat
 
 
 @pytest.mark.asyncio
+async def test_a_kill_9_costs_the_player_on_turn_none_of_a_short_outage(
+    fake: FakeDiscord, tmp_path: Path
+) -> None:
+    """The issue's case: 1m+5s, 57.2 s left when the bot is killed, started again 30 s later (under
+    the turn clocks' slack): the player has their 57.2 s again, less at most the heartbeat's
+    interval (the bot may have run that long after its last beat), and the board says so."""
+    db = tmp_path / "db.sqlite3"
+    clock = ManualClock()
+    bot, board, _, _ = await clocked(fake, tmp_path, clock, clock="1m+5s")
+    mid = match_id_of(board)
+    await beating(bot, clock, 7)
+    clock.advance(0.8)  # 57.2 s left; the bot dies before its next beat
+    before = await saved(bot.store, mid)
+    assert before.timeout_at is not None and before.timeout_at - clock.now() == pytest.approx(57.2)
+    await killed(bot)
+    clock.advance(30)
+    bot = await start_bot(fake, db, clock, seed=4)
+    record = await saved(bot.store, mid)
+    assert record.timeout_at is not None and record.clock_since is not None
+    left = record.timeout_at - clock.now()
+    assert 57.2 - LIVE_BEAT <= left <= 57.2 + 1e-6, left
+    assert record.timeout_at - before.timeout_at == pytest.approx(
+        record.clock_since - (before.clock_since or 0)
+    )
+    await bot.run_due_tasks()
+    assert f"runs out <t:{int(record.timeout_at)}:R>" in text_of(live_board(fake, board.channel_id))
+    fake.assert_clean()
+    await stop_bot(bot)
+
+
+@pytest.mark.asyncio
+async def test_no_player_gets_back_time_the_bot_was_running(fake: FakeDiscord, tmp_path: Path) -> None:
+    """The last heartbeat before the board was shown is no measure of that player's downtime: their
+    clock started later, and ran until the bot died (before its first beat after it); at most a
+    heartbeat's interval more is charged, and nothing of the time before their clock started is
+    given to them."""
+    db = tmp_path / "db.sqlite3"
+    clock = ManualClock()
+    bot = await start_bot(fake, db, clock)
+    await bot.run_due_tasks()  # the scheduler's heartbeat
+    clock.advance(25)
+    alice, bob = fake.add_user("alice"), fake.add_user("bob")
+    board = await challenge_and_accept(fake, alice, bob, "backgammon", clock="1m+5s")
+    mid = match_id_of(board)
+    started = (await saved(bot.store, mid)).clock_since
+    assert started == clock.now()
+    clock.advance(0.5)
+    await killed(bot)
+    clock.advance(20)
+    bot = await start_bot(fake, db, clock, seed=4)
+    record = await saved(bot.store, mid)
+    assert record.clock_since is not None and record.timeout_at is not None
+    used = clock.now() - record.clock_since  # what the clock has run, charged at the next decision
+    assert 0.5 <= used <= 0.5 + LIVE_BEAT, used
+    assert record.timeout_at == pytest.approx(record.clock_since + 65)
+    fake.assert_clean()
+    await stop_bot(bot)
+
+
+@pytest.mark.asyncio
+async def test_a_stop_by_sigterm_gives_back_every_second_from_the_moment_clicks_were_refused(
+    fake: FakeDiscord, tmp_path: Path
+) -> None:
+    """SIGTERM drains: from its first moment clicks are answered that the bot is restarting, so the
+    clock stops there exactly, however long the draining takes and the bot stays down."""
+    db = tmp_path / "db.sqlite3"
+    clock = ManualClock()
+    bot, board, _, _ = await clocked(fake, tmp_path, clock, clock="1m+5s")
+    mid = match_id_of(board)
+    clock.advance(10)
+    await bot.drain()
+    clock.advance(4)  # the draining and the closing take their time
+    await stop_bot(bot)
+    clock.advance(20)
+    bot = await start_bot(fake, db, clock, seed=4)
+    record = await saved(bot.store, mid)
+    assert record.clock_since == clock.now() - 10 and record.timeout_at == clock.now() + 55
+    fake.assert_clean()
+    await stop_bot(bot)
+
+
+@pytest.mark.asyncio
+async def test_the_clock_also_waits_while_the_restarted_bot_connects_to_discord(
+    fake: FakeDiscord, tmp_path: Path
+) -> None:
+    """The restarted bot gives the downtime back before it connects to Discord; until it is
+    connected nobody can click, so that wait is given back too, when it connects."""
+    db = tmp_path / "db.sqlite3"
+    clock = ManualClock()
+    bot, board, _, _ = await clocked(fake, tmp_path, clock, clock="1m+5s")
+    mid = match_id_of(board)
+    clock.advance(10)
+    await stop_bot(bot)
+    clock.advance(100)
+    store = await Store.open(db)
+    bot = RingsideBot(store, clock=clock, rng=random.Random(4), run_scheduler=False, render_workers=0)
+    await bot.login(fake.token)  # the bot is set up (setup_hook), not connected yet
+    clock.advance(3)
+    await bot.connected()  # as discord.py's "connect" event does
+    record = await saved(bot.store, mid)
+    assert record.clock_since == clock.now() - 10 and record.timeout_at == clock.now() + 55
+    await stop_bot(bot)
+
+
+@pytest.mark.asyncio
+async def test_every_redraw_shows_the_reserves_as_they_are_then(
+    fake: FakeDiscord, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """After Roll, 30 s into a 1m+5s turn, the board says 0:35 for the player on turn (text and
+    picture), not the 1:00 saved at the last decision; the running-out moment Discord counts down
+    stays the saved one."""
+    clock = ManualClock()
+    bot, board, first, users = await clocked(fake, tmp_path, clock, clock="1m+5s", length=5)
+    mid = match_id_of(board)
+    board = await play_turn(fake, board, first)  # the opening roll is played as it comes
+    second = user_on_turn(board, users)
+    assert second is not None and second is not first
+    seat = (await saved(bot.store, mid)).players.index(second.id)
+    publisher = bot.get_cog("Play").publisher  # type: ignore[union-attr]
+    captions: list[Caption] = []
+    draw = publisher.picture
+
+    async def picture(view: object, caption: Caption) -> bytes:
+        captions.append(caption)
+        return await draw(view, caption)
+
+    monkeypatch.setattr(publisher, "picture", picture)
+    clock.advance(30)
+    await fake.click(second, board, buttons(board)["Roll"], idle=True)
+    record = await saved(bot.store, mid)
+    assert record.clock_left == (60.0, 60.0) and record.clock_seat == seat  # charged at the decision
+    assert record.timeout_at is not None
+    shown = ["1:00", "1:00"]
+    shown[seat] = "0:35"
+    names = ("White", "Black")
+    reserves = f"White {shown[0]} · Black {shown[1]}"
+    line = f"⏱️ {reserves} — {names[seat]}'s clock runs out <t:{int(record.timeout_at)}:R>"
+    assert line in text_of(live_board(fake, board.channel_id))
+    assert captions and captions[-1].clocks == tuple(shown) and captions[-1].clock_running == seat
+    fake.assert_clean()
+    await stop_bot(bot)
+
+
+@pytest.mark.asyncio
 async def test_a_clock_that_cannot_be_read_or_makes_no_sense_is_refused_privately(
     fake: FakeDiscord, tmp_path: Path
 ) -> None:
@@ -264,6 +425,12 @@ def test_the_picture_marks_the_clock_of_the_seat_that_must_act_before_it_is_show
     asked = VARIANT.new_game({"position": "XGID=-b----E-C---eE---c-e----B-:0:0:-1:D:0:0:0:7:10"})
     taker = asked.to_move()
     assert isinstance(asked, BackgammonState) and asked.phase is Phase.TAKE and taker in (0, 1)
-    record = SimpleNamespace(clock_left=(100.0, 90.0), clock_seat=1 - taker)
+    record = MatchRecord(
+        1, 1, 10, None, "backgammon", {}, (101, 202), "", 3, "active", None, True, 0.0, 0.0,
+        clock_delay=5.0, clock_left=(100.0, 90.0), clock_seat=1 - taker, clock_since=50.0,
+    )  # fmt: skip
     caption = caption_of(SimpleNamespace(record=record, state=asked), ("a", "b"))  # type: ignore[arg-type]
     assert caption.clocks == ("1:40", "1:30") and caption.clock_running == taker
+    # Drawn 20 s after the doubler's clock started (5 s of delay): their reserve as it stands then.
+    caption = caption_of(SimpleNamespace(record=record, state=asked), ("a", "b"), now=70.0)  # type: ignore[arg-type]
+    assert caption.clocks == (("1:25", "1:30") if taker == 1 else ("1:40", "1:15"))

@@ -10,12 +10,14 @@ import signal
 import sqlite3
 import subprocess
 import sys
+import time
 from asyncio.subprocess import Process
 from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 
 import pytest
 
+from app.heartbeat import LIVE_BEAT
 from fakediscord import FakeDiscord, FakeDiscordServer, FakeInteraction, FakeMessage, FakeUser
 from fakediscord.blackbox.processes import alive, children
 from fakediscord.matches import user_on_turn
@@ -458,7 +460,8 @@ async def test_sigterm_in_a_burst_of_clicks_shows_every_saved_change_before_exit
 async def test_a_kill_after_a_board_is_posted_but_before_its_note_posts_it_once(tmp_path: Path) -> None:
     """kill -9 of the real process after Discord posted the first board but before the bot read the
     answer (so before it noted it): the next process posts the same board again with the same nonce,
-    Discord returns the first message, and the match has one board."""
+    Discord returns the first message, and the match has one board, which shows the deadline stored
+    (the next process's, not the one the killed process drew: issue 33)."""
     fake = FakeDiscord(timeout=15, token="process-token")
     alice, bob = fake.add_user("alice"), fake.add_user("bob")
     db = tmp_path / "db.sqlite3"
@@ -481,6 +484,7 @@ async def test_a_kill_after_a_board_is_posted_but_before_its_note_posts_it_once(
         gate.release()
         thread = fake.thread_of(challenge)
         assert thread is not None and len(fake.messages_in(thread)) == 1
+        await asyncio.sleep(1.1)  # so the next process draws its board in a later second
         await start()
         for _ in range(300):  # the note is a write of the other process: nothing to wait on here
             if noted():
@@ -491,6 +495,69 @@ async def test_a_kill_after_a_board_is_posted_but_before_its_note_posts_it_once(
         assert live_board_ids(fake, thread.id) == [board.id]
         with contextlib.closing(sqlite3.connect(db)) as check:
             assert check.execute("SELECT message_id FROM matches").fetchall() == [(board.id,)]
+            [(timeout_at,)] = check.execute("SELECT timeout_at FROM matches").fetchall()
+        due = int(timeout_at)
+        assert f"Play by <t:{due}:f> (<t:{due}:R>)" in board.embeds[0]["description"]
+
+
+async def _until(check: Callable[[], bool], what: str, timeout: float = 60.0) -> None:
+    """Wait until ``check()`` (a read of what another process saved: nothing to wait on but the file)."""
+    for _ in range(int(timeout * 10)):
+        if check():
+            return
+        await asyncio.sleep(0.1)
+    raise AssertionError(f"not seen within {timeout} s: {what}")
+
+
+@pytest.mark.asyncio
+async def test_a_live_clock_gets_back_the_downtime_of_a_kill_9(tmp_path: Path) -> None:
+    """Issue 33: kill -9 of the real process while a live clock runs, started again seconds later
+    (far under the turn clocks' slack): the player on turn gets back every second the bot was down
+    (less at most one heartbeat's interval, ``LIVE_BEAT``), never time it was running (no more than
+    from its last heartbeat to now), and the board, redrawn, shows the moment stored."""
+    fake = FakeDiscord(timeout=15, token="process-token")
+    alice, bob = fake.add_user("alice"), fake.add_user("bob")
+    db = tmp_path / "db.sqlite3"
+
+    def clock_row() -> tuple[float | None, float | None, float, int]:
+        [(since, timeout_at)] = sql(db, "SELECT clock_since, timeout_at FROM matches")
+        [(alive_at, stopped)] = sql(db, "SELECT alive_at, stopped FROM heartbeat")
+        return since, timeout_at, alive_at, stopped
+
+    async with bot_processes(tmp_path, fake) as start:
+        first = await start()
+        result = await fake.slash(
+            alice, "challenge", {"opponent": bob, "game": "backgammon", "clock": "30s+5s"}
+        )
+        challenge = result.message
+        assert challenge is not None
+        await fake.click(bob, challenge, next(c for c in challenge.custom_ids if c.endswith(":accept")))
+        # The clock runs (its board is shown), and the bot has beaten since it started.
+        await _until(lambda: (row := clock_row())[0] is not None and row[2] > row[0], "a heartbeat")
+        first.kill()
+        await first.wait()
+        killed = time.time()  # the bot died before this
+        since0, timeout0, alive0, _ = clock_row()
+        assert since0 is not None and timeout0 is not None
+        await asyncio.sleep(3)  # the downtime
+        restarted = time.time()  # the bot runs again only after this
+        await start()
+        await _until(lambda: (row := clock_row())[3] == 0 and row[2] > restarted, "the bot connected again")
+        seen = time.time()
+        since1, timeout1, _, _ = clock_row()
+        assert since1 is not None and timeout1 is not None
+        given = since1 - since0
+        assert timeout1 - timeout0 == pytest.approx(given)
+        assert given >= restarted - killed - LIVE_BEAT, (given, restarted - killed)
+        assert given <= seen - max(alive0, since0), (given, seen - max(alive0, since0))
+        await _until(
+            lambda: sql(db, "SELECT shown_version = board_version AND redraw = 0 FROM matches") == [(1,)],
+            "the board redrawn",
+        )
+        thread = fake.thread_of(challenge)
+        assert thread is not None
+        board = fake.messages_in(thread)[-1]
+        assert f"runs out <t:{int(timeout1)}:R>" in board.embeds[0]["description"]
 
 
 @pytest.mark.sqlite_only("SQLite serves one process; PostgreSQL is shared by several (bench/cluster.py)")

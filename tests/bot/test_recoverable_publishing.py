@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 
 from bot.clock import ManualClock
+from bot.store import StoreError
 from fakediscord import FakeDiscord, FakeMessage
 from fakediscord.matches import challenge_and_accept, live_board, match_id_of, user_on_turn
 from tests.support import start_bot, stop_bot
@@ -207,4 +208,43 @@ async def test_two_accepts_at_once_start_one_match(fake: FakeDiscord, tmp_path: 
     thread = fake.thread_of(message)
     assert thread is not None and len(fake.messages_in(thread)) == 1
     fake.assert_clean()
+    await stop_bot(bot)
+
+
+@pytest.mark.asyncio
+async def test_a_board_posted_again_after_its_note_was_lost_shows_the_deadline_stored(
+    fake: FakeDiscord, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 33: a board whose post reached Discord but was never noted (a kill -9 between the two;
+    here a note that failed and a strip Discord refused) is posted again with the same nonce, and
+    Discord returns the first message, drawn seconds earlier with an earlier deadline: it is
+    edited to show the deadline now stored, exactly."""
+    clock = ManualClock()
+    bot = await start_bot(fake, tmp_path / "db.sqlite3", clock)
+    quick_retries(bot)
+    _, bob, message = await challenge(fake)
+    boards = bot.store.boards
+    note = boards.mark_shown
+
+    async def lost(*args: Any, **kwargs: Any) -> Any:
+        monkeypatch.setattr(boards, "mark_shown", note)
+        raise StoreError("the note is lost")
+
+    monkeypatch.setattr(boards, "mark_shown", lost)
+    strip = fake.fail("PATCH", r"^/channels/\d+/messages/\d+$")
+    await fake.click(bob, message, accept_id(message), idle=True)
+    thread = fake.thread_of(message)
+    assert thread is not None and strip.failed
+    [board] = fake.messages_in(thread)
+    [match] = await bot.store.matches.active()
+    assert match.behind and match.timeout_at is None and board.buttons  # posted, live, not noted
+    clock.advance(8)
+    await bot.run_due_tasks()
+    shown = await bot.store.matches.get(match.id)
+    assert shown is not None and not shown.behind and shown.message_id == board.id
+    assert shown.timeout_at == clock.now() + 48 * HOUR
+    assert fake.messages_in(thread) == [fake.message(board)]  # the same message, once
+    due = int(shown.timeout_at)
+    assert f"Play by <t:{due}:f> (<t:{due}:R>)" in fake.message(board).embeds[0]["description"]
+    assert live_board(fake, thread.id).id == board.id
     await stop_bot(bot)
