@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 from collections.abc import AsyncIterator, Iterator
 
 import pytest
@@ -23,6 +24,18 @@ def pytest_configure(config: pytest.Config) -> None:
         "markers",
         "postgres_only(reason): a test about PostgreSQL itself (its locks, its server); not run on SQLite",
     )
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    """A test that failed before closing its bot leaves the store's SQLite thread running, and that
+    thread (not a daemon) would keep the test process alive for ever after the report: stop them."""
+    import aiosqlite.core
+
+    for thread in threading.enumerate():
+        if getattr(thread, "_target", None) is aiosqlite.core._connection_worker_thread:
+            (queue,) = getattr(thread, "_args", (None,))
+            if queue is not None:
+                queue.put((None, lambda: aiosqlite.core._STOP_RUNNING_SENTINEL))
 
 
 @pytest.hookimpl(hookwrapper=True)
