@@ -17,7 +17,7 @@ import io
 import math
 from collections.abc import Iterator
 from dataclasses import replace
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 import pytest
 from PIL import Image, ImageFont
@@ -40,6 +40,7 @@ from render.space_geometry import NAMES, Placed, counter_places
 from render.theme import Caption, Point
 from tests.engine.space_helpers import make_state, play
 from tests.render.test_space_render import four_moves
+from tests.render.written import Written, record_labels
 
 PHONE_WIDTH = 400
 PHONE_MIN = 10
@@ -279,32 +280,18 @@ MIDDLE_GAP = 16
 word (or the winner's words), so that the name is read as its planet's, not as one of them."""
 
 
-Labels = list[tuple[Box, str]]
-
-
 @pytest.fixture
-def labels(monkeypatch: pytest.MonkeyPatch) -> Iterator[Labels]:
-    """The ink box and text of every label the space picture writes while the test runs (its caches
-    emptied, so the empty board is drawn again too)."""
-    seen: Labels = []
-    label = theme.label
-
-    def recorded(image: Image.Image, xy: Point, text: str, size: int, *args: Any, **kwargs: Any) -> None:
-        bold, stroke, anchor = kwargs.get("bold", True), kwargs.get("stroke", 2), kwargs.get("anchor", "la")
-        left, top, right, bottom = theme.font(size, bold).getbbox(text, anchor=anchor, stroke_width=stroke)
-        x, y = round(xy[0]), round(xy[1])
-        seen.append(((x + left, y + top, x + right, y + bottom), text))
-        label(image, xy, text, size, *args, **kwargs)
-
+def labels(monkeypatch: pytest.MonkeyPatch) -> Iterator[Written]:
+    """Every label the space picture writes while the test runs (its caches emptied, so the empty
+    board is drawn again too)."""
     for cache in CACHES:
         cache.cache_clear()
-    monkeypatch.setattr(theme, "label", recorded)
-    yield seen
+    yield record_labels(monkeypatch)
     for cache in CACHES:
         cache.cache_clear()
 
 
-def name_boxes(seen: Labels) -> dict[int, Box]:
+def name_boxes(seen: Written) -> dict[int, Box]:
     """Where each planet's name was written."""
     return {world: box for world in PLANETS for box, text in seen if text == PLANET_NAMES[world].upper()}
 
@@ -341,7 +328,7 @@ def name_views() -> list[SpaceView]:
     return crowded + [s.view(None) for s in states]
 
 
-def test_each_planet_name_is_beside_its_own_sector_and_clear_of_the_dice_and_phase(labels: Labels) -> None:
+def test_each_planet_name_is_beside_its_own_sector_and_clear_of_the_dice_and_phase(labels: Written) -> None:
     """Each planet's name, where the picture writes it, is within ``NEAR`` pixels of its own planet,
     in that planet's quarter of the board, and ``MIDDLE_GAP`` pixels or more from every pixel of the
     middle: the dice, whose roll it is, the phase word, a winner's words."""
@@ -366,7 +353,7 @@ def test_each_planet_name_is_beside_its_own_sector_and_clear_of_the_dice_and_pha
             assert alpha.getbbox() is None, (world, box, seen.phase)
 
 
-def test_the_names_are_written_where_the_layout_says(labels: Labels) -> None:
+def test_the_names_are_written_where_the_layout_says(labels: Written) -> None:
     """The overlap test above reads the names' places from the layout (``NAMES``): they are where the
     picture writes them."""
     space.render(crowded_state().view(None), CAPTION)
