@@ -6,7 +6,7 @@ import io
 import time
 import weakref
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import discord
 
@@ -480,10 +480,14 @@ def board_picture(
 
 def turn_picture(session: Session, seat: int, names: tuple[str, str] = ("", "")) -> tuple[GameView, Caption]:
     """What the private picture of ``seat``'s turn in progress shows: its own view of the position
-    after the steps only it sees yet."""
+    after the steps only it sees yet. A complete turn waiting for its Confirm already hands the turn
+    over: the caption carries where the turn began, so the picture still says ``seat`` is moving."""
     position = session.position
     assert position is not None
-    return position.view(seat), caption_of(session, names)
+    caption = caption_of(session, names)
+    if session.awaiting_confirmation and session.state is not None:
+        caption = replace(caption, turn_start=session.state.view(seat))
+    return position.view(seat), caption
 
 
 def caption_of(session: Session, names: tuple[str, str], ending: Outcome | None = None) -> Caption:

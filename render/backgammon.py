@@ -52,6 +52,7 @@ from render.backgammon_palette import PALETTE_HEX
 from render.backgammon_pieces import (
     HIT_RED,
     PREVIOUS_COLOUR,
+    USED,
     cube_sprite,
     die_opacities,
     previous_moves,
@@ -136,7 +137,7 @@ def _paint(image: Image.Image, state: BackgammonState, caption: Caption) -> None
     _draw_cube(image, state, bottom)
     result = state.result or caption.ending
     if result is None:
-        _draw_gap(image, state, bottom)
+        _draw_gap(image, state, bottom, theme.header_view(state, caption))
     _draw_play(image, state, bottom)
     _draw_counts(image, state, bottom)
     if result is not None:
@@ -566,22 +567,20 @@ DIE = 54
 SMALL_DIE = 46
 
 
-def _draw_gap(image: Image.Image, state: BackgammonState, bottom: int) -> None:
+def _draw_gap(image: Image.Image, state: BackgammonState, bottom: int, start: BackgammonState) -> None:
     """The middle of the board while the match goes on: the dice (or the double offered, or the
     resignation offered) on the right; the match's line under the board. ``_draw_winner`` covers
-    the middle at the end."""
+    the middle at the end. A complete play that waits for its Confirm (``start``: where it began)
+    shows its dice, all used, not the next player's turn."""
     _draw_match(image, state)
+    if start is not state and start.dice is not None:
+        d1, d2 = start.dice
+        _draw_dice(image, start.dice, DICE[start.turn_seat or 0], [USED] * (4 if d1 == d2 else 2))
+        return
     mover = state.turn_seat or 0  # the dice, the double and the offer are the seat on turn's
     style = DICE[mover]
     if state.dice is not None and state.phase is not Phase.OPENING:
-        d1, d2 = state.dice
-        opacities = die_opacities(state)
-        values = [d1] * 4 if d1 == d2 else [d1, d2]
-        size = SMALL_DIE if d1 == d2 else DIE
-        gap = 10 if d1 == d2 else 16
-        x0 = RIGHT_GAP_X - (len(values) * size + (len(values) - 1) * gap) / 2 + size / 2
-        for i, (value, opacity) in enumerate(zip(values, opacities, strict=True)):
-            theme.draw_die(image, (x0 + i * (size + gap), MID_Y), value, size, style, opacity)
+        _draw_dice(image, state.dice, style, die_opacities(state))
     elif state.phase is Phase.TAKE:
         theme.paste(image, cube_sprite(str(state.cube * 2), 52, True), (RIGHT_GAP_X - 70, MID_Y))
         theme.label(
@@ -613,6 +612,17 @@ def _draw_gap(image: Image.Image, state: BackgammonState, bottom: int) -> None:
         )
     elif state.phase is Phase.OPENING:
         theme.label(image, (RIGHT_GAP_X, MID_Y), "Roll to start", 24, TEXT, anchor="mm")
+
+
+def _draw_dice(image: Image.Image, dice: tuple[int, int], style: DieStyle, opacities: list[float]) -> None:
+    """The roll on the right of the middle (doubles as four dice), each die as opaque as said."""
+    d1, d2 = dice
+    values = [d1] * 4 if d1 == d2 else [d1, d2]
+    size = SMALL_DIE if d1 == d2 else DIE
+    gap = 10 if d1 == d2 else 16
+    x0 = RIGHT_GAP_X - (len(values) * size + (len(values) - 1) * gap) / 2 + size / 2
+    for i, (value, opacity) in enumerate(zip(values, opacities, strict=True)):
+        theme.draw_die(image, (x0 + i * (size + gap), MID_Y), value, size, style, opacity)
 
 
 def match_lines(state: BackgammonState) -> list[tuple[str, theme.RGB]]:
@@ -745,7 +755,9 @@ def _draw_clock(strip: Image.Image, right: float, reserve: str, running: bool) -
 
 
 def _draw_header(image: Image.Image, state: BackgammonState, caption: Caption) -> None:
-    # The footer of the message says the same place (``turn_label``), as players count it.
+    # The footer of the message says the same place (``turn_label``), as players count it. A complete
+    # play that waits for its Confirm is titled as it began ("White to play 6-4").
+    state = theme.header_view(state, caption)
     image.paste(_header(header_seat(state), header_text(state), move_label(state), caption), (0, 0))
 
 

@@ -663,6 +663,7 @@ def _winner(winner: int | None, how: str) -> Image.Image:
 
 
 def _draw_header(image: Image.Image, view: SpaceView, caption: Caption) -> None:
+    view = theme.header_view(view, caption)
     seat = view.result.winner if view.result is not None else view.turn_seat
     if view.result is None and view.deciding in (0, 1):
         # The seat asked to decide, in its colour: a response window's "<seat> may play ...", or the

@@ -40,13 +40,11 @@ from render.space_geometry import NAMES, Placed, counter_places
 from render.theme import Caption, Point
 from tests.engine.space_helpers import make_state, play
 from tests.render.test_space_render import four_moves
-from tests.render.written import Written, record_labels
+from tests.render.written import Rasterised, Written, record_labels, record_rasterised
 
 PHONE_WIDTH = 400
 PHONE_MIN = 10
 CAPTION = Caption(names=("Alice Liddell", "bob"))
-
-Drawn = list[tuple[int, str]]
 
 
 def ink_height(face: ImageFont.FreeTypeFont) -> int:
@@ -59,20 +57,11 @@ def ink_height(face: ImageFont.FreeTypeFont) -> int:
 
 
 @pytest.fixture
-def drawn(monkeypatch: pytest.MonkeyPatch) -> Iterator[Drawn]:
-    """The (ink height of its font, text) of every text rasterised while the test runs, all caches
-    emptied."""
-    seen: Drawn = []
-    rasterise = ImageFont.FreeTypeFont.getmask2
-
-    def recorded(self: ImageFont.FreeTypeFont, text: str, *args: object, **kwargs: object) -> object:
-        seen.append((ink_height(self), text))
-        return rasterise(self, text, *args, **kwargs)  # type: ignore[arg-type]
-
+def drawn(monkeypatch: pytest.MonkeyPatch) -> Iterator[Rasterised]:
+    """The (font, text) of every text rasterised while the test runs, all caches emptied."""
     for cache in CACHES:
         cache.cache_clear()
-    monkeypatch.setattr(ImageFont.FreeTypeFont, "getmask2", recorded)
-    yield seen
+    yield record_rasterised(monkeypatch)
     for cache in CACHES:
         # Sprites drawn while recording are correct; emptied anyway so no test depends on the order.
         cache.cache_clear()
@@ -132,15 +121,16 @@ def representative_views() -> list[SpaceView]:
     return views
 
 
-def test_every_text_is_drawn_at_least_ten_pixels_high_on_a_phone(drawn: Drawn) -> None:
+def test_every_text_is_drawn_at_least_ten_pixels_high_on_a_phone(drawn: Rasterised) -> None:
     for seen in representative_views():
         space.render(seen, CAPTION)
     assert drawn, "no text recorded: the recording no longer sees the texts"
-    small = sorted({(ink, text) for ink, text in drawn if ink * PHONE_WIDTH / space.WIDTH < PHONE_MIN})
+    inks = {(ink_height(face), text) for face, text in drawn}
+    small = sorted((ink, text) for ink, text in inks if ink * PHONE_WIDTH / space.WIDTH < PHONE_MIN)
     assert not small, f"texts under {PHONE_MIN} px at {PHONE_WIDTH} px wide: {small[:12]}"
 
 
-def test_the_texts_a_player_needs_are_all_drawn(drawn: Drawn) -> None:
+def test_the_texts_a_player_needs_are_all_drawn(drawn: Rasterised) -> None:
     """The recording is complete: each label the issue names is among the texts recorded."""
     fight, _, settled, _ = fight_states()
     for state in (crowded_state(), fight, settled, *card_states()):

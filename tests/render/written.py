@@ -1,12 +1,13 @@
-"""Where a picture writes its words: every ``theme.label`` call while a test runs, recorded as the box
-of the text's ink (the font's box at the anchor, with the outline) and the text."""
+"""What a picture writes, recorded while a test runs: every ``theme.label`` call as the box of the
+text's ink (the font's box at the anchor, with the outline) and the text (``record_labels``), and
+every text Pillow draws, with its font (``record_rasterised``)."""
 
 from __future__ import annotations
 
 from typing import Any
 
 import pytest
-from PIL import Image
+from PIL import Image, ImageFont
 
 from render import theme
 
@@ -30,3 +31,21 @@ def record_labels(monkeypatch: pytest.MonkeyPatch) -> Written:
 
     monkeypatch.setattr(theme, "label", recorded)
     return written
+
+
+Rasterised = list[tuple[ImageFont.FreeTypeFont, str]]
+
+
+def record_rasterised(monkeypatch: pytest.MonkeyPatch) -> Rasterised:
+    """The list every text is added to, with its font, as Pillow turns it into pixels until the test
+    ends: ``FreeTypeFont.getmask2``, which ``ImageDraw.text`` calls for each line whichever helper drew
+    it (a text cached as a sprite earlier is not drawn again: empty ``engine.memo.CACHES`` first)."""
+    seen: Rasterised = []
+    rasterise = ImageFont.FreeTypeFont.getmask2
+
+    def recorded(self: ImageFont.FreeTypeFont, text: str, *args: object, **kwargs: object) -> object:
+        seen.append((self, text))
+        return rasterise(self, text, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(ImageFont.FreeTypeFont, "getmask2", recorded)
+    return seen
