@@ -6,7 +6,7 @@ import io
 import time
 import weakref
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import discord
 
@@ -488,10 +488,15 @@ def turn_picture(
     session: Session, seat: int, names: tuple[str, str] = ("", ""), now: float | None = None
 ) -> tuple[GameView, Caption]:
     """What the private picture of ``seat``'s turn in progress shows: its own view of the position
-    after the steps only it sees yet (a live clock's reserves as they stand at ``now``)."""
+    after the steps only it sees yet (a live clock's reserves as they stand at ``now``). A complete
+    turn waiting for its Confirm already hands the turn over: the caption carries where the turn
+    began, so the picture still says ``seat`` is moving."""
     position = session.position
     assert position is not None
-    return position.view(seat), caption_of(session, names, now=now)
+    caption = caption_of(session, names, now=now)
+    if session.awaiting_confirmation and session.state is not None:
+        caption = replace(caption, turn_start=session.state.view(seat))
+    return position.view(seat), caption
 
 
 def caption_of(

@@ -4,8 +4,10 @@ One module per game draws it, named by the game's kit (``kits/``): ``RENDERERS``
 to its drawing function and ``SEAT_STYLES`` to the look of its two seats (``SEATS`` in the game's module), which everything else
 shown per seat (an embed's colour) takes too. A renderer receives a view (``state.view(None)`` for
 the public board shown in a channel), never the state, so it cannot draw what that viewer may not see.
-A ``Caption`` brings what is not in the position (the players' display names, as plain strings, and
-how a match ended off the board); the shared header (``theme.draw_header``) draws it.
+A ``Caption`` brings what is not in the position (the players' display names, as plain strings, how
+a match ended off the board, live clocks, and on a player's own picture of a complete turn that waits
+for their Confirm where that turn began, so the header still says they are moving); the shared
+header (``theme.draw_header``) draws it.
 """
 
 from __future__ import annotations

@@ -1,8 +1,11 @@
 """The backgammon board: 24 points, the bar, the borne-off trays, the cube, the dice and the last play.
 
-Layout (800 x 868): the shared header, then a row for the player at the top (colour, pip count,
+Layout (800 x 898): the shared header, then a row for the player at the top (colour, pip count,
 match score as players say it: "2 points · 3-away"), the point numbers 13-24, the board, the numbers
-12-1, the row of the player at the bottom, and the latest action in words.
+12-1, the row of the player at the bottom, the match's line ("5-point match · Crawford game ·
+Nackgammon": its length or "money game", the Crawford game, a rule set other than standard) and
+the latest action in words. The match's line is under the board, not in its middle, where the
+arrows of plays that cross the board ran through it.
 
 - Perspective: the seat on turn (``state.turn_seat``; seat 0 before the first turn) sits at the
   bottom of the public board (a player's own picture, ``state.view(seat)``, has that seat there), so the dice in the picture are always that player's. While a double waits
@@ -17,11 +20,11 @@ match score as players say it: "2 points · 3-away"), the point numbers 13-24, t
   the bottom player's in the lower, with their count.
 - The cube at the left edge: in the middle when nobody owns it (showing 64, as on a real cube), at
   its owner's end otherwise, hidden when the match has no cube, greyed and crossed out in the
-  Crawford game (no doubling); the match's side of the middle says "Crawford game" or, after it,
+  Crawford game (no doubling); the match's line says "Crawford game" or, after it,
   "post-Crawford". An offered double is shown in the
   bottom player's half (the doubler's), outlined in gold, at its new value.
-- The middle gap: the dice on the right (used dice faded; doubles as four dice), the match (its
-  length, "Crawford game", a rule set other than standard) on the left, or the winner across both.
+- The middle gap: the dice on the right (used dice faded; doubles as four dice), or the winner
+  across the board.
 - The last play (or, while a play is in progress, the moves made so far) in gold: a dashed ring where
   each checker left, an arrow to where it arrived (numbered in order when there are several), a red
   "hit" badge beside a checker that hit. The public board that hands the turn over with the next
@@ -49,6 +52,7 @@ from render.backgammon_palette import PALETTE_HEX
 from render.backgammon_pieces import (
     HIT_RED,
     PREVIOUS_COLOUR,
+    USED,
     cube_sprite,
     die_opacities,
     previous_moves,
@@ -60,7 +64,7 @@ from render.backgammon_words import header_seat, header_text, row_score
 from render.picture import BoardPicture
 from render.theme import HIGHLIGHT, MUTED, TEXT, Caption, DieStyle, Point, SeatStyle
 
-WIDTH, HEIGHT = 800, 868
+WIDTH, HEIGHT = 800, 898
 HEADER = 100
 
 POINT_W = 50
@@ -90,7 +94,10 @@ TOP_ROW_Y = 122
 TOP_NUMBERS_Y = BOARD_TOP - 14
 BOTTOM_NUMBERS_Y = BOARD_BOTTOM + 15
 BOTTOM_ROW_Y = 770
-FOOTER_Y = 812
+MATCH_Y = 808
+"""The match's line ("5-point match · Crawford game"), under the board and its rows, where no
+arrow of a play reaches (in the middle of the board, the arrows of plays that cross it did)."""
+FOOTER_Y = 842
 
 NUMBER_SIZE = 22
 COUNT_SIZE = 28
@@ -130,7 +137,7 @@ def _paint(image: Image.Image, state: BackgammonState, caption: Caption) -> None
     _draw_cube(image, state, bottom)
     result = state.result or caption.ending
     if result is None:
-        _draw_gap(image, state, bottom)
+        _draw_gap(image, state, bottom, theme.header_view(state, caption))
     _draw_play(image, state, bottom)
     _draw_counts(image, state, bottom)
     if result is not None:
@@ -556,26 +563,24 @@ def _draw_cube(image: Image.Image, state: BackgammonState, bottom: int) -> None:
 
 
 RIGHT_GAP_X = (BAR_RIGHT + INNER_RIGHT) / 2
-LEFT_GAP_X = (INNER_LEFT + BAR_LEFT) / 2
 DIE = 54
 SMALL_DIE = 46
 
 
-def _draw_gap(image: Image.Image, state: BackgammonState, bottom: int) -> None:
-    """The middle of the board while the match goes on: the match on the left and the dice (or the
-    double offered, or the resignation offered) on the right. ``_draw_winner`` covers it at the end."""
+def _draw_gap(image: Image.Image, state: BackgammonState, bottom: int, start: BackgammonState) -> None:
+    """The middle of the board while the match goes on: the dice (or the double offered, or the
+    resignation offered) on the right; the match's line under the board. ``_draw_winner`` covers
+    the middle at the end. A complete play that waits for its Confirm (``start``: where it began)
+    shows its dice, all used, not the next player's turn."""
     _draw_match(image, state)
+    if start is not state and start.dice is not None:
+        d1, d2 = start.dice
+        _draw_dice(image, start.dice, DICE[start.turn_seat or 0], [USED] * (4 if d1 == d2 else 2))
+        return
     mover = state.turn_seat or 0  # the dice, the double and the offer are the seat on turn's
     style = DICE[mover]
     if state.dice is not None and state.phase is not Phase.OPENING:
-        d1, d2 = state.dice
-        opacities = die_opacities(state)
-        values = [d1] * 4 if d1 == d2 else [d1, d2]
-        size = SMALL_DIE if d1 == d2 else DIE
-        gap = 10 if d1 == d2 else 16
-        x0 = RIGHT_GAP_X - (len(values) * size + (len(values) - 1) * gap) / 2 + size / 2
-        for i, (value, opacity) in enumerate(zip(values, opacities, strict=True)):
-            theme.draw_die(image, (x0 + i * (size + gap), MID_Y), value, size, style, opacity)
+        _draw_dice(image, state.dice, style, die_opacities(state))
     elif state.phase is Phase.TAKE:
         theme.paste(image, cube_sprite(str(state.cube * 2), 52, True), (RIGHT_GAP_X - 70, MID_Y))
         theme.label(
@@ -609,9 +614,20 @@ def _draw_gap(image: Image.Image, state: BackgammonState, bottom: int) -> None:
         theme.label(image, (RIGHT_GAP_X, MID_Y), "Roll to start", 24, TEXT, anchor="mm")
 
 
+def _draw_dice(image: Image.Image, dice: tuple[int, int], style: DieStyle, opacities: list[float]) -> None:
+    """The roll on the right of the middle (doubles as four dice), each die as opaque as said."""
+    d1, d2 = dice
+    values = [d1] * 4 if d1 == d2 else [d1, d2]
+    size = SMALL_DIE if d1 == d2 else DIE
+    gap = 10 if d1 == d2 else 16
+    x0 = RIGHT_GAP_X - (len(values) * size + (len(values) - 1) * gap) / 2 + size / 2
+    for i, (value, opacity) in enumerate(zip(values, opacities, strict=True)):
+        theme.draw_die(image, (x0 + i * (size + gap), MID_Y), value, size, style, opacity)
+
+
 def match_lines(state: BackgammonState) -> list[tuple[str, theme.RGB]]:
-    """What the left of the middle says about the match: its length (or "money game", with "last
-    game" once a player stops the session), the Crawford game, the rules."""
+    """What the match's line under the board says, part by part: its length (or "money game", with
+    "last game" once a player stops the session), the Crawford game, the rules."""
     lines: list[tuple[str, theme.RGB]] = []
     if state.is_money:
         lines.append(("money game", TEXT))
@@ -628,11 +644,22 @@ def match_lines(state: BackgammonState) -> list[tuple[str, theme.RGB]]:
     return lines
 
 
+MATCH_SIZE = 22
+MATCH_GAP = " · "
+
+
 def _draw_match(image: Image.Image, state: BackgammonState) -> None:
-    lines = match_lines(state)
-    for i, (text, colour) in enumerate(lines):
-        y = MID_Y + (i - (len(lines) - 1) / 2) * 26
-        theme.label(image, (LEFT_GAP_X, y), text, 21, colour, anchor="mm", stroke=0)
+    """The match's line, centred under the board: its parts one after the other, each in its colour."""
+    parts = match_lines(state)
+    face = theme.font(MATCH_SIZE)
+    gap = theme.text_length(face, MATCH_GAP)
+    x = (WIDTH - sum(theme.text_length(face, text) for text, _ in parts) - gap * (len(parts) - 1)) / 2
+    for i, (text, colour) in enumerate(parts):
+        if i:
+            theme.label(image, (x, MATCH_Y), MATCH_GAP, MATCH_SIZE, MUTED, anchor="lm", stroke=0)
+            x += gap
+        theme.label(image, (x, MATCH_Y), text, MATCH_SIZE, colour, anchor="lm", stroke=0)
+        x += theme.text_length(face, text)
 
 
 _REASONS: dict[str, str] = {
@@ -728,7 +755,9 @@ def _draw_clock(strip: Image.Image, right: float, reserve: str, running: bool) -
 
 
 def _draw_header(image: Image.Image, state: BackgammonState, caption: Caption) -> None:
-    # The footer of the message says the same place (``turn_label``), as players count it.
+    # The footer of the message says the same place (``turn_label``), as players count it. A complete
+    # play that waits for its Confirm is titled as it began ("White to play 6-4").
+    state = theme.header_view(state, caption)
     image.paste(_header(header_seat(state), header_text(state), move_label(state), caption), (0, 0))
 
 

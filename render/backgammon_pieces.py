@@ -84,8 +84,12 @@ def unavailable_cube_sprite(size: int) -> Image.Image:
     return theme.supersampled((total, total), paint)
 
 
+USED = 0.3
+"""How opaque a die is drawn once used."""
+
+
 def die_opacities(state: BackgammonState) -> list[float]:
-    """For each die drawn (two, or four of a double), 1.0 while it is still to play, 0.3 once used."""
+    """For each die drawn (two, or four of a double), 1.0 while it is still to play, ``USED`` once used."""
     if state.dice is None:
         return []
     d1, d2 = state.dice
@@ -93,7 +97,7 @@ def die_opacities(state: BackgammonState) -> list[float]:
         return [1.0] * (4 if d1 == d2 else 2)
     if d1 == d2:
         used = 4 - len(state.dice_left)
-        return [0.3] * used + [1.0] * (4 - used)
+        return [USED] * used + [1.0] * (4 - used)
     left = list(state.dice_left)
     opacities = []
     for value in (d1, d2):
@@ -101,5 +105,5 @@ def die_opacities(state: BackgammonState) -> list[float]:
             left.remove(value)
             opacities.append(1.0)
         else:
-            opacities.append(0.3)
+            opacities.append(USED)
     return opacities

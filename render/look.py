@@ -4,9 +4,9 @@ picture is drawn with (``Caption``)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, TypeVar
 
-from engine.protocol import Outcome
+from engine.protocol import GameView, Outcome
 
 RGB = tuple[int, int, int]
 Point = tuple[float, float]
@@ -65,6 +65,23 @@ class Caption:
     """Each seat's live-clock reserve as a clock reads it ("1:48"; "" for no live clock)."""
     clock_running: int | None = None
     """The seat whose live clock runs (its reserve is marked)."""
+    turn_start: GameView | None = None
+    """On a player's own picture of their complete turn that waits for their Confirm: the position
+    the turn began from, as they see it. The position drawn already hands the turn over, so the
+    header speaks of this one (``header_view``: "White to play 6-4") with "Confirm or undo" under
+    it, never of the next player's turn."""
 
 
 NO_CAPTION = Caption()
+
+CONFIRM_OR_UNDO = "confirm or undo"
+"""The header's second line on a complete turn that waits for its player's Confirm."""
+
+View = TypeVar("View", bound=GameView)
+
+
+def header_view(view: View, caption: Caption) -> View:
+    """The position a picture's header speaks of: the start of the turn that waits for its Confirm
+    (``Caption.turn_start``) when the caption has one of the same game, else ``view`` itself."""
+    start = caption.turn_start
+    return start if isinstance(start, type(view)) else view

@@ -460,7 +460,9 @@ def _draw_winner(image: Image.Image, result: Outcome) -> None:
 
 
 def _draw_header(image: Image.Image, state: RingState, caption: Caption) -> None:
-    """Whose turn or who won, what to do, the players and the turn: the shared header."""
+    """Whose turn or who won, what to do, the players and the turn: the shared header (of the turn's
+    start while a complete turn waits for its Confirm)."""
+    state = theme.header_view(state, caption)
     seat = state.result.winner if state.result is not None else state.turn
     image.paste(_header(seat, state.phase_text, state.turn_number, caption), (0, 0))
 

@@ -5,18 +5,23 @@ Sector 1 (Earth, the Terran homeworld) sits at the bottom and numbers grow clock
 picture is clockwise in the rules. Each occupied sector holds a counter per side (red discs for the
 Evil Empire, blue squares for the Terran Defense Force), as many layers as units (up to three), the
 side's force total written on top and the number of units ("x3") under it. A planet is a larger
-coloured circle with its name inside the ring, ringed in the colour of the side that controls it.
+coloured circle, ringed in the colour of the side that controls it, with its name beside it in a
+tint of its colour (``render.space_geometry.NAMES``): Planet X's over its number at the top and
+Earth's under its number at the bottom, outside the ring; Nimrod's and Cygnus-7's inside the ring,
+level with the planet, just past the arrows and its unit count (outside, the picture's edge leaves
+no room for a word).
 
 Inside the ring, along it: every move since the last roll (``SpaceView.turn_moves``: the turn
 being played, or the whole turn just ended until the next player rolls) as a gold arrow numbered in
 the order played (the units of one Strategic Move share one; Space Combat Tactics runs backwards;
 Defend the Homeworld is dashed, the short way home), in lanes where arrows would lie on each other;
 the unit counts; where both sides share a sector (before its fight) the Terrans' counter one
-counter further in than the Empire's, both full size. In the middle
-(``MIDDLE_R``): the planets' names, the dice as rolled (used ones dimmed; a card's addition is a
-gold "+2" badge on its die), whose roll it is and the current phase word (draw, roll, build, move
-or fight). ``render.space_geometry`` holds where the counters and counts go, which the tests read
-to check that nothing covers anything. The deck and vortex counts are in the bottom corners.
+counter further in than the Empire's, both full size. In the middle (``middle_of``): the dice as
+rolled (used ones dimmed; a card's addition is a gold "+2" badge on its die) above the side
+planets' names, whose roll it is and the current phase word (draw, roll, build, move or fight)
+under them. ``render.space_geometry`` holds where the counters, counts and names go, which the
+tests read to check that nothing covers anything. The deck and vortex counts are in the bottom
+corners.
 
 Under the ring, full width: the current fight or the last fight's result (sector, winner, both
 totals, then each side's losses on a line of its own; its sector ringed, dashed, in the winner's
@@ -69,9 +74,12 @@ from render.picture import BoardPicture
 from render.space_geometry import (
     CENTER,
     COUNTER_R,
+    EARTH_ROOM,
     FACE_R,
     HEADER,
     HEIGHT,
+    LABEL_R,
+    NAMES,
     PLANET_R,
     RING_R,
     SECTOR_R,
@@ -84,13 +92,10 @@ from render.space_geometry import (
 from render.space_palette import PALETTE_HEX
 from render.theme import HIGHLIGHT, MUTED, TEXT, Caption, DieStyle, Point, SeatStyle
 
-LABEL_R = RING_R + PLANET_R + 14
 ARROW_R = RING_R - PLANET_R - 10
-NAME_R = {1: 120, 8: 90, 15: 122, 22: 72}
-"""How far from the centre each planet's name is written: well inside, within ``MIDDLE_R``."""
 MIDDLE_R = 150
-"""Every word inside the ring (the planets' names, the phase, the dice, whose roll) is within
-this distance of the centre; outside it, the unit counts of shared sectors have the room."""
+"""The dice, whose roll it is and the phase word are within this distance of the centre, across;
+outside it, the unit counts of shared sectors have the room."""
 DIE = 54
 
 PHONE_WIDTH = 400
@@ -183,8 +188,9 @@ DECK_X = 64
 VORTEX_X = WIDTH - 64
 CARDS_Y = CENTER[1] + 270
 """The deck and the vortex sit in the bottom corners, outside the ring."""
-BELOW = round(CENTER[1] + FACE_R) + 8
-"""Under the ring, full width: the fight's lines, then the sides' panels, then the footer."""
+BELOW = round(CENTER[1] + FACE_R) + EARTH_ROOM + 8
+"""Under the ring and Earth's name, full width: the fight's lines, then the sides' panels, then the
+footer."""
 FIGHT_Y = BELOW + 24
 LINE_DY = 36
 """From one line of text under the ring to the next."""
@@ -236,15 +242,8 @@ def _background() -> Image.Image:
             stroke=0,
         )
     for world, name in PLANET_NAMES.items():
-        theme.label(
-            image,
-            position(world, NAME_R[world]),
-            name.upper(),
-            TEXT_MIN,
-            PLANET_INK[world],
-            anchor="mm",
-            stroke=2,
-        )
+        at, anchor = NAMES[world]
+        theme.label(image, at, name.upper(), TEXT_MIN, PLANET_INK[world], anchor=anchor, stroke=2)
     for x, word in ((DECK_X, "deck"), (VORTEX_X, "vortex")):
         theme.label(image, (x, CARDS_Y + 54), word, TEXT_MIN, MUTED, anchor="mm", stroke=0)
     return image
@@ -389,19 +388,12 @@ def _put(strip: Image.Image, sprite: Image.Image, center: Point) -> None:
 
 
 def _draw_centre(image: Image.Image, view: SpaceView, ending: Outcome | None) -> None:
-    cx, cy = CENTER
+    cx = CENTER[0]
     theme.number(image, (DECK_X, CARDS_Y), str(view.deck_size), TEXT_MIN, TEXT)
     theme.number(image, (VORTEX_X, CARDS_Y), str(len(view.vortex)), TEXT_MIN, TEXT)
-    result = view.result or ending
-    if result is not None:
-        _draw_winner(image, result)
-        return
-    left, top = round(cx) + MIDDLE_BOX[0], round(cy) + MIDDLE_BOX[1]
-    rolled = view.rolled or view.dice
-    bonus = view.die_bonus or (0,) * len(rolled)
-    strip = _middle(_STEP_OF.get(view.phase, -1), rolled, bonus, _used(view), _roller(view))
-    image.paste(strip, (left, top), strip)
-    line = fight_line(view)
+    strip, corner = middle_of(view, ending)
+    image.paste(strip, corner, strip)
+    line = fight_line(view) if (view.result or ending) is None else None
     if line:
         # Under the ring, full width: the title, then each side's part ("Empire lost E1 (force 5)")
         # on a line of its own (both on one line would not fit at a size a phone reads).
@@ -413,16 +405,32 @@ def _draw_centre(image: Image.Image, view: SpaceView, ending: Outcome | None) ->
             )
 
 
-MIDDLE_BOX = (-MIDDLE_R, -100, MIDDLE_R, 100)
+def middle_of(view: SpaceView, ending: Outcome | None = None) -> tuple[Image.Image, tuple[int, int]]:
+    """The middle of the ring, on a clear ground, and the canvas position of its top-left corner:
+    the dice, whose roll it is and the phase word, or at the end who won and how."""
+    corner = (round(CENTER[0]) + MIDDLE_BOX[0], round(CENTER[1]) + MIDDLE_BOX[1])
+    result = view.result or ending
+    if result is not None:
+        return _winner(result.winner, result.reason.replace("-", " ")), corner
+    rolled = view.rolled or view.dice
+    bonus = view.die_bonus or (0,) * len(rolled)
+    return _middle(_STEP_OF.get(view.phase, -1), rolled, bonus, _used(view), _roller(view)), corner
+
+
+MIDDLE_BOX = (-MIDDLE_R, -112, MIDDLE_R, 116)
 """The phase word, the dice and the roll's owner round the centre: left, top, right, bottom
 offsets."""
 
 
-DICE_Y = CENTER[1] - 45
-"""The dice's middle: above the side planets' names, which cross the centre."""
-ROLLER_Y = CENTER[1] + 45
-PHASE_Y = CENTER[1] + 82
-"""Under the side planets' names, whose roll it is, then the phase word (over Earth's name)."""
+DICE_Y = CENTER[1] - 64
+"""The dice's middle: above the side planets' names, which are level with the centre."""
+ROLLER_Y = CENTER[1] + 54
+PHASE_Y = CENTER[1] + 93
+"""Under the side planets' names, whose roll it is, then the phase word."""
+
+
+def _clear_middle() -> Image.Image:
+    return Image.new("RGBA", (MIDDLE_BOX[2] - MIDDLE_BOX[0], MIDDLE_BOX[3] - MIDDLE_BOX[1]), (0, 0, 0, 0))
 
 
 def _used(view: SpaceView) -> tuple[bool, ...]:
@@ -443,7 +451,7 @@ def _middle(
     arrows along the ring pass behind its corners) and pasted whole."""
     cx, cy = CENTER
     left, top = round(cx) + MIDDLE_BOX[0], round(cy) + MIDDLE_BOX[1]
-    strip = Image.new("RGBA", (MIDDLE_BOX[2] - MIDDLE_BOX[0], MIDDLE_BOX[3] - MIDDLE_BOX[1]), (0, 0, 0, 0))
+    strip = _clear_middle()
     cx = cx - left
     if current >= 0:
         theme.label(strip, (cx, PHASE_Y - top), PHASE_STEPS[current], BIG, HIGHLIGHT, anchor="mm")
@@ -635,22 +643,27 @@ def _move_arrow(
     return theme.arc_arrow_sprite(CENTER, radius, start, end, HIGHLIGHT, 6, dashed=dashed)
 
 
-def _draw_winner(image: Image.Image, result: Outcome) -> None:
-    # Where the phase word and the dice were: the side planets' names cross the centre.
-    cx = CENTER[0]
-    if result.winner is None:
-        theme.label(image, (cx, DICE_Y), "Draw", 44, TEXT, anchor="mm")
-        return
-    style = SEATS[result.winner]
-    theme.draw_stack(image, (cx, PHASE_Y), style, 1, 22)
-    theme.label(image, (cx, DICE_Y), f"{SHORT[result.winner]} win", 40, style.text, anchor="mm")
-    theme.label(image, (cx, ROLLER_Y), result.reason.replace("-", " "), TEXT_MIN, HIGHLIGHT, anchor="mm")
+@bytes_lru(1 * MB, theme.picture_bytes)
+def _winner(winner: int | None, how: str) -> Image.Image:
+    """The middle at the end, where the phase word and the dice were: who won, their counter, how."""
+    left, top = round(CENTER[0]) + MIDDLE_BOX[0], round(CENTER[1]) + MIDDLE_BOX[1]
+    strip = _clear_middle()
+    cx = CENTER[0] - left
+    if winner is None:
+        theme.label(strip, (cx, DICE_Y - top), "Draw", 44, TEXT, anchor="mm")
+        return strip
+    style = SEATS[winner]
+    _put(strip, theme.stack_sprite(style, 22, 1), (cx, PHASE_Y - top))
+    theme.label(strip, (cx, DICE_Y - top), f"{SHORT[winner]} win", 40, style.text, anchor="mm")
+    theme.label(strip, (cx, ROLLER_Y - top), how, TEXT_MIN, HIGHLIGHT, anchor="mm")
+    return strip
 
 
 # -- text ------------------------------------------------------------------------------------------
 
 
 def _draw_header(image: Image.Image, view: SpaceView, caption: Caption) -> None:
+    view = theme.header_view(view, caption)
     seat = view.result.winner if view.result is not None else view.turn_seat
     if view.result is None and view.deciding in (0, 1):
         # The seat asked to decide, in its colour: a response window's "<seat> may play ...", or the

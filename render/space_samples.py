@@ -9,6 +9,7 @@ from engine.space.game import Phase as SpacePhase
 from engine.space.game import SpaceState, SpaceWin
 from render.rules_pictures import Panel, Sheet
 from render.samples import SampleSet, situation_samples
+from render.space_geometry import HEIGHT
 
 SPACE_SITUATIONS: dict[str, Callable[[SpaceState], bool]] = {
     "first-roll": lambda s: s.phase is SpacePhase.ROLL_CARDS and s.turn_number == 1,
@@ -36,6 +37,7 @@ RULES_SHEETS: tuple[Sheet, ...] = (
             Panel("start", "The start"),
             Panel("fight-result", "A fight won: keep units"),
         ),
-        crop=(0, 100, 800, 1160),
+        # From under the header to the sides' panels (the footer left out).
+        crop=(0, 100, 800, HEIGHT - 90),
     ),
 )

@@ -17,6 +17,7 @@ from render.look import (
     BOARD,
     CELL,
     CELL_EDGE,
+    CONFIRM_OR_UNDO,
     HIGHLIGHT,
     MUTED,
     NO_CAPTION,
@@ -28,6 +29,7 @@ from render.look import (
     Caption,
     Point,
     SeatStyle,
+    header_view,
 )
 from render.png import (
     PNG_BAND,
@@ -104,11 +106,15 @@ def draw_header(
     to do, or how the game was won) and on the right each player's name beside a token of their
     seat (after the title instead when the second line has no room). An
     ending in ``caption`` (a resignation, a timeout) replaces the phase: "Blue wins" / "Red resigned".
+    A turn that waits for its player's Confirm (``caption.turn_start``; the renderer passes the phase
+    and seat of that turn's start, ``header_view``) keeps the title and says "Confirm or undo" under it.
     """
     width = width or image.width
     if caption.ending is not None:
         seat = caption.ending.winner
         phase_text = caption.ending.description
+    elif caption.turn_start is not None:
+        phase_text = f"{split_title(phase_text.rstrip('.'))[0]}: {CONFIRM_OR_UNDO}"
     title, subtitle = split_title(phase_text.rstrip("."))
     x = 28.0
     if seat is not None:
@@ -160,6 +166,7 @@ __all__ = [
     "BOARD",
     "CELL",
     "CELL_EDGE",
+    "CONFIRM_OR_UNDO",
     "FONT_GLYPHS",
     "HIGHLIGHT",
     "MAX_NAME_WIDTH",
@@ -197,6 +204,7 @@ __all__ = [
     "faded",
     "font",
     "font_bytes",
+    "header_view",
     "label",
     "number",
     "numbered_stack_sprite",

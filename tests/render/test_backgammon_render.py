@@ -10,15 +10,17 @@ from pathlib import Path
 from typing import cast
 
 import pytest
-from PIL import Image
+from PIL import Image, ImageChops
 
-from engine.backgammon.board import RuleSet, side_from, starting_board
+from engine.backgammon.board import BAR_POINT, OFF_POINT, RuleSet, side_from, starting_board
 from engine.backgammon.game import BackgammonState, OfferResignation, Phase
+from engine.backgammon.plays import Move
 from engine.backgammon.variant import VARIANT
 from engine.protocol import Forfeit, GameView, Outcome
 from render import RENDERERS, SEAT_STYLES, backgammon, render_board, theme
 from render.__main__ import SAMPLES
 from render.__main__ import main as render_main
+from tests.render.written import record_labels
 
 ROOT = Path(__file__).resolve().parents[2]
 MAX_BYTES = 150 * 1024
@@ -334,3 +336,56 @@ def test_the_shipped_palette_is_the_one_the_samples_give() -> None:
     --game backgammon` writes it again."""
     expected = backgammon.PICTURE.palette_module(backgammon.PICTURE.build_palette())
     assert (ROOT / "render" / "backgammon_palette.py").read_text() == expected
+
+
+# -- the match's words and the arrows ------------------------------------------------------------
+
+
+def long_moves(matches: list[list[BackgammonState]]) -> dict[str, list[BackgammonState]]:
+    """Positions of the seeded matches whose shown play (a play in progress, or the last one) has a
+    move of each kind that crosses the board: from the far half to the near one, along a row over
+    the bar, in from the bar, off to the tray, and six points or more at once."""
+    kinds: dict[str, Callable[[Move], bool]] = {
+        "across the halves": lambda m: m.src >= 13 > m.dst >= 1,
+        "over the bar": lambda m: m.src >= 19 > m.dst >= 13 or (7 <= m.src <= 12 and 1 <= m.dst <= 6),
+        "in from the bar": lambda m: m.src == BAR_POINT,
+        "off to the tray": lambda m: m.dst == OFF_POINT,
+        "six or more": lambda m: m.src != BAR_POINT and m.dst != OFF_POINT and m.src - m.dst >= 6,
+    }
+    found: dict[str, list[BackgammonState]] = {kind: [] for kind in kinds}
+    for states in matches:
+        for state in states:
+            shown = [backgammon.shown_moves(state), backgammon.previous_moves(state)]
+            moves = [m for found_moves in shown if found_moves for m in found_moves[1]]
+            if state.result is not None or not backgammon.match_lines(state):
+                continue
+            for kind, test in kinds.items():
+                if any(test(m) for m in moves) and len(found[kind]) < 8:
+                    found[kind].append(state)
+    return found
+
+
+def test_the_arrows_of_a_play_never_cross_the_match_s_words(
+    matches: list[list[BackgammonState]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 33: the arrows of the last play crossed "3-point match". For plays with long moves of
+    every kind, no pixel the play's marks draw (arrows, their numbers, rings, "hit") is inside the
+    box of the match's words ("5-point match", "Crawford game", the rule set)."""
+    written = record_labels(monkeypatch)
+    found = long_moves(matches)
+    assert all(found.values()), {kind: len(states) for kind, states in found.items()}
+    draw_play = backgammon._draw_play
+    for kind, states in found.items():
+        for state in states:
+            written.clear()
+            monkeypatch.setattr(backgammon, "_draw_play", draw_play)
+            drawn = open_png(render_board(state)).convert("RGB")
+            words = {text for text, _ in backgammon.match_lines(state)}
+            boxes = [box for box, text in written if text in words]
+            assert len(boxes) == len(words), (kind, written)
+            monkeypatch.setattr(backgammon, "_draw_play", lambda *args: None)
+            bare = open_png(render_board(state)).convert("RGB")
+            marks = ImageChops.difference(drawn, bare).convert("L")
+            assert marks.getbbox() is not None, kind  # the play is drawn
+            for box in boxes:
+                assert marks.crop(box).getbbox() is None, (kind, box, state.last_text)

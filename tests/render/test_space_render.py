@@ -18,6 +18,7 @@ from engine.space import cards as C
 from engine.space.board import CYGNUS, EARTH, NIMROD, PLANET_X, PLANETS
 from engine.space.game import WINDOW_PHASES, Phase, SpaceState, SpaceView
 from render import RENDERERS, SEAT_STYLES, space, theme
+from render.space_geometry import NAMES
 from render.theme import Caption
 from tests.engine.space_helpers import make_state, play
 
@@ -158,8 +159,10 @@ def test_planets_are_marked_named_and_ringed_by_their_controller() -> None:
     for planet in (EARTH, PLANET_X, CYGNUS):
         x, y = space.position(planet)
         assert image.getpixel((round(x), round(y))) == space.PLANET_COLOURS[planet]
-        # Its name is written inside the ring, in a light tint of its colour.
-        nx, ny = space.position(planet, space.NAME_R[planet])
+        # Its name is written beside it (outside the ring at the top and the bottom, inside it at
+        # the sides), in a light tint of its colour.
+        (nx, ny), anchor = NAMES[planet]
+        nx += {"lm": 40, "rm": -40}.get(anchor, 0)
         box = image.crop((round(nx) - 40, round(ny) - 10, round(nx) + 40, round(ny) + 10))
         assert space.PLANET_INK[planet] in {c for _, c in box.getcolors(1 << 16) or ()}
     # Nimrod: a Terran ring round the planet, a Terran counter on it.

@@ -13,13 +13,14 @@ fails too.
 
 from __future__ import annotations
 
+import io
 import math
 from collections.abc import Iterator
 from dataclasses import replace
 from typing import NamedTuple
 
 import pytest
-from PIL import ImageFont
+from PIL import Image, ImageFont
 
 from engine.memo import CACHES
 from engine.protocol import Outcome
@@ -35,16 +36,15 @@ from engine.space.board import (
 )
 from engine.space.game import Phase, SpaceState, SpaceView
 from render import space, theme
-from render.space_geometry import Placed, counter_places
+from render.space_geometry import NAMES, Placed, counter_places
 from render.theme import Caption, Point
 from tests.engine.space_helpers import make_state, play
 from tests.render.test_space_render import four_moves
+from tests.render.written import Rasterised, Written, record_labels, record_rasterised
 
 PHONE_WIDTH = 400
 PHONE_MIN = 10
 CAPTION = Caption(names=("Alice Liddell", "bob"))
-
-Drawn = list[tuple[int, str]]
 
 
 def ink_height(face: ImageFont.FreeTypeFont) -> int:
@@ -57,20 +57,11 @@ def ink_height(face: ImageFont.FreeTypeFont) -> int:
 
 
 @pytest.fixture
-def drawn(monkeypatch: pytest.MonkeyPatch) -> Iterator[Drawn]:
-    """The (ink height of its font, text) of every text rasterised while the test runs, all caches
-    emptied."""
-    seen: Drawn = []
-    rasterise = ImageFont.FreeTypeFont.getmask2
-
-    def recorded(self: ImageFont.FreeTypeFont, text: str, *args: object, **kwargs: object) -> object:
-        seen.append((ink_height(self), text))
-        return rasterise(self, text, *args, **kwargs)  # type: ignore[arg-type]
-
+def drawn(monkeypatch: pytest.MonkeyPatch) -> Iterator[Rasterised]:
+    """The (font, text) of every text rasterised while the test runs, all caches emptied."""
     for cache in CACHES:
         cache.cache_clear()
-    monkeypatch.setattr(ImageFont.FreeTypeFont, "getmask2", recorded)
-    yield seen
+    yield record_rasterised(monkeypatch)
     for cache in CACHES:
         # Sprites drawn while recording are correct; emptied anyway so no test depends on the order.
         cache.cache_clear()
@@ -130,15 +121,16 @@ def representative_views() -> list[SpaceView]:
     return views
 
 
-def test_every_text_is_drawn_at_least_ten_pixels_high_on_a_phone(drawn: Drawn) -> None:
+def test_every_text_is_drawn_at_least_ten_pixels_high_on_a_phone(drawn: Rasterised) -> None:
     for seen in representative_views():
         space.render(seen, CAPTION)
     assert drawn, "no text recorded: the recording no longer sees the texts"
-    small = sorted({(ink, text) for ink, text in drawn if ink * PHONE_WIDTH / space.WIDTH < PHONE_MIN})
+    inks = {(ink_height(face), text) for face, text in drawn}
+    small = sorted((ink, text) for ink, text in inks if ink * PHONE_WIDTH / space.WIDTH < PHONE_MIN)
     assert not small, f"texts under {PHONE_MIN} px at {PHONE_WIDTH} px wide: {small[:12]}"
 
 
-def test_the_texts_a_player_needs_are_all_drawn(drawn: Drawn) -> None:
+def test_the_texts_a_player_needs_are_all_drawn(drawn: Rasterised) -> None:
     """The recording is complete: each label the issue names is among the texts recorded."""
     fight, _, settled, _ = fight_states()
     for state in (crowded_state(), fight, settled, *card_states()):
@@ -186,9 +178,10 @@ def counter_shape(place: Placed) -> Stack:
     return Stack((x, y, x, y + depth), r)
 
 
-def text_shape(text: str, at: Point) -> Stack:
-    """The ink of ``text`` drawn outlined in the board's smallest size, centred on ``at``."""
-    left, top, right, bottom = theme.font(space.TEXT_MIN).getbbox(text, anchor="mm", stroke_width=2)
+def text_shape(text: str, at: Point, anchor: str = "mm") -> Stack:
+    """The ink of ``text`` drawn outlined in the board's smallest size at ``at`` (centred on it
+    unless ``anchor`` says otherwise)."""
+    left, top, right, bottom = theme.font(space.TEXT_MIN).getbbox(text, anchor=anchor, stroke_width=2)
     return Stack((at[0] + left, at[1] + top, at[0] + right, at[1] + bottom), 0)
 
 
@@ -199,7 +192,8 @@ def count_shape(place: Placed) -> Stack:
 
 def name_shape(world: int) -> Stack:
     """A planet's name, where the empty board writes it."""
-    return text_shape(PLANET_NAMES[world].upper(), space.position(world, space.NAME_R[world]))
+    at, anchor = NAMES[world]
+    return text_shape(PLANET_NAMES[world].upper(), at, anchor)
 
 
 def overlaps(a: Stack, b: Stack) -> bool:
@@ -266,3 +260,94 @@ def test_a_won_game_says_who_won_in_the_title_and_how_under_it_without_cutting_e
     # left, 28 px margins, 22 px between), so nothing is elided.
     longest = max(text_length(font(32), f"{side} wins") for side in SIDES)
     assert 74 + longest + 28 + text_length(font(TEXT_MIN, bold=False), "turn 999") + 22 <= WIDTH
+
+
+NEAR = 72
+"""How far at most a planet's name is from its planet's disc: the unit count between them (issue
+33: the names were written round the dice, a hundred pixels and more from their planets)."""
+MIDDLE_GAP = 16
+"""The least gap between a planet's name and the ink of the dice, whose roll it is and the phase
+word (or the winner's words), so that the name is read as its planet's, not as one of them."""
+
+
+@pytest.fixture
+def labels(monkeypatch: pytest.MonkeyPatch) -> Iterator[Written]:
+    """Every label the space picture writes while the test runs (its caches emptied, so the empty
+    board is drawn again too)."""
+    for cache in CACHES:
+        cache.cache_clear()
+    yield record_labels(monkeypatch)
+    for cache in CACHES:
+        cache.cache_clear()
+
+
+def name_boxes(seen: Written) -> dict[int, Box]:
+    """Where each planet's name was written."""
+    return {world: box for world in PLANETS for box, text in seen if text == PLANET_NAMES[world].upper()}
+
+
+def whole(box: Box) -> tuple[int, int, int, int]:
+    return (round(box[0]), round(box[1]), round(box[2]), round(box[3]))
+
+
+def gap_to_disc(box: Box, center: Point, radius: float) -> float:
+    """How far ``box`` is from the disc of ``radius`` round ``center`` (0 if they touch)."""
+    dx = max(box[0] - center[0], 0, center[0] - box[2])
+    dy = max(box[1] - center[1], 0, center[1] - box[3])
+    return max(0.0, math.hypot(dx, dy) - radius)
+
+
+def in_quarter(box: Box, world: int) -> bool:
+    """Whether all of ``box`` lies in ``world``'s quarter of the board: between the diagonals through
+    the ring's centre on its planet's side (so it is nearer that planet than any other)."""
+    cx, cy = space.CENTER
+    px, py = space.position(world)
+    corners = [(x - cx, y - cy) for x in (box[0], box[2]) for y in (box[1], box[3])]
+    if abs(px - cx) > abs(py - cy):  # Nimrod or Cygnus-7: left or right
+        return all(abs(dx) > abs(dy) and dx * (px - cx) > 0 for dx, dy in corners)
+    return all(abs(dy) > abs(dx) and dy * (py - cy) > 0 for dx, dy in corners)
+
+
+def name_views() -> list[SpaceView]:
+    """Every planet and its neighbours crowded, fights, cards, three dice, a won game."""
+    around = [(w + k - 1) % SECTORS + 1 for w in PLANETS for k in (-1, 0, 1)]
+    crowded = [crowded_around(sector).view(None) for sector in around]
+    scrapped = make_state({"E1": 14, "E2": 14, "T1": 2, "T5": 2}, dice=(2, 3), turn=1)
+    won = replace(scrapped, result=Outcome(0, "all-planets", "Evil Empire took every planet"))
+    states = [space.playout_states(1)[0], scrapped, won, *fight_states(), *card_states()]
+    return crowded + [s.view(None) for s in states]
+
+
+def test_each_planet_name_is_beside_its_own_sector_and_clear_of_the_dice_and_phase(labels: Written) -> None:
+    """Each planet's name, where the picture writes it, is within ``NEAR`` pixels of its own planet,
+    in that planet's quarter of the board, and ``MIDDLE_GAP`` pixels or more from every pixel of the
+    middle: the dice, whose roll it is, the phase word, a winner's words."""
+    views = name_views()
+    space.render(views[0], CAPTION)
+    boxes = name_boxes(labels)  # on the empty board, the same under every view
+    assert set(boxes) == set(PLANETS), "a planet's name is not written"
+    for seen in views:
+        image = Image.open(io.BytesIO(space.render(seen, CAPTION))).convert("RGB")
+        for world, box in boxes.items():
+            # Its ink is there: the name in its planet's tint inside its box.
+            colours = image.crop(whole(box)).getcolors(1 << 16) or []
+            assert space.PLANET_INK[world] in {c for _, c in colours}, world
+            assert gap_to_disc(box, space.position(world), space.PLANET_R) <= NEAR, (world, box)
+            assert in_quarter(box, world), (world, box)
+        middle, corner = space.middle_of(seen)
+        for world, box in boxes.items():
+            # The middle's ink near the name: none within the gap.
+            near = (box[0] - MIDDLE_GAP - corner[0], box[1] - MIDDLE_GAP - corner[1])
+            far = (box[2] + MIDDLE_GAP - corner[0], box[3] + MIDDLE_GAP - corner[1])
+            alpha = middle.getchannel("A").crop(whole((*near, *far)))
+            assert alpha.getbbox() is None, (world, box, seen.phase)
+
+
+def test_the_names_are_written_where_the_layout_says(labels: Written) -> None:
+    """The overlap test above reads the names' places from the layout (``NAMES``): they are where the
+    picture writes them."""
+    space.render(crowded_state().view(None), CAPTION)
+    boxes = name_boxes(labels)
+    assert set(boxes) == set(PLANETS)
+    for world, box in boxes.items():
+        assert box == pytest.approx(name_shape(world).box, abs=1), world
