@@ -213,6 +213,7 @@ async def test_sigterm_closes_the_database_cleanly(tmp_path: Path) -> None:
     assert not Path(f"{db}-wal").exists() or Path(f"{db}-wal").stat().st_size == 0
     if backend() == "sqlite":
         assert sql(db, "PRAGMA quick_check") == [("ok",)]
+        assert not Path(f"{db}.lock").exists(), "a clean exit leaves no lock file beside the database"
     assert sql(db, "SELECT COUNT(*) FROM challenges") == [(1,)]
 
 
