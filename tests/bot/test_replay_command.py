@@ -241,3 +241,30 @@ async def test_the_gif_fits_the_upload_limit_discord_gives_in_the_interaction(
     monkeypatch.setattr(payloads, "ATTACHMENT_SIZE_LIMIT", size // 2)
     smaller = await fake.slash(alice, "replay", {"match": match_id}, channel=board.channel_id, idle=True)
     assert len(smaller.messages[-1].attachment().data) <= size // 2  # fewer or smaller frames
+
+
+@pytest.mark.asyncio
+async def test_the_replay_counts_its_frames_in_words_that_read_right(
+    fake: FakeDiscord, tmp_path: Path
+) -> None:
+    """A match resigned at once replays as one frame (the start): "1 frame", never "1 frames"; a longer
+    one counts every frame of its GIF."""
+    bot = await start_bot(fake, tmp_path / "db.sqlite3")
+    alice, bob = fake.add_user("alice"), fake.add_user("bob")
+    board = await challenge_and_accept(fake, alice, bob)
+    match_id = match_id_of(board)
+    await resign(fake, alice, board.channel_id)
+    result = await fake.slash(alice, "replay", {}, channel=board.channel_id, idle=True)
+    posted = result.messages[-1]
+    frames = Image.open(io.BytesIO(posted.attachment().data)).n_frames
+    counted = "1 frame" if frames == 1 else f"{frames} frames"
+    assert posted.content.endswith(f", every turn ({counted}).") and "1 frames" not in posted.content
+    board = await challenge_and_accept(fake, alice, bob)
+    longer = match_id_of(board)
+    assert longer != match_id
+    await play_until_over(fake, board.channel_id, {alice.id: alice, bob.id: bob}, random.Random(6))
+    result = await fake.slash(bob, "replay", {"match": longer}, channel=board.channel_id, idle=True)
+    posted = result.messages[-1]
+    frames = Image.open(io.BytesIO(posted.attachment().data)).n_frames
+    assert frames > 1 and posted.content.endswith(f", every turn ({frames} frames).")
+    await stop_bot(bot)
