@@ -68,8 +68,15 @@ DOWNTIME_SLACK = 2 * SCHEDULER_MAX_SLEEP
 """A gap since the last heartbeat up to this long is the scheduler's normal rhythm, not downtime (for
 turn clocks: a live clock gets back every second, ``app.heartbeat``)."""
 DRAIN_SECONDS = 15.0
-"""How long a stopping bot (SIGTERM) may take to finish what it took on and show what is saved; a
-service manager should wait longer than this before it kills the process (Docker: ``stop -t 20``)."""
+"""How long a stopping bot (SIGTERM) takes at most, from the signal to the end of the process: it
+finishes what it took on and shows what is saved (``drain``), then closes (``close``). A service
+manager should wait longer than this before it kills the process (Docker: ``stop -t 20``)."""
+CLOSE_SECONDS = 5.0
+"""Of ``DRAIN_SECONDS``, the part kept for closing: the connection to Discord, the worker processes
+(``WORKERS_CLOSE_GRACE``, then killed) and the database."""
+WORKERS_CLOSE_GRACE = 1.0
+"""Seconds the worker processes get to end by themselves when the bot closes, before they are killed
+(nothing waits for their work any more: what was taken is finished or given up)."""
 RESTARTING = "Ringside is restarting: nothing was done. Please try again in a minute."
 
 
@@ -238,15 +245,18 @@ class RingsideBot(commands.Bot):
         except discord.HTTPException as exc:
             log.info("could not tell interaction %s that the bot is restarting: %s", interaction.id, exc)
 
-    async def drain(self, grace: float = DRAIN_SECONDS) -> None:
+    async def drain(self, grace: float = DRAIN_SECONDS - CLOSE_SECONDS) -> None:
         """Stop taking new work, then finish what was taken: the interactions already being handled,
         and every board that is behind what is saved, for at most ``grace`` seconds (``hurry`` cuts
-        it short). Whatever is left is saved and shown at the next start. Call ``close`` after it."""
+        it short). Whatever is left is saved and shown at the next start. Analyses (minutes of work)
+        are stopped rather than waited for (``Analyses.stop``): a match's is computed at the next
+        start, and whoever sent a file to analyse is told to send it again. Call ``close`` after it."""
         if self.draining:
             return
         self.draining = True
         await self.heartbeat.stopped()  # clicks are refused from now on
         log.info("stopping: finishing the %d interactions taken and the boards behind", len(self._taken))
+        self.analyses.stop()
         await self._stop_scheduler()
         work = asyncio.create_task(self._finish_taken_work(), name="ringside-drain")
         hurry = asyncio.create_task(self._hurry.wait())
@@ -370,7 +380,7 @@ class RingsideBot(commands.Bot):
         await self._stop_scheduler()
         await self.heartbeat.stopped()  # downtime counts from here (or from the draining's start)
         await super().close()
-        await asyncio.to_thread(self.render_pool.close)
+        await asyncio.to_thread(self.render_pool.close, WORKERS_CLOSE_GRACE)
         if self.metrics_server is not None:
             await self.metrics_server.close()
 

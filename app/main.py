@@ -43,10 +43,11 @@ async def _run(settings: Settings, metrics_at: tuple[str, int] | None) -> None:
     store = await Store.open(settings.store_target, scope)
     try:
         bot = make_bot(store, settings, metrics_address=metrics_at)
-        # SIGTERM (a service manager stopping the bot) drains the bot (no new work is taken; what was
-        # taken is finished and every saved change shown, for a bounded time), then closes it and the
-        # database cleanly: the write-ahead log is checkpointed and the process exits 0. A second
-        # SIGTERM cuts the draining short.
+        # SIGTERM (a service manager stopping the bot) drains the bot (no new work is taken; analyses
+        # are stopped, not waited for; what was taken is finished and every saved change shown, for a
+        # bounded time), then closes it and the database cleanly: the write-ahead log is checkpointed
+        # and the process exits 0, within DRAIN_SECONDS of the signal. A second SIGTERM cuts the
+        # draining short.
         loop = asyncio.get_running_loop()
         stopping: list[asyncio.Task[None]] = []
 

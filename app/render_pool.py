@@ -27,8 +27,9 @@ jobs run in a thread of the bot (``asyncio.to_thread``), exactly the same functi
 When a worker is lost (``WorkerLost``: it died or hung; its lane has been replaced): a picture is
 drawn inline, a computer move, a hint or a chart is computed in a thread instead, a replay is
 reported to its asker (``HeavyWorkFailed``), and an analysis is reported to ``bot.analyses``, which
-tries once more and then marks it failed. Closing the pool kills heavy work at once (an analysis is
-computed again at the next start).
+tries once more and then marks it failed. An analysis in a worker is stopped at its next decision
+when its caller says so (the bot is stopping: a flag file the worker looks at between decisions),
+and closing the pool kills heavy work at once (an analysis is computed again at the next start).
 
 Views and captions cross to the workers by pickle (tests/bot/test_render_pool.py checks ring's and
 duel's); a computer move's randomness crosses as a seed drawn by the caller (``computer_move``), a
@@ -38,10 +39,13 @@ replay as what is saved of the match (``render.replay.SavedMatch``), never as hu
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import os
+import tempfile
 import time
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 from typing import Any, TypeVar
 
 from app import worker_jobs
@@ -70,6 +74,9 @@ REPLAY_TIMEOUT = 120.0
 
 #: Seconds an analysis may take (a long match's takes minutes).
 ANALYSIS_TIMEOUT = 1800.0
+
+#: Seconds between two looks at whether an analysis running in a worker should stop.
+STOP_POLL = 0.25
 
 #: Seconds an analysis chart may take.
 CHART_TIMEOUT = 60.0
@@ -129,10 +136,13 @@ class RenderPool:
         for lane in self.lanes:
             lane.start()
 
-    def close(self) -> None:
-        """Stop every lane (pictures in flight get a few seconds; heavy work is killed). Idempotent."""
-        for lane in self.lanes:
-            lane.close()
+    def close(self, grace: float | None = None) -> None:
+        """Stop every lane, the heavy one first (its work is killed at once); pictures and computing
+        in flight get a few seconds (``grace``: at most that for the lanes together), then their
+        workers are killed. Idempotent."""
+        deadline = None if grace is None else time.monotonic() + grace
+        for lane in (self.heavy, self.compute, self.board):
+            lane.close(None if deadline is None else max(0.0, deadline - time.monotonic()))
 
     def __enter__(self) -> RenderPool:
         self.start()
@@ -225,14 +235,44 @@ class RenderPool:
         log: Sequence[str],
         should_stop: StopCheck,
     ) -> Analysis:
-        """A finished match's analysis in a heavy worker (a thread without one, stopped by
-        ``should_stop``). ``AnalysisStopped`` when the bot is closing (``should_stop()``),
-        ``HeavyWorkFailed`` when the worker died or took over ``ANALYSIS_TIMEOUT``."""
+        """A finished match's analysis in a heavy worker (a thread without one). ``should_stop`` is
+        asked every ``STOP_POLL`` seconds: once it says so, the worker stops at its next decision
+        (``worker_jobs.analyse_until``: a flag file) and ``AnalysisStopped`` is raised, as it is when
+        the worker is lost with ``should_stop()`` true (the bot is closing); ``HeavyWorkFailed`` when
+        the worker died or took over ``ANALYSIS_TIMEOUT``."""
         if not self.heavy.knows(game):
             return await asyncio.to_thread(worker_jobs.analyse, game, options, list(log), should_stop)
+        flag = stop_flag_path()
+        job = asyncio.ensure_future(
+            self.heavy.run(ANALYSIS_TIMEOUT, worker_jobs.analyse_until, game, options, list(log), flag)
+        )
         try:
-            return await self.heavy.run(ANALYSIS_TIMEOUT, worker_jobs.analyse, game, options, list(log))
+            while not job.done():
+                await asyncio.wait({job}, timeout=STOP_POLL)
+                if should_stop() and not job.done():
+                    raise_stop_flag(flag)
+            return job.result()
         except WorkerLost as exc:
             if should_stop():
                 raise AnalysisStopped("the bot is closing") from exc
             raise HeavyWorkFailed(str(exc)) from exc
+        finally:
+            if job.done():
+                with contextlib.suppress(OSError):
+                    os.unlink(flag)
+            else:  # the caller is cancelled: the worker stops by itself (and removes the flag)
+                raise_stop_flag(flag)
+                job.cancel()
+
+
+def stop_flag_path() -> str:
+    """A fresh path for the flag file that stops one analysis in a worker (not created yet)."""
+    handle, path = tempfile.mkstemp(prefix="ringside-analysis-", suffix=".stop")
+    os.close(handle)
+    os.unlink(path)
+    return path
+
+
+def raise_stop_flag(path: str) -> None:
+    with contextlib.suppress(OSError):
+        Path(path).touch()

@@ -8,14 +8,16 @@ lost worker.
 
 from __future__ import annotations
 
+import contextlib
 import logging
+import os
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 import engine
 import render
 from engine.ai.coaches import ANALYSES, HINTS
-from engine.ai.coaching import Analysis, Hint, StopCheck
+from engine.ai.coaching import Analysis, AnalysisStopped, Hint, StopCheck
 from engine.protocol import GameView
 from render.analysis_chart import render_chances
 from render.theme import NO_CAPTION, Caption, SeatStyle
@@ -56,6 +58,17 @@ def hint(game: str, view: GameView) -> Hint:
 def analyse(
     game: str, options: Mapping[str, Any] | None, log: Sequence[str], should_stop: StopCheck | None = None
 ) -> Analysis:
-    """The analysis of a finished match (``engine.ai.coaches.ANALYSES``). In a worker nothing stops
-    it but the worker's end; in the bot's process ``should_stop`` does."""
+    """The analysis of a finished match (``engine.ai.coaches.ANALYSES``), in the bot's process:
+    ``should_stop`` stops it between decisions (``AnalysisStopped``)."""
     return ANALYSES[game](options, log, should_stop)
+
+
+def analyse_until(game: str, options: Mapping[str, Any] | None, log: Sequence[str], flag: str) -> Analysis:
+    """``analyse`` in a worker: it stops (``AnalysisStopped``) at the first decision after the file
+    ``flag`` appears, and removes the file."""
+    try:
+        return ANALYSES[game](options, log, lambda: os.path.exists(flag))
+    except AnalysisStopped:
+        with contextlib.suppress(OSError):
+            os.unlink(flag)
+        raise

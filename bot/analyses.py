@@ -6,10 +6,13 @@ store, then ``queue``); one worker task computes them one at a time in a heavy w
 it held the event loop for up to 90 ms at a time; one analysis at a time leaves the other heavy
 worker to replays) and hands each to the registered ``AnalysisPublisher`` (a cog) to post. What is
 open (not computed, or not posted) is taken up again at start-up and at each scheduler round
-(``resume``), so a restart or a failed post loses nothing. Closing the bot stops a running analysis
-(its worker is killed; in a thread, at its next decision: ``AnalysisStopped``); it is computed again
-at the next start. A worker lost during an analysis (killed, or over its time) is replaced and the
-analysis tried once more; lost again, it is marked failed and the result message says so.
+(``resume``), so a restart or a failed post loses nothing. A stopping bot (``stop``, at SIGTERM)
+does not wait for analyses, which take minutes: the one running stops at its next decision (in a
+worker or in a thread: ``AnalysisStopped``) and none starts; a match's is computed again at the next
+start, and an imported file's asker is told that the bot is restarting and to send the file again
+(nothing of it is kept until it is analysed). A worker lost during an analysis (killed, or over its
+time) is replaced and the analysis tried once more; lost again, it is marked failed and the result
+message says so.
 """
 
 from __future__ import annotations
@@ -109,6 +112,11 @@ class Analyses:
             self._stop.clear()
             self._worker = asyncio.get_running_loop().create_task(self._work(), name="ringside-analyses")
 
+    def stop(self) -> None:
+        """The bot is stopping: the analysis running stops at its next decision and no other starts
+        (``AnalysisStopped``); what is open is computed at the next start."""
+        self._stop.set()
+
     async def close(self) -> None:
         self._stop.set()
         if self._worker is not None:
@@ -118,8 +126,10 @@ class Analyses:
             self._worker = None
 
     async def _work(self) -> None:
-        while True:
+        while not self._stop.is_set():
             match_id = await self._queue.get()
+            if self._stop.is_set():
+                break  # queued again by ``resume`` at the next start
             try:
                 async with self.claims.hold("analysis", match_id, ANALYSIS_LEASE) as mine:
                     if mine:  # else another process is at it
@@ -186,13 +196,21 @@ class Analyses:
         return analysis
 
     async def _analysed(self, game: str, options: Mapping[str, Any] | None, notations: list[str]) -> Analysis:
-        """The analysis, tried once more in a fresh worker when the first one was lost."""
+        """The analysis, tried once more in a fresh worker when the first one was lost;
+        ``AnalysisStopped`` at once when the bot is stopping."""
         async with self._one_at_a_time:
             try:
-                return await self._workers.analyse(game, options, notations, self._stop.is_set)
+                return await self._analysed_once(game, options, notations)
             except HeavyWorkFailed:
                 log.warning("the worker analysing a %s match was lost; trying once more", game)
-            return await self._workers.analyse(game, options, notations, self._stop.is_set)
+            return await self._analysed_once(game, options, notations)
+
+    async def _analysed_once(
+        self, game: str, options: Mapping[str, Any] | None, notations: list[str]
+    ) -> Analysis:
+        if self._stop.is_set():
+            raise AnalysisStopped("the bot is stopping")
+        return await self._workers.analyse(game, options, notations, self._stop.is_set)
 
     # -- matches played elsewhere ------------------------------------------------------------------
 
@@ -210,10 +228,12 @@ class Analyses:
             imported = await asyncio.to_thread(variant.import_match, data)
         except GameError as exc:
             raise FileNotAnalysed(str(exc)) from exc
+        log.info("analysing %s (%d actions)", source.file_name, len(imported.log))
         try:
             analysis = await self._analysed(game, imported.options, list(imported.log))
         except AnalysisStopped:
-            raise FileNotAnalysed("The bot is restarting: send the file again in a minute.") from None
+            log.info("the analysis of %s was stopped: the bot is restarting", source.file_name)
+            raise FileNotAnalysed(RESTARTED_FILE) from None
         except Exception as exc:
             log.warning("an imported %s match could not be analysed: %s", game, exc)
             raise FileNotAnalysed("The match was read, but its analysis failed.") from exc
@@ -265,6 +285,13 @@ class ImportedAnalysis:
     id: int
     match: ImportedMatch
     analysis: Analysis
+
+
+RESTARTED_FILE = (
+    "Ringside is restarting, and the analysis was not finished: nothing of it was kept. "
+    "Please send the file again in a minute."
+)
+"""Told privately to whoever sent a match file whose analysis a restart stopped."""
 
 
 class FileNotAnalysed(Exception):

@@ -53,9 +53,7 @@ def load_settings(env_file: str | Path | None = ".env") -> Settings:
         load_dotenv(env_file, override=False)
     token = os.environ.get("DISCORD_TOKEN", "").strip()
     if not token:
-        raise ConfigError(
-            "DISCORD_TOKEN is not set: copy .env.example to .env and put your bot's token in it"
-        )
+        raise ConfigError(_no_token(env_file))
     database_url = _database_url()
     shards = _shards()
     raw_database = os.environ.get("DATABASE", "").strip()
@@ -130,6 +128,24 @@ def _shards() -> Shards | None:
     if len(set(ids)) != len(ids):
         raise ConfigError(f"SHARD_IDS names a shard twice: {raw_ids!r}")
     return Shards(count, ids)
+
+
+def _no_token(env_file: str | Path | None) -> str:
+    """What to fix when there is no token: copy ``.env``, or fill in the token the copy lacks."""
+    if env_file is None or not Path(env_file).is_file():
+        return "DISCORD_TOKEN is not set: copy .env.example to .env and put your bot's token in it"
+    from dotenv import dotenv_values
+
+    name = str(env_file)
+    values = dotenv_values(env_file)
+    if "DISCORD_TOKEN" not in values:
+        return f"DISCORD_TOKEN is not in {name}: add the line DISCORD_TOKEN= with your bot's token to it"
+    if (values["DISCORD_TOKEN"] or "").strip():  # the environment's empty one comes first
+        return (
+            f"DISCORD_TOKEN is set but empty in the environment, which comes before {name}: "
+            "unset it, or set it to your bot's token"
+        )
+    return f"DISCORD_TOKEN is empty in {name}: put your bot's token after DISCORD_TOKEN= in it"
 
 
 def database_file(env_file: str | Path | None = ".env") -> Path:

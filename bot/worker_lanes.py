@@ -21,8 +21,9 @@ not back within its timeout means a stuck worker. Either way the lane is replace
 (once per breakage; forking and warming up in a thread, not on the event loop) and :meth:`Lane.run`
 raises :class:`WorkerLost`, for the caller to redo the job elsewhere or to report it. An exception
 raised by the job itself propagates as it would in the parent. Closing a lane gives jobs in flight
-``LaneSpec.stop_grace`` seconds (0: killed at once, for work that is redone at the next start) and
-then kills the workers, so neither a job nor ``close()`` can hang.
+``LaneSpec.stop_grace`` seconds in all, or less when ``close`` says so (0: killed at once, for work
+that is redone at the next start), and then kills the workers, so neither a job nor ``close()`` can
+hang.
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ import logging
 import multiprocessing
 import os
 import threading
+import time
 from collections.abc import Callable
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
@@ -181,13 +183,15 @@ class Lane:
             raise
         return executor
 
-    def close(self) -> None:
-        """Stop the workers (see ``LaneSpec.stop_grace``). Idempotent; a closed lane stays closed."""
+    def close(self, grace: float | None = None) -> None:
+        """Stop the workers: jobs in flight get ``grace`` seconds in all (None: ``LaneSpec.stop_grace``;
+        never more than that), then the workers still busy are killed. Idempotent; a closed lane
+        stays closed."""
         with self._lock:
             self._closed = True
             executor, self._executor = self._executor, None
         if executor is not None:
-            _stop(executor, self.spec.grace)
+            _stop(executor, self.spec.grace if grace is None else min(grace, self.spec.grace))
 
     def pids(self) -> list[int]:
         """The worker processes' ids (empty without workers)."""
@@ -259,12 +263,15 @@ class Lane:
 
 
 def _stop(executor: concurrent.futures.ProcessPoolExecutor, grace: float) -> None:
-    """Shut ``executor`` down: queued jobs cancelled, jobs in flight given ``grace`` seconds, then any
-    worker still alive killed, so closing never hangs."""
+    """Shut ``executor`` down: queued jobs cancelled, jobs in flight given ``grace`` seconds in all
+    (not each), then every worker still alive killed, so closing never hangs."""
     processes = list((getattr(executor, "_processes", None) or {}).values())
     executor.shutdown(wait=False, cancel_futures=True)
+    deadline = time.monotonic() + grace
     for process in processes:
-        process.join(grace)
+        process.join(max(0.0, deadline - time.monotonic()))
+    for process in processes:
         if process.is_alive():
             process.kill()
-            process.join(STOP_GRACE)
+    for process in processes:
+        process.join(STOP_GRACE)

@@ -35,6 +35,9 @@ class About(commands.Cog):
             f"{VARIANTS[key].title if key in VARIANTS else key}: {count}"
             for key, count in facts.in_play.items()
         )
-        embed.add_field(name=f"Matches in play: {total}", value=games or "none right now", inline=False)
+        if total:
+            embed.add_field(name=f"Matches in play: {total}", value=games, inline=False)
+        else:
+            embed.add_field(name="Matches in play", value="None right now.", inline=False)
         embed.set_footer(text=f"Saved in {facts.database}")
         await interaction.response.send_message(embed=embed, ephemeral=True)

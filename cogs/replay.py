@@ -91,9 +91,9 @@ class Replay(commands.Cog):
             return
         variant = find_variant(record.game)
         shown = (
-            f"every turn ({made.total - 1} frames)"
+            f"every turn ({frames_text(made.total)})"
             if made.shown == made.total
-            else f"{made.shown} of its {made.total} frames, whole turns evenly spread (never part of one)"
+            else f"{made.shown} of its {frames_text(made.total)}, whole turns evenly spread (never part of one)"
         )
         first, second = record.players
         try:
@@ -138,7 +138,7 @@ class Replay(commands.Cog):
                     said = noted
                     with contextlib.suppress(discord.HTTPException):
                         await interaction.edit_original_response(
-                            content=f"Making the replay… {noted[0]} of {noted[1]} frames"
+                            content=f"Making the replay… {noted[0]} of {frames_text(noted[1])}"
                         )
             return making.result()
         finally:
@@ -166,6 +166,10 @@ class Replay(commands.Cog):
                 f"Match #{match} is still being played: its replay can be made once it has ended."
             )
         return record
+
+
+def frames_text(n: int) -> str:
+    return "1 frame" if n == 1 else f"{n:,} frames"
 
 
 async def _fail(interaction: discord.Interaction[Any], text: str) -> None:

@@ -95,6 +95,43 @@ def test_the_wheel_holds_what_the_code_reads_at_run_time(wheel_names: set[str]) 
     assert not missing, f"the wheel lacks {missing}: add them to [tool.setuptools.package-data]"
 
 
+LARGE_FILE = 1_000_000
+"""Bytes from which a tracked file must be named by another (a large file nothing uses is a mistake:
+a build product or a download committed by a merge, weighing on every clone)."""
+
+
+def _named_nowhere(large: list[str], tracked: list[str]) -> list[str]:
+    """The files of ``large`` whose path or name no other tracked text file mentions (this test's own
+    file aside: it names files to check itself)."""
+    left = set(large)
+    this = Path(__file__).resolve().relative_to(ROOT).as_posix()
+    for name in tracked:
+        if not left:
+            break
+        if name == this:
+            continue
+        data = (ROOT / name).read_bytes()
+        if b"\0" in data:
+            continue  # binary: names nothing
+        text = data.decode("utf-8", errors="replace")
+        left -= {big for big in left if big != name and (big in text or Path(big).name in text)}
+    return sorted(left)
+
+
+def test_every_large_tracked_file_is_named_by_another() -> None:
+    tracked = _tracked()
+    large = [name for name in tracked if (ROOT / name).stat().st_size > LARGE_FILE]
+    # What keeps a large file: the code that reads it names it (the vendored OpenAPI description).
+    assert _named_nowhere(["fakediscord/discord-api-spec/openapi.json"], tracked) == []
+    nothing = "no-such/" + "nothing-" * 3 + ".bin"
+    assert _named_nowhere([nothing], tracked) == [nothing]
+    unused = _named_nowhere(large, tracked)
+    assert not unused, (
+        f"tracked files over {LARGE_FILE:,} bytes that no tracked file names: {unused}; "
+        "remove them (git rm), or name them where they are used"
+    )
+
+
 @pytest.mark.asyncio
 async def test_a_store_without_its_migrations_refuses_to_open(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch

@@ -26,6 +26,8 @@ player's turn, before rolling or moving).
 
 Anything our rules do not allow (a play, a double, a beaver, a score that does not add up, a money
 session, a variation other than backgammon and nackgammon) is a ``MatImportError`` naming the line.
+A file that is not a ``.mat`` file is told for what it is: a picture or an archive by its kind, other
+binary files as binary (never their bytes), a text file by the start of its first line, quoted shortly.
 """
 
 from __future__ import annotations
@@ -71,6 +73,20 @@ _ENTRY = re.compile(
 _VARIATION = re.compile(r'^\s*;\s*\[\s*Variation\s+"([^"]*)"\s*\]', re.IGNORECASE)
 _STEP = re.compile(r"^(bar|\d+)((?:/(?:\d+|off)\*?)+)(?:\((\d)\))?$", re.IGNORECASE)
 _NO_PLAY = ("", "????", "cannot move", "can't move", "no move", "no legal moves")
+_KINDS = (
+    (b"\x89PNG\r\n\x1a\n", "a PNG picture"),
+    (b"\xff\xd8\xff", "a JPEG picture"),
+    (b"GIF87a", "a GIF picture"),
+    (b"GIF89a", "a GIF picture"),
+    (b"%PDF-", "a PDF document"),
+    (b"PK\x03\x04", "a ZIP archive"),
+    (b"\x1f\x8b", "a gzip archive"),
+)
+"""What a file that is no text is, by how it starts (to say so rather than show its bytes)."""
+_NOT_TEXT = re.compile(rb"[\x00-\x08\x0e-\x19\x1c-\x1f\x7f]")
+"""Bytes no text file holds (tabs, line ends, form feeds, DOS's end of file and escapes aside)."""
+QUOTED = 40
+"""Characters of a line quoted in a refusal."""
 
 
 class MatImportError(NotationError):
@@ -99,12 +115,27 @@ def read_mat(data: bytes | str) -> ImportedMatch:
     if isinstance(data, bytes):
         if len(data) > MAX_BYTES:
             raise MatImportError(0, f"The file is {len(data):,} bytes; at most {MAX_BYTES:,} are read.")
-        if b"\0" in data:
-            raise MatImportError(0, "This is not a .mat file: it is not text.")
+        kind = _binary_kind(data)
+        if kind is not None:
+            raise MatImportError(0, f"This is not a .mat file: it is {kind}, not text.")
         text = data.decode("utf-8", errors="replace")
     else:
         text = data
     return _Reader(text).read()
+
+
+def _binary_kind(data: bytes) -> str | None:
+    """What the file is when it is no text (None: text)."""
+    for start, kind in _KINDS:
+        if data.startswith(start):
+            return kind
+    return "binary" if _NOT_TEXT.search(data) else None
+
+
+def _quoted(line: str) -> str:
+    """The line, shortly: its first ``QUOTED`` characters, and "…" when there are more."""
+    text = line.strip()
+    return text if len(text) <= QUOTED else text[:QUOTED] + "\u2026"
 
 
 class _Reader:
@@ -138,7 +169,11 @@ class _Reader:
                 continue
             header = _HEADER.match(line)
             if header is None:
-                raise MatImportError(lineno, 'This is not a .mat file: it starts with " N point match".')
+                raise MatImportError(
+                    lineno,
+                    f'This is not a .mat file: it starts with "{_quoted(line)}"; a .mat file starts '
+                    'with a line such as " 7 point match".',
+                )
             length = int(header[1])
             if length == 0:
                 raise MatImportError(lineno, "This is a money session; only matches are read.")

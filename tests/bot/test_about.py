@@ -28,6 +28,12 @@ async def test_about_says_version_uptime_and_matches_in_play(fake: FakeDiscord, 
     bot = await start_bot(fake, tmp_path / "db.sqlite3", clock)
     try:
         alice, bob = fake.add_user("alice"), fake.add_user("bob")
+        # No match yet: a sentence, not "Matches in play: 0: none right now".
+        before = await fake.slash(alice, "about")
+        assert before.message is not None
+        fields = {f["name"]: f["value"] for f in before.message.embeds[0]["fields"]}
+        assert fields["Matches in play"] == "None right now."
+        assert not any(name.startswith("Matches in play:") for name in fields)
         await challenge_and_accept(fake, alice, bob)
         clock.advance(7500)
         result = await fake.slash(alice, "about")

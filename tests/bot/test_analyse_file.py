@@ -5,10 +5,12 @@ with the line and the reason, when it cannot be read."""
 
 from __future__ import annotations
 
+import io
 import zlib
 from pathlib import Path
 
 import pytest
+from PIL import Image
 
 from bot.housekeeping import KEEP_IMPORTS_FOR, Housekeeping
 from cogs.review import decisions_lost
@@ -20,6 +22,12 @@ from tests.support import start_bot, stop_bot
 
 FILES = Path(__file__).parent.parent / "engine" / "mat_files"
 ONE_POINT = (FILES / "gnubg-1-point.mat").read_bytes()
+
+
+def a_png() -> bytes:
+    picture = io.BytesIO()
+    Image.new("RGB", (16, 16), "white").save(picture, "PNG")
+    return picture.getvalue()
 
 
 @pytest.mark.asyncio
@@ -57,6 +65,13 @@ async def test_a_gnubg_export_is_analysed_and_posted_with_the_players_of_the_fil
             "big.mat is 1,000,015 bytes; match files are read up to 1,000,000.",
         ),
         ("empty.mat", b"", 'empty.mat: This is not a .mat file: it has no " N point match" line.'),
+        ("board.mat", a_png(), "board.mat: This is not a .mat file: it is a PNG picture, not text."),
+        (
+            "notes.mat",
+            b"My match against Bob\n 1) 31: 8/5 6/5\n",
+            'notes.mat: Line 1: This is not a .mat file: it starts with "My match against Bob"; a .mat '
+            'file starts with a line such as " 7 point match".',
+        ),
         (
             "bad.mat",
             ONE_POINT.replace(b"41: 13/9 24/23", b"41: 13/9 24/22"),

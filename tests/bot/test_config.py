@@ -95,3 +95,46 @@ def test_every_shard_in_one_process_may_keep_sqlite(env: pytest.MonkeyPatch) -> 
     assert load_settings(None).shards == Shards(3)
     env.setenv("SHARD_IDS", "2,0,1")
     assert load_settings(None).shards == Shards(3, (2, 0, 1))
+
+
+@pytest.mark.parametrize(
+    ("dotenv", "said"),
+    [
+        (None, "DISCORD_TOKEN is not set: copy .env.example to .env and put your bot's token in it"),
+        (
+            "DISCORD_TOKEN=\nDATABASE=ringside.sqlite3\n",
+            "DISCORD_TOKEN is empty in .env: put your bot's token after DISCORD_TOKEN= in it",
+        ),
+        (
+            'DISCORD_TOKEN="  "\n',
+            "DISCORD_TOKEN is empty in .env: put your bot's token after DISCORD_TOKEN= in it",
+        ),
+        (
+            "DATABASE=ringside.sqlite3\n",
+            "DISCORD_TOKEN is not in .env: add the line DISCORD_TOKEN= with your bot's token to it",
+        ),
+    ],
+)
+def test_a_missing_token_says_whether_env_is_missing_or_its_token_empty(
+    env: pytest.MonkeyPatch, tmp_path: Path, dotenv: str | None, said: str
+) -> None:
+    """``.env`` copied from ``.env.example`` but its token left empty is not told to copy the file."""
+    env.delenv("DISCORD_TOKEN")
+    if dotenv is not None:
+        (tmp_path / ".env").write_text(dotenv)
+    with pytest.raises(ConfigError) as refused:
+        load_settings()
+    assert str(refused.value) == said
+
+
+def test_an_empty_token_in_the_environment_is_named_as_what_hides_the_one_in_env(
+    env: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    env.setenv("DISCORD_TOKEN", "")
+    (tmp_path / ".env").write_text("DISCORD_TOKEN=the-token\n")
+    with pytest.raises(ConfigError) as refused:
+        load_settings()
+    assert str(refused.value) == (
+        "DISCORD_TOKEN is set but empty in the environment, which comes before .env: "
+        "unset it, or set it to your bot's token"
+    )

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
+import re
 import signal
 import sqlite3
 import subprocess
@@ -214,6 +215,7 @@ async def test_sigterm_closes_the_database_cleanly(tmp_path: Path) -> None:
     assert not Path(f"{db}-wal").exists() or Path(f"{db}-wal").stat().st_size == 0
     if backend() == "sqlite":
         assert sql(db, "PRAGMA quick_check") == [("ok",)]
+        assert not Path(f"{db}.lock").exists(), "a clean exit leaves no lock file beside the database"
     assert sql(db, "SELECT COUNT(*) FROM challenges") == [(1,)]
 
 
@@ -596,3 +598,70 @@ async def test_a_second_process_on_the_same_sqlite_file_stops_with_one_clear_lin
                 await _stop(third)
         finally:
             await _stop(first)
+
+
+def long_match_file() -> bytes:
+    """A 25-point match of GNU Backgammon's, some 1,000 actions: minutes of analysis (the 7-point match
+    of tests/engine/mat_files played three times over)."""
+    seven = (REPO / "tests" / "engine" / "mat_files" / "gnubg-7-point.mat").read_text()
+    games = [part.split("\n", 1)[1].rstrip("\n") for part in re.split(r"\n Game \d+\n", seven)[1:]]
+    won = [1, 4, 2]  # gnubg wins each of its three games: 7 points
+    lines = [" 25 point match", ""]
+    for number in range(3 * len(games)):
+        score = sum(won) * (number // len(games)) + sum(won[: number % len(games)])
+        lines += [f" Game {number + 1}", f" gnubg : {score}                      root : 0"]
+        lines += [games[number % len(games)], ""]
+    return "\n".join(lines).encode()
+
+
+def _stat(pid: int) -> list[str]:
+    """The fields of /proc/PID/stat after the process's name (the first is its state)."""
+    return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+
+
+def cpu_seconds_of_heavy_workers(pid: int) -> float:
+    """The CPU time the bot's heavy workers (its children at a lower priority than itself) have used."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    own_nice = int(_stat(pid)[16])
+    used = 0.0
+    for child in children(pid):
+        with contextlib.suppress(OSError, ValueError, IndexError):
+            fields = _stat(child)
+            if int(fields[16]) > own_nice:
+                used += (int(fields[11]) + int(fields[12])) / ticks
+    return used
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads the process table from /proc")
+@pytest.mark.asyncio
+async def test_sigterm_during_the_analysis_of_a_file_exits_within_the_bound_and_tells_its_asker(
+    tmp_path: Path,
+) -> None:
+    """SIGTERM while an imported ``/analyse file:`` is being analysed in a heavy worker (minutes of
+    work): the process exits 0 within the drain bound, and the asker is told privately, on their
+    interaction, that the bot restarted and to send the file again (nothing of it was kept)."""
+    from app.client import DRAIN_SECONDS
+
+    fake = FakeDiscord(timeout=30, token="process-token")
+    alice = fake.add_user("alice")
+    async with bot_processes(tmp_path, fake) as start:
+        proc = await start()
+        asked = await fake.slash(alice, "analyse", {"file": ("long.mat", long_match_file())})
+        assert asked.callback_type == 5  # "thinking…": the analysis is under way
+        for _ in range(1200):  # the analysis runs in a worker: its CPU time is read from /proc
+            if cpu_seconds_of_heavy_workers(proc.pid) > 1.0:
+                break
+            await asyncio.sleep(0.1)
+        assert cpu_seconds_of_heavy_workers(proc.pid) > 1.0, "the analysis never ran in a heavy worker"
+        assert asked.private is None or "restart" not in asked.private.content
+        proc.send_signal(signal.SIGTERM)
+        # The bound a service manager is given (compose, systemd, docker stop -t 20) is above this.
+        await asyncio.wait_for(proc.wait(), DRAIN_SECONDS + 5)
+    logged = (tmp_path / "bot.log").read_text()
+    assert proc.returncode == 0, logged
+    assert "Traceback" not in logged and "ERROR" not in logged, logged
+    told = asked.private
+    assert told is not None and told.ephemeral, logged
+    assert told.content.startswith("long.mat: ") and "restart" in told.content, told.content
+    assert "send the file again" in told.content, told.content
+    assert sql(tmp_path / "db.sqlite3", "SELECT COUNT(*) FROM imported_matches") == [(0,)]

@@ -9,8 +9,10 @@ import os
 import pickle
 import random
 import signal
+import tempfile
+import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -219,7 +221,7 @@ def dying_move(game: str, level: str | None, view: object, seed: int) -> int:
 PARENT = os.getpid()
 
 
-def lost_analysis(game: str, options: object, log: object) -> object:
+def lost_analysis(game: str, options: object, log: object, flag: str) -> object:
     os.kill(os.getpid(), signal.SIGKILL)
     raise AssertionError("unreachable")
 
@@ -306,7 +308,7 @@ async def test_a_computer_move_whose_worker_dies_is_computed_in_a_thread(
 async def test_an_analysis_whose_worker_is_lost_is_reported_and_closing_stops_it(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
-    monkeypatch.setattr(worker_jobs, "analyse", lost_analysis)
+    monkeypatch.setattr(worker_jobs, "analyse_until", lost_analysis)
     with RenderPool(1, heavy_workers=1) as pool:
         with pytest.raises(HeavyWorkFailed):
             await pool.analyse("ring", None, [], lambda: False)
@@ -314,7 +316,7 @@ async def test_an_analysis_whose_worker_is_lost_is_reported_and_closing_stops_it
         with pytest.raises(AnalysisStopped):  # lost while the bot closes: computed at the next start
             await pool.analyse("ring", None, [], lambda: True)
         release = tmp_path / "never"
-        monkeypatch.setattr(worker_jobs, "analyse", slow_analysis)
+        monkeypatch.setattr(worker_jobs, "analyse_until", slow_analysis)
         running = asyncio.create_task(pool.analyse("ring", None, [str(release)], lambda: True))
         await asyncio.sleep(0.3)
         heavy = pool.heavy.pids()
@@ -324,8 +326,42 @@ async def test_an_analysis_whose_worker_is_lost_is_reported_and_closing_stops_it
         assert not any(_alive(pid) for pid in heavy)
 
 
-def slow_analysis(game: str, options: object, log: list[str]) -> object:
+def slow_analysis(game: str, options: object, log: list[str], flag: str) -> object:
     return wait_for_file(log[0])
+
+
+def analysis_until_stopped(options: object, log: list[str], should_stop: Callable[[], bool]) -> object:
+    """An analysis of many decisions that only a stop ends: it notes in ``log[0]`` that it runs."""
+    Path(log[0]).touch()
+    while not should_stop():
+        time.sleep(0.01)
+    raise AnalysisStopped("stopped between two decisions")
+
+
+@pytest.mark.asyncio
+async def test_an_analysis_in_a_worker_stops_at_its_next_decision_when_asked(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """The bot stopping (``should_stop()`` turns true) stops an analysis running in a heavy worker
+    between two decisions: the worker is neither killed nor replaced, and no flag file is left."""
+    monkeypatch.setattr(worker_jobs, "ANALYSES", {"ring": analysis_until_stopped})
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    stopping = threading.Event()
+    running = tmp_path / "running"
+    with RenderPool(1, heavy_workers=1) as pool:
+        heavy = pool.heavy.pids()
+        analysis = asyncio.create_task(pool.analyse("ring", None, [str(running)], stopping.is_set))
+        for _ in range(600):
+            if running.exists():
+                break
+            await asyncio.sleep(0.05)
+        assert running.exists() and not analysis.done()
+        stopping.set()
+        with pytest.raises(AnalysisStopped):
+            await asyncio.wait_for(analysis, 60)
+        assert pool.heavy.pids() == heavy and all(_alive(pid) for pid in heavy)
+        assert pool.heavy.restarts == 0
+    assert [p.name for p in tmp_path.iterdir()] == ["running"]
 
 
 def _alive(pid: int) -> bool:

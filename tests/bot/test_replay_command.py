@@ -46,6 +46,7 @@ async def test_replay_of_a_finished_match_posts_a_gif_with_a_frame_per_action(
     assert f"Replay of match #{match_id}, Ring" in posted.content and not result.ephemeral
     gif = Image.open(io.BytesIO(posted.attachment(f"match-{match_id}.gif").data))
     assert gif.format == "GIF" and gif.n_frames == actions + 1
+    assert posted.content.endswith(f", every turn ({gif.n_frames} frames).")
     # The reply said at once that the replay was being made; the GIF then took its place.
     assert any(str(old.get("content")).startswith("Making the replay…") for old in posted.history)
     # By number too, by someone who did not play.
@@ -66,6 +67,9 @@ async def test_a_resigned_match_replays_to_where_play_stopped(fake: FakeDiscord,
     result = await fake.slash(alice, "replay", {}, channel=board.channel_id, idle=True)
     gif = Image.open(io.BytesIO(result.messages[-1].attachment().data))
     assert gif.n_frames == len(await bot.store.matches.action_log(match_id)) + 1
+    # Its frames counted as the GIF has them, in words that read right (never "1 frames").
+    counted = "1 frame" if gif.n_frames == 1 else f"{gif.n_frames} frames"
+    assert result.messages[-1].content.endswith(f", every turn ({counted}).")
     await stop_bot(bot)
 
 

@@ -64,7 +64,7 @@ def test_our_own_export_with_a_resignation_reads_back() -> None:
     ("text", "reason"),
     [
         ("", 'it has no " N point match" line'),
-        ("hello\n", 'Line 1: This is not a .mat file: it starts with " N point match"'),
+        ("hello\n", 'Line 1: This is not a .mat file: it starts with "hello"'),
         (" 3 point match\n\n Game 1\n A : 0      B : 0\n  1) 52: 13/2\n", "Line 5: 13/2 is not a legal play"),
         (" 3 point match\n\n Game 1\n A : 0      B : 1\n", "Line 4: The score 0-1 does not add up"),
         (" 3 point match\n\n Game 1\n A : 0      B : 0\n  1) hello there\n", "Line 5: "),

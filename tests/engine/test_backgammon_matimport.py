@@ -74,7 +74,11 @@ def _edited(name: str, old: str, new: str) -> str:
 @pytest.mark.parametrize(
     ("text", "reason"),
     [
-        ("hello\n", 'Line 1: This is not a .mat file: it starts with " N point match".'),
+        (
+            "hello\n",
+            'Line 1: This is not a .mat file: it starts with "hello"; a .mat file starts with a line '
+            'such as " 7 point match".',
+        ),
         ("", 'This is not a .mat file: it has no " N point match" line.'),
         (" 0 point match\n", "Line 1: This is a money session; only matches are read."),
         (" 31 point match\n", "Line 1: A 31-point match is longer than ours (1 to 25)."),
@@ -118,6 +122,38 @@ def test_a_file_too_big_or_not_text_is_refused() -> None:
         read_mat(b" 3 point match\n" + b" " * MAX_BYTES)
     with pytest.raises(MatImportError, match="not text"):
         read_mat(b"\x89PNG\r\n\x1a\n\0\0")
+
+
+PNG_START = b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR\0\0\0\x10\0\0\0\x10\x08\x06\0\0\0\x1f\xf3\xffa"
+
+
+@pytest.mark.parametrize(
+    ("data", "said"),
+    [
+        (PNG_START, "This is not a .mat file: it is a PNG picture, not text."),
+        (PNG_START.replace(b"\0", b"\x01"), "This is not a .mat file: it is a PNG picture, not text."),
+        (b"GIF89a\x10\0\x10\0", "This is not a .mat file: it is a GIF picture, not text."),
+        (b"\xff\xd8\xff\xe0\0\x10JFIF", "This is not a .mat file: it is a JPEG picture, not text."),
+        (b"PK\x03\x04\x14\0\x06\0", "This is not a .mat file: it is a ZIP archive, not text."),
+        (b"\x01\x02garbage\x03\x04\n", "This is not a .mat file: it is binary, not text."),
+        (
+            b"; a comment\n\n  <html><head><title>My match</title></head><body>\n",
+            'Line 3: This is not a .mat file: it starts with "<html><head><title>My match</title></hea\u2026"; '
+            'a .mat file starts with a line such as " 7 point match".',
+        ),
+        (
+            b" Spiel 1\n",
+            'Line 1: This is not a .mat file: it starts with "Spiel 1"; a .mat file starts with a line '
+            'such as " 7 point match".',
+        ),
+    ],
+)
+def test_a_file_that_is_not_a_mat_file_is_told_for_what_it_is(data: bytes, said: str) -> None:
+    """A picture renamed .mat is named as a picture, other binary files as binary (never their bytes);
+    a text file is quoted shortly at the line it starts with, beside what a .mat file starts with."""
+    with pytest.raises(MatImportError) as caught:
+        read_mat(data)
+    assert str(caught.value) == said
 
 
 @pytest.mark.parametrize("name", ["xg-5-point.mat", "jellyfish-3-point.mat"])
