@@ -6,7 +6,7 @@ import asyncio
 import contextlib
 import logging
 import random
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 import discord
@@ -16,6 +16,7 @@ from discord.ext import commands
 from app import interaction_metrics
 from app.heartbeat import Heartbeat
 from app.render_pool import RenderPool
+from app.scheduler import SCHEDULER_MAX_SLEEP, DueWork
 from bot.about import AboutBot
 from bot.analyses import Analyses
 from bot.challenges import Challenges
@@ -30,7 +31,7 @@ from bot.settings import ServerSettings
 from bot.store import Store, WriteFailed
 from bot.store.matches import active_counts
 from bot.tournaments import Tournaments
-from bot.work_claims import HOUSEKEEPING_LEASE, WorkClaims
+from bot.work_claims import WorkClaims
 from cogs.about import About
 from cogs.answer_deadline import ANSWER_DEADLINE, answer_in_time
 from cogs.challenge import Challenge
@@ -63,7 +64,6 @@ COGS: tuple[Callable[[RingsideBot], commands.Cog], ...] = (
 """The cogs, added as instances of the classes imported here. Not loaded as extensions: an extension
 is executed as a second module object beside the one other modules imported, and a control holding a
 class of the first would not recognise a cog of the second."""
-SCHEDULER_MAX_SLEEP = 30.0
 DOWNTIME_SLACK = 2 * SCHEDULER_MAX_SLEEP
 """A gap since the last heartbeat up to this long is the scheduler's normal rhythm, not downtime (for
 turn clocks: a live clock gets back every second, ``app.heartbeat``)."""
@@ -133,6 +133,8 @@ class RingsideBot(commands.Bot):
         self.dev_guild_id = dev_guild_id
         self.run_scheduler = run_scheduler
         self._scheduler: asyncio.Task[None] | None = None
+        #: what the scheduler does in each of its rounds
+        self.due_work = DueWork(self)
         #: when the bot last surely ran, and what its downtime does to the clocks
         self.heartbeat = Heartbeat(store.deadlines, self.clock, self.metrics, DOWNTIME_SLACK)
         #: True once the bot is stopping: new interactions are answered that it is restarting
@@ -205,7 +207,7 @@ class RingsideBot(commands.Bot):
         meanwhile: ``app.heartbeat``), and the scheduler and the heartbeat start."""
         if self.draining or not await self.heartbeat.connected() or not self.run_scheduler:
             return
-        self._scheduler = asyncio.create_task(self._schedule_forever(), name="ringside-scheduler")
+        self._scheduler = asyncio.create_task(self.due_work.forever(), name="ringside-scheduler")
         self.heartbeat.start()
 
     on_connect = connected
@@ -291,89 +293,8 @@ class RingsideBot(commands.Bot):
             self._scheduler = None
 
     async def run_due_tasks(self) -> None:
-        """Do whatever has come due: expire challenges, remind players on turn, end matches by timeout,
-        pass response windows whose wait ran out, grey out Rematch buttons whose time ran out, take up
-        analyses left open (``bot.analyses``), and housekeeping (``bot.housekeeping``).
-
-        The bot layer decides what came due; each item goes to the registered publisher (a cog). One
-        item that cannot be shown is logged and does not hold up the others.
-        """
-        await self.heartbeat.beat()
-        challenges = self.publishers.challenges
-        if challenges is not None:
-            for record in await self.challenges.expire_due():
-                with self._logged(f"showing expired challenge {record.id}"):
-                    await challenges.challenge_expired(record)
-        matches = self.publishers.matches
-        if matches is not None:
-            # What was saved but not shown (a failed post, a restart in between) is shown first: its
-            # turn clock starts only then. Every board due at once (at start-up: every board behind),
-            # a few at a time; one that failed waits longer after each failure (bot.board_repair).
-            with self._logged("showing boards that are behind"):
-                await matches.show_behind()
-            for reminder in await self.sessions.clocks.due_reminders():
-                with self._logged(f"reminding match {reminder.session.id}"):
-                    await matches.remind(reminder)
-            for played in await self.sessions.clocks.timeout_due():
-                with self._logged(f"showing timed-out match {played.session.id}"):
-                    await matches.match_ended(played)
-            for played in await self.sessions.clocks.windows_due():
-                # A response window whose time ran out passed by itself: the turn goes on.
-                with self._logged(f"showing the passed window of match {played.session.id}"):
-                    await matches.show(played.session.id)
-            for finished in await self.sessions.clocks.rematches_due():
-                with self._logged(f"greying out the Rematch of match {finished.id}"):
-                    await matches.rematch_expired(finished)
-        if self.publishers.tournaments is not None:
-            with self._logged("tournaments"):
-                await self.publishers.tournaments.tournaments_due()
-        if self.publishers.analyses is not None:
-            with self._logged("resuming analyses"):
-                await self.analyses.resume()
-        # Bounded growth (at most hourly): compact old finished matches' logs, purge closed challenges.
-        # Of several processes, the one with shard 0 does it (and claims it, in case of two such).
-        if self.store.scope.serves(None) and self.housekeeping.due():
-            with self._logged("housekeeping"):
-                async with self.claims.hold("housekeeping", 0, HOUSEKEEPING_LEASE) as mine:
-                    if mine:
-                        await self.housekeeping.run_if_due()
-
-    async def _schedule_forever(self) -> None:
-        due: float | None = None  # when the loop is due to run next (``self.clock`` time)
-        while not self.is_closed():
-            if due is not None:
-                self.metrics.scheduler_lag.set(max(0.0, self.clock.now() - due))
-            try:
-                await self.run_due_tasks()
-                deadline = min(
-                    (
-                        d
-                        for d in (
-                            await self.store.deadlines.earliest(),
-                            await self.store.tournaments.earliest(),
-                        )
-                        if d
-                    ),
-                    default=None,
-                )
-            except Exception:
-                self.metrics.error("scheduler")
-                log.exception("scheduled work failed; trying again shortly")
-                deadline = None
-            delay = SCHEDULER_MAX_SLEEP
-            if deadline is not None:
-                delay = min(delay, max(0.5, deadline - self.clock.now()))
-            due = self.clock.now() + delay
-            await asyncio.sleep(delay)
-
-    @contextlib.contextmanager
-    def _logged(self, what: str) -> Iterator[None]:
-        """One item of the scheduler's work: a failure is logged and counted, and the rest goes on."""
-        try:
-            yield
-        except Exception:
-            self.metrics.error("scheduler")
-            log.exception("%s failed", what)
+        """Do whatever has come due now (``app.scheduler.DueWork``)."""
+        await self.due_work.run()
 
     async def close(self) -> None:
         await self.analyses.close()

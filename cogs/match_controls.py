@@ -32,9 +32,9 @@ from cogs.board import (
     turn_picture,
 )
 from cogs.origin import check_origin, is_private
-from cogs.outcomes import note
 from cogs.panels.base import CONFIRM, UNDO, notations
 from cogs.replies import reply_privately
+from cogs.stale_clicks import StaleClicks
 
 log = logging.getLogger(__name__)
 
@@ -50,6 +50,8 @@ if TYPE_CHECKING:
 class MatchControls:
     def __init__(self, play: Play) -> None:
         self.play = play
+        #: the answers to controls of an earlier position
+        self.stale = StaleClicks(self)
 
     async def _session_for(
         self, interaction: discord.Interaction[Any], match_id: int, version: int | None = None
@@ -128,54 +130,8 @@ class MatchControls:
         await self.publish_saved(interaction, played)
 
     async def on_stale(self, interaction: discord.Interaction[Any], match_id: int, refusal: str) -> None:
-        """A control from an earlier position: the player whose turn is in progress gets its private
-        panel; a board that is behind what is saved is shown now; a player who clicked an older private
-        panel of theirs finds it turned into their live panel; anyone else is pointed to the board."""
-        session = await self.play.bot.sessions.get(match_id)
-        seat = session.seat_of(interaction.user.id)
-        if seat is not None and turn_in_progress(session, seat):
-            await interaction.response.defer(ephemeral=True, thinking=True)
-            reply = await self.turn_reply(session, seat)
-            await interaction.followup.send(
-                "You have a turn in progress: carry on here.\n" + reply.content,
-                embed=reply.embed or discord.utils.MISSING,
-                file=reply.file or discord.utils.MISSING,
-                view=reply.view or discord.utils.MISSING,
-                ephemeral=True,
-            )
-            return
-        if session.record.behind:
-            await interaction.response.defer(ephemeral=True, thinking=True)
-            shown = await self.play.publisher.show(match_id)
-            text = (
-                f"That board was behind: match #{match_id} is up to date now{self.link(session)}."
-                if shown
-                else f"Match #{match_id}'s board cannot be posted right now; it is tried again shortly."
-            )
-            await interaction.followup.send(text, ephemeral=True)
-            return
-        if seat is not None and is_private(interaction) and session.record.status == "active":
-            await self.current_panel(interaction, session, seat)
-            return
-        await reply_privately(interaction, refusal.rstrip(".") + f"{self.link(session)}.")
-
-    async def current_panel(self, interaction: discord.Interaction[Any], session: Session, seat: int) -> None:
-        """A click on an older private panel of ``seat``'s: that message becomes their panel as the
-        match stands now (and their live one), instead of a refusal that sends them elsewhere."""
-        note(interaction, "refused")  # nothing was done with the click itself
-        reply = private_reply(session, seat)
-        board = self.link(session)
-        said = f"That panel was out of date; here is the match as it stands now (the board{board})."
-        await interaction.response.edit_message(
-            content=f"{said}\n{reply.content}"[:2000], embed=None, attachments=[], view=reply.view
-        )
-        self.play.publisher.panels.keep(session, interaction)
-
-    def link(self, session: Session) -> str:
-        record = session.record
-        if record.message_id is None or record.guild_id is None:
-            return ""
-        return f": https://discord.com/channels/{record.guild_id}/{record.channel_id}/{record.message_id}"
+        """A control from an earlier position (``cogs.stale_clicks``)."""
+        await self.stale.answer(interaction, match_id, refusal)
 
     async def turn_reply(
         self, session: Session, seat: int, steps: Sequence[Step] = (), selection: str = ""

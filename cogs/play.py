@@ -27,6 +27,7 @@ from cogs.match_controls import MatchControls
 from cogs.match_notices import MatchNotices
 from cogs.publisher import REPOST_HEADLINE, BoardPublisher
 from cogs.replies import reply_privately
+from cogs.stale_clicks import board_link
 from engine import NotationError
 
 if TYPE_CHECKING:
@@ -163,7 +164,7 @@ class Play(commands.Cog):
                 "finishes the private steps of their turn."
             )
         else:
-            text = f"Match #{session.id}'s board is posted again below{self.controls.link(session)}."
+            text = f"Match #{session.id}'s board is posted again below{board_link(session)}."
         await interaction.followup.send(text, ephemeral=True)
 
     @app_commands.command(
@@ -223,7 +224,7 @@ class Play(commands.Cog):
             return
         shown = await self.publisher.show(played.session.id)
         board = (
-            f"the board is updated{self.controls.link(played.session)}"
+            f"the board is updated{board_link(played.session)}"
             if shown
             else "the board cannot be posted right now; it is tried again shortly"
         )

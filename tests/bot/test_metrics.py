@@ -14,7 +14,7 @@ import pytest
 from prometheus_client.parser import text_string_to_metric_families
 from prometheus_client.samples import Sample
 
-import app.client
+import app.scheduler
 from app.client import RingsideBot
 from bot.clock import ManualClock
 from bot.config import ConfigError
@@ -205,7 +205,7 @@ async def test_the_scheduler_lag_is_how_late_the_due_task_loop_ran(
     fake: FakeDiscord, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # The loop sleeps 0.5 s (real time) between rounds: the gauge keeps each lag that long.
-    monkeypatch.setattr(app.client, "SCHEDULER_MAX_SLEEP", 0.5)
+    monkeypatch.setattr(app.scheduler, "SCHEDULER_MAX_SLEEP", 0.5)
     clock = ManualClock()
     port = free_port()
     bot: RingsideBot = await start_bot(
