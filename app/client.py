@@ -36,6 +36,7 @@ from cogs.challenge import Challenge
 from cogs.coach import Coach
 from cogs.components import DYNAMIC_ITEMS, ControlHandlers
 from cogs.help import Help
+from cogs.mentions import NOBODY
 from cogs.outcomes import note
 from cogs.play import Play
 from cogs.replay import Replay
@@ -93,7 +94,9 @@ class RingsideBot(commands.Bot):
         event loop, the rest in threads, for tests and the sandbox). See ``app.render_pool``.
         ``metrics_address``: (host, port) to serve ``/metrics`` on (``bot.metrics``); None: no port
         is opened (the metrics are still counted, unseen)."""
-        # No privileged intent: slash commands and components need none.
+        # No privileged intent: slash commands and components need none. A message notifies only
+        # whom it names (``cogs.mentions.pings``): by default nobody, whatever words of a user it holds.
+        discord_options.setdefault("allowed_mentions", NOBODY)
         super().__init__(
             command_prefix=commands.when_mentioned,
             intents=discord.Intents.default(),

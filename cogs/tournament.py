@@ -14,6 +14,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.tournaments import FORMATS, Organiser, TournamentProblem, Update
+from cogs.mentions import NOBODY
 from cogs.replies import reply_privately
 from cogs.tournament_notices import TournamentNotices, announcement_view
 from engine import VARIANTS
@@ -109,7 +110,7 @@ class Tournament(commands.Cog):
         await interaction.response.send_message(
             embed=embed,
             view=announcement_view(record) or discord.utils.MISSING,
-            allowed_mentions=discord.AllowedMentions.none(),
+            allowed_mentions=NOBODY,
         )
         message = await interaction.original_response()
         await self.bot.tournaments.set_message(record, message.id)
@@ -140,10 +141,10 @@ class Tournament(commands.Cog):
         await interaction.response.defer()
         embed, picture = await self.notices.content(record, page, interaction.user.id)
         if picture is None:
-            await interaction.followup.send(embed=embed, allowed_mentions=discord.AllowedMentions.none())
+            await interaction.followup.send(embed=embed, allowed_mentions=NOBODY)
         else:
             await interaction.followup.send(
-                embed=embed, file=picture, allowed_mentions=discord.AllowedMentions.none()
+                embed=embed, file=picture, allowed_mentions=NOBODY
             )
 
     @group.command(name="start", description="Close sign-up and pair the first round (organisers).")

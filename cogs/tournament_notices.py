@@ -16,6 +16,7 @@ from bot.store.tournaments import TournamentRecord
 from bot.tournaments import Tournaments, Update
 from cogs.board import in_brackets
 from cogs.components import TournamentButton
+from cogs.mentions import NOBODY, pings
 from engine import find_variant
 from engine.tournament import Tournament
 from render.tournament import (
@@ -50,7 +51,6 @@ STATUS = {
     "finished": "Finished",
     "cancelled": "Cancelled",
 }
-MENTION_USERS = discord.AllowedMentions(users=True, roles=False, everyone=False)
 
 
 def announcement_view(record: TournamentRecord) -> discord.ui.View | None:
@@ -188,7 +188,7 @@ class TournamentNotices:
                 embed=embed,
                 attachments=[picture] if picture is not None else [],
                 view=announcement_view(record),
-                allowed_mentions=discord.AllowedMentions.none(),
+                allowed_mentions=NOBODY,
             )
         except discord.HTTPException as exc:
             log.info("could not update the announcement of tournament %s: %s", record.id, exc)
@@ -238,6 +238,6 @@ class TournamentNotices:
         if record.message_id is not None:
             text += f" https://discord.com/channels/{record.guild_id}/{record.channel_id}/{record.message_id}"
         try:
-            await self.bot.get_partial_messageable(channel).send(text, allowed_mentions=MENTION_USERS)
+            await self.bot.get_partial_messageable(channel).send(text, allowed_mentions=pings(champion))
         except discord.HTTPException as exc:
             log.info("could not announce the champion of tournament %s: %s", record.id, exc)
