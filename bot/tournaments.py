@@ -97,6 +97,11 @@ class Tournaments:
         """The round's tables and their matches (None: being made)."""
         return {t.table_no: t.match_id for t in await self.store.tournaments.tables(tournament_id, round)}
 
+    async def of_match(self, match_id: int) -> int | None:
+        """The tournament the match is a table of, or None."""
+        link = await self.store.tournaments.of_match(match_id)
+        return None if link is None else link.tournament_id
+
     async def unannounced(self) -> list[TournamentRecord]:
         return await self.store.tournaments.unannounced()
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Coroutine
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -250,11 +251,25 @@ class Tournament(commands.Cog):
 
     async def match_finished(self, match_id: int) -> None:
         # In its own task: the board that finished the match is not held up by the next round.
-        task = asyncio.get_running_loop().create_task(
-            self._taken(match_id), name=f"tournament-match-{match_id}"
-        )
+        self._run(self._taken(match_id), f"tournament-match-{match_id}")
+
+    async def match_placed(self, match_id: int) -> None:
+        # In its own task: the board being posted in the thread is not held up by the announcement.
+        self._run(self._placed(match_id), f"tournament-placed-{match_id}")
+
+    def _run(self, work: Coroutine[Any, Any, None], name: str) -> None:
+        task = asyncio.get_running_loop().create_task(work, name=name)
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
+
+    async def _placed(self, match_id: int) -> None:
+        try:
+            tournament_id = await self.bot.tournaments.of_match(match_id)
+            if tournament_id is not None:
+                await self.notices.match_placed(tournament_id, match_id)
+        except Exception:
+            # The announcement is drawn again at the tournament's next change.
+            log.exception("linking the thread of match %s on its tournament's announcement failed", match_id)
 
     async def _taken(self, match_id: int) -> None:
         try:
