@@ -94,8 +94,7 @@ class RingsideBot(commands.Bot):
         event loop, the rest in threads, for tests and the sandbox). See ``app.render_pool``.
         ``metrics_address``: (host, port) to serve ``/metrics`` on (``bot.metrics``); None: no port
         is opened (the metrics are still counted, unseen)."""
-        # No privileged intent: slash commands and components need none. A message notifies only
-        # whom it names (``cogs.mentions.pings``): by default nobody, whatever words of a user it holds.
+        # No privileged intent is needed. A message notifies only whom it names (``cogs.mentions``).
         discord_options.setdefault("allowed_mentions", NOBODY)
         super().__init__(
             command_prefix=commands.when_mentioned,
@@ -275,15 +274,20 @@ class RingsideBot(commands.Bot):
         if moved:
             log.info("the bot was down for %.0f s: %d turn clocks moved on by that much", down, moved)
 
-    async def run_due_tasks(self) -> None:
-        """Do whatever has come due: expire challenges, remind players on turn, end matches by timeout,
+    async def run_due_tasks(self, *, starting: bool = False) -> None:
+        """Do whatever has come due: first the tournaments' (a few announcements, not held up by every
+        board behind at a start-up), expire challenges, remind players on turn, end matches by timeout,
         pass response windows whose wait ran out, grey out Rematch buttons whose time ran out, take up
         analyses left open (``bot.analyses``), and housekeeping (``bot.housekeeping``).
 
         The bot layer decides what came due; each item goes to the registered publisher (a cog). One
-        item that cannot be shown is logged and does not hold up the others.
+        item that cannot be shown is logged and does not hold up the others. ``starting``: the first
+        round after start-up, which also brings every tournament's announcement up to date.
         """
         await self.store.deadlines.beat(self.clock.now())
+        if self.publishers.tournaments is not None:
+            with self._logged("tournaments"):
+                await self.publishers.tournaments.tournaments_due(starting=starting)
         challenges = self.publishers.challenges
         if challenges is not None:
             for record in await self.challenges.expire_due():
@@ -309,9 +313,6 @@ class RingsideBot(commands.Bot):
             for finished in await self.sessions.clocks.rematches_due():
                 with self._logged(f"greying out the Rematch of match {finished.id}"):
                     await matches.rematch_expired(finished)
-        if self.publishers.tournaments is not None:
-            with self._logged("tournaments"):
-                await self.publishers.tournaments.tournaments_due()
         if self.publishers.analyses is not None:
             with self._logged("resuming analyses"):
                 await self.analyses.resume()
@@ -324,12 +325,12 @@ class RingsideBot(commands.Bot):
                         await self.housekeeping.run_if_due()
 
     async def _schedule_forever(self) -> None:
-        due: float | None = None  # when the loop is due to run next (``self.clock`` time)
+        due: float | None = None  # when the loop is due to run next (``self.clock`` time; None: now)
         while not self.is_closed():
             if due is not None:
                 self.metrics.scheduler_lag.set(max(0.0, self.clock.now() - due))
             try:
-                await self.run_due_tasks()
+                await self.run_due_tasks(starting=due is None)
                 deadline = min(
                     (
                         d

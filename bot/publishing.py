@@ -65,9 +65,11 @@ class TournamentPublisher(Protocol):
         """The match's thread is open (or it is played in its channel, the thread refused): if it is a
         tournament's, its announcement links it. Returns at once (the board is not held up)."""
 
-    async def tournaments_due(self) -> None:
+    async def tournaments_due(self, *, starting: bool = False) -> None:
         """Show whatever tournament work came due (``Tournaments.due``): sign-ups closed, rounds
-        past their deadline, results taken up after a restart."""
+        past their deadline, results taken up after a restart, champions not announced yet;
+        ``starting`` (the first round after start-up): every announcement that may be behind what
+        is saved is drawn again too."""
 
 
 @dataclass(slots=True)

@@ -105,6 +105,12 @@ class Tournaments:
     async def unannounced(self) -> list[TournamentRecord]:
         return await self.store.tournaments.unannounced()
 
+    async def maybe_unshown(self) -> list[TournamentRecord]:
+        """At start-up, the tournaments whose announcement may be behind what is saved (a stop came
+        between a change and its drawing): those finished whose champion is not announced yet (the
+        announcement is drawn before the champion is announced), and those not over."""
+        return await self.unannounced() + await self.store.tournaments.with_status(*OPEN)
+
     async def claim_announcement(self, record: TournamentRecord) -> TournamentRecord | None:
         """Take the announcing of the champion (once, across processes); None: taken already."""
         fresh = await self.get(record.id)

@@ -144,9 +144,7 @@ class Tournament(commands.Cog):
         if picture is None:
             await interaction.followup.send(embed=embed, allowed_mentions=NOBODY)
         else:
-            await interaction.followup.send(
-                embed=embed, file=picture, allowed_mentions=NOBODY
-            )
+            await interaction.followup.send(embed=embed, file=picture, allowed_mentions=NOBODY)
 
     @group.command(name="start", description="Close sign-up and pair the first round (organisers).")
     @app_commands.describe(tournament="The tournament's number (default: the newest)")
@@ -280,8 +278,14 @@ class Tournament(commands.Cog):
             # The scheduler takes the result up again (``Tournaments.due``): nothing is lost.
             log.exception("taking the result of match %s into its tournament failed", match_id)
 
-    async def tournaments_due(self) -> None:
+    async def tournaments_due(self, *, starting: bool = False) -> None:
+        shown = set()
         for update in await self.bot.tournaments.due():
             await self.notices.show(update)
-        for record in await self.bot.tournaments.unannounced():
-            await self.notices.announce_champion(record)
+            shown.add(update.record.id)
+        # What a stop may have cut short (between a change saved and its announcement drawn, or its
+        # champion announced) is shown as a change is: the announcement, then the champion.
+        service = self.bot.tournaments
+        for record in await (service.maybe_unshown() if starting else service.unannounced()):
+            if record.id not in shown:
+                await self.notices.show(Update(record))

@@ -1,5 +1,7 @@
 """/tournament through the fake Discord: sign-up with Join / Leave / Start, who may run one, each
-pairing's match in its own thread, rounds advancing on results, the champion announced."""
+pairing's match in its own thread (linked on the announcement as soon as it is open), rounds
+advancing on results, the champion announced; only the players of a message notified, whatever a
+name or a reason says; the announcement brought up to date first thing after a restart."""
 
 from __future__ import annotations
 
@@ -291,7 +293,9 @@ async def final_of_two(fake: FakeDiscord, bot: RingsideBot) -> tuple[FakeMessage
     return message, match_id, match.players[1]
 
 
-def watch_first_pass(monkeypatch: pytest.MonkeyPatch, fake: FakeDiscord, message: FakeMessage) -> asyncio.Future[str]:
+def watch_first_pass(
+    monkeypatch: pytest.MonkeyPatch, fake: FakeDiscord, message: FakeMessage
+) -> asyncio.Future[str]:
     """The announcement's text as the scheduler's first round leaves it."""
     seen: asyncio.Future[str] = asyncio.get_running_loop().create_future()
     real = RingsideBot.run_due_tasks
