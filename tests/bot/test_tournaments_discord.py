@@ -15,6 +15,7 @@ import pytest
 
 from app.client import RingsideBot
 from bot.clock import ManualClock
+from cogs.tournament_notices import Redraws
 from fakediscord import FakeDiscord
 from fakediscord.matches import resign
 from fakediscord.world import FakeMessage, FakeUser
@@ -361,3 +362,28 @@ async def test_a_restart_after_the_final_ended_unshown_updates_the_announcement_
     assert crowned < board
     fake.assert_clean()
     await stop_bot(bot)
+
+
+@pytest.mark.asyncio
+async def test_announcement_drawings_are_one_at_a_time_and_asked_for_meanwhile_met_by_one_more() -> None:
+    """Each drawing reads what is saved when it begins: one asked for while another is drawn needs a
+    new one (it may have been asked for because of a change the first did not see), and every one
+    asked for meanwhile is met by that same next drawing."""
+    begun, release = asyncio.Event(), asyncio.Event()
+    drawn: list[int] = []
+
+    async def draw(tournament_id: int) -> None:
+        begun.set()
+        await release.wait()
+        drawn.append(tournament_id)
+
+    redraws = Redraws(draw)
+    first = asyncio.create_task(redraws.redraw(1))
+    await begun.wait()
+    later = [asyncio.create_task(redraws.redraw(1)) for _ in range(3)]
+    await asyncio.sleep(0)
+    release.set()
+    await asyncio.gather(first, *later)
+    assert drawn == [1, 1]
+    await redraws.redraw(1)
+    assert drawn == [1, 1, 1]
