@@ -38,6 +38,7 @@ from cogs.challenge import Challenge
 from cogs.coach import Coach
 from cogs.components import DYNAMIC_ITEMS, ControlHandlers
 from cogs.help import Help
+from cogs.mentions import NOBODY
 from cogs.outcomes import note
 from cogs.play import Play
 from cogs.replay import Replay
@@ -102,7 +103,8 @@ class RingsideBot(commands.Bot):
         event loop, the rest in threads, for tests and the sandbox). See ``app.render_pool``.
         ``metrics_address``: (host, port) to serve ``/metrics`` on (``bot.metrics``); None: no port
         is opened (the metrics are still counted, unseen)."""
-        # No privileged intent: slash commands and components need none.
+        # No privileged intent is needed. A message notifies only whom it names (``cogs.mentions``).
+        discord_options.setdefault("allowed_mentions", NOBODY)
         super().__init__(
             command_prefix=commands.when_mentioned,
             intents=discord.Intents.default(),
@@ -292,9 +294,10 @@ class RingsideBot(commands.Bot):
                 await self._scheduler
             self._scheduler = None
 
-    async def run_due_tasks(self) -> None:
-        """Do whatever has come due now (``app.scheduler.DueWork``)."""
-        await self.due_work.run()
+    async def run_due_tasks(self, *, starting: bool = False) -> None:
+        """Do whatever has come due now (``app.scheduler.DueWork``); ``starting``: the first round
+        after start-up, which also brings every tournament's announcement up to date."""
+        await self.due_work.run(starting=starting)
 
     async def close(self) -> None:
         await self.analyses.close()

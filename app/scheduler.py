@@ -27,15 +27,20 @@ class DueWork:
     def __init__(self, bot: RingsideBot) -> None:
         self.bot = bot
 
-    async def run(self) -> None:
-        """Do whatever has come due: expire challenges, remind players on turn, end matches by timeout,
+    async def run(self, *, starting: bool = False) -> None:
+        """Do whatever has come due: first the tournaments' (a few announcements, not held up by every
+        board behind at a start-up), expire challenges, remind players on turn, end matches by timeout,
         pass response windows whose wait ran out, grey out Rematch buttons whose time ran out, take up
         analyses left open (``bot.analyses``), and housekeeping (``bot.housekeeping``).
 
         The bot layer decides what came due; each item goes to the registered publisher (a cog). One
-        item that cannot be shown is logged and does not hold up the others.
+        item that cannot be shown is logged and does not hold up the others. ``starting``: the first
+        round after start-up, which also brings every tournament's announcement up to date.
         """
         await self.bot.heartbeat.beat()
+        if self.bot.publishers.tournaments is not None:
+            with self._logged("tournaments"):
+                await self.bot.publishers.tournaments.tournaments_due(starting=starting)
         challenges = self.bot.publishers.challenges
         if challenges is not None:
             for record in await self.bot.challenges.expire_due():
@@ -61,9 +66,6 @@ class DueWork:
             for finished in await self.bot.sessions.clocks.rematches_due():
                 with self._logged(f"greying out the Rematch of match {finished.id}"):
                     await matches.rematch_expired(finished)
-        if self.bot.publishers.tournaments is not None:
-            with self._logged("tournaments"):
-                await self.bot.publishers.tournaments.tournaments_due()
         if self.bot.publishers.analyses is not None:
             with self._logged("resuming analyses"):
                 await self.bot.analyses.resume()
@@ -81,7 +83,7 @@ class DueWork:
             if due is not None:
                 self.bot.metrics.scheduler_lag.set(max(0.0, self.bot.clock.now() - due))
             try:
-                await self.run()
+                await self.run(starting=due is None)
                 deadline = min(
                     (
                         d

@@ -61,9 +61,15 @@ class TournamentPublisher(Protocol):
         """A match's final board is shown: if it is a tournament's, take its result (once) and show
         what follows (the next round, the champion)."""
 
-    async def tournaments_due(self) -> None:
+    async def match_placed(self, match_id: int) -> None:
+        """The match's thread is open (or it is played in its channel, the thread refused): if it is a
+        tournament's, its announcement links it. Returns at once (the board is not held up)."""
+
+    async def tournaments_due(self, *, starting: bool = False) -> None:
         """Show whatever tournament work came due (``Tournaments.due``): sign-ups closed, rounds
-        past their deadline, results taken up after a restart."""
+        past their deadline, results taken up after a restart, champions not announced yet;
+        ``starting`` (the first round after start-up): every announcement that may be behind what
+        is saved is drawn again too."""
 
 
 @dataclass(slots=True)

@@ -97,8 +97,19 @@ class Tournaments:
         """The round's tables and their matches (None: being made)."""
         return {t.table_no: t.match_id for t in await self.store.tournaments.tables(tournament_id, round)}
 
+    async def of_match(self, match_id: int) -> int | None:
+        """The tournament the match is a table of, or None."""
+        link = await self.store.tournaments.of_match(match_id)
+        return None if link is None else link.tournament_id
+
     async def unannounced(self) -> list[TournamentRecord]:
         return await self.store.tournaments.unannounced()
+
+    async def maybe_unshown(self) -> list[TournamentRecord]:
+        """At start-up, the tournaments whose announcement may be behind what is saved (a stop came
+        between a change and its drawing): those finished whose champion is not announced yet (the
+        announcement is drawn before the champion is announced), and those not over."""
+        return await self.unannounced() + await self.store.tournaments.with_status(*OPEN)
 
     async def claim_announcement(self, record: TournamentRecord) -> TournamentRecord | None:
         """Take the announcing of the champion (once, across processes); None: taken already."""

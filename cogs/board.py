@@ -23,6 +23,7 @@ from cogs.components import (
     StopAfterGameButton,
 )
 from cogs.help import add_rules_button
+from cogs.mentions import pings
 from cogs.panels import PANELS
 from cogs.panels.base import CONFIRM, UNDO, ButtonSpec, HandPanel, PanelSpec, SelectSpec, Style
 from engine import GameView, Outcome
@@ -465,7 +466,7 @@ def board_message(
         embed=embed,
         file=file,
         view=view,
-        mentions=discord.AllowedMentions(users=True, roles=False, everyone=False),
+        mentions=pings(*session.record.players),
     )
 
 

@@ -15,6 +15,7 @@ from bot.publishing import MatchPublisher
 from bot.session import UserError
 from cogs.board import in_brackets
 from cogs.challenge_answers import ChallengeAnswers, ThreadPlan, challenge_view, level_words
+from cogs.mentions import pings
 from cogs.replies import reply_privately
 from engine import VARIANTS, GameError, find_variant
 from engine.ai.levels import LEVELS
@@ -129,7 +130,7 @@ class Challenge(commands.Cog):
             f"{opponent.mention}, {interaction.user.mention} challenges you to **{variant.title}**{details}! "
             f"Accept within {minutes} minutes.",
             view=challenge_view(record.id),
-            allowed_mentions=discord.AllowedMentions(users=[opponent], roles=False, everyone=False),
+            allowed_mentions=pings(opponent.id),
             **extra,
         )
         if response.message_id is not None:

@@ -15,6 +15,7 @@ from bot.session import REMATCH_SECONDS, UserError
 from bot.store import ChallengeRecord
 from cogs.board import in_brackets
 from cogs.components import ChallengeButton
+from cogs.mentions import pings
 from cogs.replies import reply_privately
 from engine import VARIANTS
 
@@ -223,9 +224,7 @@ class ChallengeAnswers:
             f"<@{other}>, {interaction.user.mention} wants a rematch of **{variant.title}**{details}. "
             f"Accept within {minutes} minutes.",
             view=challenge_view(challenge.id),
-            allowed_mentions=discord.AllowedMentions(
-                users=[discord.Object(other)], roles=False, everyone=False
-            ),
+            allowed_mentions=pings(other),
         )
         if response.message_id is not None:
             await self.challenge.bot.challenges.set_message(challenge.id, response.message_id)

@@ -17,6 +17,7 @@ from bot.store import MatchRecord
 from cogs.board import (
     rematch_view,
 )
+from cogs.mentions import pings
 from cogs.origin import duration_words
 
 if TYPE_CHECKING:
@@ -46,7 +47,7 @@ class MatchNotices:
         )
         try:
             await self.play.bot.get_partial_messageable(session.record.channel_id).send(
-                text, allowed_mentions=discord.AllowedMentions(users=True, roles=False, everyone=False)
+                text, allowed_mentions=pings(session.user_of(reminder.seat))
             )
         except discord.HTTPException as exc:
             log.info("could not remind match %s: %s", session.id, exc)

@@ -1,5 +1,6 @@
 """Where a match is played: its thread, opened when its first board is shown (on the challenge's
-message when it has one), and the channel it is played in."""
+message when it has one), and the channel it is played in. A tournament's announcement is told when
+one of its tables has its place (``TournamentPublisher.match_placed``)."""
 
 from __future__ import annotations
 
@@ -65,4 +66,7 @@ class MatchThreads:
         await self.publisher.bot.sessions.boards.set_thread(
             session, thread_id if thread_id is not None else record.channel_id, record.channel_id
         )
+        tournaments = self.publisher.bot.publishers.tournaments
+        if tournaments is not None:
+            await tournaments.match_placed(session.id)
         return self.channel_of(session)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Coroutine
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -14,6 +15,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.tournaments import FORMATS, Organiser, TournamentProblem, Update
+from cogs.mentions import NOBODY
 from cogs.replies import reply_privately
 from cogs.tournament_notices import TournamentNotices, announcement_view
 from engine import VARIANTS
@@ -109,7 +111,7 @@ class Tournament(commands.Cog):
         await interaction.response.send_message(
             embed=embed,
             view=announcement_view(record) or discord.utils.MISSING,
-            allowed_mentions=discord.AllowedMentions.none(),
+            allowed_mentions=NOBODY,
         )
         message = await interaction.original_response()
         await self.bot.tournaments.set_message(record, message.id)
@@ -140,11 +142,9 @@ class Tournament(commands.Cog):
         await interaction.response.defer()
         embed, picture = await self.notices.content(record, page, interaction.user.id)
         if picture is None:
-            await interaction.followup.send(embed=embed, allowed_mentions=discord.AllowedMentions.none())
+            await interaction.followup.send(embed=embed, allowed_mentions=NOBODY)
         else:
-            await interaction.followup.send(
-                embed=embed, file=picture, allowed_mentions=discord.AllowedMentions.none()
-            )
+            await interaction.followup.send(embed=embed, file=picture, allowed_mentions=NOBODY)
 
     @group.command(name="start", description="Close sign-up and pair the first round (organisers).")
     @app_commands.describe(tournament="The tournament's number (default: the newest)")
@@ -249,11 +249,25 @@ class Tournament(commands.Cog):
 
     async def match_finished(self, match_id: int) -> None:
         # In its own task: the board that finished the match is not held up by the next round.
-        task = asyncio.get_running_loop().create_task(
-            self._taken(match_id), name=f"tournament-match-{match_id}"
-        )
+        self._run(self._taken(match_id), f"tournament-match-{match_id}")
+
+    async def match_placed(self, match_id: int) -> None:
+        # In its own task: the board being posted in the thread is not held up by the announcement.
+        self._run(self._placed(match_id), f"tournament-placed-{match_id}")
+
+    def _run(self, work: Coroutine[Any, Any, None], name: str) -> None:
+        task = asyncio.get_running_loop().create_task(work, name=name)
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
+
+    async def _placed(self, match_id: int) -> None:
+        try:
+            tournament_id = await self.bot.tournaments.of_match(match_id)
+            if tournament_id is not None:
+                await self.notices.match_placed(tournament_id, match_id)
+        except Exception:
+            # The announcement is drawn again at the tournament's next change.
+            log.exception("linking the thread of match %s on its tournament's announcement failed", match_id)
 
     async def _taken(self, match_id: int) -> None:
         try:
@@ -264,8 +278,14 @@ class Tournament(commands.Cog):
             # The scheduler takes the result up again (``Tournaments.due``): nothing is lost.
             log.exception("taking the result of match %s into its tournament failed", match_id)
 
-    async def tournaments_due(self) -> None:
+    async def tournaments_due(self, *, starting: bool = False) -> None:
+        shown = set()
         for update in await self.bot.tournaments.due():
             await self.notices.show(update)
-        for record in await self.bot.tournaments.unannounced():
-            await self.notices.announce_champion(record)
+            shown.add(update.record.id)
+        # What a stop may have cut short (between a change saved and its announcement drawn, or its
+        # champion announced) is shown as a change is: the announcement, then the champion.
+        service = self.bot.tournaments
+        for record in await (service.maybe_unshown() if starting else service.unannounced()):
+            if record.id not in shown:
+                await self.notices.show(Update(record))

@@ -1,13 +1,18 @@
 """What a tournament shows on Discord: its announcement (the entrants, Join / Leave / Start, then the
 bracket or standings picture with the current round's matches), each new match in its thread with
-both players mentioned and the round's deadline, and the champion in the results channel."""
+both players mentioned and the round's deadline, and the champion in the results channel.
+
+The announcement is drawn from what is saved, one drawing at a time per tournament (``Redraws``):
+after every change, and whenever a table's thread opens (a first board tried again after a failure
+opens it late), so each table links the thread it is played in; a table whose thread is still to
+open is "starting". What they say notifies nobody but the players it is about (``cogs.mentions``)."""
 
 from __future__ import annotations
 
 import asyncio
 import io
 import logging
-from collections.abc import Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from typing import TYPE_CHECKING
 
 import discord
@@ -16,6 +21,7 @@ from bot.store.tournaments import TournamentRecord
 from bot.tournaments import Tournaments, Update
 from cogs.board import in_brackets
 from cogs.components import TournamentButton
+from cogs.mentions import NOBODY, pings
 from engine import find_variant
 from engine.tournament import Tournament
 from render.tournament import (
@@ -32,6 +38,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 LISTED = 40
+"""Entrants or pairings named in the announcement; the rest are counted."""
 RESULT_WORDS = {
     "played": "",
     "resigned": "resigned",
@@ -42,7 +49,6 @@ RESULT_WORDS = {
     "withdrew": "left the tournament",
 }
 """How a table ended, in the announcement's words ("" for a match simply played out)."""
-"""Entrants or pairings named in the announcement; the rest are counted."""
 STATUS = {
     "signup": "Sign-up open",
     "running": "Running",
@@ -50,7 +56,6 @@ STATUS = {
     "finished": "Finished",
     "cancelled": "Cancelled",
 }
-MENTION_USERS = discord.AllowedMentions(users=True, roles=False, everyone=False)
 
 
 def announcement_view(record: TournamentRecord) -> discord.ui.View | None:
@@ -88,9 +93,35 @@ def summary(record: TournamentRecord, players: int) -> str:
     return "\n".join(lines)
 
 
+class Redraws:
+    """One drawing at a time of each tournament's announcement, each from the tournament as saved when
+    it starts: a drawing asked for while another is under way is met by the next one (one for all
+    asked meanwhile), so an older drawing never lands over a newer one and none is missed."""
+
+    def __init__(self, draw: Callable[[int], Awaitable[None]]) -> None:
+        self._draw = draw
+        self._locks: dict[int, asyncio.Lock] = {}
+        self._asked: dict[int, int] = {}
+        self._met: dict[int, int] = {}
+
+    async def redraw(self, tournament_id: int) -> None:
+        """Return once a drawing begun after this call has finished."""
+        asked = self._asked[tournament_id] = self._asked.get(tournament_id, 0) + 1
+        async with self._locks.setdefault(tournament_id, asyncio.Lock()):
+            if self._met.get(tournament_id, 0) >= asked:
+                return  # drawn meanwhile, by a drawing that began after the asking
+            meets = self._asked[tournament_id]
+            await self._draw(tournament_id)  # a drawing that fails meets nobody: the next one tries
+            self._met[tournament_id] = meets
+
+
 class TournamentNotices:
     def __init__(self, bot: RingsideBot) -> None:
         self.bot = bot
+        self.redraws = Redraws(self._draw)
+        #: matches whose first board a ``show`` under way posts: the announcement it draws after them
+        #: links their threads
+        self._opening: set[int] = set()
 
     @property
     def service(self) -> Tournaments:
@@ -173,12 +204,24 @@ class TournamentNotices:
         if match_id is None:
             return "starting"
         match = await self.bot.sessions.history.match(match_id)
-        if match is None:
+        if match is None or match.thread_name is not None:
+            # Its thread is still to open (its first board is to be shown): never "in the channel".
             return "starting"
         return f"playing in <#{match.channel_id}> (match #{match_id})"
 
-    async def refresh(self, record: TournamentRecord) -> None:
-        """Bring the announcement up to date (after every change)."""
+    async def refresh(self, tournament_id: int) -> None:
+        """Bring the announcement up to date with the tournament as saved (after every change, and
+        when a table's thread opens)."""
+        await self.redraws.redraw(tournament_id)
+
+    async def match_placed(self, tournament_id: int, match_id: int) -> None:
+        """The match's thread is open (or it is played in the channel, its thread refused): the
+        announcement links it now, unless a ``show`` under way is about to draw it."""
+        if match_id not in self._opening:
+            await self.refresh(tournament_id)
+
+    async def _draw(self, tournament_id: int) -> None:
+        record = await self.service.get(tournament_id)
         if record.message_id is None:
             return
         embed, picture = await self.content(record)
@@ -188,7 +231,7 @@ class TournamentNotices:
                 embed=embed,
                 attachments=[picture] if picture is not None else [],
                 view=announcement_view(record),
-                allowed_mentions=discord.AllowedMentions.none(),
+                allowed_mentions=NOBODY,
             )
         except discord.HTTPException as exc:
             log.info("could not update the announcement of tournament %s: %s", record.id, exc)
@@ -199,10 +242,15 @@ class TournamentNotices:
         for played in update.ended:
             if matches is not None:
                 await matches.match_ended(played)
-        for match_id in update.started:
-            await self.start_notice(update.record, match_id)
+        self._opening.update(update.started)
+        try:
+            for match_id in update.started:
+                await self.start_notice(update.record, match_id)
+        finally:
+            # Before the drawing: a thread opened from now on (a board tried again) asks for its own.
+            self._opening.difference_update(update.started)
+        await self.refresh(update.record.id)
         fresh = await self.service.get(update.record.id)
-        await self.refresh(fresh)
         if update.note and update.record.status == "cancelled" and update.record.message_id is None:
             return
         if fresh.status == "finished" and not fresh.announced:
@@ -238,6 +286,6 @@ class TournamentNotices:
         if record.message_id is not None:
             text += f" https://discord.com/channels/{record.guild_id}/{record.channel_id}/{record.message_id}"
         try:
-            await self.bot.get_partial_messageable(channel).send(text, allowed_mentions=MENTION_USERS)
+            await self.bot.get_partial_messageable(channel).send(text, allowed_mentions=pings(champion))
         except discord.HTTPException as exc:
             log.info("could not announce the champion of tournament %s: %s", record.id, exc)

@@ -359,6 +359,12 @@ class FakeMessage:
     legacy_interaction: JSON | None = None
     message_reference: JSON | None = None
     mention_ids: list[int] = field(default_factory=list)
+    #: whom the message notified, as Discord decides it when it is posted (or when the content of a
+    #: deferred answer arrives): the users and roles mentioned in its content that its
+    #: ``allowed_mentions`` let through (without any: all of them), and whether @everyone or @here did
+    pinged_users: list[int] = field(default_factory=list)
+    pinged_roles: list[int] = field(default_factory=list)
+    pinged_everyone: bool = False
     thread_id: int | None = None
     pinned: bool = False
     poll: JSON | None = None

@@ -1,7 +1,7 @@
 """Messages, attachments and threads in the world, as the REST handlers change them.
 
 Creating, editing and deleting a message (content, embeds, numbered components, attachments and
-their uploads, interaction metadata) and the gateway event each change sends; the channel and
+their uploads, interaction metadata, whom it notifies) and the gateway event each change sends; the channel and
 message lookups with Discord's 403/404 answers.
 """
 
@@ -37,6 +37,27 @@ _UPLOAD_INDEX_LIMIT = 1 << 22
 _CREATE_FLAGS = FLAG_SUPPRESS_EMBEDS | FLAG_EPHEMERAL | FLAG_SUPPRESS_NOTIFICATIONS | FLAG_IS_COMPONENTS_V2
 _EDIT_FLAGS = FLAG_SUPPRESS_EMBEDS | FLAG_IS_COMPONENTS_V2
 _MENTION = re.compile(r"<@!?(\d+)>")
+_ROLE_MENTION = re.compile(r"<@&(\d+)>")
+_EVERYONE = re.compile(r"@(?:everyone|here)\b")
+
+
+def note_pings(msg: FakeMessage, allowed: Any) -> None:
+    """Whom ``msg`` notifies, as Discord decides it: only mentions in its content (never in embeds),
+    only those ``allowed`` (the request's ``allowed_mentions``) lets through; without it, all of them.
+    Ephemeral messages are counted too (stricter than Discord, which shows them to one member)."""
+    users = [int(u) for u in _MENTION.findall(msg.content)]
+    roles = [int(r) for r in _ROLE_MENTION.findall(msg.content)]
+    everyone = _EVERYONE.search(msg.content) is not None
+    if isinstance(allowed, dict):
+        parse = set(allowed.get("parse") or ())
+        listed_users = {int(u) for u in allowed.get("users") or ()}
+        listed_roles = {int(r) for r in allowed.get("roles") or ()}
+        users = [u for u in users if "users" in parse or u in listed_users]
+        roles = [r for r in roles if "roles" in parse or r in listed_roles]
+        everyone = everyone and "everyone" in parse
+    msg.pinged_users = list(dict.fromkeys(users))
+    msg.pinged_roles = list(dict.fromkeys(roles))
+    msg.pinged_everyone = everyone
 
 
 class MessageModel(Router):
@@ -165,6 +186,9 @@ class MessageModel(Router):
                 att.ephemeral = True
         if creating or meta is not None or files:
             msg.attachments = kept + uploaded
+        if creating or msg.flags & FLAG_LOADING:
+            # Posted now (a deferred answer is posted when its content comes): who is notified.
+            note_pings(msg, body.get("allowed_mentions"))
         if creating:
             msg.tts = bool(body.get("tts", False))
             if body.get("poll") is not None:

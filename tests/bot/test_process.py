@@ -16,6 +16,7 @@ from asyncio.subprocess import Process
 from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 
+import discord
 import pytest
 
 from app.heartbeat import LIVE_BEAT
@@ -665,3 +666,56 @@ async def test_sigterm_during_the_analysis_of_a_file_exits_within_the_bound_and_
     assert told.content.startswith("long.mat: ") and "restart" in told.content, told.content
     assert "send the file again" in told.content, told.content
     assert sql(tmp_path / "db.sqlite3", "SELECT COUNT(*) FROM imported_matches") == [(0,)]
+
+
+@pytest.mark.asyncio
+async def test_a_kill_between_the_final_result_and_its_announcement_names_the_champion_at_restart(
+    tmp_path: Path,
+) -> None:
+    """kill -9 of the real process after the final's result was taken but before the tournament's
+    announcement was edited (Discord had not done the edit): the next process names the champion on
+    the announcement, and announces the champion once."""
+    fake = FakeDiscord(timeout=30, token="process-token")
+    admins = fake.add_role("admins", discord.Permissions(manage_guild=True))
+    ada, alice, bob = fake.add_user("ada", roles=[admins]), fake.add_user("alice"), fake.add_user("bob")
+
+    def said() -> str:
+        return str(fake.message(announcement).embeds)
+
+    async with bot_processes(tmp_path, fake) as start:
+        first = await start()
+        made = await fake.slash(
+            ada, "tournament create", {"game": "ring", "format": "knockout", "name": "Cup"}
+        )
+        announcement = made.message
+        assert announcement is not None
+        op = {c.rsplit(":", 1)[1]: c for c in announcement.custom_ids if c.startswith("tn:")}
+        for player in (alice, bob):
+            await fake.click(player, announcement, op["join"])
+        await fake.click(ada, announcement, op["start"])
+        await fake.wait_for(lambda: "playing in <#" in said(), 60, "the final's table linked")
+        (thread,) = fake.threads()
+        await fake.wait_for(lambda: bool(fake.messages_in(thread)), 60, "the final's first board")
+        edits = rf"^/channels/{fake.channel.id}/messages/{announcement.id}$"
+        gate = fake.hold("PATCH", edits)
+        prompt = await fake.slash(alice, "resign", channel=thread.id)
+        assert prompt.message is not None
+        await fake.click(
+            alice, prompt.message, next(c for c in prompt.message.custom_ids if c.endswith(":yes"))
+        )
+        await fake.wait_for(lambda: bool(gate.waiting), 60, "the announcement's edit, held")
+        first.kill()  # SIGKILL: the result is saved, the announcement not edited
+        await first.wait()
+        refused = fake.fail("PATCH", edits, times=1)  # the dead process's edit never reaches Discord
+        gate.release()
+        await fake.wait_for(lambda: bool(refused.failed), 30, "the dead process's edit refused")
+        assert "Champion" not in said()
+        await start()
+        await fake.wait_for(lambda: "Champion" in said(), 60, "the champion on the announcement")
+        await fake.wait_for(
+            lambda: any("won **Cup**" in m.content for m in fake.messages_in(fake.channel)),
+            60,
+            "the champion",
+        )
+        crowned = [m for m in fake.messages_in(fake.channel) if "won **Cup**" in m.content]
+        assert len(crowned) == 1 and crowned[0].pinged_users == [bob.id]
