@@ -31,6 +31,7 @@ from bot.session import (
 from bot.store import MatchRecord
 from cogs.board import match_label, options_text, player_names
 from cogs.components import NOT_RUNNING, MatchPicker, OpenReviewButton, PlayHintButton, Reviewed
+from cogs.origin import check_origin
 from cogs.publisher import (
     ANALYSIS_FAILED,
     ANALYSIS_PENDING,
@@ -123,6 +124,8 @@ class Coach(commands.Cog):
         same path as a click on the board, if the match is where the hint was given; else nothing."""
         user_id = interaction.user.id
         try:
+            # From the hint, in its match's place: nowhere else.
+            check_origin(interaction, await self.bot.sessions.get(match_id))
             session, _ = await self._hintable(match_id, user_id)
             if session.version != version:
                 raise StaleControl(POSITION_CHANGED)

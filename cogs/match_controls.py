@@ -31,7 +31,7 @@ from cogs.board import (
     private_reply,
     turn_picture,
 )
-from cogs.origin import check_origin, is_private
+from cogs.origin import board_link, check_origin, is_private
 from cogs.panels.base import CONFIRM, UNDO, notations
 from cogs.replies import reply_privately
 
@@ -156,10 +156,8 @@ class MatchControls:
         await reply_privately(interaction, refusal.rstrip(".") + f"{self.link(session)}.")
 
     def link(self, session: Session) -> str:
-        record = session.record
-        if record.message_id is None or record.guild_id is None:
-            return ""
-        return f": https://discord.com/channels/{record.guild_id}/{record.channel_id}/{record.message_id}"
+        """``": <link to the match's latest board>"``, or nothing while it has none."""
+        return board_link(session.record)
 
     async def turn_reply(
         self, session: Session, seat: int, steps: Sequence[Step] = (), selection: str = ""
@@ -304,12 +302,26 @@ class MatchControls:
 
     async def on_resign_ask(self, interaction: discord.Interaction[Any], match_id: int) -> None:
         """The Resign button on a board: a private confirmation for the player who clicked."""
+        if not await self._belongs(interaction, match_id):
+            return
         only = "Only the players of this match can resign it."
         if (session := await self.play._own_live_match(interaction, match_id, only)) is not None:
             await self.play._ask_resign(interaction, session)
 
+    async def _belongs(self, interaction: discord.Interaction[Any], match_id: int) -> bool:
+        """Whether the control of match ``match_id`` was clicked where it belongs (``check_origin``);
+        if not, the clicker is told privately."""
+        try:
+            await self._session_for(interaction, match_id)
+        except UserError as exc:
+            await reply_privately(interaction, str(exc))
+            return False
+        return True
+
     async def on_stop_after_game(self, interaction: discord.Interaction[Any], match_id: int) -> None:
         """**Stop after this game** (a money session): either player ends it with the game in progress."""
+        if not await self._belongs(interaction, match_id):
+            return
         try:
             await self.play.bot.sessions.ends.stop_after_game(match_id, interaction.user.id)
         except UserError as exc:
@@ -317,6 +329,26 @@ class MatchControls:
             return
         await reply_privately(interaction, "The session ends when this game ends.")
         await self.play.publisher.show(match_id)
+
+    async def on_question_answered(
+        self, interaction: discord.Interaction[Any], match_id: int, op: str
+    ) -> None:
+        """Resign or Keep playing clicked on a copy of the private question that was answered since (its
+        message no longer carries them): nothing is done, and the player is pointed to the board."""
+        try:
+            session = await self.play.bot.sessions.get(match_id)
+        except UserError:
+            board = ""
+        else:
+            link = self.link(session)
+            if session.record.status != "active":
+                board = f" Match #{match_id} is over{link}."
+            else:
+                board = f" Resign on the board to be asked again{link}." if link else ""
+        await reply_privately(
+            interaction,
+            "That question was answered already (its message says how). Nothing was changed." + board,
+        )
 
     async def on_resign_button(self, interaction: discord.Interaction[Any], match_id: int, op: str) -> None:
         try:
