@@ -67,11 +67,11 @@ class Play(commands.Cog):
     async def _match_here(
         self, interaction: discord.Interaction[Any], op: str, arg: str = ""
     ) -> Session | None:
-        """The player's one match here; with several, a private picker is sent instead (None)."""
-        channel_id = interaction.channel_id
-        matches = await self.bot.sessions.history.matches_of(interaction.user.id, channel_id)
-        if not matches:
-            raise UserError("You have no match in progress here. Start one with /challenge.")
+        """The player's one match here; with several, a private picker is sent instead (None); with
+        none, a ``UserError`` saying where theirs are (``MatchHistory.in_progress_here``)."""
+        matches = await self.bot.sessions.history.in_progress_here(
+            interaction.user.id, interaction.channel_id, interaction.guild_id
+        )
         return await self._one_of(interaction, op, matches, arg)
 
     async def _one_of(
