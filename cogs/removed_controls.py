@@ -35,7 +35,10 @@ def carries(message: discord.Message, component_type: int, custom_id: str) -> bo
     """Whether ``message`` carries a component of this type and custom id, found as discord.py finds
     it before it answers a dynamic item (the message read into a view, every child walked)."""
     view_cls = discord.ui.LayoutView if message.flags.components_v2 else discord.ui.View
-    view = view_cls.from_message(message, timeout=None)
+    try:
+        view = view_cls.from_message(message, timeout=None)
+    except Exception:
+        return False  # discord.py fails on it the same way, before it answers anything: answer here
     return any(
         item.type.value == component_type and getattr(item, "custom_id", None) == custom_id
         for item in view.walk_children()
