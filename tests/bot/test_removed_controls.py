@@ -11,18 +11,16 @@ privately and changes nothing: no public board is edited, nothing is logged at E
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 from app.client import RingsideBot
 from fakediscord import FakeDiscord
+from fakediscord.blackbox.forged import button, forged_controls
 from fakediscord.matches import challenge_and_accept, match_id_of
 from fakediscord.results import InteractionResult
 from fakediscord.world import FakeMessage, FakeUser
 from tests.support import start_bot, stop_bot
-
-JSON = dict[str, Any]
 
 
 def button_of(message: FakeMessage, label: str) -> str:
@@ -143,66 +141,7 @@ async def test_an_answered_resignation_question_clicked_again_on_an_old_copy_cha
     await stop_bot(bot)
 
 
-# -- forged custom ids of every kind, on the message and not ------------------------------------------
-
-
-def button(custom_id: str) -> tuple[JSON, None]:
-    return {"type": 2, "style": 2, "label": "?", "custom_id": custom_id}, None
-
-
-def select(custom_id: str, *values: str) -> tuple[JSON, list[str]]:
-    options = [{"label": v[:100] or "?", "value": v} for v in values]
-    return {"type": 3, "custom_id": custom_id, "options": options, "max_values": len(values)}, list(values)
-
-
-def forged_controls(mid: int, version: int, user_id: int) -> list[tuple[JSON, list[str] | None]]:
-    """A forged control of every kind: stale, out of range, of the wrong component type, naming what
-    does not exist."""
-    old, huge, none = version - 1, "9" * 30, 987654321
-    return [
-        button(f"g:{mid}:{old}:roll"),
-        select(f"g:{mid}:{old}:s0", "a:move 1 from 1 by 1"),
-        select(f"g:{mid}:{version}:s9", "a:move 1 from 1 by 1"),  # a row that cannot exist
-        button(f"g:{mid}:{version}:s0"),  # a select's id sent as a button
-        select(f"g:{mid}:{version}:roll", "roll"),  # a button's id sent as a select
-        button(f"g:{none}:1:roll"),
-        button(f"ch:{none}:accept"),
-        select(f"ch:{none}:accept", "x"),
-        button(f"rs:{mid}:yes"),
-        button(f"rs:{none}:no"),
-        button(f"hand:{none}"),
-        button(f"sa:{mid}:{old}:pass"),
-        button(f"sa:{none}:1:ask"),
-        button(f"rm:{mid}"),
-        button(f"rm:{none}"),
-        button(f"stop:{mid}"),
-        button(f"stop:{none}"),
-        button(f"rsk:{none}"),
-        button(f"hp:{mid}:{old}:roll"),
-        button(f"hp:{none}:1:roll"),
-        button("pick:board"),  # a picker's id sent as a button
-        select("pick:resign", str(none)),
-        select("pick:board", huge),
-        select("pick:position", "not a match"),
-        button("rules:ring:2"),  # a rules page's button on a board
-        button("rules:ring:0"),
-        button("rules:ring:9999"),
-        button("rules:nosuchgame:2"),
-        select("rules:ring:2", "x"),
-        button("rules:nosuchgame"),
-        select("rules:ring", "x"),
-        button(f"rvo:{none}"),
-        button(f"rvo:f{none}"),
-        select(f"rvo:{mid}", "x"),
-        button(f"rv:{mid}:{user_id}:2:next"),  # a review page's button on a board
-        button(f"rv:{none}:{user_id}:2:next"),
-        button(f"rv:f{none}:{user_id}:0:prev"),
-        button(f"tn:{none}:join"),
-        select(f"tn:{none}:start", "x"),
-        button(f"g:{huge}:1:roll"),
-        button("g:1:1:s9"),
-        button("hand:"),
-    ]
+# -- forged custom ids of every kind (``fakediscord.blackbox.forged``), on the message and not ----------
 
 
 @pytest.mark.asyncio
