@@ -528,17 +528,26 @@ class Table:
         return True
 
     async def earlier(self, user: FakeUser, board: FakeMessage) -> None:
-        """The first few times the board was edited in place, its player's other client still shows it
-        as it was: they use an old game control first (an old Roll, a move of the position before),
-        which must be answered privately and change nothing; then they decide on the board as it is."""
+        """The first few times the board was edited in place and its player decides on it (no turn in
+        progress), their other client still shows it as it was: they use an old game control first (an
+        old Roll, a move of the position before), which must be answered privately and change
+        nothing; then they decide on the board as it is."""
         old = older_game_controls(board) if self.earlier_used < EARLIER_PER_MATCH else []
-        if not old:
+        if not old or private_panel(self.fake, self.place, user, board) is not None:
+            # Only outside a turn in progress: during one the answer is its panel again ("carry on
+            # here"), and the panel it replaces keeps controls nobody updates, which this driver,
+            # reading the newest panel since the board, would take up again at the next turn.
             return
         self.earlier_used += 1
         saved = self.saved()
         result = await self.clicker.press_earlier(user, "player", board, old[0])
         if result is None:
             raise Stuck
+        # A person reads the answer before deciding (a "thinking…" is filled in first).
+        await self.wait(
+            lambda: not any(self.fake.message(m).loading for m in result.messages),
+            f"the answer to {user.name}'s {old[0].custom_id!r} to be filled in",
+        )
         if saved is not None and self.saved() != saved:
             self.clicker.ledger.fail(
                 f"{self.game} match #{self.match_id}: {old[0].custom_id!r} from an earlier version of its "

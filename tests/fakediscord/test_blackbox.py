@@ -20,7 +20,15 @@ from discord.ext import commands
 from cogs.components import DYNAMIC_ITEMS
 from fakediscord import FakeDiscord
 from fakediscord.blackbox import Ledger
-from fakediscord.blackbox.driver import NOWHERE_IN_A_ROW, Clicker, Stuck, Table, late_answers
+from fakediscord.blackbox.driver import (
+    EARLIER_PER_MATCH,
+    NOWHERE_IN_A_ROW,
+    Clicker,
+    Stuck,
+    Table,
+    late_answers,
+    match_of,
+)
 from fakediscord.blackbox.kinds import Kinds
 from fakediscord.blackbox.processes import BotProcess, alive, children, trouble
 
@@ -346,3 +354,53 @@ def test_the_black_box_stage_passes_on_this_checkout(tmp_path: Path) -> None:
     )  # fmt: skip
     assert done.returncode == 0, done.stdout + done.stderr
     assert "black box passed" in done.stdout
+
+
+# -- old controls used before a decision, against the real bot in process ---------------------------
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize("game", ["ring", "backgammon"])
+async def test_a_player_who_first_uses_an_old_control_of_the_board_plays_on(
+    fake: FakeDiscord, tmp_path: Path, game: str
+) -> None:
+    """``Table.earlier``: an old control of a board edited in place, used before deciding on the board,
+    is answered privately and the match goes on. Not during a turn in progress: the "carry on here"
+    panel it gets leaves the panel it replaces with controls nobody updates, which the driver took up
+    at the next turn and was refused on until the match was called stuck (the black box's run on this
+    change, backgammon against the computer; issue 33)."""
+    from tests.support import start_bot, stop_bot
+
+    bot = await start_bot(fake, tmp_path / "db.sqlite3")
+    try:
+        kinds = Kinds.from_json(
+            {
+                "source": "test",
+                "kinds": [
+                    {"name": k.__qualname__, "template": k.__discord_ui_compiled_template__.pattern}
+                    for k in DYNAMIC_ITEMS
+                ],
+            }
+        )
+        ledger = Ledger()
+        clicker = Clicker(fake, kinds, ledger)
+        alice, carol = fake.add_user("alice"), fake.add_user("carol")
+        options = {"length": 1} if game == "backgammon" else {}
+        made = await fake.slash(
+            alice, "challenge", {"opponent": fake.bot_user, "game": game, **options}, idle=True
+        )
+        assert made.message is not None
+        thread = fake.thread_of(made.message)
+        place = thread.id if thread is not None else int(made.message.content.split("<#")[1].split(">")[0])
+        await fake.wait_for(lambda: any(match_of(m) for m in fake.messages_in(place)), 10, "the board")
+        match_id = next(m for m in map(match_of, fake.messages_in(place)) if m)
+        table = Table(
+            fake, clicker, game, place, match_id, (alice, fake.bot_user), fake.bot_user, carol,
+            tmp_path / "db.sqlite3",
+        )  # fmt: skip
+        await table.play(random.Random(3), 24)
+        assert table.earlier_used == EARLIER_PER_MATCH
+        assert ledger.failures == []
+        assert any(c.how == "earlier" for c in ledger.clicks)
+    finally:
+        await stop_bot(bot)
