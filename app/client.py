@@ -41,6 +41,7 @@ from cogs.help import Help
 from cogs.mentions import NOBODY
 from cogs.outcomes import note
 from cogs.play import Play
+from cogs.removed_controls import removed_answer
 from cogs.replay import Replay
 from cogs.replies import reply_privately
 from cogs.review import Review
@@ -151,6 +152,10 @@ class RingsideBot(commands.Bot):
         if event_name == "interaction" and args and isinstance(args[0], discord.Interaction):
             answer_in_time(args[0], self.answer_deadline)
             self._arrived.append(args[0])  # for ``take``, which counts it when it is handled
+            # A click on a control its message no longer carries, which discord.py leaves unanswered.
+            removed = removed_answer(args[0])
+            if removed is not None:
+                asyncio.get_running_loop().create_task(removed, name="ringside-removed-control")
         super().dispatch(event_name, *args, **kwargs)
 
     async def on_error(self, event_method: str, /, *args: Any, **kwargs: Any) -> None:

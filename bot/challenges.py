@@ -167,12 +167,21 @@ class Challenges:
     async def set_message(self, challenge_id: int, message_id: int) -> None:
         await self.store.challenges.set_message(challenge_id, message_id)
 
-    async def answer(self, challenge_id: int, user_id: int, op: str) -> ChallengeRecord:
-        """Accept, decline or cancel; only the right person, only while it is pending. Decline and
-        cancel close it here; an accepted challenge is closed with the creation of its match."""
+    async def answer(
+        self, challenge_id: int, user_id: int, op: str, message_id: int | None = None
+    ) -> ChallengeRecord:
+        """Accept, decline or cancel; only the right person, only while it is pending, and only from
+        the challenge's own message (``message_id``, the one clicked: the answer is written on it), once
+        that is noted. Decline and cancel close it here; an accepted challenge is closed with the
+        creation of its match."""
         record = await self.store.challenges.get(challenge_id)
         if record is None:
             raise ChallengeError("This challenge does not exist any more.")
+        if record.message_id is not None and message_id != record.message_id:
+            raise ChallengeError(
+                "That button belongs to another message: answer the challenge on its own message. "
+                "Nothing was changed."
+            )
         if record.status != "pending":
             raise ChallengeError(f"This challenge was already {record.status}.")
         if self.clock.now() >= record.expires_at:

@@ -7,9 +7,34 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from bot.ratings import PlayedMatch, RatedResult, Standing
+from bot.session import UserError
 from bot.store import LoggedAction, MatchRecord, Store
 from bot.store.analyses import AnalysisRecord, ErrorRates
-from engine import Outcome
+from engine import VARIANTS, Outcome
+
+NAMED_ELSEWHERE = 10
+"""At most this many of a player's matches are named when they have none where they asked."""
+
+
+class NoMatchHere(UserError):
+    """The player has no match in progress where they asked; the message names where theirs are
+    (``elsewhere``: those of this server, in this channel's threads first)."""
+
+    def __init__(self, elsewhere: Sequence[MatchRecord]) -> None:
+        self.elsewhere = tuple(elsewhere)
+        if not elsewhere:
+            super().__init__("You have no match in progress here. Start one with /challenge.")
+            return
+        named = ", ".join(
+            f"match #{m.id} ({VARIANTS[m.game].title if m.game in VARIANTS else m.game}) in <#{m.channel_id}>"
+            for m in elsewhere[:NAMED_ELSEWHERE]
+        )
+        more = len(elsewhere) - NAMED_ELSEWHERE
+        super().__init__(
+            f"You have no match in progress here. Yours are elsewhere: {named}"
+            f"{f', and {more} more' if more > 0 else ''}. Use the command there, or start a match "
+            "here with /challenge."
+        )
 
 
 class MatchHistory:
@@ -25,6 +50,29 @@ class MatchHistory:
     async def matches_of(self, user_id: int, channel_id: int | None = None) -> list[MatchRecord]:
         """The player's active matches (in ``channel_id`` only, when given), oldest first."""
         return await self._store.matches.active(user_id=user_id, channel_id=channel_id)
+
+    async def in_progress_here(
+        self, user_id: int, channel_id: int | None, guild_id: int | None
+    ) -> list[MatchRecord]:
+        """The player's matches in progress in ``channel_id``, oldest first; none: ``NoMatchHere``,
+        naming where theirs are (``elsewhere``)."""
+        here = await self.matches_of(user_id, channel_id)
+        if not here:
+            raise NoMatchHere(await self.elsewhere(user_id, channel_id, guild_id))
+        return here
+
+    async def elsewhere(
+        self, user_id: int, channel_id: int | None, guild_id: int | None
+    ) -> list[MatchRecord]:
+        """The player's matches in progress on server ``guild_id`` but not in ``channel_id``: those
+        in the threads of ``channel_id`` first, then the rest, each oldest first (none outside a
+        server: another server's channels mean nothing here)."""
+        if guild_id is None:
+            return []
+        theirs = [
+            m for m in await self.matches_of(user_id) if m.guild_id == guild_id and m.channel_id != channel_id
+        ]
+        return sorted(theirs, key=lambda m: channel_id is None or m.parent_id != channel_id)
 
     async def active_in(self, channel_id: int) -> list[MatchRecord]:
         """The active matches played in ``channel_id``, oldest first."""

@@ -60,7 +60,10 @@ class ChallengeAnswers:
     ) -> None:
         challenges = self.challenge.bot.challenges
         try:
-            record = await challenges.answer(challenge_id, interaction.user.id, op)
+            message = interaction.message
+            record = await challenges.answer(
+                challenge_id, interaction.user.id, op, message.id if message is not None else None
+            )
         except ChallengeError as exc:
             await reply_privately(interaction, str(exc))
             if exc.expired is not None:

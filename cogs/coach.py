@@ -17,6 +17,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.analyses import FileNotAnalysed, FileSource
+from bot.history import NoMatchHere
 from bot.publishing import Unpostable
 from bot.session import (
     MatchOver,
@@ -31,6 +32,7 @@ from bot.session import (
 from bot.store import MatchRecord
 from cogs.board import match_label, options_text, player_names
 from cogs.components import NOT_RUNNING, MatchPicker, OpenReviewButton, PlayHintButton, Reviewed
+from cogs.origin import check_origin
 from cogs.publisher import (
     ANALYSIS_FAILED,
     ANALYSIS_PENDING,
@@ -123,6 +125,8 @@ class Coach(commands.Cog):
         same path as a click on the board, if the match is where the hint was given; else nothing."""
         user_id = interaction.user.id
         try:
+            # From the hint, in its match's place: nowhere else.
+            check_origin(interaction, await self.bot.sessions.get(match_id))
             session, _ = await self._hintable(match_id, user_id)
             if session.version != version:
                 raise StaleControl(POSITION_CHANGED)
@@ -148,9 +152,11 @@ class Coach(commands.Cog):
         """The caller's matches here a hint could be for: the only one, or those waiting for them, of
         a game with hints if any is (a ``UserError`` if none waits)."""
         user_id = interaction.user.id
-        matches = await self.bot.sessions.history.matches_of(user_id, interaction.channel_id)
-        if not matches:
-            raise await self._no_match_here(interaction)
+        history = self.bot.sessions.history
+        try:
+            matches = await history.in_progress_here(user_id, interaction.channel_id, interaction.guild_id)
+        except NoMatchHere as none:
+            raise await self._over_here(interaction) or none from None
         if len(matches) == 1:
             return list(matches)
         waiting = [m for m in matches if await self._waits_for(m, user_id)]
@@ -206,11 +212,12 @@ class Coach(commands.Cog):
         session = await self.bot.sessions.get(record.id)
         return session.state is not None and deciding_seat(session.state) == session.seat_of(user_id)
 
-    async def _no_match_here(self, interaction: discord.Interaction[Any]) -> UserError:
+    async def _over_here(self, interaction: discord.Interaction[Any]) -> UserError | None:
+        """Why there is no hint here when the caller's latest match here is over, else None."""
         for played in await self.bot.sessions.history.recent(interaction.user.id, 10):
             if played.channel_id == interaction.channel_id and played.status != "active":
                 return MatchOver(f"Match #{played.match_id} here is over: hints are for matches in progress.")
-        return UserError("You have no match in progress here. Start one with /challenge.")
+        return None
 
     # -- /analyse file: a match played elsewhere --------------------------------------------------------
 

@@ -8,6 +8,12 @@ custom id, the parsing and the dispatch, so a new kind is a declaration and noth
 Game controls: ``g:<match>:<version>:<value>`` for buttons, ``g:<match>:<version>:s<row>`` for
 selects (the chosen option's value says what to do). The version makes a control from an earlier
 position harmless: the session manager refuses it.
+
+A custom id is data a modified client can forge: a kind answers only the component type it makes
+(a button kind refuses a select, and the other way round), its fields match only values the bot
+makes (a select's row 0..4, ids within 64 bits), and the handlers check what the ids name (it exists,
+it belongs to the message clicked). A click on a control its message no longer carries (a client that
+has not shown an edit yet) is answered too: ``cogs.removed_controls``, through ``Control.on_removed``.
 """
 
 from __future__ import annotations
@@ -16,7 +22,7 @@ import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Any, ClassVar, Protocol, TypeVar
+from typing import Any, ClassVar, Protocol, TypeVar, get_args, get_origin
 
 import discord
 
@@ -63,6 +69,9 @@ class GameControls(Protocol):
         self, interaction: discord.Interaction[Any], match_id: int, version: int, op: str
     ) -> None: ...
     async def on_resign_ask(self, interaction: discord.Interaction[Any], match_id: int) -> None: ...
+    async def on_question_answered(
+        self, interaction: discord.Interaction[Any], match_id: int, op: str
+    ) -> None: ...
     async def on_stop_after_game(self, interaction: discord.Interaction[Any], match_id: int) -> None: ...
     async def on_pick(
         self, interaction: discord.Interaction[Any], op: str, match_id: int, arg: str
@@ -231,10 +240,16 @@ class Control(discord.ui.DynamicItem[ItemT], template=r"(?!)"):
     """``id_format`` read once: each custom id is written from it."""
     kind: ClassVar[str]
     """The class's name in snake case (``game_button``): the ``kind`` label of the metrics."""
+    component_type: ClassVar[discord.ComponentType]
+    """The type of component this kind is made as (from ``ItemT``): the only one it answers."""
+    removed_method: ClassVar[str | None] = None
+    """The handler's method that answers a click on this control after its message stopped carrying
+    it (``on_removed``); None: ``method``, as any click."""
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         cls._parts = _parts(cls.id_format)
         cls.kind = re.sub(r"(?<!^)(?=[A-Z])", "_", cls.__name__).lower()
+        cls.component_type = _component_type(cls)
         super().__init_subclass__(template=cls._template())
         Control.kinds.append(cls)
 
@@ -282,13 +297,27 @@ class Control(discord.ui.DynamicItem[ItemT], template=r"(?!)"):
     async def from_custom_id(
         cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
     ) -> Control[Any]:
-        values = {
+        return cls(item, **cls.read_fields(match))  # type: ignore[arg-type]  # the template decides the kind
+
+    @classmethod
+    def found_on(cls, message: discord.Message | None) -> list[Mapping[str, Any]]:
+        """The fields of every control of this kind that ``message`` carries, in order."""
+        found: list[Mapping[str, Any]] = []
+        for custom_id in custom_ids_on(message):
+            match = cls.__discord_ui_compiled_template__.fullmatch(custom_id)
+            if match is not None:
+                found.append(cls.read_fields(match))
+        return found
+
+    @classmethod
+    def read_fields(cls, match: re.Match[str]) -> dict[str, Any]:
+        """The fields of a custom id this kind's template matched, read back."""
+        return {
             name: field.read(match[name]) if match[name] is not None else ""
             for name, field in cls.fields.items()
         }
-        return cls(item, **values)  # type: ignore[arg-type]  # the template decides the kind
 
-    def arguments(self) -> tuple[Any, ...] | str:
+    def arguments(self, interaction: discord.Interaction[Any]) -> tuple[Any, ...] | str:
         """What the handler's method gets after the interaction; a string is a private answer instead."""
         return tuple(self.values[name] for _, pieces in self._parts for _, name in pieces if name)
 
@@ -297,14 +326,68 @@ class Control(discord.ui.DynamicItem[ItemT], template=r"(?!)"):
 
     @answers_write_failures
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        arguments = self.arguments()
+        await self._dispatch(interaction, self.method)
+
+    @answers_write_failures
+    async def on_removed(self, interaction: discord.Interaction[Any]) -> None:
+        """A click on this control from a copy of its message that the bot has edited since (the
+        interaction's message no longer carries it): answered by ``removed_method``, else as any click."""
+        await self._dispatch(interaction, self.removed_method or self.method)
+
+    async def _dispatch(self, interaction: discord.Interaction[Any], method: str) -> None:
+        arguments = (
+            NOT_VALID if clicked_type(interaction) != self.component_type else self.arguments(interaction)
+        )
         if isinstance(arguments, str):
             note(interaction, "refused")
             await interaction.response.send_message(arguments, ephemeral=True)
             return
         handler = getattr(controls(interaction.client), self.handler_name())
         if handler := await ready(interaction, handler):
-            await getattr(handler, self.method)(interaction, *arguments)
+            await getattr(handler, method)(interaction, *arguments)
+
+
+NOT_VALID = "That control is not valid (it was not made by this bot); nothing was changed."
+
+
+def _component_type(kind: type[Control[Any]]) -> discord.ComponentType:
+    """The component type a kind declares with its ``ItemT`` (``Control[discord.ui.Button[Any]]``)."""
+    for base in getattr(kind, "__orig_bases__", ()):
+        for argument in get_args(base):
+            item = get_origin(argument) or argument
+            if isinstance(item, type) and issubclass(item, discord.ui.Select):
+                return discord.ComponentType.string_select
+            if isinstance(item, type) and issubclass(item, discord.ui.Button):
+                return discord.ComponentType.button
+    raise TypeError(f"{kind.__name__} declares no button or select: Control[discord.ui.Button[Any]]")
+
+
+def clicked_type(interaction: discord.Interaction[Any]) -> discord.ComponentType | None:
+    """The type of the component the interaction says was used (None: not a component's)."""
+    data: Mapping[str, Any] = interaction.data or {}
+    value = data.get("component_type")
+    try:
+        return discord.ComponentType(value) if isinstance(value, int) else None
+    except ValueError:
+        return None
+
+
+def chosen_values(interaction: discord.Interaction[Any]) -> list[str]:
+    """The options chosen in a select, as the interaction carries them."""
+    data: Mapping[str, Any] = interaction.data or {}
+    values = data.get("values")
+    return [str(v) for v in values] if isinstance(values, list) else []
+
+
+def custom_ids_on(message: discord.Message | None) -> list[str]:
+    """The custom ids of the controls ``message`` carries, in order (its action rows' children)."""
+    found: list[str] = []
+    for row in message.components if message is not None else ():
+        for component in getattr(row, "children", [row]):
+            custom_id = getattr(component, "custom_id", None)
+            if isinstance(custom_id, str):
+                found.append(custom_id)
+    return found
 
 
 class GameButton(Control[discord.ui.Button[Any]]):
@@ -330,7 +413,7 @@ class GameButton(Control[discord.ui.Button[Any]]):
 
 class GameSelect(Control[discord.ui.Select[Any]]):
     id_format = "g:{match_id}:{version}:s{row}"
-    fields = named(match_id=NUMBER, version=NUMBER, row=Field(r"\d", int))
+    fields = named(match_id=NUMBER, version=NUMBER, row=Field("[0-4]", int))  # a message's five rows
     handler, method = "game", "on_control"
 
     @classmethod
@@ -352,9 +435,9 @@ class GameSelect(Control[discord.ui.Select[Any]]):
         )
         return cls(select, **values)
 
-    def arguments(self) -> tuple[Any, ...] | str:
+    def arguments(self, interaction: discord.Interaction[Any]) -> tuple[Any, ...] | str:
         # The chosen options' values say what to do (several: each in turn).
-        values = self.item.values
+        values = chosen_values(interaction)
         return (
             (self.values["match_id"], self.values["version"], acts_chosen(values))
             if values
@@ -385,6 +468,8 @@ class ResignButton(Control[discord.ui.Button[Any]]):
     id_format = "rs:{match_id}:{op}"
     fields = named(match_id=NUMBER, op=Field("yes|no"))
     handler, method = "game", "on_resign_button"
+    # Its message loses it only when the question is answered: an old copy's click changes nothing.
+    removed_method = "on_question_answered"
 
     @classmethod
     def build(cls, match_id: int, op: str) -> ResignButton:
@@ -487,6 +572,8 @@ class PlayHintButton(Control[discord.ui.Button[Any]]):
         return made
 
 
+_MATCH_NUMBER = re.compile(ID)
+
 PICK_ARG_LIMIT = CUSTOM_ID_LIMIT - len("pick:move:")
 """The longest text a match picker can carry for its command (``/move``'s notation)."""
 
@@ -514,9 +601,9 @@ class MatchPicker(Control[discord.ui.Select[Any]]):
     def handler_name(self) -> str:
         return "hint" if self.values["op"] == "hint" else "game"
 
-    def arguments(self) -> tuple[Any, ...] | str:
-        values = self.item.values
-        if not values or not values[0].isdigit():
+    def arguments(self, interaction: discord.Interaction[Any]) -> tuple[Any, ...] | str:
+        values = chosen_values(interaction)
+        if not values or not _MATCH_NUMBER.fullmatch(values[0]):
             return "Choose one of the matches."
         return (self.values["op"], int(values[0]), self.values["arg"])
 
@@ -634,12 +721,14 @@ class MalformedControl(discord.ui.DynamicItem[discord.ui.Item[Any]], template=_M
 
     @answers_write_failures
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        text = "That control is not valid (it was not made by this bot); nothing was changed."
         note(interaction, "refused")
         if interaction.response.is_done():
-            await interaction.followup.send(text, ephemeral=True)
+            await interaction.followup.send(NOT_VALID, ephemeral=True)
         else:
-            await interaction.response.send_message(text, ephemeral=True)
+            await interaction.response.send_message(NOT_VALID, ephemeral=True)
+
+    async def on_removed(self, interaction: discord.Interaction[Any]) -> None:
+        await self.callback(interaction)
 
 
 DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (*_KNOWN, MalformedControl)

@@ -438,11 +438,34 @@ class Help(commands.Cog):
         ][:25]
 
     async def on_rules_page(self, interaction: discord.Interaction[Any], game: str, page: int) -> None:
+        """Prev / Next: the rules page shown becomes the one asked for. Only a page of these rules
+        is turned (a private message carrying their page buttons: also a copy of it that has moved
+        on since, whose old button leads to the page it names); anything else, say a board that a
+        forged id was sent from, is left as it is."""
         found = self._find(game)
         if isinstance(found, str):
             await reply_privately(interaction, found)
             return
         variant, pages = found
+        message = interaction.message
+        if (
+            message is None
+            or not message.flags.ephemeral
+            or not any(shown["game"] == game for shown in RulesButton.found_on(message))
+        ):
+            await reply_privately(
+                interaction,
+                f"That button turns the pages of the rules of {variant.title}, and this message is not "
+                "one of them: nothing was changed. `/rules` shows them.",
+            )
+            return
+        if not 1 <= page <= len(pages):
+            await reply_privately(
+                interaction,
+                f"The rules of {variant.title} have {len(pages)} pages: there is no page {page}. "
+                "Nothing was changed.",
+            )
+            return
         embed, file, view = self.rules_page(variant, pages, page)
         await interaction.response.edit_message(
             embed=embed, attachments=[file] if file is not None else [], view=view

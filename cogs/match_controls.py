@@ -6,7 +6,6 @@ in progress, the public board otherwise)."""
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -15,7 +14,6 @@ from bot.session import (
     Played,
     Session,
     StaleControl,
-    Step,
     UserError,
     check_readable,
     check_turn,
@@ -23,18 +21,16 @@ from bot.session import (
 )
 from bot.store import StoreError
 from cogs.board import (
-    PrivateMessage,
     build_view,
     drafting,
     panel_for,
-    player_names,
     private_reply,
-    turn_picture,
 )
-from cogs.origin import check_origin, is_private
+from cogs.origin import board_link, check_origin, is_private
 from cogs.panels.base import CONFIRM, UNDO, notations
 from cogs.replies import reply_privately
 from cogs.stale_clicks import StaleClicks
+from cogs.turn_panels import TurnPanels
 
 log = logging.getLogger(__name__)
 
@@ -52,6 +48,8 @@ class MatchControls:
         self.play = play
         #: the answers to controls of an earlier position
         self.stale = StaleClicks(self)
+        #: a turn in progress's private panel, and what a click's saved change shows
+        self.turns = TurnPanels(play)
 
     async def _session_for(
         self, interaction: discord.Interaction[Any], match_id: int, version: int | None = None
@@ -133,15 +131,6 @@ class MatchControls:
         """A control from an earlier position (``cogs.stale_clicks``)."""
         await self.stale.answer(interaction, match_id, refusal)
 
-    async def turn_reply(
-        self, session: Session, seat: int, steps: Sequence[Step] = (), selection: str = ""
-    ) -> PrivateMessage:
-        """The private panel of ``seat``'s turn in progress, with the picture of its position."""
-        names = await player_names(self.play.bot, session)
-        drawn = turn_picture(session, seat, names, self.play.bot.clock.now())
-        picture = await self.play.publisher.picture(*drawn)
-        return private_reply(session, seat, steps, selection, picture, turn=True)
-
     async def on_hand(self, interaction: discord.Interaction[Any], match_id: int) -> None:
         """ "My hand": a fresh private reply each time, so it works after restarts and after Discord's
         15 minutes for private messages."""
@@ -207,50 +196,13 @@ class MatchControls:
         await self.publish_saved(interaction, played)
 
     async def publish_saved(self, interaction: discord.Interaction[Any], played: Played) -> None:
-        """``publish`` a change that is saved already: if the database goes away while it is being shown,
+        """Show a change that is saved already (``TurnPanels.show_result``): if the database goes away while it is being shown,
         the player is told it was saved (not "nothing was changed"), and the scheduler shows it."""
         try:
-            await self.publish(interaction, played)
+            await self.turns.show_result(interaction, played)
         except StoreError:
             log.info("match %s: saved, shown later (the database went away meanwhile)", played.session.id)
             await reply_privately(interaction, SAVED_SHOWN_LATER)
-
-    async def publish(self, interaction: discord.Interaction[Any], played: Played) -> None:
-        """Show the result of a deferred click. A step of a turn in progress goes to its player's
-        private panel (the opponent sees the turn when it is complete); anything else is shown on
-        the public board by the publisher (edited in place while the same player decides, a new
-        message mentioning the next player otherwise)."""
-        session = played.session
-        seat = session.seat_of(interaction.user.id)
-        assert seat is not None
-        if played.draft:
-            reply = await self.turn_reply(session, seat)
-            kwargs: dict[str, Any] = dict(
-                content=reply.content,
-                embed=reply.embed,
-                attachments=[reply.file] if reply.file else [],
-                view=reply.view,
-            )
-            if is_private(interaction):
-                await interaction.edit_original_response(**kwargs)
-            else:
-                await interaction.followup.send(
-                    reply.content,
-                    embed=reply.embed or discord.utils.MISSING,
-                    file=reply.file or discord.utils.MISSING,
-                    view=reply.view or discord.utils.MISSING,
-                    ephemeral=True,
-                )
-            return
-        if is_private(interaction):
-            reply = private_reply(session, seat, played.steps)
-            await interaction.edit_original_response(
-                content=reply.content, embed=None, attachments=[], view=reply.view
-            )
-            self.play.publisher.panels.keep(session, interaction)
-            await self.play.publisher.show(session.id, panel_of=interaction.user.id)
-            return
-        await self.play.publisher.show(session.id, interaction=interaction)
 
     async def on_pick(
         self, interaction: discord.Interaction[Any], op: str, match_id: int, arg: str = ""
@@ -277,12 +229,26 @@ class MatchControls:
 
     async def on_resign_ask(self, interaction: discord.Interaction[Any], match_id: int) -> None:
         """The Resign button on a board: a private confirmation for the player who clicked."""
+        if not await self._belongs(interaction, match_id):
+            return
         only = "Only the players of this match can resign it."
         if (session := await self.play._own_live_match(interaction, match_id, only)) is not None:
             await self.play._ask_resign(interaction, session)
 
+    async def _belongs(self, interaction: discord.Interaction[Any], match_id: int) -> bool:
+        """Whether the control of match ``match_id`` was clicked where it belongs (``check_origin``);
+        if not, the clicker is told privately."""
+        try:
+            await self._session_for(interaction, match_id)
+        except UserError as exc:
+            await reply_privately(interaction, str(exc))
+            return False
+        return True
+
     async def on_stop_after_game(self, interaction: discord.Interaction[Any], match_id: int) -> None:
         """**Stop after this game** (a money session): either player ends it with the game in progress."""
+        if not await self._belongs(interaction, match_id):
+            return
         try:
             await self.play.bot.sessions.ends.stop_after_game(match_id, interaction.user.id)
         except UserError as exc:
@@ -290,6 +256,26 @@ class MatchControls:
             return
         await reply_privately(interaction, "The session ends when this game ends.")
         await self.play.publisher.show(match_id)
+
+    async def on_question_answered(
+        self, interaction: discord.Interaction[Any], match_id: int, op: str
+    ) -> None:
+        """Resign or Keep playing clicked on a copy of the private question that was answered since (its
+        message no longer carries them): nothing is done, and the player is pointed to the board."""
+        try:
+            session = await self.play.bot.sessions.get(match_id)
+        except UserError:
+            board = ""
+        else:
+            link = board_link(session.record)
+            if session.record.status != "active":
+                board = f" Match #{match_id} is over{link}."
+            else:
+                board = f" Resign on the board to be asked again{link}." if link else ""
+        await reply_privately(
+            interaction,
+            "That question was answered already (its message says how). Nothing was changed." + board,
+        )
 
     async def on_resign_button(self, interaction: discord.Interaction[Any], match_id: int, op: str) -> None:
         try:

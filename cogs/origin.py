@@ -12,8 +12,18 @@ from bot.session import (
     Session,
     UserError,
 )
+from bot.store import MatchRecord
 
-_MATCH_ID = re.compile(r"(?:g|hand|rs|rm|sa):(\d+)")
+#: The custom ids that name a match: game controls, My hand, Resign and its question, Rematch,
+#: standing answers, Stop after this game, Play this.
+_MATCH_ID = re.compile(r"(?:g|hand|rs|rsk|rm|sa|stop|hp):(\d+)")
+
+
+def board_link(record: MatchRecord) -> str:
+    """``": <link to the match's latest board message>"``, or nothing while it has none."""
+    if record.message_id is None or record.guild_id is None:
+        return ""
+    return f": https://discord.com/channels/{record.guild_id}/{record.channel_id}/{record.message_id}"
 
 
 def check_origin(interaction: discord.Interaction[Any], session: Session) -> None:
@@ -30,8 +40,8 @@ def check_origin(interaction: discord.Interaction[Any], session: Session) -> Non
         return
     message = interaction.message
     refusal = UserError(
-        f"That control does not belong to this message; use the latest board of match #{record.id}. "
-        "Nothing was changed."
+        f"That control does not belong to this message; use the latest board of match #{record.id}"
+        f"{board_link(record)}. Nothing was changed."
     )
     if message is None or interaction.channel_id != record.channel_id:
         raise refusal

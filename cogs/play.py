@@ -25,9 +25,9 @@ from cogs.board import (
 from cogs.components import PICK_ARG_LIMIT, MatchPicker, ResignButton
 from cogs.match_controls import MatchControls
 from cogs.match_notices import MatchNotices
+from cogs.origin import board_link
 from cogs.publisher import REPOST_HEADLINE, BoardPublisher
 from cogs.replies import reply_privately
-from cogs.stale_clicks import board_link
 from engine import NotationError
 
 if TYPE_CHECKING:
@@ -68,11 +68,11 @@ class Play(commands.Cog):
     async def _match_here(
         self, interaction: discord.Interaction[Any], op: str, arg: str = ""
     ) -> Session | None:
-        """The player's one match here; with several, a private picker is sent instead (None)."""
-        channel_id = interaction.channel_id
-        matches = await self.bot.sessions.history.matches_of(interaction.user.id, channel_id)
-        if not matches:
-            raise UserError("You have no match in progress here. Start one with /challenge.")
+        """The player's one match here; with several, a private picker is sent instead (None); with
+        none, a ``UserError`` saying where theirs are (``MatchHistory.in_progress_here``)."""
+        matches = await self.bot.sessions.history.in_progress_here(
+            interaction.user.id, interaction.channel_id, interaction.guild_id
+        )
         return await self._one_of(interaction, op, matches, arg)
 
     async def _one_of(
@@ -164,7 +164,7 @@ class Play(commands.Cog):
                 "finishes the private steps of their turn."
             )
         else:
-            text = f"Match #{session.id}'s board is posted again below{board_link(session)}."
+            text = f"Match #{session.id}'s board is posted again below{board_link(session.record)}."
         await interaction.followup.send(text, ephemeral=True)
 
     @app_commands.command(
@@ -213,7 +213,7 @@ class Play(commands.Cog):
             await reply_privately(interaction, self._move_refusal(session, exc))
             return
         if played.draft:
-            reply = await self.controls.turn_reply(played.session, seat)
+            reply = await self.controls.turns.reply(played.session, seat)
             await interaction.followup.send(
                 reply.content,
                 embed=reply.embed or discord.utils.MISSING,
@@ -224,7 +224,7 @@ class Play(commands.Cog):
             return
         shown = await self.publisher.show(played.session.id)
         board = (
-            f"the board is updated{board_link(played.session)}"
+            f"the board is updated{board_link(played.session.record)}"
             if shown
             else "the board cannot be posted right now; it is tried again shortly"
         )

@@ -206,10 +206,26 @@ class Review(commands.Cog):
                 f"That review was opened by someone else. Open your own with **Review** under the analysis{own}.",
             )
             return
+        if not _is_review_page(interaction.message, reviewed, user_id) or page < 1:
+            # Only a page of this review is turned (also a copy that has moved on since, whose old
+            # button leads to the page it names); a forged id sent from a board leaves it as it is.
+            await reply_privately(
+                interaction,
+                "That button turns the pages of a review that this message does not show: nothing was "
+                "changed. **Review** under an analysis opens one.",
+            )
+            return
         # Acknowledged first: a long match takes a moment to replay to its position.
         await interaction.response.defer()
         try:
-            shown = await self._page(interaction, await self._analysed(interaction, reviewed), page)
+            found = await self._analysed(interaction, reviewed)
+            pages = len(decisions_lost(found.analysis))
+            if pages and page > pages:
+                raise ReviewRefused(
+                    f"The review of {found.title} has {pages} pages: there is no page {page}. "
+                    "Nothing was changed."
+                )
+            shown = await self._page(interaction, found, page)
         except ReviewRefused as exc:
             await reply_privately(interaction, str(exc))
             return
@@ -319,6 +335,18 @@ class Review(commands.Cog):
             return await self.bot.render_pool.png(state.view(decision.seat), Caption(names=found.names))
         except NoRendererError:
             return None
+
+
+def _is_review_page(message: discord.Message | None, reviewed: Reviewed, user_id: int) -> bool:
+    """Whether ``message`` is a private page of ``user_id``'s review of ``reviewed``."""
+    return (
+        message is not None
+        and message.flags.ephemeral
+        and any(
+            shown["reviewed"] == reviewed and shown["user_id"] == user_id
+            for shown in ReviewButton.found_on(message)
+        )
+    )
 
 
 def _readable(saved: Any, title: str) -> Analysis:

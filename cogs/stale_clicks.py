@@ -11,20 +11,12 @@ import discord
 
 from bot.session import Session, turn_in_progress
 from cogs.board import private_reply
-from cogs.origin import is_private
+from cogs.origin import board_link, is_private
 from cogs.outcomes import note
 from cogs.replies import reply_privately
 
 if TYPE_CHECKING:
     from cogs.match_controls import MatchControls
-
-
-def board_link(session: Session) -> str:
-    """The link to the match's board message, as ': <link>', or nothing when it has none yet."""
-    record = session.record
-    if record.message_id is None or record.guild_id is None:
-        return ""
-    return f": https://discord.com/channels/{record.guild_id}/{record.channel_id}/{record.message_id}"
 
 
 class StaleClicks:
@@ -38,21 +30,13 @@ class StaleClicks:
         session = await self.controls.play.bot.sessions.get(match_id)
         seat = session.seat_of(interaction.user.id)
         if seat is not None and turn_in_progress(session, seat):
-            await interaction.response.defer(ephemeral=True, thinking=True)
-            reply = await self.controls.turn_reply(session, seat)
-            await interaction.followup.send(
-                "You have a turn in progress: carry on here.\n" + reply.content,
-                embed=reply.embed or discord.utils.MISSING,
-                file=reply.file or discord.utils.MISSING,
-                view=reply.view or discord.utils.MISSING,
-                ephemeral=True,
-            )
+            await self._turn_in_progress(interaction, session, seat)
             return
         if session.record.behind:
             await interaction.response.defer(ephemeral=True, thinking=True)
             shown = await self.controls.play.publisher.show(match_id)
             text = (
-                f"That board was behind: match #{match_id} is up to date now{board_link(session)}."
+                f"That board was behind: match #{match_id} is up to date now{board_link(session.record)}."
                 if shown
                 else f"Match #{match_id}'s board cannot be posted right now; it is tried again shortly."
             )
@@ -61,7 +45,33 @@ class StaleClicks:
         if seat is not None and is_private(interaction) and session.record.status == "active":
             await self._current_panel(interaction, session, seat)
             return
-        await reply_privately(interaction, refusal.rstrip(".") + f"{board_link(session)}.")
+        await reply_privately(interaction, refusal.rstrip(".") + f"{board_link(session.record)}.")
+
+    async def _turn_in_progress(
+        self, interaction: discord.Interaction[Any], session: Session, seat: int
+    ) -> None:
+        """``seat``'s turn in progress, where they carry on: the private panel they clicked, turned
+        into it (so no older panel of theirs keeps controls), or a new private reply."""
+        said = "You have a turn in progress: carry on here.\n"
+        if is_private(interaction):
+            await interaction.response.defer()
+            reply = await self.controls.turns.reply(session, seat)
+            await interaction.edit_original_response(
+                content=(said + reply.content)[:2000],
+                embed=reply.embed,
+                attachments=[reply.file] if reply.file else [],
+                view=reply.view,
+            )
+            return
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        reply = await self.controls.turns.reply(session, seat)
+        await interaction.followup.send(
+            (said + reply.content)[:2000],
+            embed=reply.embed or discord.utils.MISSING,
+            file=reply.file or discord.utils.MISSING,
+            view=reply.view or discord.utils.MISSING,
+            ephemeral=True,
+        )
 
     async def _current_panel(
         self, interaction: discord.Interaction[Any], session: Session, seat: int
@@ -70,7 +80,7 @@ class StaleClicks:
         match stands now (and their live one), instead of a refusal that sends them elsewhere."""
         note(interaction, "refused")  # nothing was done with the click itself
         reply = private_reply(session, seat)
-        board = board_link(session)
+        board = board_link(session.record)
         said = f"That panel was out of date; here is the match as it stands now (the board{board})."
         await interaction.response.edit_message(
             content=f"{said}\n{reply.content}"[:2000], embed=None, attachments=[], view=reply.view

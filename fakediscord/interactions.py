@@ -1,4 +1,5 @@
-"""Injecting interactions as users: ``slash``, ``autocomplete``, ``click``, ``select``, ``submit_modal``.
+"""Injecting interactions as users: ``slash``, ``autocomplete``, ``click``, ``select``, ``click_earlier``
+(a control of an earlier version of a message), ``forge``, ``submit_modal``.
 
 A mixin of :class:`~fakediscord.fake.FakeDiscord`. Each sends INTERACTION_CREATE to the connected
 bot and waits (without sleeping a fixed time) until the bot has answered, or raises
@@ -236,6 +237,55 @@ class Interactions(InteractionData):
             MESSAGE_COMPONENT, u, channel, data, message=msg, locale=locale, custom_id=custom_id
         )
 
+    async def click_earlier(
+        self,
+        user: UserLike,
+        message: MessageLike,
+        custom_id: str,
+        values: Sequence[Any] | None = None,
+        *,
+        locale: str = "en-US",
+        idle: bool = False,
+        timeout: float | None = None,
+        expect_response: bool = True,
+    ) -> InteractionResult:
+        """``user`` uses the control ``custom_id`` (``values``: a select's choice) as an earlier version
+        of ``message`` showed it: their client has not shown the bot's later edits yet. As Discord does,
+        the interaction carries the message as it is now, which may no longer have that control (or
+        has it greyed out)."""
+        inter = self.prepare_earlier(user, message, custom_id, values, locale=locale)
+        return await self.dispatch_interaction(
+            inter, idle=idle, timeout=timeout, expect_response=expect_response
+        )
+
+    def prepare_earlier(
+        self,
+        user: UserLike,
+        message: MessageLike,
+        custom_id: str,
+        values: Sequence[Any] | None = None,
+        *,
+        locale: str = "en-US",
+    ) -> FakeInteraction:
+        """The interaction of :meth:`click_earlier`, built and checked but not sent."""
+        u = self._user(user)
+        msg = self._visible_message(message, u)
+        comp = msg.earlier_component(custom_id)
+        channel = self.world.channels[msg.channel_id]
+        if values is None:
+            if not comp.is_button:
+                raise TypeError(f"{custom_id!r} was a select menu (component type {comp.type}): give values")
+            data: JSON = {"custom_id": custom_id, "component_type": 2}
+            if comp.id is not None:
+                data["id"] = comp.id
+        else:
+            if not comp.is_select:
+                raise TypeError(f"{custom_id!r} was a button (component type {comp.type}): give no values")
+            data = self._select_data(comp.raw, list(values), channel, u)
+        return self._new_interaction(
+            MESSAGE_COMPONENT, u, channel, data, message=msg, locale=locale, custom_id=custom_id
+        )
+
     async def forge(
         self,
         user: UserLike,
@@ -243,6 +293,7 @@ class Interactions(InteractionData):
         component: JSON,
         values: Sequence[Any] | None = None,
         *,
+        on_message: bool = True,
         timeout: float | None = None,
         expect_response: bool = True,
     ) -> InteractionResult:
@@ -250,11 +301,23 @@ class Interactions(InteractionData):
         message) as though it were on ``message``, which they can see: a control the bot never gave
         them, as a modified client can send (a copy of another user's private control, an old control
         a lost edit left on screen, a custom id the bot did not make). The stored message is left as
-        it was: the control is only in what the forged interaction carries."""
+        it was. ``on_message``: the interaction's copy of the message carries the control (first, so
+        that it is the one found even when the message shows the same custom id disabled); False: it
+        does not, as Discord delivers a click on a control the message no longer has."""
         u = self._user(user)
         msg = self._visible_message(message, u)
+        if not on_message:
+            channel = self.world.channels[msg.channel_id]
+            custom_id = str(component.get("custom_id"))
+            if values is None:
+                data: JSON = {"custom_id": custom_id, "component_type": int(component.get("type", 2))}
+            else:
+                data = self._select_data(component, list(values), channel, u)
+            inter = self._new_interaction(
+                MESSAGE_COMPONENT, u, channel, data, message=msg, custom_id=custom_id
+            )
+            return await self.dispatch_interaction(inter, timeout=timeout, expect_response=expect_response)
         kept = msg.components
-        # First, so that it is the one found even when the message shows the same custom id disabled.
         msg.components = [{"type": 1, "components": [{**component, "disabled": False}]}, *kept]
         try:
             custom_id = str(component.get("custom_id"))

@@ -424,6 +424,34 @@ class FakeMessage:
             f"no component with custom_id {custom_id!r} on message {self.id}; it has {self.custom_ids!r}"
         )
 
+    def earlier_components(self) -> list[ComponentInfo]:
+        """The controls an earlier version of the message showed (``history``, newest first) that this
+        version no longer shows enabled: what a client that missed the later edits can still click."""
+        shown = {c.custom_id for c in self.all_components if not c.disabled}
+        found: dict[str, ComponentInfo] = {}
+        for snapshot in reversed(self.history):
+            for comp, row in walk_components(snapshot.get("components") or []):
+                info = component_info(comp, row)
+                if (
+                    comp.get("type") in (2, 3, 4, 5, 6, 7, 8)
+                    and info.custom_id is not None
+                    and not info.disabled
+                    and info.custom_id not in shown
+                ):
+                    found.setdefault(info.custom_id, info)
+        return list(found.values())
+
+    def earlier_component(self, custom_id: str) -> ComponentInfo:
+        """The enabled control ``custom_id`` as the newest earlier version that showed it had it."""
+        for snapshot in reversed(self.history):
+            for comp, row in walk_components(snapshot.get("components") or []):
+                if comp.get("custom_id") == custom_id and not comp.get("disabled", False):
+                    return component_info(comp, row)
+        raise ComponentNotFound(
+            f"no earlier version of message {self.id} showed {custom_id!r} enabled "
+            f"({len(self.history)} earlier versions)"
+        )
+
     # attachments ----------------------------------------------------------------------------
     @property
     def files(self) -> list[tuple[str, bytes]]:

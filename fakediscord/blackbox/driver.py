@@ -28,7 +28,7 @@ from fakediscord.errors import NoResponse
 from fakediscord.fake import FakeDiscord
 from fakediscord.matches import private_panel, user_on_turn
 from fakediscord.results import InteractionResult
-from fakediscord.world import ComponentInfo, FakeMessage, FakeUser
+from fakediscord.world import ComponentInfo, FakeInteraction, FakeMessage, FakeUser
 
 from .kinds import Kinds
 from .ledger import Click, Ledger
@@ -50,6 +50,11 @@ MATCH_CONTROL = re.compile(r"^(?:g|hand|rsk|rm|sa|rs):(\d+)")
 GAME_CONTROL = re.compile(r"^g:(\d+):(\d+):(.*)$")
 RESULT = "🏆"
 STALE_BOARD = "does not belong to this message"
+#: Seconds Discord gives a bot to answer an interaction (else: "This interaction failed").
+ANSWER_LIMIT = 3.0
+#: Controls of an earlier version of a match's board its player clicks, as a client that has not
+#: shown the latest edit yet would, before deciding (each answered privately, changing nothing).
+EARLIER_PER_MATCH = 2
 
 
 def held(game: str, state: str, turn_steps: str | None) -> bool:
@@ -93,6 +98,42 @@ def choose(message: FakeMessage, rng: random.Random) -> tuple[str, list[str] | N
     return rng.choice(buttons), None
 
 
+def older_game_controls(message: FakeMessage) -> list[ComponentInfo]:
+    """The game controls an earlier version of ``message`` showed that it no longer shows, of a
+    position before the one it shows (an old Roll, an old move): none would act if clicked."""
+    shown = [v for c in message.all_components if (v := version_of(c.custom_id or "")) is not None]
+    now = max(shown, default=None)
+    return [
+        c
+        for c in message.earlier_components()
+        if now is not None and (v := version_of(c.custom_id or "")) is not None and v < now
+    ]
+
+
+def answered_visibly(result: InteractionResult) -> bool:
+    """Whether the answer is one a member sees: a message, an edit of the clicked message, a modal, or
+    a silent acknowledgement followed by a message or an edit (never the acknowledgement alone)."""
+    if result.callback_type in (4, 5, 7, 9):
+        return True
+    return any(reply.kind in ("followup", "edit_original") for reply in result.replies)
+
+
+def late_answers(fake: FakeDiscord) -> tuple[list[tuple[FakeInteraction, float | None]], float]:
+    """Every interaction the fake sent that was not answered within ``ANSWER_LIMIT`` (with the seconds
+    its answer took, None: never), and the slowest answer's seconds."""
+    took = {
+        i.id: i.callback_at - i.created_at
+        for i in fake.world.interactions.values()
+        if i.callback_at is not None
+    }
+    late = [
+        (i, took.get(i.id))
+        for i in fake.world.interactions.values()
+        if took.get(i.id, ANSWER_LIMIT + 1) > ANSWER_LIMIT
+    ]
+    return late, max(took.values(), default=0.0)
+
+
 def first_value(control: ComponentInfo) -> list[str] | None:
     """What a select is given when clicked (its first option); None for a button."""
     if not control.is_select:
@@ -109,6 +150,8 @@ class Clicker:
         self.kinds = kinds
         self.ledger = ledger
         self._anchors: dict[tuple[int, int], FakeMessage] = {}
+        #: seconds a silent acknowledgement of a forged or old control may wait for what follows it
+        self.seen_timeout = SETTLE_TIMEOUT
 
     async def anchor(self, user: FakeUser, channel_id: int) -> FakeMessage:
         """A private message of ``user``'s in that channel (their /help) to send forged controls from:
@@ -167,6 +210,34 @@ class Clicker:
         where = await self.anchor(user, channel_id)
         return await self._send(user, role, custom_id, where, button, None, forged=True)
 
+    async def press_forged(
+        self,
+        user: FakeUser,
+        role: str,
+        where: FakeMessage,
+        component: JSON,
+        values: list[str] | None,
+        *,
+        on_message: bool,
+    ) -> InteractionResult | None:
+        """``component`` (``values``: a select's choice) sent from ``where`` by a modified client, the
+        interaction's copy of ``where`` carrying it (``on_message``) or not: it must be answered in a
+        way the member sees."""
+        custom_id = str(component["custom_id"])
+        mode = "forged" if on_message else "forged off the message"
+        return await self._send(user, role, custom_id, where, component, values, forged=True, mode=mode)
+
+    async def press_earlier(
+        self, user: FakeUser, role: str, message: FakeMessage, control: ComponentInfo
+    ) -> InteractionResult | None:
+        """``control`` used as an earlier version of ``message`` showed it (a client that has not shown
+        the bot's latest edit): Discord sends the message as it is now, without it (or greyed out)."""
+        assert control.custom_id is not None
+        values = first_value(control)
+        return await self._send(
+            user, role, control.custom_id, message, control.raw, values, forged=False, mode="earlier"
+        )
+
     async def _send(
         self,
         user: FakeUser,
@@ -177,24 +248,45 @@ class Clicker:
         values: list[str] | None,
         *,
         forged: bool,
+        mode: str = "",
     ) -> InteractionResult | None:
+        """One use of a control: on the message (``forged``: carried by the interaction's copy of
+        it), or ``mode`` "earlier" (an earlier version's) or "forged off the message" (not carried)."""
         kind = self.kind_of(custom_id)
         try:
-            if forged:
-                result = await self.fake.forge(user, where, raw, values)
+            if mode == "earlier":
+                result = await self.fake.click_earlier(user, where, custom_id, values)
+            elif forged:
+                result = await self.fake.forge(
+                    user, where, raw, values, on_message=mode != "forged off the message"
+                )
             elif values is not None:
                 result = await self.fake.select(user, where, custom_id, values)
             else:
                 result = await self.fake.click(user, where, custom_id)
         except NoResponse as exc:
-            self.ledger.clicked(Click(kind, role, custom_id, user.name, answered=False))
+            self.ledger.clicked(Click(kind, role, custom_id, user.name, answered=False, how=mode))
             self.ledger.fail(
-                f"{kind} {custom_id!r} used by {user.name} ({role}) got no answer "
-                f"(a member would see 'This interaction failed'): {exc}"
+                f"{kind} {custom_id!r} used by {user.name} ({role}{f', {mode}' if mode else ''}) got no "
+                f"answer (a member would see 'This interaction failed'): {exc}"
             )
             return None
-        self.ledger.clicked(Click(kind, role, custom_id, user.name, answered=True))
+        seen = not mode or await self._seen(result)
+        self.ledger.clicked(Click(kind, role, custom_id, user.name, answered=seen, how=mode))
+        if not seen:
+            self.ledger.fail(
+                f"{kind} {custom_id!r} used by {user.name} ({role}, {mode}) was only acknowledged: "
+                f"nothing was said to them ({[r.kind for r in result.replies]})"
+            )
         return result
+
+    async def _seen(self, result: InteractionResult) -> bool:
+        """Whether the member is shown an answer (a silent acknowledgement is followed up in time)."""
+        try:
+            await self.fake.wait_for(lambda: answered_visibly(result), self.seen_timeout, "a visible answer")
+        except TimeoutError:
+            return False
+        return True
 
     async def probe(
         self,
@@ -242,6 +334,8 @@ class Table:
     refused: int = 0
     #: the latest decisions, one after another, that changed nothing (refused, or nothing saved)
     nowhere_in_a_row: int = 0
+    #: controls of an earlier version of the board its players used (``earlier``)
+    earlier_used: int = 0
 
     @property
     def users(self) -> dict[int, FakeUser]:
@@ -384,6 +478,7 @@ class Table:
             before = self.fingerprint()
             await self.wait(lambda: self.fingerprint() != before, "the computer's move")
             return True
+        await self.earlier(user, board)
         where = await self.controls(user, board)
         # Every kind of control met for the first time is tried by the others too (the computer clicks
         # nothing; Resign's confirmation would resign whoever clicks it).
@@ -431,6 +526,38 @@ class Table:
             )
             raise Stuck
         return True
+
+    async def earlier(self, user: FakeUser, board: FakeMessage) -> None:
+        """The first few times the board was edited in place and its player decides on it (no turn in
+        progress), their other client still shows it as it was: they use an old game control first (an
+        old Roll, a move of the position before), which must be answered privately and change
+        nothing; then they decide on the board as it is."""
+        old = older_game_controls(board) if self.earlier_used < EARLIER_PER_MATCH else []
+        if not old or private_panel(self.fake, self.place, user, board) is not None:
+            # Only outside a turn in progress: during one the answer is its panel again ("carry on
+            # here"), and the panel it replaces keeps controls nobody updates, which this driver,
+            # reading the newest panel since the board, would take up again at the next turn.
+            return
+        self.earlier_used += 1
+        saved = self.saved()
+        result = await self.clicker.press_earlier(user, "player", board, old[0])
+        if result is None:
+            raise Stuck
+        # A person reads the answer before deciding (a "thinking…" is filled in first).
+        await self.wait(
+            lambda: not any(self.fake.message(m).loading for m in result.messages),
+            f"the answer to {user.name}'s {old[0].custom_id!r} to be filled in",
+        )
+        if saved is not None and self.saved() != saved:
+            self.clicker.ledger.fail(
+                f"{self.game} match #{self.match_id}: {old[0].custom_id!r} from an earlier version of its "
+                "board changed the match"
+            )
+        if result.private is None:
+            self.clicker.ledger.fail(
+                f"{self.game} match #{self.match_id}: {old[0].custom_id!r} from an earlier version of its "
+                f"board got no private answer ({[r.kind for r in result.replies]})"
+            )
 
     async def settle(
         self, result: InteractionResult, chosen: str, version: int | None, seen: dict[int, int]

@@ -19,6 +19,9 @@ class Click:
     custom_id: str
     user: str
     answered: bool
+    #: "" on the message as shown; "earlier" (a control of an earlier version of its message),
+    #: "forged" or "forged off the message" (sent by a modified client)
+    how: str = ""
 
 
 @dataclass
@@ -61,8 +64,11 @@ class Ledger:
         counts: dict[str, int] = defaultdict(int)
         for click in self.clicks:
             counts[click.kind] += 1
+        earlier = sum(c.how == "earlier" for c in self.clicks)
+        forged = sum(c.how.startswith("forged") for c in self.clicks)
         lines = [
-            f"black box: {len(self.clicks)} clicks, {sum(not c.answered for c in self.clicks)} unanswered"
+            f"black box: {len(self.clicks)} clicks ({earlier} of earlier versions' controls, {forged} "
+            f"forged), {sum(not c.answered for c in self.clicks)} unanswered"
         ]
         width = max((len(k) for k in kinds), default=10)
         for kind in kinds:

@@ -24,13 +24,21 @@ Stages, in order (each a method; a stage that finds its match stuck records why,
    Start tried by a stranger, an entrant and the organiser; after the restart its one match decided
    by the organiser's result, the champion named on the announcement the killed process posted;
 10. custom ids of the bot's kinds that none of its templates accept;
-11. the other commands; what the fake recorded; SIGTERM; and, after the run, the bot's output and
-    whether every registered kind was used in every role.
+10b. forged controls of every kind (``forged.py``) sent from a live board by its players and a
+    stranger, the interaction's copy of the board carrying each or not: each answered privately, the
+    match and its board unchanged;
+10c. controls of earlier versions of every kind of message (boards edited in place, answered
+    questions, pages turned), as a client that missed the edits still shows them: each answered in a
+    way the member sees;
+11. the other commands; what the fake recorded, and every interaction answered within Discord's 3 s;
+    SIGTERM; and, after the run, the bot's output and whether every registered kind was used in every
+    role.
 
 Every kind of control met for the first time in a match is also tried by the others there
-(``Table.step``), so a kind added to the bot is clicked as soon as a board carries it. A match whose
-decisions change nothing five times in a row (refused, or nothing saved) has stopped going on: a
-failure.
+(``Table.step``), so a kind added to the bot is clicked as soon as a board carries it; and the first
+times a board was edited in place, its player first uses an old control of it (``Table.earlier``). A
+match whose decisions change nothing five times in a row (refused, or nothing saved) has stopped going
+on: a failure.
 """
 
 from __future__ import annotations
@@ -53,7 +61,8 @@ from fakediscord.results import InteractionResult
 from fakediscord.server import FakeDiscordServer
 from fakediscord.world import FakeMessage, FakeUser
 
-from .driver import SETTLE_TIMEOUT, Clicker, Stuck, Table, match_of
+from .driver import ANSWER_LIMIT, SETTLE_TIMEOUT, Clicker, Stuck, Table, late_answers, match_of, version_of
+from .forged import forged_controls
 from .kinds import Kinds
 from .ledger import Ledger
 from .processes import ORPHAN_GRACE, BotProcess, alive, trouble
@@ -89,6 +98,8 @@ MADE_UP = (
     "hand:",
     "sa:1:2:maybe",
 )
+#: Controls of earlier versions of messages used per kind in the stage that sweeps them.
+EARLIER_PER_KIND = 4
 
 
 @dataclass
@@ -740,6 +751,75 @@ class BlackBox:
             for role, user in (("player", self.alice), ("opponent", self.bob), ("stranger", self.carol)):
                 await self.clicker.press_made_up(user, role, self.general.id, custom_id)
 
+    async def forged_everywhere(self) -> None:
+        """Carol and Dave play ring; from its board, forged controls of every kind, each sent by the
+        player on turn, the other and a stranger, carried by the interaction's copy of the board and
+        not: every one refused privately, the match and its board unchanged. Then Carol resigns."""
+        table = await self.play_a_member(self.carol, self.dave, "ring")
+        board = await table.ready()
+        asked = table.asked(board) or self.carol
+        version = max((v for c in board.custom_ids if (v := version_of(c)) is not None), default=1)
+        edits, saved = len(board.history), table.saved()
+        roles = {"player": asked, "opponent": table.other(asked), "stranger": self.alice}
+        for component, values in forged_controls(table.match_id, version, asked.id):
+            for on_message in (True, False):
+                for role, user in roles.items():
+                    await self.clicker.press_forged(
+                        user, role, board, component, values, on_message=on_message
+                    )
+        if len(self.fake.message(board).history) != edits or table.saved() != saved:
+            self.ledger.fail(f"forged controls changed ring match #{table.match_id} or its board")
+        await self.resign_by_button(table, self.carol)
+
+    async def earlier_versions(self) -> None:
+        """Controls of earlier versions of every kind of message, each used by whoever sees it (a
+        match's member for a public message), as a client that missed the later edits still shows
+        them; a few per kind. Every match is over by now, so none can change a match."""
+        used: dict[str, int] = {}
+        for message in list(self.fake.world.messages.values()):
+            if message.deleted:
+                continue
+            for control in message.earlier_components():
+                kind = self.clicker.kind_of(control.custom_id or "")
+                if used.get(kind, 0) >= EARLIER_PER_KIND:
+                    continue
+                user = self.seer(message)
+                if user is None:
+                    continue
+                used[kind] = used.get(kind, 0) + 1
+                await self.clicker.press_earlier(user, "player", message, control)
+        self.ledger.note(
+            "controls of earlier versions used: " + ", ".join(f"{k} {n}" for k, n in sorted(used.items()))
+        )
+
+    def seer(self, message: FakeMessage) -> FakeUser | None:
+        """Who uses a control of ``message``: the one a private message went to; for a public one, a
+        player of its match, else Alice."""
+        users = self.fake.world.users
+        if message.visible_to is not None:
+            return users.get(message.visible_to)
+        match_id = match_of(message)
+        table = next((t for t in self.tables if t.match_id == match_id), None)
+        if table is None:
+            return self.alice
+        return next((p for p in table.players if p.id != self.computer.id), None)
+
+    def check_answer_times(self) -> None:
+        """Every interaction answered within Discord's 3 s (the deferral of a slow one counts); the
+        run fails unless none was late or unanswered."""
+        late, slowest = late_answers(self.fake)
+        self.ledger.note(
+            f"{len(self.fake.world.interactions)} interactions, {len(late)} not answered within "
+            f"{ANSWER_LIMIT:g} s (the slowest answer: {slowest:.2f} s)"
+        )
+        for inter, took in late[:20]:
+            when = f"after {took:.2f} s" if took is not None else "never"
+            self.ledger.fail(
+                f"interaction {inter.custom_id or inter.name!r} by {inter.user.name} was answered {when}"
+            )
+        if len(late) > 20:
+            self.ledger.fail(f"... and {len(late) - 20} more interactions answered late or never")
+
     def check_the_fake(self) -> None:
         """Whatever the fake recorded that Discord would refuse or show as broken (once each)."""
         found = [f"fake Discord: {problem}" for problem in self.fake.problems()]
@@ -830,12 +910,15 @@ class BlackBox:
             ("backgammon for money, hints played, a review", self.money_session),
             ("the tournament after the restart", lambda: finish_tournament(self, cup) if cup else _nothing()),
             ("made-up custom ids", self.made_up),
+            ("forged controls of every kind", self.forged_everywhere),
+            ("controls of earlier versions", self.earlier_versions),
             ("commands", self.commands),
         ):
             async with self.stage(name):
                 await stage()
         self.ledger.stage = "the fake's records"
         self.check_the_fake()
+        self.check_answer_times()
         self.ledger.stage = "SIGTERM"
         await self.stop(second)
 

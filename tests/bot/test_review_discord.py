@@ -141,11 +141,14 @@ async def test_review_pages_through_every_decision_that_lost_equity_in_match_ord
         back.message is not None
         and title(back.message) == f"Review of match #{match_id} · {count - 1} of {count}"
     )
-    # A page beyond the end (a forged or stale button) shows the last one.
+    # A page beyond the end (a forged button: the bot's own lead only to pages that exist) is refused
+    # privately, and the page shown stays as it is (issue 33).
+    shown_now = title(fake.message(page))
     stale = dict(button(page, "Prev").raw, custom_id=f"rv:{match_id}:{alice.id}:{count + 5}:next")
     beyond = await fake.forge(alice, page, stale)
     await fake.wait_idle()
-    assert beyond.message is not None and title(beyond.message).endswith(f"{count} of {count}")
+    assert [m.ephemeral and f"has {count} pages" in m.content for m in beyond.followups] == [True]
+    assert title(fake.message(page)) == shown_now
 
 
 @pytest.mark.asyncio

@@ -237,3 +237,36 @@ async def test_a_rematch_against_the_computer_greys_out_its_rematch_at_once(
     assert fake.message(final).component(button(final, "Rematch")).disabled
     fake.assert_clean()
     await stop_bot(bot)
+
+
+@pytest.mark.asyncio
+async def test_board_resign_move_and_hint_in_a_channel_say_where_the_players_matches_are(
+    fake: FakeDiscord, tmp_path: Path
+) -> None:
+    """Issue 33: a player whose three matches are in the threads of a channel runs /board, /resign,
+    /move or /hint in the channel itself: they are told where their matches are (a link to each
+    thread), those in this channel's threads first; a player with none is told to start one."""
+    bot = await start_bot(fake, tmp_path / "db.sqlite3")
+    alice, bob, carol, dave, erin = (fake.add_user(n) for n in ("alice", "bob", "carol", "dave", "erin"))
+    other = fake.add_text_channel("elsewhere")
+    boards = [await challenge_and_accept(fake, alice, x) for x in (bob, carol, dave)]
+    made = await fake.slash(alice, "challenge", {"opponent": erin, "game": "ring"}, channel=other)
+    assert made.message is not None
+    accept = next(c for c in made.message.custom_ids if c.endswith(":accept"))
+    await fake.click(erin, made.message, accept, idle=True)
+    far = fake.thread_of(made.message)
+    assert far is not None
+    for command, options in (("board", {}), ("resign", {}), ("move", {"notation": "roll"}), ("hint", {})):
+        answer = await fake.slash(alice, command, options)
+        text = answer.private.content if answer.private else ""
+        assert answer.ephemeral and "no match in progress here" in text, (command, text)
+        places = [f"<#{board.channel_id}>" for board in boards] + [f"<#{far.id}>"]
+        assert all(place in text for place in places), (command, text)
+        assert [text.index(p) for p in places] == sorted(text.index(p) for p in places), text
+        for board in boards:
+            assert f"#{match_id_of(board)}" in text, (command, text)
+    nobody = await fake.slash(fake.add_user("frank"), "board")
+    assert nobody.private is not None and "Start one with /challenge" in nobody.private.content
+    assert "<#" not in nobody.private.content
+    fake.assert_clean()
+    await stop_bot(bot)

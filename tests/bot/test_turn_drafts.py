@@ -265,3 +265,42 @@ async def test_a_turn_in_progress_survives_a_restart_and_the_old_board_reopens_i
     assert refused.private is not None and "turn in progress" not in refused.private.content
     fake.assert_clean()
     await stop_bot(bot)
+
+
+@pytest.mark.asyncio
+async def test_an_older_private_panel_of_a_turn_in_progress_clicked_becomes_the_turn_s_panel(
+    fake: FakeDiscord, tmp_path: Path
+) -> None:
+    """Two private panels of one turn (the public board clicked during it sends the turn again): a
+    step taken on the newer one leaves the older one behind; a click on the older one turns that
+    message into the turn as it stands (no third panel, no older one keeping controls)."""
+    bot = await start_bot(fake, tmp_path / "db.sqlite3", seed=1)
+    alice, bob = fake.add_user("alice"), fake.add_user("bob")
+    users = {alice.id: alice, bob.id: bob}
+    board = await challenge_and_accept(fake, alice, bob)
+    mid = match_id_of(board)
+    player = user_on_turn(board, users)
+    assert player is not None
+    board = await _roll(fake, board, player)
+    steps = [c for c in board.custom_ids if ":a:" in c]
+    first = (await fake.click(player, board, steps[0], idle=True)).private
+    assert first is not None and "Undo" in [b.label for b in first.buttons]
+    again = (await fake.click(player, fake.message(board), steps[-1], idle=True)).private
+    assert again is not None and again.id != first.id and "turn in progress" in again.content
+    undo = next(b.custom_id or "" for b in again.buttons if b.label == "Undo")
+    await fake.click(player, again, undo, idle=True)
+    version = (await bot.sessions.get(mid)).version
+    stale = next(c for c in fake.message(first).custom_ids if ":a:" in c or c.endswith(":undo"))
+    assert f":{version}:" not in stale, "the older panel is behind"
+    private_before = [m.id for m in fake.messages_in(board.channel_id) if m.visible_to == player.id]
+    answered = await fake.click(player, fake.message(first), stale, idle=True)
+    now = fake.message(first)
+    assert now.content.startswith("You have a turn in progress: carry on here"), now.content
+    assert answered.private is not None and answered.private.id == first.id
+    live = [c for c in now.custom_ids if c.startswith("g:")]
+    assert live and all(f"g:{mid}:{version}:" in c for c in live), (live, version)
+    private_after = [m.id for m in fake.messages_in(board.channel_id) if m.visible_to == player.id]
+    assert private_after == private_before, "no new private message"
+    assert (await bot.sessions.get(mid)).version == version
+    fake.assert_clean()
+    await stop_bot(bot)

@@ -20,7 +20,15 @@ from discord.ext import commands
 from cogs.components import DYNAMIC_ITEMS
 from fakediscord import FakeDiscord
 from fakediscord.blackbox import Ledger
-from fakediscord.blackbox.driver import NOWHERE_IN_A_ROW, Clicker, Stuck, Table
+from fakediscord.blackbox.driver import (
+    EARLIER_PER_MATCH,
+    NOWHERE_IN_A_ROW,
+    Clicker,
+    Stuck,
+    Table,
+    late_answers,
+    match_of,
+)
 from fakediscord.blackbox.kinds import Kinds
 from fakediscord.blackbox.processes import BotProcess, alive, children, trouble
 
@@ -129,9 +137,10 @@ def test_the_kinds_are_those_the_bot_registers_in_the_order_discord_py_tries_the
 
 
 class Control(
-    discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"(?P<word>answers|silent):(?P<n>\d+)"
+    discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"(?P<word>answers|silent|quiet):(?P<n>\d+)"
 ):
-    """``answers:<n>`` answers privately with ``answers:<n+1>``; ``silent:<n>`` answers nothing."""
+    """``answers:<n>`` answers privately with ``answers:<n+1>``; ``silent:<n>`` answers nothing;
+    ``quiet:<n>`` acknowledges the click and says nothing."""
 
     def __init__(self, word: str, n: int) -> None:
         super().__init__(discord.ui.Button(label=word, custom_id=f"{word}:{n}"))
@@ -146,6 +155,9 @@ class Control(
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         if self.word == "silent":
             return  # a member sees "This interaction failed"
+        if self.word == "quiet":
+            await interaction.response.defer()  # a member sees nothing happen
+            return
         view = discord.ui.View(timeout=None)
         view.add_item(Control("answers", self.n + 1))  # a private control
         await interaction.response.send_message("Not yours.", view=view, ephemeral=True)
@@ -233,6 +245,42 @@ async def test_a_click_nobody_answers_is_a_failure_and_coverage_counts_kinds_and
     assert "FAILED: 4 problem(s)" in ledger.summary(KINDS.names)
 
 
+@pytest.mark.asyncio
+async def test_a_forged_control_needs_an_answer_the_member_sees_and_every_answer_is_timed(
+    fake: FakeDiscord, bot: TwoControls
+) -> None:
+    """Issue 33: a forged control the interaction's message does not carry (which discord.py leaves
+    unanswered) and one only acknowledged silently are failures; an interaction answered never (or
+    after Discord's 3 s) is counted by ``late_answers``."""
+    alice = fake.add_user("alice")
+    ledger = Ledger()
+    clicker = Clicker(fake, KINDS, ledger)
+    clicker.seen_timeout = 0.5
+    board = (await fake.slash(alice, "board")).message
+    assert board is not None
+    on = await clicker.press_forged(alice, "player", board, button("answers:5"), None, on_message=True)
+    assert on is not None and on.private is not None and ledger.failures == []
+    off = await clicker.press_forged(alice, "player", board, button("answers:5"), None, on_message=False)
+    assert off is None
+    quiet = await clicker.press_forged(alice, "player", board, button("quiet:1"), None, on_message=True)
+    assert quiet is not None and quiet.callback_type == 6
+    assert [(c.custom_id, c.how, c.answered) for c in ledger.clicks] == [
+        ("answers:5", "forged", True),
+        ("answers:5", "forged off the message", False),
+        ("quiet:1", "forged", False),
+    ]
+    first, second = (f for _, f in ledger.failures)
+    assert "'answers:5' used by alice (player, forged off the message) got no answer" in first
+    assert "'quiet:1' used by alice (player, forged) was only acknowledged" in second
+    late, slowest = late_answers(fake)
+    assert [(i.custom_id, took) for i, took in late] == [("answers:5", None)]
+    assert 0 < slowest < 3
+
+
+def button(custom_id: str) -> dict[str, Any]:
+    return {"type": 2, "style": 2, "label": "?", "custom_id": custom_id}
+
+
 # -- a match whose every decision is refused --------------------------------------------------------
 
 
@@ -306,3 +354,53 @@ def test_the_black_box_stage_passes_on_this_checkout(tmp_path: Path) -> None:
     )  # fmt: skip
     assert done.returncode == 0, done.stdout + done.stderr
     assert "black box passed" in done.stdout
+
+
+# -- old controls used before a decision, against the real bot in process ---------------------------
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize("game", ["ring", "backgammon"])
+async def test_a_player_who_first_uses_an_old_control_of_the_board_plays_on(
+    fake: FakeDiscord, tmp_path: Path, game: str
+) -> None:
+    """``Table.earlier``: an old control of a board edited in place, used before deciding on the board,
+    is answered privately and the match goes on. Not during a turn in progress: the "carry on here"
+    panel it gets leaves the panel it replaces with controls nobody updates, which the driver took up
+    at the next turn and was refused on until the match was called stuck (the black box's run on this
+    change, backgammon against the computer; issue 33)."""
+    from tests.support import start_bot, stop_bot
+
+    bot = await start_bot(fake, tmp_path / "db.sqlite3")
+    try:
+        kinds = Kinds.from_json(
+            {
+                "source": "test",
+                "kinds": [
+                    {"name": k.__qualname__, "template": k.__discord_ui_compiled_template__.pattern}
+                    for k in DYNAMIC_ITEMS
+                ],
+            }
+        )
+        ledger = Ledger()
+        clicker = Clicker(fake, kinds, ledger)
+        alice, carol = fake.add_user("alice"), fake.add_user("carol")
+        options = {"length": 1} if game == "backgammon" else {}
+        made = await fake.slash(
+            alice, "challenge", {"opponent": fake.bot_user, "game": game, **options}, idle=True
+        )
+        assert made.message is not None
+        thread = fake.thread_of(made.message)
+        place = thread.id if thread is not None else int(made.message.content.split("<#")[1].split(">")[0])
+        await fake.wait_for(lambda: any(match_of(m) for m in fake.messages_in(place)), 10, "the board")
+        match_id = next(m for m in map(match_of, fake.messages_in(place)) if m)
+        table = Table(
+            fake, clicker, game, place, match_id, (alice, fake.bot_user), fake.bot_user, carol,
+            tmp_path / "db.sqlite3",
+        )  # fmt: skip
+        await table.play(random.Random(3), 24)
+        assert table.earlier_used == EARLIER_PER_MATCH
+        assert ledger.failures == []
+        assert any(c.how == "earlier" for c in ledger.clicks)
+    finally:
+        await stop_bot(bot)

@@ -491,6 +491,37 @@ async def test_a_forged_control_reaches_the_bot_and_leaves_the_message_as_it_was
 
 
 @pytest.mark.asyncio
+async def test_a_control_of_an_earlier_version_is_sent_with_the_message_as_it_is_now(
+    fake: FakeDiscord, bot: TinyBot
+) -> None:
+    """A client that has not shown an edit yet still shows the old controls: its click carries the old
+    custom id and, as Discord sends it, the message as it is now (discord.py then finds no such
+    component on it and leaves the click unanswered)."""
+    alice = fake.add_user("alice")
+    message = (await fake.slash(alice, "counter")).message
+    assert message is not None
+    await fake.click(alice, message, "counter:0")
+    assert message.custom_ids == ["counter:1"]
+    assert [c.custom_id for c in message.earlier_components()] == ["counter:0"]
+    old = await fake.click_earlier(alice, message, "counter:0", expect_response=False)
+    assert old.payload["data"]["custom_id"] == "counter:0" and old.payload["data"]["component_type"] == 2
+    shown = [c["custom_id"] for row in old.payload["message"]["components"] for c in row["components"]]
+    assert shown == ["counter:1"] and not old.answered
+    assert message.custom_ids == ["counter:1"] and message.content == "Counter 1"
+    with pytest.raises(ComponentNotFound):
+        await fake.click_earlier(alice, message, "counter:7")
+    with pytest.raises(TypeError):
+        await fake.click_earlier(alice, message, "counter:0", ["x"])
+    # A forged control the interaction's message does not carry either.
+    forged = await fake.forge(
+        alice, message, {"type": 2, "custom_id": "counter:5"}, on_message=False, expect_response=False
+    )
+    assert forged.payload["data"]["custom_id"] == "counter:5" and not forged.answered
+    assert "counter:5" not in str(forged.payload["message"]["components"])
+    fake.assert_clean()
+
+
+@pytest.mark.asyncio
 async def test_channel_message_sent_and_edited_with_the_bot_token(fake: FakeDiscord, bot: TinyBot) -> None:
     alice = fake.add_user("alice")
     result = await fake.slash(alice, "post", idle=True)
