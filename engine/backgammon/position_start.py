@@ -11,7 +11,8 @@ What the code cannot hold, or a position our rules cannot play, is a ``PositionC
 message is one sentence for the player: a side with more than 15 checkers or none left, both sides on
 one point, a score at or above the length, a cube where the match has none, a Crawford flag at a score
 that has no Crawford game, a game already over, a resignation waiting, more than five checkers on a
-point in Old English.
+point in Old English, a position where nobody can ever move (``check_someone_can_move``: both sides
+on the bar against closed boards, where the dice would be rolled and passed for ever).
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from typing import Any
 
 from engine.backgammon import cube
 from engine.backgammon.actions import Phase, Roll
-from engine.backgammon.board import POINTS, Board, RuleSet, Side
+from engine.backgammon.board import BAR, POINTS, Board, RuleSet, Side, swap
 from engine.backgammon.formats import (
     MATCH_ID_LENGTH,
     POSITION_ID_LENGTH,
@@ -35,6 +36,7 @@ from engine.backgammon.formats import (
 )
 from engine.backgammon.game import BackgammonState
 from engine.backgammon.layers import MoneyRules
+from engine.backgammon.plays import can_move
 from engine.errors import NotationError
 
 MAX_CODE_LENGTH = 120
@@ -115,6 +117,7 @@ def start_from(
     # board[1] is the player on roll: GNUBG's player ``seat``, our seat ``seat``.
     sides: tuple[Side, Side] = (board[1], board[0]) if seat == 0 else (board[0], board[1])
     _check_sides(sides, rules)
+    check_someone_can_move(board, rules)
     value = info.cube_value
     _check_cube(info, rules, length, value)
     crawford, crawford_done = _crawford(info, length)
@@ -189,6 +192,22 @@ def _check_sides(sides: tuple[Side, Side], rules: RuleSet) -> None:
                 f"Old English allows at most {cap} checkers on a point; the code has "
                 f"{side[crowded[0] - 1]} on one point."
             )
+
+
+def check_someone_can_move(board: Board, rules: RuleSet) -> None:
+    """``PositionCodeError`` when neither side has a legal move with any die: then no roll can ever be
+    played by either (nothing changes the position), and the game could never end."""
+    if can_move(board, rules) or can_move(swap(board), rules):
+        return
+    why = (
+        "both sides on the bar against a closed board"
+        if board[0][BAR] and board[1][BAR]
+        else "every move of each side is blocked"
+    )
+    raise PositionCodeError(
+        f"In that position nobody can ever move ({why}): no roll could be played, so the game would "
+        "never end. Give a position where someone can move."
+    )
 
 
 def _check_cube(info: MatchInfo, rules: RuleSet, length: int, value: int) -> None:

@@ -237,3 +237,39 @@ def from_roller(text: str) -> tuple[object, ...]:
         info.match_length,
         info.crawford,
     )
+
+
+# Both sides on the bar (three checkers each) against a closed board (two checkers on each home point).
+NOBODY_MOVES = "27YBAHDbtgEAcA"
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        {"length": 1},
+        {"length": 5},
+        {"length": 0},
+        {"rules": "oldenglish"},
+    ],
+)
+def test_a_position_where_nobody_can_ever_move_is_refused(options: dict[str, object]) -> None:
+    """Both sides on the bar against closed boards: no roll can ever be played by either side, so
+    the game could never end (issue 33: such a challenge hung, the dice rolled and passed forever)."""
+    with pytest.raises(BadOptionsError, match="nobody can ever move"):
+        VARIANT.resolve_options({"position": NOBODY_MOVES, **options})
+    with pytest.raises(PositionCodeError, match="both sides on the bar against a closed board"):
+        start_from(read_code(NOBODY_MOVES), RuleSet.STANDARD, 1)
+    # The same with the dice rolled, and as an XGID or a GNUBG ID of a match.
+    board = read_code(NOBODY_MOVES).board
+    rolled = gnubg_id(board, MatchInfo(on_roll=1, turn=1, dice=(6, 6), match_length=3))
+    with pytest.raises(BadOptionsError, match="nobody can ever move"):
+        VARIANT.resolve_options({"position": rolled})
+
+
+def test_a_position_where_only_one_side_is_stuck_is_played() -> None:
+    # The player on roll is on the bar against a closed board; the other may move: the game goes on.
+    opp = (2, 2, 2, 2, 2, 2) + (0,) * 19
+    me = (2, 2, 2, 2, 2) + (0,) * 19 + (3,)
+    code = gnubg_id((opp, me), MatchInfo(on_roll=1, turn=1, match_length=1))
+    state = started(code)
+    assert state.length == 1
