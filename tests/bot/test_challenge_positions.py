@@ -311,3 +311,66 @@ async def test_a_move_after_which_nobody_ever_decides_is_refused_in_words(
     after = await bot.store.matches.get(match_id)
     assert after is not None and after.version == before.version
     await stop_bot(bot)
+
+
+# Money game codes (issue 33): the top player doubled a centred cube and the bottom player beavered
+# it, beavers and no Jacoby rule; a money game's GNUBG ID with its match ID (Jacoby rule on).
+BEAVERED = "XGID=-b----E-C---eE---c-e----B-:0:0:-1:B:0:0:2:0:10"
+MONEY_GNUBG = "4HPwATDgc/ABMA:cAkAAAAAAAAA"
+
+
+@pytest.mark.asyncio
+async def test_a_money_xgid_with_a_beaver_waiting_is_played_as_the_money_game_it_is(
+    fake: FakeDiscord, tmp_path: Path
+) -> None:
+    """Issue 33: refused before ('our games have no beavers'). The beaver stands: the doubler rolls,
+    the cube at 4 is the beaverer's, the session has beavers; the challenge says which rules are in
+    force and that it is unrated."""
+    bot = await start_bot(fake, tmp_path / "db.sqlite3")
+    alice, bob = fake.add_user("alice"), fake.add_user("bob")
+    made = await fake.slash(alice, "challenge", {"opponent": bob, "game": "backgammon", "position": BEAVERED})
+    assert made.message is not None and not made.ephemeral, made.message
+    shown = f"money game, no Jacoby rule, beavers, {SET}"
+    assert f"**Backgammon** ({shown})!" in made.message.content
+    accept = next(c for c in made.message.custom_ids if c.endswith(":accept"))
+    await fake.click(bob, made.message, accept, idle=True)
+    thread = fake.thread_of(made.message)
+    assert thread is not None and thread.name.endswith(f" · {shown}")
+    match_id = match_id_of(fake.messages_in(thread)[-1])
+    first = VARIANT.new_game((await bot.store.matches.get(match_id)).options)  # type: ignore[union-attr]
+    assert first.money is not None and first.money.beavers and not first.money.jacoby
+    assert (first.cube, first.cube_owner, first.turn_seat) == (4, 1, 0)
+    await resign(fake, alice, thread.id)
+    result = fake.messages_in(thread)[-1]
+    assert f"({shown})" in result.content
+    await stop_bot(bot)
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize(
+    ("options", "shown"),
+    [
+        ({"position": BEAVERED}, f"money game, no Jacoby rule, beavers, {SET}"),
+        ({"position": MONEY_GNUBG}, f"money game, Jacoby rule, {SET}"),
+        ({"position": POSITION_ID, "length": 0, "jacoby": True}, f"money game, Jacoby rule, {SET}"),
+        ({"length": 0, "jacoby": True, "clock": "5m+10s"}, "money game, Jacoby rule, clock 5m+10s"),
+    ],
+)
+async def test_money_challenges_say_their_rules_and_that_a_set_position_is_unrated(
+    fake: FakeDiscord, tmp_path: Path, options: dict[str, object], shown: str
+) -> None:
+    """Issue 33: challenges from a money game's XGID or GNUBG ID said neither 'unrated' nor 'from a set
+    position', and jacoby:true (or a clock) was confirmed nowhere a player reads."""
+    bot = await start_bot(fake, tmp_path / "db.sqlite3")
+    alice, bob = fake.add_user("alice"), fake.add_user("bob")
+    made = await fake.slash(alice, "challenge", {"opponent": bob, "game": "backgammon", **options})
+    assert made.message is not None and not made.ephemeral, made.message
+    unrated = "" if "position" in options else ", unrated"
+    assert f"**Backgammon** ({shown}{unrated})!" in made.message.content
+    played = await fake.slash(
+        alice, "challenge", {"opponent": fake.bot_user, "game": "backgammon", **options}, idle=True
+    )
+    assert (
+        played.message is not None and f"Backgammon ({shown}) against the computer" in played.message.content
+    )
+    await stop_bot(bot)
