@@ -204,6 +204,11 @@ class Challenges:
             raise ChallengeError("This challenge was answered a moment ago.")
         return record
 
+    async def close_unplayable(self, challenge_id: int) -> bool:
+        """Close a pending challenge whose match can never start (``session.MatchCannotStart``), as
+        cancelled: no Accept can start it later. False if it was answered meanwhile."""
+        return await self.store.challenges.close(challenge_id, "cancelled")
+
     async def expire_due(self) -> list[ChallengeRecord]:
         expired = []
         for record in await self.store.challenges.due(self.clock.now()):

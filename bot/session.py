@@ -62,6 +62,12 @@ class MatchOver(UserError):
     pass
 
 
+class MatchCannotStart(UserError):
+    """The match of a challenge can never be started as asked (its options or position are refused
+    now, it would never reach a decision, it has had its rematch): whoever answers the challenge
+    closes it, and the message says why."""
+
+
 @dataclass(frozen=True, slots=True)
 class Step:
     """One applied action: who (a seat, or None for chance), its notation, what it did in words.

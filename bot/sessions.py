@@ -16,6 +16,7 @@ from bot.history import MatchHistory
 from bot.match_ends import MatchEnds
 from bot.session import (
     STANDING_PASS,
+    MatchCannotStart,
     MatchNotFound,
     NotYourTurn,
     Played,
@@ -46,6 +47,7 @@ from bot.turn_clocks import TurnClocks
 from bot.turn_drafts import RollJudge, TurnDrafts, judge_in_thread
 from bot.turn_driver import (
     MAX_AUTOMATIC_ACTIONS,
+    RunsForever,
     board_held,
     clock_after,
     forced_steps,
@@ -53,6 +55,7 @@ from bot.turn_driver import (
     others_acted,
 )
 from engine import (
+    GameError,
     GameState,
     TurnConfirmation,
     find_variant,
@@ -175,9 +178,14 @@ class SessionManager:
         """Create a match, resolve its opening chance steps and save it; its first board (in the new
         thread ``thread_name``, opened on message ``thread_on`` if given) is for the publisher to show.
         ``computer_level`` is the computer's level in a match against it (None: the game's default).
-        ``rematch_of``: the finished match this one rematches (each match is rematched once)."""
+        ``rematch_of``: the finished match this one rematches (each match is rematched once).
+        ``MatchCannotStart`` when the match can never start as asked (nothing is created)."""
         variant = find_variant(game)
-        state = variant.new_game(options)
+        try:
+            # Options checked when the challenge was made may be refused now (a rule came since).
+            state = variant.new_game(options)
+        except GameError as exc:
+            raise MatchCannotStart(f"This match cannot be played: {str(exc).rstrip('.')}.") from exc
         rated = rated and variant.counts_for_rating(options)
         human = self.computer.human_of(players)
         record_stub = MatchRecord(
@@ -187,7 +195,10 @@ class SessionManager:
         )  # fmt: skip
         stub = Session(record=record_stub, variant=variant, state=state)
         steps: list[Step] = []
-        state = await self._advance(stub, state, steps)
+        try:
+            state = await self._advance(stub, state, steps, starting=True)
+        except RunsForever as exc:
+            raise MatchCannotStart(str(exc)) from exc
         now = self.clock.now()
         try:
             record = await self.store.matches.create(
@@ -205,7 +216,7 @@ class SessionManager:
         except ChallengeAnswered as exc:
             raise UserError("This challenge was answered a moment ago.") from exc
         except AlreadyRematched as exc:
-            raise UserError(
+            raise MatchCannotStart(
                 f"Match #{rematch_of} has had its rematch already; start a new match with /challenge."
             ) from exc
         session = Session(record=record, variant=variant, state=state)
@@ -277,11 +288,14 @@ class SessionManager:
         state: GameState,
         steps: list[Step],
         always_pass: tuple[bool, bool] | None = None,
+        *,
+        starting: bool = False,
     ) -> GameState:
         """Play what needs nobody's decision (``turn_driver.next_automatic``); ``always_pass``: the
         standing answers to response windows, when they change with this request. The computer
         thinks in a worker process (``think``), so neither the event loop nor other matches wait for
-        it (the session's lock keeps this match's clicks out meanwhile)."""
+        it (the session's lock keeps this match's clicks out meanwhile). Where that never ends,
+        ``RunsForever`` tells the player (``starting``: the match being started)."""
         standing = always_pass or session.record.always_pass
 
         def is_computer(seat: int) -> bool:
@@ -308,7 +322,10 @@ class SessionManager:
                 step = noted(step, STANDING_PASS, session.variant.seat_names[seat])
             steps.append(step)
             state = after
-        raise RuntimeError(f"match {session.id}: more than {MAX_AUTOMATIC_ACTIONS} automatic actions")
+        log.warning(
+            "match %s: more than %s automatic actions, nothing saved", session.id, MAX_AUTOMATIC_ACTIONS
+        )
+        raise RunsForever(starting)
 
     async def _commit(
         self,

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from bot.session import (
     Session,
     Step,
+    UserError,
     asked,
     deciding_seat,
     in_window,
@@ -32,7 +33,22 @@ from engine.ai.random_player import sample_outcome
 
 MAX_AUTOMATIC_ACTIONS = 500
 """How many actions are played by themselves in one go (forced moves, computer turns, opening rolls)
-before handing back: a guard against a rules bug looping forever, far above real games."""
+before handing back: a guard against a position, or a rules bug, looping forever, far above real games."""
+
+
+class RunsForever(UserError):
+    """More than ``MAX_AUTOMATIC_ACTIONS`` actions would play by themselves in a row: nobody ever gets
+    to decide anything (a position where nobody can move, or a rules bug). Nothing is saved; the
+    player is told so (``starting``: the match was being started, and is not)."""
+
+    def __init__(self, starting: bool = False) -> None:
+        what, kept = (
+            ("This match cannot be played", "started") if starting else ("This cannot be played", "saved")
+        )
+        super().__init__(
+            f"{what}: nobody ever decides anything from here (more than {MAX_AUTOMATIC_ACTIONS} moves in "
+            f"a row would play by themselves, as when nobody can move). Nothing was {kept}."
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -144,7 +160,7 @@ def forced_steps(state: GameState, seat: int, steps: list[Step]) -> GameState:
         after = state.apply(legal[0])
         steps.append(step_of(seat, legal[0], state, after, automatic=True))
         state = after
-    raise RuntimeError(f"more than {MAX_AUTOMATIC_ACTIONS} forced steps")
+    raise RunsForever()
 
 
 def clock_after(before: GameState, after: GameState, human_decides: bool) -> Deadlines | None:

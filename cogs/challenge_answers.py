@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.challenges import ChallengeError
-from bot.session import REMATCH_SECONDS, UserError
+from bot.session import REMATCH_SECONDS, MatchCannotStart, UserError
 from bot.store import ChallengeRecord
 from cogs.board import in_brackets
 from cogs.components import ChallengeButton
@@ -118,6 +118,9 @@ class ChallengeAnswers:
                 thread_on=plan.thread_on,
                 rematch_of=record.rematch_of,
             )
+        except MatchCannotStart as exc:
+            await self._unplayable(interaction, record, str(exc))
+            return
         except UserError as exc:
             await reply_privately(interaction, str(exc))
             return
@@ -146,6 +149,21 @@ class ChallengeAnswers:
         if shown and plan.thread_name and not plan.thread_on and opened != plan.channel_id:
             with contextlib.suppress(discord.HTTPException):
                 await interaction.edit_original_response(content=f"{accepted} in <#{opened}>.")
+
+    async def _unplayable(
+        self, interaction: discord.Interaction[Any], record: ChallengeRecord, reason: str
+    ) -> None:
+        """Accept on a challenge whose match can never start: the challenge is closed, and its message
+        says why with its buttons greyed out (no live Accept is left on a challenge that cannot be
+        played)."""
+        if not await self.challenge.bot.challenges.close_unplayable(record.id):
+            await reply_privately(interaction, "This challenge was answered a moment ago.")
+            return
+        await interaction.response.edit_message(
+            content=f"<@{record.challenger_id}>'s challenge to <@{record.opponent_id}> is closed. {reason}",
+            view=challenge_view(record.id, disabled=True),
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
 
     async def _rematched(self, match_id: int) -> None:
         """Match ``match_id`` has its rematch now: its Rematch button is greyed out at once (claimed,

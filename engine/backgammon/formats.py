@@ -11,8 +11,10 @@ Written from the specifications, not from another program's code:
   GNU Backgammon, a 67th bit "Jacoby off"), fields little-endian, packed like the position key into
   9 bytes, Base64: 12 characters.
 - eXtreme Gammon's XGID: ``XGID=`` then ten fields separated by colons: the 26-character position,
-  the cube value (log2), the cube position, the turn, the dice, the bottom and top player's scores,
-  the Crawford / Jacoby-beaver field, the match length and the maximum cube (log2).
+  the cube value (log2), the cube position, the turn, the dice (``00`` to roll or double, ``D`` a
+  double waiting, ``B`` a double beavered, ``R`` a beaver raccooned, else the two dice), the bottom
+  and top player's scores, the Crawford / Jacoby-beaver field, the match length and the maximum cube
+  (log2). ``read_xgid`` gives an ``Xgid``: what a GNUBG ID holds, and the beaver rule and state.
 
 The board is GNU Backgammon's: ``board[side][i]`` is the number of checkers of ``side`` on its own
 point ``i + 1`` (``i`` = 0..23, counted from that side's own view), ``board[side][24]`` its bar;
@@ -444,11 +446,30 @@ def _xg_number(text: str, field: str, name: str, low: int, high: int) -> int:
     return value
 
 
-def read_xgid(text: str) -> tuple[Board, MatchInfo, int]:
-    """The board, the match information and the maximum cube (log2) of an XGID, as ``xgid`` writes
-    them (see there); ``FormatError`` if ``text`` is not one. The dice field ``D`` (a double waits for
-    an answer) gives ``doubled`` with the turn field's player as the doubler; ``B`` and ``R`` (a
-    beaver, a raccoon) are refused: our games have no beavers."""
+@dataclass(frozen=True, slots=True)
+class Xgid:
+    """What an XGID says: the board and the match information as a GNUBG ID holds them, the maximum
+    cube (log2), and two things a match ID cannot hold: ``beavers``, a money game played with beavers
+    (the Crawford/Jacoby field's 2), and ``beavered``, the double waiting (``info.doubled``) has been
+    beavered (the dice field ``B``)."""
+
+    board: Board
+    info: MatchInfo
+    max_cube_log2: int = 10
+    beavers: bool = False
+    beavered: bool = False
+
+
+def read_xgid(text: str) -> Xgid:
+    """An XGID read as ``xgid`` writes it (see there); ``FormatError`` if ``text`` is not one.
+
+    The dice field ``D`` (a double waits for an answer) gives ``doubled`` with the turn field's player
+    as the doubler, the cube field and the cube position being the cube before the double (so GNU
+    Backgammon reads it). ``B``, eXtreme Gammon's "player doubled, opponent beavered", is read the
+    same way with ``beavered``: the answer to the double was a beaver (a money game's; a match has
+    none). ``R`` (the beaver raccooned, redoubled at once by the doubler) is refused: our money games
+    have no raccoons. In a money game the Crawford/Jacoby field is 1 for the Jacoby rule plus 2 for
+    beavers, in a match 0 or 1, the Crawford flag (GNU Backgammon refuses other values there)."""
     if not isinstance(text, str):
         raise FormatError(f"An XGID is text, not {type(text).__name__}.")
     body = text.strip()
@@ -487,10 +508,13 @@ def read_xgid(text: str) -> tuple[Board, MatchInfo, int]:
     if turn_f not in ("1", "-1"):
         raise FormatError(f"{text!r} is not an XGID: its turn {turn_f!r} is not 1 (bottom) or -1 (top).")
     on_roll = 1 if turn_f == "1" else 0
-    doubled = dice_f == "D"
+    doubled = dice_f in ("D", "B")
     dice = (0, 0)
-    if dice_f in ("B", "R"):
-        raise FormatError(f"{text!r} waits for an answer to a beaver: our games have no beavers.")
+    if dice_f == "R":
+        raise FormatError(
+            f"{text!r} waits for an answer to a raccoon (a beaver redoubled at once): our money games "
+            "have beavers but no raccoons."
+        )
     if not doubled and dice_f != "00":
         if len(dice_f) != 2 or not all(c in "123456" for c in dice_f):
             raise FormatError(
@@ -503,6 +527,13 @@ def read_xgid(text: str) -> tuple[Board, MatchInfo, int]:
         _xg_number(text, bottom_score, "bottom player's score", 0, (1 << 15) - 1),
     )
     rules = _xg_number(text, rules_f, "Crawford / Jacoby field", 0, 3)
+    if length and rules > 1:
+        raise FormatError(
+            f"{text!r} is not an XGID: its Crawford field {rules} is not 0 or 1 (a match has no Jacoby "
+            "rule or beavers)."
+        )
+    if length and dice_f == "B":
+        raise FormatError(f"{text!r} has a beaver in a match: beavers are a rule of money play.")
     max_cube = _xg_number(text, max_f, "maximum cube", 0, 15)
     info = MatchInfo(
         cube_log2=cube_log2,
@@ -522,4 +553,5 @@ def read_xgid(text: str) -> tuple[Board, MatchInfo, int]:
         check_board(board)
     except FormatError as error:
         raise FormatError(f"{text!r} is not a possible XGID: {_lower_first(error)}") from error
-    return board, info, max_cube
+    beavers = not length and bool(rules & 2)
+    return Xgid(board, info, max_cube, beavers=beavers, beavered=dice_f == "B")

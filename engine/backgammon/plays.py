@@ -99,6 +99,12 @@ def single_moves(board: Board, die: int, rules: RuleSet = RuleSet.STANDARD) -> l
     return out
 
 
+def can_move(board: Board, rules: RuleSet = RuleSet.STANDARD) -> bool:
+    """Whether ``board[1]`` has a legal move with some die: when it has none, no roll it can ever get
+    plays anything until the other side changes the position."""
+    return any(single_moves(board, die, rules) for die in range(1, 7))
+
+
 # A position as one integer, a byte a point (the mover's 25 counts, then the opponent's): a move is
 # two additions to it, and it hashes far faster than the two 25-tuples it stands for. The search keys
 # the positions it reaches by it and builds the tuples only for positions it has not met yet.

@@ -5,13 +5,15 @@ eXtreme Gammon XGID, read (``read_code``) and turned into the first state of the
 GNU Backgammon's players 0 and 1 (XG's top and bottom players) are seats 0 and 1, so the codes of the
 starting state (``variant.match_info``) read back as the code that was pasted. A bare position ID says
 nothing of the match: its player on roll is seat 0, with the cube centred at 1, the score 0-0 and
-the dice not rolled yet.
+the dice not rolled yet. An XGID's money game keeps its Jacoby rule and beavers, and a double it says
+was beavered is answered so (``B``; a raccoon, ``R``, is refused: our money games have none).
 
 What the code cannot hold, or a position our rules cannot play, is a ``PositionCodeError`` whose
 message is one sentence for the player: a side with more than 15 checkers or none left, both sides on
 one point, a score at or above the length, a cube where the match has none, a Crawford flag at a score
 that has no Crawford game, a game already over, a resignation waiting, more than five checkers on a
-point in Old English.
+point in Old English, a position where nobody can ever move (``check_someone_can_move``: both sides
+on the bar against closed boards, where the dice would be rolled and passed for ever).
 """
 
 from __future__ import annotations
@@ -20,8 +22,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.backgammon import cube
-from engine.backgammon.actions import Phase, Roll
-from engine.backgammon.board import POINTS, Board, RuleSet, Side
+from engine.backgammon.actions import Beaver, Phase, Roll
+from engine.backgammon.board import BAR, POINTS, Board, RuleSet, Side, swap
 from engine.backgammon.formats import (
     MATCH_ID_LENGTH,
     POSITION_ID_LENGTH,
@@ -35,7 +37,8 @@ from engine.backgammon.formats import (
 )
 from engine.backgammon.game import BackgammonState
 from engine.backgammon.layers import MoneyRules
-from engine.errors import NotationError
+from engine.backgammon.plays import can_move
+from engine.errors import IllegalActionError, NotationError
 
 MAX_CODE_LENGTH = 120
 """The longest code read (an XGID is at most about 70 characters)."""
@@ -48,11 +51,14 @@ class PositionCodeError(NotationError):
 @dataclass(frozen=True, slots=True)
 class PastedPosition:
     """What a code says: the GNUBG board (``board[1]`` on roll) and, unless it was a bare position
-    ID, the match information (``info``)."""
+    ID, the match information (``info``); an XGID also says whether its money game has beavers
+    (``beavers``) and whether the double waiting has been beavered (``beavered``)."""
 
     board: Board
     info: MatchInfo | None
     kind: str
+    beavers: bool = False
+    beavered: bool = False
 
     @property
     def length(self) -> int | None:
@@ -72,8 +78,8 @@ def read_code(text: str) -> PastedPosition:
         )
     try:
         if code[:5].upper() == "XGID=" or code.count(":") == 9:
-            board, info, _ = read_xgid(code)
-            return PastedPosition(board, info, "XGID")
+            read = read_xgid(code)
+            return PastedPosition(read.board, read.info, "XGID", read.beavers, read.beavered)
         if code.upper().startswith("GNUBGID"):
             code = code[7:].strip(" =:")
         if ":" in code:
@@ -103,7 +109,9 @@ def start_from(
     """The first state of a match to ``length`` points under ``rules`` from ``pasted``: its sides,
     whose turn, the dice (then the player on roll plays them), the cube, the score, the Crawford game.
     ``length`` must be the code's own when it has one (the caller settles that); a money game
-    (``length`` 0) is played under ``money`` (default: the Jacoby rule as the code has it)."""
+    (``length`` 0) is played under ``money`` (default: the Jacoby rule and beavers as the code has
+    them). A double beavered (an XGID's ``B``) stands as made, our beavers having no raccoons and no
+    refusal: the doubler rolls with the cube at four times, the beaverer's."""
     info = pasted.info or MatchInfo(match_length=length)
     check_match(info)
     if info.match_length != length:
@@ -115,6 +123,7 @@ def start_from(
     # board[1] is the player on roll: GNUBG's player ``seat``, our seat ``seat``.
     sides: tuple[Side, Side] = (board[1], board[0]) if seat == 0 else (board[0], board[1])
     _check_sides(sides, rules)
+    check_someone_can_move(board, rules)
     value = info.cube_value
     _check_cube(info, rules, length, value)
     crawford, crawford_done = _crawford(info, length)
@@ -131,7 +140,7 @@ def start_from(
     if length == cube.MONEY:
         if not rules.uses_cube:
             raise PositionCodeError("A money game is played with the cube, which Old English does not have.")
-        fields["money"] = money or MoneyRules(jacoby=info.jacoby)
+        fields["money"] = money or MoneyRules(jacoby=info.jacoby, beavers=pasted.beavers or pasted.beavered)
     if info.game_state is GameState.NONE and not info.doubled and info.dice == (0, 0):
         # No game started: the opening roll decides who plays first, from this position.
         return BackgammonState(**fields)
@@ -141,12 +150,23 @@ def start_from(
             raise PositionCodeError(
                 f"The code has a double waiting for an answer, but {state.why_not_double(seat)}."
             )
-        return state.but(phase=Phase.TAKE)
+        doubled = state.but(phase=Phase.TAKE)
+        return _beavered(doubled) if pasted.beavered else doubled
     if info.dice != (0, 0):
         rolled = state.apply(Roll(*info.dice))
         assert isinstance(rolled, BackgammonState)
         return rolled
     return state.but(phase=Phase.DECIDE) if state.may_double(seat) else state
+
+
+def _beavered(doubled: BackgammonState) -> BackgammonState:
+    """The double of ``doubled`` answered with a beaver, if the session allows it."""
+    try:
+        after = doubled.apply(Beaver())
+    except IllegalActionError as error:
+        raise PositionCodeError(f"The code has a double beavered, but {error}.") from error
+    assert isinstance(after, BackgammonState)
+    return after
 
 
 def _length_words(length: int) -> str:
@@ -189,6 +209,22 @@ def _check_sides(sides: tuple[Side, Side], rules: RuleSet) -> None:
                 f"Old English allows at most {cap} checkers on a point; the code has "
                 f"{side[crowded[0] - 1]} on one point."
             )
+
+
+def check_someone_can_move(board: Board, rules: RuleSet) -> None:
+    """``PositionCodeError`` when neither side has a legal move with any die: then no roll can ever be
+    played by either (nothing changes the position), and the game could never end."""
+    if can_move(board, rules) or can_move(swap(board), rules):
+        return
+    why = (
+        "both sides on the bar against a closed board"
+        if board[0][BAR] and board[1][BAR]
+        else "every move of each side is blocked"
+    )
+    raise PositionCodeError(
+        f"In that position nobody can ever move ({why}): no roll could be played, so the game would "
+        "never end. Give a position where someone can move."
+    )
 
 
 def _check_cube(info: MatchInfo, rules: RuleSet, length: int, value: int) -> None:

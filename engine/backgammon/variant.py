@@ -120,14 +120,7 @@ class BackgammonVariant(Variant):
         resolved = self.resolve_options(options)
         length = int(resolved["length"])
         rules = RuleSet(resolved["rules"])
-        money = None
-        if length == cube.MONEY:
-            money = MoneyRules(
-                jacoby=resolved["jacoby"],
-                beavers=resolved["beavers"],
-                automatic=resolved["automatic"],
-                limit=resolved["limit"],
-            )
+        money = _money_rules(resolved)
         if resolved.get("position"):
             return start_from(read_code(resolved["position"]), rules, length, money)
         return BackgammonState.new(rules, length, money)
@@ -153,10 +146,12 @@ class BackgammonVariant(Variant):
                     )
                 given["length"] = pasted.length
                 if pasted.length == cube.MONEY:
-                    given.setdefault("jacoby", pasted.info.jacoby)  # as the code says, unless given
+                    # The money rules as the code says (a beaver made says beavers), unless given.
+                    given.setdefault("jacoby", pasted.info.jacoby)
+                    given.setdefault("beavers", pasted.beavers or pasted.beavered)
             given["position"] = code.strip()
             resolved = self._checked(given)
-            start_from(pasted, RuleSet(resolved["rules"]), int(resolved["length"]))
+            start_from(pasted, RuleSet(resolved["rules"]), int(resolved["length"]), _money_rules(resolved))
         except PositionCodeError as exc:
             raise BadOptionsError(_lowered(str(exc))) from exc
         return resolved
@@ -197,16 +192,19 @@ class BackgammonVariant(Variant):
         return resolved
 
     def describe_options(self, resolved: Mapping[str, Any]) -> str:
-        """As for any game, except that a money game says so with the money rules that differ from
-        their defaults ("money game, beavers, at most 1 automatic double")."""
+        """As for any game, except that a money game says so with its rules: the Jacoby rule, on or
+        off, whenever the options name it (resolved options always do: it matters to every cube
+        decision, on by default or not), then those that differ from their defaults ("money game,
+        Jacoby rule, beavers, at most 1 automatic double"), then the options of any game (a set
+        position, a clock)."""
         if resolved.get("length") != cube.MONEY:
             return super().describe_options(resolved)
         rules = resolved.get("rules", RuleSet.STANDARD.value)
         phrases = ["money game"]
         if rules != RuleSet.STANDARD.value:
             phrases.append(super().describe_options({"rules": rules}))
-        if not resolved.get("jacoby", True):
-            phrases.append("no Jacoby rule")
+        if "jacoby" in resolved:
+            phrases.append("Jacoby rule" if resolved["jacoby"] else "no Jacoby rule")
         if resolved.get("beavers", False):
             phrases.append("beavers")
         automatic = int(resolved.get("automatic", 0))
@@ -215,7 +213,9 @@ class BackgammonVariant(Variant):
         limit = int(resolved.get("limit", 0))
         if limit:
             phrases.append(f"until a player is {limit} point{'s' if limit > 1 else ''} ahead")
-        return ", ".join(phrases)
+        others = {name: resolved[name] for name in ("position", "clock") if name in resolved}
+        phrases.append(super().describe_options(others))
+        return ", ".join(phrase for phrase in phrases if phrase)
 
     def stop_after_game(self, state: GameState, seat: int) -> Action:
         """``StopAfterGame``: in a money session only (``apply`` says why not elsewhere)."""
@@ -306,6 +306,18 @@ class BackgammonVariant(Variant):
             data=text.encode("utf-8"),
             description="The match for GNU Backgammon or eXtreme Gammon (File, Import, .mat)",
         )
+
+
+def _money_rules(resolved: Mapping[str, Any]) -> MoneyRules | None:
+    """The rules of a money session from its resolved options; None for a match."""
+    if int(resolved["length"]) != cube.MONEY:
+        return None
+    return MoneyRules(
+        jacoby=resolved["jacoby"],
+        beavers=resolved["beavers"],
+        automatic=resolved["automatic"],
+        limit=resolved["limit"],
+    )
 
 
 def _money_forfeit(state: BackgammonState, loser: int, reason: Forfeit) -> Outcome:

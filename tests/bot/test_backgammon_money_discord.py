@@ -33,7 +33,7 @@ async def test_money_challenge_says_money_game_and_refuses_money_options_in_a_ma
         alice, "challenge", {"opponent": bob, "game": "backgammon", "length": 0, "beavers": True}
     )
     assert made.message is not None and not made.ephemeral
-    assert "**Backgammon** (money game, beavers, unrated)!" in made.message.content
+    assert "**Backgammon** (money game, Jacoby rule, beavers, unrated)!" in made.message.content
     for options in ({"length": 5, "jacoby": False}, {"limit": 10}, {"length": 0, "rules": "oldenglish"}):
         refused = await fake.slash(alice, "challenge", {"opponent": bob, "game": "backgammon", **options})
         assert refused.ephemeral and refused.message is not None

@@ -335,26 +335,29 @@ XGIDS = (
     "XGID=-b----E-C---eE---c-e----B-:0:0:1:00:2:4:1:5:10",
     "XGID=-b----E-C---eE---c-e----B-:0:0:-1:D:0:0:0:0:8",
     "XGID=-O----------------------o-:0:0:1:00:0:0:0:0:10",
+    "XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:3:0:10",
+    "XGID=-b----E-C---eE---c-e----B-:1:1:-1:00:3:1:2:0:10",
 )
 
 
 @pytest.mark.parametrize("text", XGIDS)
 def test_xgids_read_back_as_written(text: str) -> None:
-    board, info, max_cube = read_xgid(text)
-    assert xgid(board, info, max_cube_log2=max_cube) == text
+    read = read_xgid(text)
+    assert xgid(read.board, read.info, max_cube_log2=read.max_cube_log2, beaver=read.beavers) == text
 
 
 def test_read_xgid_fields() -> None:
-    board, info, _ = read_xgid("XGID=b----aC-B---------------bA:2:-1:1:63:2:4:0:7:10")
+    read = read_xgid("XGID=b----aC-B---------------bA:2:-1:1:63:2:4:0:7:10")
+    board, info = read.board, read.info
     assert board == board_of({6: 3, 8: 2, 25: 1}, {1: 2, 20: 1, 25: 2})
     assert info == MatchInfo(
         cube_log2=2, cube_owner=0, on_roll=1, turn=1, dice=(6, 3), match_length=7, score=(4, 2)
     )
     # A double waiting: the turn field names the doubler; the other player decides.
-    _, doubled, _ = read_xgid("XGID=-b----E-C---eE---c-e----B-:1:0:-1:D:0:0:0:7:10")
+    doubled = read_xgid("XGID=-b----E-C---eE---c-e----B-:1:0:-1:D:0:0:0:7:10").info
     assert (doubled.doubled, doubled.on_roll, doubled.turn, doubled.cube_value) == (True, 0, 1, 2)
     # "XGID=" may be left out, as people paste it.
-    assert read_xgid("-b----E-C---eE---c-e----B-:0:0:1:52:0:0:0:5:10")[0] == OPENING
+    assert read_xgid("-b----E-C---eE---c-e----B-:0:0:1:52:0:0:0:5:10").board == OPENING
 
 
 @pytest.mark.parametrize(
@@ -369,12 +372,33 @@ def test_read_xgid_fields() -> None:
         ("XGID=-b----E-C---eE---c-e----B-:0:2:1:52:0:0:0:5:10", "cube position"),
         ("XGID=-b----E-C---eE---c-e----B-:0:0:0:52:0:0:0:5:10", "turn"),
         ("XGID=-b----E-C---eE---c-e----B-:x:0:1:52:0:0:0:5:10", "not a number"),
-        ("XGID=-b----E-C---eE---c-e----B-:0:0:1:B:0:0:0:0:10", "beaver"),
+        ("XGID=-b----E-C---eE---c-e----B-:0:0:1:B:0:0:0:5:10", "beavers are a rule of money play"),
+        ("XGID=-b----E-C---eE---c-e----B-:0:0:1:R:0:0:2:0:10", "no raccoons"),
+        ("XGID=-b----E-C---eE---c-e----B-:0:0:1:00:0:0:2:5:10", "Crawford field"),
     ],
 )
 def test_read_xgid_refuses(text: str, reason: str) -> None:
     with pytest.raises(FormatError, match=reason):
         read_xgid(text)
+
+
+def test_read_xgid_money_rules_and_a_beaver_waiting() -> None:
+    """eXtreme Gammon's XGID: in a money game the Crawford/Jacoby field is 1 for the Jacoby rule plus 2
+    for beavers; the dice field ``B`` is a double that has been beavered (``D`` a double waiting), the
+    cube and its position being those before the double, as with ``D``, and the turn naming the
+    doubler. Issue 33: a beaver waiting was refused ("our games have no beavers")."""
+    plain = read_xgid("XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:0:0:10")
+    assert (plain.info.jacoby, plain.beavers, plain.beavered) == (False, False, False)
+    both = read_xgid("XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:3:0:10")
+    assert (both.info.jacoby, both.beavers) == (True, True)
+    assert read_xgid("XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:2:0:10").beavers
+    # The top player doubled a centred cube to 2 and the bottom player beavered it.
+    beavered = read_xgid("XGID=-b----E-C---eE---c-e----B-:0:0:-1:B:0:0:2:0:10")
+    info = beavered.info
+    assert beavered.beavered and beavered.beavers
+    assert (info.doubled, info.on_roll, info.turn, info.cube_value, info.cube_owner) == (True, 0, 1, 1, None)
+    # In a match the field is the Crawford flag alone: beavers are not read there.
+    assert not read_xgid("XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:1:5:10").beavers
 
 
 def test_read_xgid_bars_belong_to_their_players() -> None:
@@ -493,3 +517,35 @@ def test_gnubg_reads_our_xgids_and_match_ids_as_we_meant_them(tmp_path: Path) ->
         assert board_from_position_id(position) == board
         got = match_info_from_id(match)
         assert _as_gnubg_sees_it(got) == _as_gnubg_sees_it(info), (xgid(board, info), shown)
+
+
+_GNUBG_MONEY_RULES = textwrap.dedent(
+    """
+    import json, sys
+    import gnubg
+    for text in json.loads(sys.stdin.read()):
+        gnubg.command("set xgid " + text)
+        print("XGID " + text, flush=True)
+        gnubg.command("show beavers")
+        gnubg.command("show jacoby")
+    """
+)
+
+
+def test_money_rules_of_an_xgid_are_read_as_gnu_backgammon_reads_them(tmp_path: Path) -> None:
+    """GNU Backgammon's module sets each money XGID and says whether beavers are allowed and whether
+    the session plays the Jacoby rule: our reading of the Crawford/Jacoby field agrees, and our
+    written XGIDs say the same."""
+    oracles.import_oracle("gnubg")
+    texts = [f"XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:{field}:0:10" for field in range(4)]
+    texts += [xgid(OPENING, MatchInfo(on_roll=1, turn=1, jacoby=j), beaver=b) for j in (0, 1) for b in (0, 1)]
+    done = oracles.run_gnubg([sys.executable, "-c", _GNUBG_MONEY_RULES], json.dumps(texts), tmp_path, 300)
+    assert done.returncode == 0, done.stderr[-2000:]
+    said = done.stdout.split("XGID ")[1:]
+    assert len(said) == len(texts)
+    for text, words in zip(texts, said, strict=True):
+        assert words.startswith(text)
+        read = read_xgid(text)
+        beavers = "No beavers allowed" not in words and "beavers/raccoons allowed" in words
+        jacoby = "This money session is played with the Jacoby rule" in words
+        assert (read.beavers, read.info.jacoby) == (beavers, jacoby), words

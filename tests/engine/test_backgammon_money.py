@@ -42,7 +42,10 @@ def gammon_next(state: BackgammonState, **fields: object) -> BackgammonState:
 def test_money_game_is_length_0_with_its_options_and_a_match_refuses_them() -> None:
     s = VARIANT.new_game({"length": 0})
     assert s.is_money and s.money == MoneyRules(jacoby=True, beavers=False, automatic=0, limit=0)
-    assert VARIANT.describe_options(VARIANT.resolve_options({"length": 0})) == "money game"
+    # The Jacoby rule is named, on or off (issue 33: jacoby:true was confirmed nowhere).
+    assert VARIANT.describe_options(VARIANT.resolve_options({"length": 0})) == "money game, Jacoby rule"
+    off = VARIANT.resolve_options({"length": 0, "jacoby": False, "beavers": True, "clock": "5m"})
+    assert VARIANT.describe_options(off) == "money game, no Jacoby rule, beavers, clock 5m"
     for given in (
         {"length": 5, "jacoby": False},
         {"beavers": True},

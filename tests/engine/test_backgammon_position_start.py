@@ -19,7 +19,7 @@ from engine.backgammon.formats import (
     gnubg_id,
     match_info_from_id,
 )
-from engine.backgammon.game import BackgammonState, Checkers, Phase, Take
+from engine.backgammon.game import BackgammonState, Checkers, MoneyRules, Phase, Take
 from engine.backgammon.position_start import PositionCodeError, read_code, start_from
 from engine.backgammon.variant import VARIANT
 from engine.protocol import replay_states
@@ -237,3 +237,80 @@ def from_roller(text: str) -> tuple[object, ...]:
         info.match_length,
         info.crawford,
     )
+
+
+# Both sides on the bar (three checkers each) against a closed board (two checkers on each home point).
+NOBODY_MOVES = "27YBAHDbtgEAcA"
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        {"length": 1},
+        {"length": 5},
+        {"length": 0},
+        {"rules": "oldenglish"},
+    ],
+)
+def test_a_position_where_nobody_can_ever_move_is_refused(options: dict[str, object]) -> None:
+    """Both sides on the bar against closed boards: no roll can ever be played by either side, so
+    the game could never end (issue 33: such a challenge hung, the dice rolled and passed forever)."""
+    with pytest.raises(BadOptionsError, match="nobody can ever move"):
+        VARIANT.resolve_options({"position": NOBODY_MOVES, **options})
+    with pytest.raises(PositionCodeError, match="both sides on the bar against a closed board"):
+        start_from(read_code(NOBODY_MOVES), RuleSet.STANDARD, 1)
+    # The same with the dice rolled, and as an XGID or a GNUBG ID of a match.
+    board = read_code(NOBODY_MOVES).board
+    rolled = gnubg_id(board, MatchInfo(on_roll=1, turn=1, dice=(6, 6), match_length=3))
+    with pytest.raises(BadOptionsError, match="nobody can ever move"):
+        VARIANT.resolve_options({"position": rolled})
+
+
+def test_a_position_where_only_one_side_is_stuck_is_played() -> None:
+    # The player on roll is on the bar against a closed board; the other may move: the game goes on.
+    opp = (2, 2, 2, 2, 2, 2) + (0,) * 19
+    me = (2, 2, 2, 2, 2) + (0,) * 19 + (3,)
+    code = gnubg_id((opp, me), MatchInfo(on_roll=1, turn=1, match_length=1))
+    state = started(code)
+    assert state.length == 1
+
+
+def test_a_beaver_waiting_starts_the_money_game_after_it() -> None:
+    """Issue 33: an XGID whose double has been beavered (dice field B) was refused ("our games have no
+    beavers"), though money sessions have them. Our beaver stands as made (no raccoons, and the
+    doubler cannot refuse it): the session starts with the cube at four times the cube before the
+    double, the beaverer's, the doubler to roll, beavers allowed."""
+    # The top player (seat 0) doubled a centred cube; the bottom player (seat 1) beavered.
+    state = started("XGID=-b----E-C---eE---c-e----B-:0:0:-1:B:0:0:2:0:10")
+    assert state.is_money and state.money is not None and state.money.beavers
+    assert (state.cube, state.cube_owner, state.turn_seat, state.phase) == (4, 1, 0, Phase.ROLL)
+    # A redouble beavered: the doubler (seat 1) owned the 2-cube; 8 now, seat 0's.
+    redouble = started("XGID=-b----E-C---eE---c-e----B-:1:1:1:B:3:1:3:0:10")
+    assert (redouble.cube, redouble.cube_owner, redouble.turn_seat, redouble.score) == (8, 0, 1, (1, 3))
+    assert redouble.money is not None and redouble.money.jacoby
+    # The codes written back hold the game after the beaver.
+    assert codes(state)["XGID"] == "XGID=-b----E-C---eE---c-e----B-:2:1:-1:00:0:0:2:0:10"
+    # Without the beaver rule in the code, the beaver made says that the session has it.
+    assert started("XGID=-b----E-C---eE---c-e----B-:0:0:-1:B:0:0:0:0:10").money.beavers  # type: ignore[union-attr]
+
+
+def test_a_money_xgid_keeps_its_beaver_rule_unless_given() -> None:
+    assert started("XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:2:0:10").money == MoneyRules(
+        jacoby=False, beavers=True
+    )
+    told = started("XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:2:0:10", beavers=False)
+    assert told.money is not None and not told.money.beavers
+
+
+@pytest.mark.parametrize(
+    ("code", "options", "reason"),
+    [
+        ("XGID=-b----E-C---eE---c-e----B-:0:0:-1:B:0:0:2:0:10", {"beavers": False}, "without beavers"),
+        ("XGID=-b----E-C---eE---c-e----B-:0:1:-1:B:0:0:2:0:10", {}, "opponent owns the cube"),
+        ("XGID=-b----E-C---eE---c-e----B-:0:0:-1:R:0:0:2:0:10", {}, "no raccoons"),
+        ("XGID=-b----E-C---eE---c-e----B-:0:0:-1:B:0:0:0:5:10", {}, "rule of money play"),
+    ],
+)
+def test_a_beaver_that_cannot_stand_is_refused(code: str, options: dict[str, object], reason: str) -> None:
+    with pytest.raises(BadOptionsError, match=reason):
+        VARIANT.resolve_options({"position": code, **options})
