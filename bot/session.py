@@ -481,6 +481,18 @@ def check_turn(session: Session, user_id: int, version: int | None, *, committed
     return seat
 
 
+def check_own_action(variant: Variant, position: GameState, seat: int, action: Action) -> None:
+    """Refuse a legal action that is not ``seat``'s to choose: one the other player speaks for, or a
+    chance outcome (written as notation, "roll 6-6-6" would let a player choose the dice: outcomes
+    come only from the bot's random source)."""
+    named = variant.speaks_for(action)
+    if named is not None and named != seat:
+        raise UserError("That is for the other player to decide, not you.")
+    spec = position.chance()
+    if spec is not None:
+        raise UserError(f"That is for chance to decide, not a player: use {spec.label}.")
+
+
 def check_member(
     session: Session, user_id: int, version: int | None, *, committed: bool = False
 ) -> tuple[int, GameState]:

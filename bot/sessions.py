@@ -27,6 +27,7 @@ from bot.session import (
     UserError,
     board_change,
     check_member,
+    check_own_action,
     deciding_seat,
     noted,
     own_step,
@@ -58,12 +59,43 @@ from engine import (
     GameError,
     GameState,
     TurnConfirmation,
+    Variant,
     find_variant,
 )
 from engine.ai.random_player import sample_outcome
 from engine.live_clock import clock_of
 
 log = logging.getLogger(__name__)
+
+
+NEW_MATCH = "start a new match with /challenge."
+
+
+def opening_state(variant: Variant, options: dict[str, object]) -> GameState:
+    """A new game of ``variant`` with ``options``; ``MatchCannotStart`` when they are refused now
+    (options checked when the challenge was made may be refused by a rule that came since)."""
+    try:
+        return variant.new_game(options)
+    except GameError as exc:
+        raise MatchCannotStart(f"This match cannot be played: {str(exc).rstrip('.')}.") from exc
+
+
+def unsaved_record(
+    game: str,
+    options: dict[str, object],
+    players: tuple[int, int],
+    rated: bool,
+    level: str | None,
+    place: tuple[int | None, int, int | None],
+) -> MatchRecord:
+    """The record of a match being started in ``place`` (guild, channel, parent channel), before it is
+    saved: its opening steps are played on it."""
+    guild_id, channel_id, parent_id = place
+    return MatchRecord(
+        id=0, guild_id=guild_id, channel_id=channel_id, parent_id=parent_id, game=game,
+        options=dict(options), players=players, state="", version=0, status="active", message_id=None,
+        rated=rated, created_at=0.0, updated_at=0.0, computer_level=level,
+    )  # fmt: skip
 
 
 class SessionManager:
@@ -181,24 +213,15 @@ class SessionManager:
         ``rematch_of``: the finished match this one rematches (each match is rematched once).
         ``MatchCannotStart`` when the match can never start as asked (nothing is created)."""
         variant = find_variant(game)
-        try:
-            # Options checked when the challenge was made may be refused now (a rule came since).
-            state = variant.new_game(options)
-        except GameError as exc:
-            raise MatchCannotStart(f"This match cannot be played: {str(exc).rstrip('.')}.") from exc
+        state = opening_state(variant, options)
         rated = rated and variant.counts_for_rating(options)
         human = self.computer.human_of(players)
-        record_stub = MatchRecord(
-            id=0, guild_id=guild_id, channel_id=channel_id, parent_id=parent_id, game=variant.key,
-            options=dict(options), players=players, state="", version=0, status="active",
-            message_id=None, rated=rated, created_at=0.0, updated_at=0.0, computer_level=computer_level,
-        )  # fmt: skip
-        stub = Session(record=record_stub, variant=variant, state=state)
+        stub = unsaved_record(
+            variant.key, options, players, rated, computer_level, (guild_id, channel_id, parent_id)
+        )
+        starting = Session(record=stub, variant=variant, state=state)
         steps: list[Step] = []
-        try:
-            state = await self._advance(stub, state, steps, starting=True)
-        except RunsForever as exc:
-            raise MatchCannotStart(str(exc)) from exc
+        state = await self._advance(starting, state, steps, starting=True)
         now = self.clock.now()
         try:
             record = await self.store.matches.create(
@@ -216,9 +239,7 @@ class SessionManager:
         except ChallengeAnswered as exc:
             raise UserError("This challenge was answered a moment ago.") from exc
         except AlreadyRematched as exc:
-            raise MatchCannotStart(
-                f"Match #{rematch_of} has had its rematch already; start a new match with /challenge."
-            ) from exc
+            raise MatchCannotStart(f"Match #{rematch_of} has had its rematch already: {NEW_MATCH}") from exc
         session = Session(record=record, variant=variant, state=state)
         self._sessions[record.id] = session
         return Played(session=session, before=None, steps=tuple(steps))
@@ -245,14 +266,7 @@ class SessionManager:
             if session.awaiting_confirmation:
                 raise UserError("Your turn is complete: confirm it, or take a step back with Undo.")
             action, after = parsed(session.variant, position, notation)
-            named = session.variant.speaks_for(action)
-            if named is not None and named != seat:
-                raise UserError("That is for the other player to decide, not you.")
-            spec = position.chance()
-            if spec is not None:
-                # A chance outcome written as notation ("roll 6-6-6") would let a player choose the
-                # dice: outcomes come only from the bot's random source (``roll``).
-                raise UserError(f"That is for chance to decide, not a player: use {spec.label}.")
+            check_own_action(session.variant, position, seat, action)
             steps = [*session.draft, step_of(seat, action, position, after, automatic=False)]
             mode = session.variant.confirmation_of(position, action)
             if mode is not TurnConfirmation.EACH_STEP and own_step(position, seat):
@@ -295,7 +309,7 @@ class SessionManager:
         standing answers to response windows, when they change with this request. The computer
         thinks in a worker process (``think``), so neither the event loop nor other matches wait for
         it (the session's lock keeps this match's clicks out meanwhile). Where that never ends,
-        ``RunsForever`` tells the player (``starting``: the match being started)."""
+        ``RunsForever`` tells the player (``MatchCannotStart`` for the match being ``starting``)."""
         standing = always_pass or session.record.always_pass
 
         def is_computer(seat: int) -> bool:
@@ -325,7 +339,7 @@ class SessionManager:
         log.warning(
             "match %s: more than %s automatic actions, nothing saved", session.id, MAX_AUTOMATIC_ACTIONS
         )
-        raise RunsForever(starting)
+        raise MatchCannotStart(str(RunsForever(starting=True))) if starting else RunsForever()
 
     async def _commit(
         self,
@@ -380,5 +394,3 @@ class SessionManager:
         if result is not None:
             self._forget(session)
         return Played(session=session, before=before, steps=tuple(steps))
-
-    # -- due work (the scheduler asks; a publisher shows each) ----------------------------------------

@@ -11,14 +11,12 @@ import io
 import logging
 from typing import TYPE_CHECKING, Any
 
-import aiohttp
 import discord
 from discord import app_commands
 from discord.ext import commands
 
 from bot.analyses import FileNotAnalysed, FileSource
 from bot.history import NoMatchHere
-from bot.publishing import Unpostable
 from bot.session import (
     MatchOver,
     NotInMatch,
@@ -30,20 +28,15 @@ from bot.session import (
     deciding_seat,
 )
 from bot.store import MatchRecord
-from cogs.board import match_label, options_text, player_names
+from cogs.analysis_posts import AnalysisPosts
+from cogs.analysis_words import SCALE_WORDS, analysis_text, signed
+from cogs.board import match_label, options_text
 from cogs.components import NOT_RUNNING, MatchPicker, OpenReviewButton, PlayHintButton, Reviewed
 from cogs.origin import check_origin
-from cogs.publisher import (
-    ANALYSIS_FAILED,
-    ANALYSIS_PENDING,
-    ANALYSIS_POSTED,
-    ANALYSIS_UNPOSTABLE,
-    transient,
-)
 from cogs.replies import reply_privately
-from engine import VARIANTS, find_variant
+from engine import VARIANTS
 from engine.ai.coaches import HINTS
-from engine.ai.coaching import Analysis, Decision, Hint, NoHintError, PlayerReport, Scale
+from engine.ai.coaching import Hint, NoHintError
 from render import SEAT_STYLES
 
 if TYPE_CHECKING:
@@ -51,27 +44,22 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-SCALE_WORDS = {
-    Scale.MATCH: "match equity (cubeful: the score, the cube and the Crawford game count)",
-    Scale.MONEY: "money equity (cubeless)",
-    Scale.POINTS: "points won (the play ends the game)",
-}
-NAME_WIDTH = 10
 MATCH_FILE_LIMIT = 1_000_000
 """The largest match file ``/analyse`` reads (bytes): a long match's ``.mat`` is some tens of kilobytes."""
-"""Characters of a player's name in the analysis table (a phone shows about 34 in a code block)."""
 
 
 class Coach(commands.Cog):
     def __init__(self, bot: RingsideBot) -> None:
         self.bot = bot
+        #: posts the analyses of finished matches (``bot.analyses`` computes them)
+        self.posts = AnalysisPosts(bot)
 
     async def cog_load(self) -> None:
-        self.bot.publishers.analyses = self
+        self.bot.publishers.analyses = self.posts
         self.bot.controls.hint = self
 
     async def cog_unload(self) -> None:
-        if self.bot.publishers.analyses is self:
+        if self.bot.publishers.analyses is self.posts:
             self.bot.publishers.analyses = None
         if self.bot.controls.hint is self:
             self.bot.controls.hint = None
@@ -291,84 +279,6 @@ class Coach(commands.Cog):
         await self.bot.analyses.imported_posted(done.id, sent.id)
         await interaction.followup.send(f"{file.filename} is analysed: see below.", ephemeral=True)
 
-    # -- the analysis of a finished match -------------------------------------------------------------
-
-    async def analysis_ready(self, match_id: int, analysis: Analysis) -> int | None:
-        """Post the analysis as a reply to the match's result message, with the chart; the result
-        message's line about it then says so."""
-        record = await self.bot.sessions.history.match(match_id)
-        if record is None:
-            return None
-        variant = find_variant(record.game)
-        session = Session(record=record, variant=variant, state=None)
-        names = await player_names(self.bot, session)
-        shown = tuple(name or f"Player {seat + 1}" for seat, name in enumerate(names))
-        styles = SEAT_STYLES[record.game]
-        # Drawn in a heavy worker process, with the replays and the analyses.
-        chart = await self.bot.render_pool.chart(
-            analysis.chances,
-            0,
-            f"{shown[0]} ({variant.seat_names[0]})",
-            (styles[0], styles[1]),
-        )
-        channel = self.bot.get_partial_messageable(record.channel_id, guild_id=record.guild_id)
-        # A reply to the result message when there is one (a crash may have come between its post and
-        # the note of its id; a moderator may have deleted it): else a plain message in the channel.
-        reply: dict[str, Any] = {}
-        if record.result_message_id is not None:
-            message = channel.get_partial_message(record.result_message_id)
-            reply = {"reference": message.to_reference(fail_if_not_exists=False), "mention_author": False}
-        try:
-            text = analysis_text(
-                analysis, match_id, variant.title, options_text(session), (shown[0], shown[1])
-            )
-            review = discord.ui.View(timeout=None)
-            review.add_item(OpenReviewButton.build(Reviewed(match_id)))
-            sent = await channel.send(
-                text[:2000],
-                file=discord.File(io.BytesIO(chart), filename=f"analysis-{match_id}.png"),
-                view=review,
-                allowed_mentions=discord.AllowedMentions.none(),
-                **reply,
-            )
-        except discord.HTTPException as exc:
-            if transient(exc):
-                raise  # Discord's trouble: tried again at the next round
-            log.warning(
-                "the analysis of match %s cannot be posted, and is not tried again: %s", match_id, exc
-            )
-            await self._note_on_result(record, ANALYSIS_UNPOSTABLE)
-            raise Unpostable(str(exc)) from exc
-        except (aiohttp.ClientError, OSError, TimeoutError):
-            raise  # the network: tried again at the next round
-        except Exception as exc:
-            # A bug never goes away by itself: given up, not retried at every round.
-            log.exception("the analysis of match %s cannot be posted, and is not tried again", match_id)
-            raise Unpostable(repr(exc)) from exc
-        await self._note_on_result(record, ANALYSIS_POSTED)
-        return sent.id
-
-    async def analysis_failed(self, match_id: int) -> None:
-        record = await self.bot.sessions.history.match(match_id)
-        if record is not None:
-            await self._note_on_result(record, ANALYSIS_FAILED)
-
-    async def _note_on_result(self, record: MatchRecord, line: str) -> None:
-        """Replace the result message's "being computed" line (a failure here is only logged)."""
-        if record.result_message_id is None:
-            return
-        try:
-            channel = self.bot.get_partial_messageable(record.channel_id, guild_id=record.guild_id)
-            message = await channel.fetch_message(record.result_message_id)
-            if ANALYSIS_PENDING in message.content:
-                await message.edit(content=message.content.replace(ANALYSIS_PENDING, line))
-        except discord.HTTPException as exc:
-            log.info("could not update the result message of match %s: %s", record.id, exc)
-
-
-def _signed(value: float, digits: int = 3) -> str:
-    return f"{value:+.{digits}f}"
-
 
 POSITION_CHANGED = "The position has changed since this hint: nothing was played. Ask for a new /hint."
 
@@ -396,9 +306,9 @@ def hint_text(hint: Hint, session: Session, drafted: bool = False) -> str:
     width = max(len(c.text) for c in hint.choices)
     rows = []
     for i, choice in enumerate(hint.choices, start=1):
-        mark = "best" if choice.best else _signed(choice.diff)
+        mark = "best" if choice.best else signed(choice.diff)
         rows.append(
-            f"{'▶' if choice.best else ' '} {i}. {choice.text:<{width}}  {_signed(choice.equity)}  {mark}"
+            f"{'▶' if choice.best else ' '} {i}. {choice.text:<{width}}  {signed(choice.equity)}  {mark}"
         )
     lines.append("```\n" + "\n".join(rows) + "\n```")
     if hint.total > len(hint.choices):
@@ -417,76 +327,3 @@ def hint_text(hint: Hint, session: Session, drafted: bool = False) -> str:
     if drafted:
         lines.append("From the start of your turn: the moves you have made so far are not counted.")
     return "\n".join(lines)
-
-
-def analysis_text(analysis: Analysis, match_id: int, title: str, options: str, names: tuple[str, str]) -> str:
-    """The analysis as a message: a table per player, the definitions in one line each."""
-    low, mid, high = analysis.thresholds
-    heads = [name[:NAME_WIDTH] for name in names]
-
-    def row(label: str, value: Any) -> str:
-        return f"{label:<10}" + "".join(f"{value(p):>{NAME_WIDTH + 2}}" for p in analysis.players)
-
-    def pr(p: PlayerReport) -> str:
-        return "—" if p.pr is None else f"{p.pr:.1f}"
-
-    table = [
-        f"{'':<10}" + "".join(f"{h:>{NAME_WIDTH + 2}}" for h in heads),
-        row("PR", pr),
-        row("Decisions", lambda p: p.unforced),
-        row("Doubtful", lambda p: p.doubtful),
-        row("Errors", lambda p: p.errors),
-        row("Blunders", lambda p: p.blunders),
-        row("Luck", lambda p: _signed(p.luck, 2)),
-    ]
-    what = f"{title}" + (f", {options}" if options else "")
-    lines = [
-        f"📊 **Analysis of match #{match_id}** ({what})",
-        "```\n" + "\n".join(table) + "\n```",
-        "PR: 500 × the equity lost per decision, on average (lower is better; 0 plays like the engine). "
-        f"Doubtful from {low:.2f} equity lost, error from {mid:.2f}, blunder from {high:.2f}. "
-        "Luck: what the dice gave against average rolls, in equity (+ lucky, − unlucky).",
-        f"Engine: {analysis.level}; {SCALE_WORDS[analysis.scale]}. The chart shows the first player's "
-        "chance to win each game, before each roll.",
-    ]
-    worst = biggest_mistakes(analysis)
-    if worst:
-        lines.append("**Biggest mistakes**")
-        lines.extend(
-            f"· {names[d.seat][:32]}, {decision_place(d)}: {_kind_words(d)} `{d.played}`, best `{d.best}` "
-            f"({_signed(-d.loss)})"
-            for d in worst
-        )
-    if analysis.approximate:
-        lines.append(f"⚠️ This analysis is {analysis.approximate}.")
-    lines.append(REVIEW_NOTE)
-    return "\n".join(lines)
-
-
-REVIEW_NOTE = "**Review**: every decision that lost equity, a page each, privately (anyone may review)."
-
-
-def decision_place(decision: Decision) -> str:
-    """Where a decision was made, as the analysis and the review name it: game and move, as players
-    count (``Decision.turn`` holds the move: the ``.mat`` line of the turn)."""
-    if decision.action is None:
-        return f"game {decision.game} turn {decision.turn}"  # saved before moves were counted so
-    return f"game {decision.game}, move {decision.turn}"
-
-
-MISTAKES_SHOWN = 3
-"""How many of the costliest decisions the analysis lists."""
-
-
-def biggest_mistakes(analysis: Analysis) -> list[Decision]:
-    """The costliest counted decisions, at least doubtful, costliest first (earlier first on a tie)."""
-    low = analysis.thresholds[0]
-    counted = [d for d in analysis.decisions if d.unforced and d.loss >= low]
-    counted.sort(key=lambda d: (-d.loss, d.game, d.turn))
-    return counted[:MISTAKES_SHOWN]
-
-
-def _kind_words(decision: Decision) -> str:
-    if decision.kind == "play" and decision.roll:
-        return f"rolled {decision.roll}, played"
-    return {"play": "played", "cube": "cube:", "take": "answer:"}.get(decision.kind, "chose")

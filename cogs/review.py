@@ -28,8 +28,8 @@ from discord.ext import commands
 from bot.housekeeping import KEEP_IMPORTS_FOR
 from bot.session import UserError
 from bot.store.analyses import DONE, FAILED, PENDING, POSTED
+from cogs.analysis_words import SCALE_WORDS, decision_place
 from cogs.board import record_names
-from cogs.coach import SCALE_WORDS, decision_place
 from cogs.components import ReviewButton, Reviewed
 from cogs.replies import reply_privately
 from engine import find_variant

@@ -20,7 +20,7 @@ from PIL import Image
 from bot.session import Session, deciding_seat
 from bot.store import Store
 from bot.store.analyses import DONE, FAILED, PENDING, POSTED
-from cogs.coach import analysis_text, biggest_mistakes
+from cogs.analysis_words import analysis_text, biggest_mistakes
 from cogs.publisher import ANALYSIS_FAILED, ANALYSIS_PENDING, ANALYSIS_POSTED
 from engine import IllegalActionError
 from engine.ai.coaches import ANALYSES
@@ -400,7 +400,7 @@ async def test_an_analysis_that_can_never_be_posted_is_given_up_not_retried_ever
         def broken(*args: Any) -> str:
             raise TypeError("a bug in the analysis message")
 
-        monkeypatch.setattr("cogs.coach.analysis_text", broken)
+        monkeypatch.setattr("cogs.analysis_posts.analysis_text", broken)
     else:
         fake.delete_channel(fake.channel)
     await bot.analyses.run(match_id)

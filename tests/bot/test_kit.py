@@ -128,7 +128,7 @@ async def test_the_cogs_register_as_publishers_and_unregister_when_unloaded(
     play = bot.get_cog("Play")
     assert isinstance(play, Play)
     assert bot.publishers.matches is play.notices
-    assert bot.publishers.analyses is bot.get_cog("Coach")
+    assert bot.publishers.analyses is bot.get_cog("Coach").posts  # type: ignore[union-attr]
     assert bot.controls.game is play.controls and bot.controls.rules is bot.get_cog("Help")
     assert bot.controls.challenge is challenge.answers and bot.controls.hint is bot.get_cog("Coach")
     assert bot.controls.review is bot.get_cog("Review")
