@@ -9,6 +9,7 @@ from engine.ai.coaching import Analysis, Decision, PlayerReport, Scale
 
 SCALE_WORDS = {
     Scale.MATCH: "match equity (cubeful: the score, the cube and the Crawford game count)",
+    Scale.CUBEFUL_MONEY: "money equity (cubeful: the cube and the session's Jacoby and beaver rules count)",
     Scale.MONEY: "money equity (cubeless)",
     Scale.POINTS: "points won (the play ends the game)",
 }

@@ -5,8 +5,10 @@ and the winning chances over the match. Pure: the match's options and action log
 Definitions (``docs/analysis.md`` says them for players):
 
 - Equity: bgsage's, from the deciding player's view, in units of the current cube; cubeful with the
-  match score, the cube and the Crawford game (``Scale.MATCH``), cubeless money equity in Old
-  English (``Scale.MONEY``, approximate: the engine does not know the five-checker limit).
+  match score, the cube and the Crawford game (``Scale.MATCH``); in a money session cubeful money
+  equity (``Scale.CUBEFUL_MONEY``: the cube, Jacoby and beavers as the session plays them);
+  cubeless money equity in Old English (``Scale.MONEY``, approximate: the engine does not know the
+  five-checker limit).
 - Every decision is analysed at one depth, ``COACH_LEVEL`` (``level``), the hints' own: a play the
   hint names best is never charged. A checker play's equity lost is the best play's equity minus
   the played one's. It is unforced (counted) when the roll has more than one legal play and no play
@@ -48,8 +50,8 @@ from engine.ai.backgammon_bgsage import (
     ranked_plays,
     sage_board,
 )
-from engine.ai.backgammon_hints import APPROXIMATE, cube_best, level_words
-from engine.ai.coaching import Analysis, AnalysisStopped, Decision, PlayerReport, Scale, StopCheck
+from engine.ai.backgammon_hints import APPROXIMATE, cube_best, level_words, scale_of
+from engine.ai.coaching import Analysis, AnalysisStopped, Decision, PlayerReport, StopCheck
 from engine.backgammon.board import CHECKERS, Board, borne_off
 from engine.backgammon.game import (
     BackgammonState,
@@ -189,7 +191,7 @@ def analyse(
         players=(tallies[0].report(0), tallies[1].report(1)),
         decisions=tuple(decisions),
         chances=tuple(tuple(game) for game in games if game),
-        scale=Scale.MONEY if approximate else Scale.MATCH,
+        scale=scale_of(first),
         level=level_words(level),
         approximate=approximate,
         thresholds=(DOUBTFUL, ERROR, BLUNDER),

@@ -99,6 +99,20 @@ _analyzers: dict[tuple[str, bool], BgBotAnalyzer] = {}
 _lock = threading.Lock()
 
 
+TIE = 1e-9
+"""Equities closer than this are equal (a cash with no gammon chances: no double and double/pass are
+both worth exactly the game)."""
+
+
+def doubles(no_double: float, take: float, drop: float) -> bool:
+    """Whether the player on roll should double, from their equities: when doubling is worth more
+    than playing on, the opponent answering as well as it can. A tie with a pass is a double, as GNU
+    Backgammon has it ("Double, pass": cash the game rather than play it out for nothing more)."""
+    if drop <= take:  # the opponent passes
+        return no_double <= drop + TIE
+    return take > no_double
+
+
 def analyzer(eval_level: str, cubeful: bool) -> BgBotAnalyzer:
     """The shared analyzer of a setting (made on first use)."""
     key = (eval_level, cubeful)
@@ -289,7 +303,8 @@ class SagePlayer:
         return analyzer(self.cube_level, True).cube_action(sage_board(state.board), **ctx.kwargs())
 
     def _should_double(self, state: BackgammonState) -> bool:
-        return bool(self._cube(state).should_double)
+        cube = self._cube(state)
+        return doubles(float(cube.equity_nd), float(cube.equity_dt), float(cube.equity_dp))
 
     def _accepts(self, state: BackgammonState) -> bool:
         """Accept a resignation worth at least what playing on is expected to bring (cubeless, from

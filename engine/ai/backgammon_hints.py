@@ -32,6 +32,7 @@ from engine.ai.backgammon_bgsage import (
     SagePlayer,
     analyzer,
     context,
+    doubles,
     ranked_plays,
     sage_board,
 )
@@ -60,7 +61,11 @@ def checker_level(state: BackgammonState, player: SagePlayer = COACH) -> str:
 
 
 def scale_of(state: BackgammonState) -> Scale:
-    return Scale.MONEY if state.rules in APPROXIMATE_RULES else Scale.MATCH
+    """What the equities of a decision in ``state`` measure: cubeless money play where the engine
+    plays the rules only approximately, a money session's cubeful equity, else the match's."""
+    if state.rules in APPROXIMATE_RULES:
+        return Scale.MONEY
+    return Scale.CUBEFUL_MONEY if state.is_money else Scale.MATCH
 
 
 def hint(view: GameView, player: SagePlayer = COACH, shown: int = SHOWN) -> Hint:
@@ -130,7 +135,7 @@ TOO_GOOD = "No double, too good"
 def cube_best(no_double: float, take: float, drop: float) -> str:
     """The best cube action in words, from the doubler's equities: ``Double``, ``No double``, or
     ``TOO_GOOD`` when playing on beats cashing a game the opponent would pass."""
-    if min(take, drop) > no_double:
+    if doubles(no_double, take, drop):
         return "Double"
     return TOO_GOOD if take > drop and no_double > drop else "No double"
 
@@ -145,6 +150,8 @@ def _double_hint(state: BackgammonState, player: SagePlayer) -> Hint:
         (f"{TOO_GOOD} (roll)" if best == TOO_GOOD else "No double (roll)", nd, RollOn().notation),
         (f"Double to {state.cube * 2}", double, Double().notation),
     ]
+    if best == "Double":
+        rows.reverse()  # on a tie (a cash), the double comes first: it is the best choice
     choices = _choices(rows)
     answer = "take" if dt <= dp else "pass"
     words = "Too good to double (play on for a gammon)" if best == TOO_GOOD else best
@@ -155,7 +162,7 @@ def _double_hint(state: BackgammonState, player: SagePlayer) -> Hint:
         question="Double or roll",
         choices=choices,
         total=2,
-        scale=Scale.MATCH,
+        scale=scale_of(state),
         level=level_words(player.cube_level),
         advice=advice,
         chances=chances,
@@ -177,7 +184,7 @@ def _take_hint(state: BackgammonState, player: SagePlayer) -> Hint:
         question="Take, beaver or pass" if state.may_beaver() else "Take or pass",
         choices=choices,
         total=len(rows),
-        scale=Scale.MATCH,
+        scale=scale_of(state),
         level=level_words(player.cube_level),
         advice=match_words(state, seat, float(cube.equity_nd), -take, -drop, taker=True).removeprefix("; "),
         chances=(1.0 - win, lose_gammon, gammon),

@@ -20,6 +20,9 @@ class Scale(Enum):
     """Cubeless money play: +1 a single win, +2 a gammon (the engine's estimate without a cube)."""
     MATCH = "match"
     """The match as it stands (score, cube, Crawford): equity in points of the current cube."""
+    CUBEFUL_MONEY = "cubeful money"
+    """A money game with the cube (and the session's Jacoby and beaver rules): equity in points of the
+    current cube; no score, no Crawford game."""
     POINTS = "points"
     """Points the play wins at once (a play that bears off the last checker)."""
 

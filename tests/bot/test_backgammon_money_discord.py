@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from engine.backgammon.variant import VARIANT
 from fakediscord import FakeDiscord, FakeMessage, FakeUser
 from fakediscord.matches import challenge_and_accept, live_board, match_id_of, play_until_over, user_on_turn
 from tests.bot.test_backgammon_discord import buttons, play_turn_by_clicks, text_of
@@ -226,5 +227,30 @@ async def test_a_typed_stop_in_the_other_players_name_is_refused_and_changes_not
         mover, "move", {"notation": f"stop {('white', 'black')[seat]}"}, channel=board.channel_id, idle=True
     )
     assert (await bot.sessions.get(mid)).record.version > before  # their own stop is taken
+    fake.assert_clean()
+    await stop_bot(bot)
+
+
+@pytest.mark.asyncio
+async def test_hints_and_analyses_of_a_money_session_speak_of_money(
+    fake: FakeDiscord, tmp_path: Path
+) -> None:
+    """Issue 33: /hint and the analysis said 'match equity' and 'the Crawford game count' in a money
+    game. A money session's equities are cubeful money equities: so they are called."""
+    from cogs.analysis_words import analysis_text
+    from engine.ai.backgammon_analysis import analyse
+
+    bot = await start_bot(fake, tmp_path / "db.sqlite3")
+    board, users = await start(fake)  # a money session is unrated: hints are given
+    mover = user_on_turn(board, users)
+    assert mover is not None
+    result = await fake.slash(mover, "hint", {}, channel=board.channel_id, idle=True)
+    shown = result.private
+    assert shown is not None and "Equity: money equity (cubeful" in shown.content, shown
+    assert "match equity" not in shown.content and "Crawford" not in shown.content
+    options = VARIANT.resolve_options({"length": 0})
+    log = ["opening 2-5", "move 8/6", "move 13/8", "double", "take", "roll 4-6", "move 13/9", "move 24/18"]
+    text = analysis_text(analyse(options, log, level="2ply"), 1, "Backgammon", "money game", ("Ann", "Bob"))
+    assert "money equity (cubeful" in text and "match equity" not in text and "Crawford" not in text
     fake.assert_clean()
     await stop_bot(bot)

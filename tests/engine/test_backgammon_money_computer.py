@@ -10,6 +10,7 @@ import pytest
 from engine.ai.backgammon_analysis import analyse
 from engine.ai.backgammon_bgsage import EASY, HARD, MEDIUM, context
 from engine.ai.backgammon_hints import hint
+from engine.ai.coaching import Scale
 from engine.backgammon.board import side_from
 from engine.backgammon.game import BackgammonState, Beaver, Double, Pass, Phase, Take
 from engine.backgammon.variant import VARIANT
@@ -79,3 +80,36 @@ def test_the_analysis_counts_a_beaver_as_the_answer_to_a_double() -> None:
     ]
     assert [(d.played, d.best, d.choices) for d in took] == [("Take", "Beaver", 3)]
     assert took[0].loss == pytest.approx(answers[0].best_equity - took[0].played_equity)
+
+
+def test_hints_and_analyses_of_a_money_session_are_in_cubeful_money_equity() -> None:
+    """Issue 33: they were labelled match equity (the score, the Crawford game), which a money session
+    has not; a match keeps its scale, Old English its cubeless money one."""
+    doubled = act(money(beavers=True), "double")
+    assert hint(doubled.view(0)).scale is Scale.CUBEFUL_MONEY
+    assert hint(act(money(), "roll", "roll 5-2").view(1)).scale is Scale.CUBEFUL_MONEY
+    options = VARIANT.resolve_options({"length": 0})
+    assert (
+        analyse(options, ["opening 2-5", "move 8/6", "move 13/8"], level="2ply").scale is Scale.CUBEFUL_MONEY
+    )
+    assert analyse({"length": 3}, ["opening 2-5", "move 8/6", "move 13/8"], level="2ply").scale is Scale.MATCH
+
+
+def cash_with_no_gammon() -> BackgammonState:
+    """White to roll or double in money play with two checkers on its 1-point (any roll bears both
+    off), Black with a checker off already: no double and double/pass are both worth the game."""
+    sides = (side_from({1: 2}), side_from({4: 4, 5: 5, 6: 5}))
+    return VARIANT.new_game({"length": 0}).but(sides=sides, phase=Phase.DECIDE, turn_seat=0)
+
+
+def test_a_cash_with_no_gammon_chances_is_double_pass_as_gnu_backgammon_says() -> None:
+    """Issue 33: No double and Double/pass worth the same (+1.000 each): GNU Backgammon's 2-ply says
+    "Proper cube action: Double, pass" for this position (eN8HAIABAAAAAA, X on roll, Jacoby off or
+    on); the hint said "No double" and the computer rolled on. The tie is broken towards cashing."""
+    s = cash_with_no_gammon()
+    given = hint(s.view(0))
+    assert given.advice.startswith("Double:"), given.advice
+    assert given.choices[0].equity == pytest.approx(given.choices[1].equity)
+    assert given.choices[0].best and given.choices[0].action == "double", given.choices
+    for player in (EASY, MEDIUM, HARD):
+        assert player(s.view(0), random.Random(1)) == Double()
