@@ -28,6 +28,7 @@ from cogs.match_notices import MatchNotices
 from cogs.origin import board_link
 from cogs.publisher import REPOST_HEADLINE, BoardPublisher
 from cogs.replies import reply_privately
+from cogs.turn_panels import send_private
 from engine import NotationError
 
 if TYPE_CHECKING:
@@ -214,13 +215,7 @@ class Play(commands.Cog):
             return
         if played.draft:
             reply = await self.controls.turns.reply(played.session, seat)
-            await interaction.followup.send(
-                reply.content,
-                embed=reply.embed or discord.utils.MISSING,
-                file=reply.file or discord.utils.MISSING,
-                view=reply.view or discord.utils.MISSING,
-                ephemeral=True,
-            )
+            await send_private(interaction, reply)
             return
         shown = await self.publisher.show(played.session.id)
         board = (

@@ -14,6 +14,7 @@ from cogs.board import private_reply
 from cogs.origin import board_link, is_private
 from cogs.outcomes import note
 from cogs.replies import reply_privately
+from cogs.turn_panels import send_private
 
 if TYPE_CHECKING:
     from cogs.match_controls import MatchControls
@@ -65,13 +66,7 @@ class StaleClicks:
             return
         await interaction.response.defer(ephemeral=True, thinking=True)
         reply = await self.controls.turns.reply(session, seat)
-        await interaction.followup.send(
-            (said + reply.content)[:2000],
-            embed=reply.embed or discord.utils.MISSING,
-            file=reply.file or discord.utils.MISSING,
-            view=reply.view or discord.utils.MISSING,
-            ephemeral=True,
-        )
+        await send_private(interaction, reply, said)
 
     async def _current_panel(
         self, interaction: discord.Interaction[Any], session: Session, seat: int

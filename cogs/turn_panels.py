@@ -49,13 +49,7 @@ class TurnPanels:
             if is_private(interaction):
                 await interaction.edit_original_response(**kwargs)
             else:
-                await interaction.followup.send(
-                    reply.content,
-                    embed=reply.embed or discord.utils.MISSING,
-                    file=reply.file or discord.utils.MISSING,
-                    view=reply.view or discord.utils.MISSING,
-                    ephemeral=True,
-                )
+                await send_private(interaction, reply)
             return
         if is_private(interaction):
             reply = private_reply(session, seat, played.steps)
@@ -66,3 +60,14 @@ class TurnPanels:
             await self.play.publisher.show(session.id, panel_of=interaction.user.id)
             return
         await self.play.publisher.show(session.id, interaction=interaction)
+
+
+async def send_private(interaction: discord.Interaction[Any], reply: PrivateMessage, said: str = "") -> None:
+    """``reply`` (after the words ``said``) as a new private message answering ``interaction``."""
+    await interaction.followup.send(
+        (said + reply.content)[:2000],
+        embed=reply.embed or discord.utils.MISSING,
+        file=reply.file or discord.utils.MISSING,
+        view=reply.view or discord.utils.MISSING,
+        ephemeral=True,
+    )
