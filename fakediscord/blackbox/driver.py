@@ -27,6 +27,7 @@ from engine import find_variant
 from fakediscord.errors import NoResponse
 from fakediscord.fake import FakeDiscord
 from fakediscord.matches import private_panel, user_on_turn
+from fakediscord.patience import patient
 from fakediscord.results import InteractionResult
 from fakediscord.world import ComponentInfo, FakeInteraction, FakeMessage, FakeUser
 
@@ -425,7 +426,7 @@ class Table:
         (The bot's progress is not an event of the fake's, so this one wait polls.)"""
         if self.database is None:
             return
-        deadline = time.perf_counter() + SETTLE_TIMEOUT
+        deadline = time.perf_counter() + patient(SETTLE_TIMEOUT)
         while self.behind():
             if time.perf_counter() > deadline:
                 self.clicker.ledger.fail(

@@ -85,9 +85,10 @@ TO_THE_END = 400
 #: Decisions of the ring match between two members after the restart before its player on turn resigns
 #: (random play: half its games end within about 30 decisions, one in a hundred takes over 200).
 RING_TO_THE_END = 200
-ANALYSIS_TIMEOUT = 300.0
-"""How long the analysis of a finished match may take to be posted (3-ply, one at a time, on a loaded CI
-machine)."""
+ANALYSIS_TIMEOUT = 900.0
+"""How long the analysis of a finished match may take to be posted (3-ply, one at a time, in a heavy
+worker that runs below everything else: on a machine whose cores are busy with other programs it
+gets little of them; stretched further by ``fakediscord.patience`` like every wait of the fake)."""
 #: Custom ids of the bot's kinds that none of its templates accept: beyond 64 bits, an unknown
 #: operation, a page out of range, no match at all.
 MADE_UP = (

@@ -8,6 +8,7 @@ import asyncio
 import time
 from typing import TYPE_CHECKING
 
+from fakediscord.patience import patient
 from fakediscord.world import FakeMessage
 
 from .driver import SETTLE_TIMEOUT, Stuck
@@ -55,7 +56,7 @@ async def finish_tournament(self: BlackBox, announcement: FakeMessage) -> None:
 
 async def settled_embeds(self: BlackBox, message: FakeMessage, wanted: str = "Round 1") -> object:
     """The message's embeds once they say ``wanted`` (or as they are after a while)."""
-    deadline = time.monotonic() + SETTLE_TIMEOUT
+    deadline = time.monotonic() + patient(SETTLE_TIMEOUT)
     while time.monotonic() < deadline and wanted not in str(self.fake.message(message).embeds):
         await asyncio.sleep(0.1)
     return self.fake.message(message).embeds
