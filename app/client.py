@@ -204,6 +204,11 @@ class RingsideBot(commands.Bot):
             synced = await self.tree.sync()
         log.info("synced %d slash commands%s", len(synced), " to the dev server" if self.dev_guild_id else "")
         await self.heartbeat.forgive_downtime()
+        # Work a crashed or killed process had claimed is taken up now, not a lease later.
+        try:
+            await self.claims.free_the_dead(sole=self.store.connection.backend == "sqlite")
+        except Exception:
+            log.exception("the claims of bot processes that are gone could not be given back")
         # Analyses not computed or not posted before a restart are taken up again.
         self.analyses.start()
         await self.analyses.resume()

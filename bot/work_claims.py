@@ -4,7 +4,10 @@ Several bot processes may share one database (PostgreSQL). Each does the schedul
 shards' servers (``bot.store.scope``); on top of that, the work whose doing twice would show twice (a
 board posted again, an analysis posted twice, housekeeping) is claimed first: a claim another process
 holds is passed by, and a claim whose process died runs out with its lease, so nothing is missed for
-longer than the lease. Each step is also conditional in the store (a reminder is claimed by clearing
+longer than the lease. A process that starts gives back at once the claims of processes it knows to
+be gone (``free_the_dead``): every other owner's on SQLite, whose file one process holds at a time, and
+on PostgreSQL those of a process of this machine that no longer runs; a restart after a crash or a kill
+takes up the work at once, not a lease later. Each step is also conditional in the store (a reminder is claimed by clearing
 its time, a result by the match's version), so a step done again changes nothing.
 """
 
@@ -23,7 +26,8 @@ from bot.store import Store
 log = logging.getLogger(__name__)
 
 OWNER = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(3)}"
-"""This process, as its claims name it."""
+"""This process, as its claims name it: its machine, its process id, and a token of its own (a process
+id is used again by a later process, in a container often the same one)."""
 
 BOARD_LEASE = 120.0
 """Seconds a board being brought up to date is held (posting one takes well under a second)."""
@@ -38,6 +42,17 @@ class WorkClaims:
         self.clock = clock
         self.owner = owner
 
+    async def free_the_dead(self, *, sole: bool) -> int:
+        """At start-up: give back the claims of every owner known to be gone (``sole``: this process
+        holds the database alone, as on SQLite, so every other owner is gone); how many."""
+        freed = 0
+        for owner in await self.store.claims.owners():
+            if owner != self.owner and (sole or gone(owner, self.owner)):
+                freed += await self.store.claims.release_owner(owner)
+        if freed:
+            log.info("took back %d claims of bot processes that are gone", freed)
+        return freed
+
     @contextlib.asynccontextmanager
     async def hold(self, kind: str, item: int, lease: float) -> AsyncIterator[bool]:
         """Claim ``item`` of ``kind`` for the block: yields whether this process holds it (False:
@@ -51,3 +66,22 @@ class WorkClaims:
                     await self.store.claims.release(kind, item, self.owner)
                 except Exception as exc:  # it runs out with its lease
                     log.info("could not give back the claim on %s %s: %s", kind, item, exc)
+
+
+def gone(owner: str, me: str = OWNER) -> bool:
+    """Whether the process that ``owner`` names is known to be gone: one of this machine whose process
+    id runs no process, or runs this one (``me``: a process id used again). Another machine's, or a
+    name not of ``OWNER``'s form, is not known to be gone (its claims run out with their lease)."""
+    host, pid, _ = [*owner.rsplit(":", 2), "", ""][:3]
+    my_host, my_pid, _ = me.rsplit(":", 2)
+    if host != my_host or not pid.isdigit():
+        return False
+    if pid == my_pid:
+        return owner != me
+    try:
+        os.kill(int(pid), 0)
+    except ProcessLookupError:
+        return True
+    except OSError:  # it runs, as another user (PermissionError), or cannot be asked
+        return False
+    return False

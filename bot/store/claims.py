@@ -34,3 +34,13 @@ class ClaimStore:
             "SELECT owner FROM work_claims WHERE kind = ? AND item = ? AND until > ?", (kind, item, now)
         )
         return None if row is None else str(row[0])
+
+    async def owners(self) -> list[str]:
+        """Every owner that holds a claim (its lease run out or not)."""
+        rows = await self._c.all("SELECT DISTINCT owner FROM work_claims")
+        return [str(r[0]) for r in rows]
+
+    async def release_owner(self, owner: str) -> int:
+        """Give back every claim ``owner`` holds (a process known to be gone); how many."""
+        async with self._c.transaction() as db:
+            return await db.execute("DELETE FROM work_claims WHERE owner = ?", (owner,))

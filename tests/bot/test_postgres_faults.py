@@ -160,22 +160,23 @@ async def test_a_move_saved_before_the_database_went_away_is_not_called_unchange
     """The database goes away after a click's move is saved but before its board is shown: the player
     is told it is saved and will show (not "nothing was changed"), and the scheduler shows it."""
     from bot.store.connection import UNREACHABLE, WriteFailed
-    from cogs.match_controls import SAVED_SHOWN_LATER, MatchControls
+    from cogs.match_controls import SAVED_SHOWN_LATER
+    from cogs.turn_panels import TurnPanels
 
     bot, board, mid, version = await _a_match(fake, tmp_path / "db.sqlite3")
     player = user_on_turn(board, fake.world.users)
     assert player is not None
-    real = MatchControls.publish
+    real = TurnPanels.show_result
 
-    async def away(self: MatchControls, interaction: object, played: object) -> None:
+    async def away(self: TurnPanels, interaction: object, played: object) -> None:
         raise WriteFailed(UNREACHABLE)
 
-    monkeypatch.setattr(MatchControls, "publish", away)
+    monkeypatch.setattr(TurnPanels, "show_result", away)
     answer = await fake.click(player, board, roll_of(board), idle=True)
     assert answer.private is not None and answer.private.content == SAVED_SHOWN_LATER
     saved = await bot.store.matches.get(mid)
     assert saved is not None and saved.version > version and saved.behind
-    monkeypatch.setattr(MatchControls, "publish", real)
+    monkeypatch.setattr(TurnPanels, "show_result", real)
     await bot.run_due_tasks()  # the scheduler's round shows what was saved
     assert not (await bot.store.matches.get(mid)).behind  # type: ignore[union-attr]
     await stop_bot(bot)

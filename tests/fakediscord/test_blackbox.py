@@ -348,6 +348,7 @@ async def test_a_match_whose_decisions_are_refused_again_and_again_is_stuck(fake
 
 
 @pytest.mark.slow  # a minute or more: the real process, every game, a kill and a restart
+@pytest.mark.sqlite_only("the black box runs the real process on a SQLite file of its own")
 @pytest.mark.skipif(
     os.environ.get("RINGSIDE_BLACKBOX_STAGE") == "1",
     reason="CI runs the black box as a stage of its own right after the tests (.ci/run): once is enough",
@@ -365,6 +366,7 @@ def test_the_black_box_stage_passes_on_this_checkout(tmp_path: Path) -> None:
 
 
 @pytest.mark.asyncio
+@pytest.mark.sqlite_only("the black box's driver reads the bot's SQLite file to pace the players")
 @pytest.mark.parametrize("game", ["ring", "backgammon"])
 async def test_a_player_who_first_uses_an_old_control_of_the_board_plays_on(
     fake: FakeDiscord, tmp_path: Path, game: str
