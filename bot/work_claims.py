@@ -5,10 +5,11 @@ shards' servers (``bot.store.scope``); on top of that, the work whose doing twic
 board posted again, an analysis posted twice, housekeeping) is claimed first: a claim another process
 holds is passed by, and a claim whose process died runs out with its lease, so nothing is missed for
 longer than the lease. A process that starts gives back at once the claims of processes it knows to
-be gone (``free_the_dead``): every other owner's on SQLite, whose file one process holds at a time, and
-on PostgreSQL those of a process of this machine that no longer runs; a restart after a crash or a kill
-takes up the work at once, not a lease later. Each step is also conditional in the store (a reminder is claimed by clearing
-its time, a result by the match's version), so a step done again changes nothing.
+be gone (``free_the_dead``): every other owner's on SQLite, whose file one process holds at a time,
+and on PostgreSQL those of a process of this machine that no longer runs; a restart after a crash or
+a kill takes up the work at once, not a lease later. Each step is also conditional in the store (a
+reminder is claimed by clearing its time, a result by the match's version), so a step done again
+changes nothing.
 """
 
 from __future__ import annotations
@@ -25,7 +26,13 @@ from bot.store import Store
 
 log = logging.getLogger(__name__)
 
-OWNER = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(3)}"
+
+def owner_name(pid: int, token: str, host: str = socket.gethostname()) -> str:
+    """How a claim names the process that holds it: its machine, its process id and a token."""
+    return f"{host}:{pid}:{token}"
+
+
+OWNER = owner_name(os.getpid(), secrets.token_hex(3))
 """This process, as its claims name it: its machine, its process id, and a token of its own (a process
 id is used again by a later process, in a container often the same one)."""
 
@@ -71,15 +78,14 @@ class WorkClaims:
 def gone(owner: str, me: str = OWNER) -> bool:
     """Whether the process that ``owner`` names is known to be gone: one of this machine whose process
     id runs no process, or runs this one (``me``: a process id used again). Another machine's, or a
-    name not of ``OWNER``'s form, is not known to be gone (its claims run out with their lease)."""
-    host, pid, _ = [*owner.rsplit(":", 2), "", ""][:3]
-    my_host, my_pid, _ = me.rsplit(":", 2)
-    if host != my_host or not pid.isdigit():
+    name not of ``owner_name``'s form, is not known to be gone (its claims run out with their lease)."""
+    parts, mine = owner.rsplit(":", 2), me.rsplit(":", 2)
+    if len(parts) != 3 or parts[0] != mine[0] or not parts[1].isdigit():
         return False
-    if pid == my_pid:
+    if parts[1] == mine[1]:
         return owner != me
     try:
-        os.kill(int(pid), 0)
+        os.kill(int(parts[1]), 0)
     except ProcessLookupError:
         return True
     except OSError:  # it runs, as another user (PermissionError), or cannot be asked

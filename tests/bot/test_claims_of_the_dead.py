@@ -5,7 +5,6 @@ analyses the killed process had claimed now, not a lease (two minutes, a quarter
 from __future__ import annotations
 
 import os
-import socket
 import subprocess
 import sys
 from pathlib import Path
@@ -14,9 +13,7 @@ import pytest
 
 from bot.clock import ManualClock
 from bot.store import Store
-from bot.work_claims import ANALYSIS_LEASE, BOARD_LEASE, OWNER, WorkClaims, gone
-
-HOST = socket.gethostname()
+from bot.work_claims import ANALYSIS_LEASE, BOARD_LEASE, OWNER, WorkClaims, gone, owner_name
 
 
 def a_dead_pid() -> int:
@@ -27,25 +24,25 @@ def a_dead_pid() -> int:
 
 
 def test_a_process_of_this_machine_that_no_longer_runs_is_gone() -> None:
-    assert gone(f"{HOST}:{a_dead_pid()}:abc123")
+    assert gone(owner_name(a_dead_pid(), "abc123"))
 
 
 def test_a_process_that_runs_is_not_gone() -> None:
-    assert not gone(f"{HOST}:{os.getppid()}:abc123")  # the process that started the tests
+    assert not gone(owner_name(os.getppid(), "abc123"))  # the process that started the tests
     assert not gone(OWNER)  # this process itself
 
 
 def test_a_claim_under_this_process_id_with_another_token_is_of_a_process_gone() -> None:
     """In a container a restarted bot often has the process id of the one killed (1): the token tells
     them apart."""
-    host, pid, _ = OWNER.rsplit(":", 2)
-    assert gone(f"{host}:{pid}:000000", OWNER)
+    assert gone(owner_name(os.getpid(), "000000"), OWNER)
 
 
 def test_a_process_of_another_machine_or_an_unknown_name_is_not_known_to_be_gone() -> None:
-    assert not gone(f"{HOST}-elsewhere:{a_dead_pid()}:abc123")
+    assert not gone(owner_name(a_dead_pid(), "abc123", host="another-machine"))
     assert not gone("not a process name")
-    assert not gone(f"{HOST}:not-a-pid:abc123")
+    here = OWNER.rsplit(":", 2)[0]
+    assert not gone(f"{here}:not-a-pid:abc123")
 
 
 @pytest.mark.asyncio
@@ -53,9 +50,9 @@ async def test_the_claims_of_a_killed_process_are_taken_back_at_start(tmp_path: 
     store = await Store.open(tmp_path / "db.sqlite3")
     try:
         clock = ManualClock(1000.0)
-        dead = f"{HOST}:{a_dead_pid()}:abc123"
-        alive = f"{HOST}:{os.getppid()}:def456"
-        elsewhere = f"{HOST}-other-machine:123:ghi789"
+        dead = owner_name(a_dead_pid(), "abc123")
+        alive = owner_name(os.getppid(), "def456")
+        elsewhere = owner_name(123, "ghi789", host="another-machine")
         assert await store.claims.claim("board", 1, dead, clock.now(), BOARD_LEASE)
         assert await store.claims.claim("analysis", 2, dead, clock.now(), ANALYSIS_LEASE)
         assert await store.claims.claim("board", 3, alive, clock.now(), BOARD_LEASE)

@@ -8,7 +8,6 @@ import contextlib
 import os
 import re
 import signal
-import socket
 import sqlite3
 import subprocess
 import sys
@@ -21,7 +20,7 @@ import discord
 import pytest
 
 from app.heartbeat import LIVE_BEAT
-from bot.work_claims import BOARD_LEASE
+from bot.work_claims import BOARD_LEASE, owner_name
 from fakediscord import FakeDiscord, FakeDiscordServer, FakeInteraction, FakeMessage, FakeUser
 from fakediscord.blackbox.processes import alive, children
 from fakediscord.matches import user_on_turn
@@ -232,7 +231,7 @@ def claimed_by_the_killed(db: Path, killed: Process) -> None:
         db,
         "INSERT INTO work_claims (kind, item, owner, until) VALUES ('board', ?, ?, ?)"
         " ON CONFLICT (kind, item) DO UPDATE SET owner = excluded.owner, until = excluded.until",
-        (match_id, f"{socket.gethostname()}:{killed.pid}:killed", time.time() + BOARD_LEASE),
+        (match_id, owner_name(killed.pid, "killed"), time.time() + BOARD_LEASE),
     )
 
 
@@ -487,8 +486,7 @@ async def test_a_kill_after_a_board_is_posted_but_before_its_note_posts_it_once(
     db = tmp_path / "db.sqlite3"
 
     def noted() -> bool:
-        rows = sql(db, "SELECT shown_version FROM matches")
-        return (rows[0] if rows else None) != (None,)
+        return sql(db, "SELECT shown_version FROM matches") != [(None,)]
 
     async with bot_processes(tmp_path, fake) as start:
         first = await start()
