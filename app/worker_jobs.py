@@ -60,14 +60,14 @@ def analyse(
 ) -> Analysis:
     """The analysis of a finished match (``engine.ai.coaches.ANALYSES``), in the bot's process:
     ``should_stop`` stops it between decisions (``AnalysisStopped``)."""
-    return ANALYSES[game](options, log, should_stop)
+    return ANALYSES[game](options, log, should_stop, None)
 
 
 def analyse_until(game: str, options: Mapping[str, Any] | None, log: Sequence[str], flag: str) -> Analysis:
     """``analyse`` in a worker: it stops (``AnalysisStopped``) at the first decision after the file
     ``flag`` appears, and removes the file."""
     try:
-        return ANALYSES[game](options, log, lambda: os.path.exists(flag))
+        return ANALYSES[game](options, log, lambda: os.path.exists(flag), None)
     except AnalysisStopped:
         with contextlib.suppress(OSError):
             os.unlink(flag)

@@ -54,7 +54,7 @@ class InThread:
     async def analyse(
         self, game: str, options: Mapping[str, Any] | None, log: Sequence[str], should_stop: StopCheck
     ) -> Analysis:
-        return await asyncio.to_thread(ANALYSES[game], options, list(log), should_stop)
+        return await asyncio.to_thread(ANALYSES[game], options, list(log), should_stop, None)
 
 
 class Analyses:

@@ -51,7 +51,14 @@ from engine.ai.backgammon_bgsage import (
     sage_board,
 )
 from engine.ai.backgammon_hints import APPROXIMATE, cube_best, level_words, scale_of
-from engine.ai.coaching import Analysis, AnalysisStopped, Decision, PlayerReport, StopCheck
+from engine.ai.coaching import (
+    Analysis,
+    AnalysisStopped,
+    Decision,
+    PlayerReport,
+    ProgressReport,
+    StopCheck,
+)
 from engine.backgammon.board import CHECKERS, Board, borne_off
 from engine.backgammon.game import (
     BackgammonState,
@@ -146,10 +153,13 @@ def analyse(
     *,
     level: str = LEVEL,
     should_stop: StopCheck | None = None,
+    progress: ProgressReport | None = None,
 ) -> Analysis:
     """The analysis of the match played by ``log`` (action notations) from ``options``.
 
     ``should_stop`` is asked between decisions; when it says so, ``AnalysisStopped`` is raised.
+    ``progress`` is told ``(done, total)`` after each position judged (a roll, a cube decision, a
+    take, a checker play), ``total`` counted before the first.
     ``GameError`` if the log does not replay, ``EngineMismatchError`` if the engine and our rules
     disagree about a play.
     """
@@ -160,12 +170,14 @@ def analyse(
     tallies = (_Tally(), _Tally())
     decisions: list[Decision] = []
     games: list[list[float]] = [[]]
-    for i, text in enumerate(log):
+    actions = [VARIANT.parse_action(state, text) for state, text in zip(states, log, strict=False)]
+    judged = [i for i, action in enumerate(actions) if _judged(states[i], action)]
+    done = 0
+    for i, action in enumerate(actions):
         if should_stop is not None and should_stop():
             raise AnalysisStopped("the analysis was stopped")
         state, after = states[i], states[i + 1]
         assert isinstance(state, BackgammonState) and isinstance(after, BackgammonState)
-        action = VARIANT.parse_action(state, text)
         if isinstance(action, Opening | Roll):
             _roll(state, action, cubes, tallies, games[-1])
         elif isinstance(action, RollOn | Double) and state.phase is Phase.DECIDE:
@@ -181,6 +193,9 @@ def analyse(
             if play is not None:
                 decisions.append(replace(play, action=i))
                 tallies[play.seat].add(play)
+        if progress is not None and done < len(judged) and judged[done] == i:
+            done += 1
+            progress(done, len(judged))
         if after.score != state.score:
             # A game ended (played out, passed or resigned): close its curve at the result.
             games[-1].append(1.0 if after.score[0] > state.score[0] else 0.0)
@@ -196,6 +211,15 @@ def analyse(
         approximate=approximate,
         thresholds=(DOUBTFUL, ERROR, BLUNDER),
     )
+
+
+def _judged(state: Any, action: Any) -> bool:
+    """Whether the analysis judges a position at ``action`` (what ``progress`` counts)."""
+    if isinstance(action, Opening | Roll | Take | Beaver | Pass):
+        return True
+    if isinstance(action, RollOn | Double):
+        return bool(state.phase is Phase.DECIDE)
+    return isinstance(action, MoveChecker | Checkers) and not state.played
 
 
 def _roll(
@@ -362,7 +386,10 @@ def _result_of(state: BackgammonState, action: Any) -> Board:
 
 
 def analyse_match(
-    options: Mapping[str, Any] | None, log: Sequence[str], should_stop: StopCheck | None
+    options: Mapping[str, Any] | None,
+    log: Sequence[str],
+    should_stop: StopCheck | None,
+    progress: ProgressReport | None = None,
 ) -> Analysis:
     """``analyse`` at the module's ``LEVEL``, read at each call so a test or a benchmark may set it."""
-    return analyse(options, log, level=LEVEL, should_stop=should_stop)
+    return analyse(options, log, level=LEVEL, should_stop=should_stop, progress=progress)

@@ -9,13 +9,15 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from engine.ai.coaching import Analysis, Hint, StopCheck
+from engine.ai.coaching import Analysis, Hint, ProgressReport, StopCheck
 from engine.protocol import GameView
 from kits import KITS, KitTable
 
 HintFunction = Callable[[GameView], Hint]
 RollJudge = Callable[[GameView], bool]
-AnalysisFunction = Callable[[Mapping[str, Any] | None, Sequence[str], StopCheck | None], Analysis]
+AnalysisFunction = Callable[
+    [Mapping[str, Any] | None, Sequence[str], StopCheck | None, ProgressReport | None], Analysis
+]
 
 HINTS: Mapping[str, HintFunction] = KitTable(KITS, lambda kit: kit.coach.hint if kit.coach else None)
 """Per game: the hint for the decision on hand in the deciding seat's view (``NoHintError``: none)."""
@@ -23,7 +25,8 @@ HINTS: Mapping[str, HintFunction] = KitTable(KITS, lambda kit: kit.coach.hint if
 ANALYSES: Mapping[str, AnalysisFunction] = KitTable(
     KITS, lambda kit: kit.coach.analysis if kit.coach else None
 )
-"""Per game: the analysis of a finished match from its options and action log."""
+"""Per game: the analysis of a finished match from its options and action log (asked between
+decisions whether to stop, and told its progress)."""
 
 ROLL_JUDGES: Mapping[str, RollJudge] = KitTable(
     KITS, lambda kit: kit.coach.roll_judge if kit.coach and kit.coach.roll_judge else None

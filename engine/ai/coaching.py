@@ -139,6 +139,10 @@ class AnalysisStopped(Exception):
 
 StopCheck = Callable[[], bool]
 
+ProgressReport = Callable[[int, int], None]
+"""Told ``(done, total)`` as an analysis goes: the positions judged so far and in all (a running
+analysis's message says "decision 80 of 154" from it)."""
+
 
 def analysis_to_json(analysis: Analysis) -> dict[str, Any]:
     """``analysis`` as JSON data (saved until it is posted); ``analysis_from_json`` reads it back."""

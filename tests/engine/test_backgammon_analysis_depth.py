@@ -140,3 +140,16 @@ def test_a_roll_with_a_dead_cube_is_no_cube_decision() -> None:
     assert cube.equity_nd == cube.equity_dt == pytest.approx(1.0)
     assert not double_decision(dead, False, cubes).unforced
     assert double_decision(dead, True, cubes).unforced
+
+
+def test_an_analysis_tells_its_progress_position_by_position_up_to_a_total_known_from_the_start() -> None:
+    """The progress a running analysis's message shows ("decision 80 of 154"): one report per
+    position judged, counted from 1 to a total that never changes, the last one equal to it."""
+    log = list(notations_played(VARIANT, {"length": 1}, (MEDIUM, MEDIUM), random.Random(3)))
+    seen: list[tuple[int, int]] = []
+    analyse({"length": 1}, log, level="2ply", progress=lambda done, total: seen.append((done, total)))
+    totals = {total for _, total in seen}
+    assert len(totals) == 1
+    (total,) = totals
+    assert [done for done, _ in seen] == list(range(1, total + 1))
+    assert 0 < total <= len(log)
