@@ -7,9 +7,12 @@ pictures, computing and heavy work off the event loop and out of each other's wa
 - ``compute``: the computer's moves, ``/hint`` and the auto-roll judge (bgsage does not release the
   GIL for all its work: in a thread of the bot a hard move held the event loop for up to 90 ms at a time).
 - ``heavy``: replays (the frames rebuilt from the saved log and drawn, seconds for a long match),
-  analyses (minutes) and their charts; ``HEAVY_WORKERS`` workers at ``HEAVY_NICE``, so the OS
-  schedules board pictures first on a busy machine. At most one analysis runs at a time
-  (``bot.analyses``), so a replay always finds a heavy worker soon.
+  analyses (minutes) and their charts; ``HEAVY_WORKERS`` independent single-worker slots
+  (``bot.worker_lanes.SlotLane``) at ``HEAVY_NICE``, so the OS schedules board pictures first on a
+  busy machine. Each heavy job's limit counts the CPU its worker spent on it (``REPLAY_CPU``,
+  ``ANALYSIS_CPU``, ``CHART_CPU``), not the time it waited for the CPU behind pictures; a generous
+  wall-clock bound (``*_WALL``) only catches a worker that is stuck. A job over its budget, or whose
+  worker died, fails alone: only its own slot's worker is replaced, the jobs beside it go on.
 
 Use (the cogs and services own the wiring; this module holds no reference to the bot)::
 
@@ -24,12 +27,14 @@ after the workers were forked, pictures are drawn on the calling thread as befor
 jobs run in a thread of the bot (``asyncio.to_thread``), exactly the same functions
 (``app.worker_jobs``, ``render.replay.replay_match``, ``engine.ai.levels.seeded_move``).
 
-When a worker is lost (``WorkerLost``: it died or hung; its lane has been replaced): a picture is
-drawn inline, a computer move, a hint or a chart is computed in a thread instead, a replay is
-reported to its asker (``HeavyWorkFailed``), and an analysis is reported to ``bot.analyses``, which
-tries once more and then marks it failed. An analysis in a worker is stopped at its next decision
-when its caller says so (the bot is stopping: a flag file the worker looks at between decisions),
-and closing the pool kills heavy work at once (an analysis is computed again at the next start).
+When a worker is lost (``WorkerLost``: it died or hung, or a heavy job ran past its CPU budget; its
+lane, or for heavy work its slot, has been replaced): a picture is drawn inline, a computer move, a
+hint or a chart is computed in a thread instead, a replay is reported to its asker
+(``HeavyWorkFailed``), and an analysis is reported to ``bot.analyses``, which tries once more and then
+marks it failed. An analysis in a worker is stopped at its next decision when its caller says so (the
+bot is stopping: a flag file the worker looks at between decisions), tells its caller its progress
+(``progress(done, total)``, called on the event loop, a few times a second at most), and closing the
+pool kills heavy work at once (an analysis is computed again at the next start).
 
 Views and captions cross to the workers by pickle (tests/bot/test_render_pool.py checks ring's and
 duel's); a computer move's randomness crosses as a seed drawn by the caller (``computer_move``), a
@@ -50,9 +55,9 @@ from typing import Any, TypeVar
 
 from app import worker_jobs
 from bot.metrics import Metrics
-from bot.worker_lanes import HeavyWorkFailed, Lane, LaneSpec, WorkerLost
+from bot.worker_lanes import HeavyWorkFailed, Lane, LaneSpec, SlotLane, WorkerLost, on_loop, throttled
 from engine.ai.coaches import double_not_sensible
-from engine.ai.coaching import Analysis, AnalysisStopped, Hint, StopCheck
+from engine.ai.coaching import Analysis, AnalysisStopped, Hint, ProgressReport, StopCheck
 from engine.ai.levels import seeded_move
 from engine.protocol import Action, GameView
 from render.replay import GIF_LIMIT, ReplayGif, SavedMatch, replay_match
@@ -68,20 +73,28 @@ PICTURE_TIMEOUT = 10.0
 #: Seconds a computer move or a hint may take (a hard backgammon move takes up to a few seconds).
 COMPUTE_TIMEOUT = 120.0
 
-#: Seconds a replay may take in a heavy worker before it is reported as not made in time (a
+#: CPU seconds a replay may use in its heavy worker before it is reported as not made (a
 #: 10,000-action match takes about 10 s).
-REPLAY_TIMEOUT = 120.0
+REPLAY_CPU = 120.0
 
-#: Seconds an analysis may take (a long match's takes minutes).
-ANALYSIS_TIMEOUT = 1800.0
+#: Wall seconds after which a replay's worker counts as stuck (however busy the machine, a worker
+#: at ``HEAVY_NICE`` gets a share of a core: this is for one that does nothing at all).
+REPLAY_WALL = 1800.0
+
+#: CPU seconds an analysis may use (a long match's takes minutes).
+ANALYSIS_CPU = 3600.0
+
+#: Wall seconds after which an analysis's worker counts as stuck.
+ANALYSIS_WALL = 6 * 3600.0
 
 #: Seconds between two looks at whether an analysis running in a worker should stop.
 STOP_POLL = 0.25
 
-#: Seconds an analysis chart may take.
-CHART_TIMEOUT = 60.0
+#: CPU seconds an analysis chart may use, and wall seconds after which its worker counts as stuck.
+CHART_CPU = 60.0
+CHART_WALL = 600.0
 
-#: Heavy workers: replays and charts share them with at most one analysis at a time.
+#: Heavy workers (slots): replays and charts share them with the analyses.
 HEAVY_WORKERS = 2
 
 #: Niceness added to the heavy workers: below the board pictures and the computer's moves.
@@ -112,8 +125,8 @@ class RenderPool:
         heavy = heavy_workers if workers else 0
         self.board = Lane(LaneSpec("board", workers, warm=worker_jobs.warm_pictures))
         self.compute = Lane(LaneSpec("compute", workers))
-        self.heavy = Lane(LaneSpec("heavy", heavy, nice=HEAVY_NICE, stop_grace=0.0))
-        self.lanes = (self.board, self.compute, self.heavy)
+        self.heavy = SlotLane(LaneSpec("heavy", heavy, nice=HEAVY_NICE, stop_grace=0.0))
+        self.lanes: tuple[Lane | SlotLane, ...] = (self.board, self.compute, self.heavy)
         self.metrics = metrics or Metrics()
         self.metrics.render_queue.set_function(lambda: self.board.waiting)
 
@@ -127,7 +140,8 @@ class RenderPool:
 
     @property
     def restarts(self) -> int:
-        """How many times a lane was replaced (a worker died or hung)."""
+        """How many times a lane (a heavy slot's worker) was replaced: a worker died, hung, or ran
+        past its budget."""
         return sum(lane.restarts for lane in self.lanes)
 
     def start(self) -> None:
@@ -206,12 +220,12 @@ class RenderPool:
     ) -> ReplayGif:
         """A finished match's replay GIF (at most ``limit`` bytes), made from its saved log in a
         heavy worker (a thread without one), noting the frames drawn in the file ``progress``
-        (``render.replay.write_progress``); ``HeavyWorkFailed`` when the worker died or took over
-        ``REPLAY_TIMEOUT``."""
+        (``render.replay.write_progress``); ``HeavyWorkFailed`` when the worker died, used over
+        ``REPLAY_CPU`` CPU seconds, or was stuck for ``REPLAY_WALL``."""
         if not self.heavy.knows(match.game):
             return await asyncio.to_thread(replay_match, match, limit, progress)
         try:
-            return await self.heavy.run(REPLAY_TIMEOUT, replay_match, match, limit, progress)
+            return await self.heavy.run(REPLAY_WALL, replay_match, match, limit, progress, cpu=REPLAY_CPU)
         except WorkerLost as exc:
             raise HeavyWorkFailed(str(exc)) from exc
 
@@ -222,7 +236,7 @@ class RenderPool:
         args = ([list(g) for g in games], seat, name, styles)
         if self.heavy.available:
             try:
-                return await self.heavy.run(CHART_TIMEOUT, worker_jobs.draw_chart, *args)
+                return await self.heavy.run(CHART_WALL, worker_jobs.draw_chart, *args, cpu=CHART_CPU)
             except WorkerLost:
                 self.metrics.error("worker")
                 _log.warning("a heavy worker was lost drawing a chart; drawing it in a thread")
@@ -234,17 +248,32 @@ class RenderPool:
         options: Mapping[str, Any] | None,
         log: Sequence[str],
         should_stop: StopCheck,
+        progress: ProgressReport | None = None,
     ) -> Analysis:
         """A finished match's analysis in a heavy worker (a thread without one). ``should_stop`` is
         asked every ``STOP_POLL`` seconds: once it says so, the worker stops at its next decision
         (``worker_jobs.analyse_until``: a flag file) and ``AnalysisStopped`` is raised, as it is when
         the worker is lost with ``should_stop()`` true (the bot is closing); ``HeavyWorkFailed`` when
-        the worker died or took over ``ANALYSIS_TIMEOUT``."""
+        the worker died, used over ``ANALYSIS_CPU`` CPU seconds, or was stuck for ``ANALYSIS_WALL``.
+        ``progress(done, total)`` is called on this event loop as the analysis goes (at most every
+        ``bot.worker_lanes.PROGRESS_EVERY`` seconds, and once at the end)."""
         if not self.heavy.knows(game):
-            return await asyncio.to_thread(worker_jobs.analyse, game, options, list(log), should_stop)
+            report = None
+            if progress is not None:
+                report = throttled(on_loop(asyncio.get_running_loop(), progress))
+            return await asyncio.to_thread(worker_jobs.analyse, game, options, list(log), should_stop, report)
         flag = stop_flag_path()
         job = asyncio.ensure_future(
-            self.heavy.run(ANALYSIS_TIMEOUT, worker_jobs.analyse_until, game, options, list(log), flag)
+            self.heavy.run(
+                ANALYSIS_WALL,
+                worker_jobs.analyse_until,
+                game,
+                options,
+                list(log),
+                flag,
+                cpu=ANALYSIS_CPU,
+                progress=progress,
+            )
         )
         try:
             while not job.done():
@@ -257,12 +286,10 @@ class RenderPool:
                 raise AnalysisStopped("the bot is closing") from exc
             raise HeavyWorkFailed(str(exc)) from exc
         finally:
-            if job.done():
-                with contextlib.suppress(OSError):
-                    os.unlink(flag)
-            else:  # the caller is cancelled: the worker stops by itself (and removes the flag)
-                raise_stop_flag(flag)
+            if not job.done():  # the caller is cancelled: so is the job (its worker is killed)
                 job.cancel()
+            with contextlib.suppress(OSError):
+                os.unlink(flag)
 
 
 def stop_flag_path() -> str:

@@ -16,8 +16,9 @@ from typing import Any
 
 import engine
 import render
+from bot.worker_lanes import report_progress
 from engine.ai.coaches import ANALYSES, HINTS
-from engine.ai.coaching import Analysis, AnalysisStopped, Hint, StopCheck
+from engine.ai.coaching import Analysis, AnalysisStopped, Hint, ProgressReport, StopCheck
 from engine.protocol import GameView
 from render.analysis_chart import render_chances
 from render.theme import NO_CAPTION, Caption, SeatStyle
@@ -56,18 +57,24 @@ def hint(game: str, view: GameView) -> Hint:
 
 
 def analyse(
-    game: str, options: Mapping[str, Any] | None, log: Sequence[str], should_stop: StopCheck | None = None
+    game: str,
+    options: Mapping[str, Any] | None,
+    log: Sequence[str],
+    should_stop: StopCheck | None = None,
+    progress: ProgressReport | None = None,
 ) -> Analysis:
     """The analysis of a finished match (``engine.ai.coaches.ANALYSES``), in the bot's process:
-    ``should_stop`` stops it between decisions (``AnalysisStopped``)."""
-    return ANALYSES[game](options, log, should_stop, None)
+    ``should_stop`` stops it between decisions (``AnalysisStopped``), ``progress`` is told
+    ``(done, total)`` as it goes."""
+    return ANALYSES[game](options, log, should_stop, progress)
 
 
 def analyse_until(game: str, options: Mapping[str, Any] | None, log: Sequence[str], flag: str) -> Analysis:
-    """``analyse`` in a worker: it stops (``AnalysisStopped``) at the first decision after the file
-    ``flag`` appears, and removes the file."""
+    """``analyse`` in a heavy worker: it stops (``AnalysisStopped``) at the first decision after the
+    file ``flag`` appears, and removes the file; its progress goes to the bot
+    (``bot.worker_lanes.report_progress``: a no-op when the bot did not ask for it)."""
     try:
-        return ANALYSES[game](options, log, lambda: os.path.exists(flag), None)
+        return ANALYSES[game](options, log, lambda: os.path.exists(flag), report_progress)
     except AnalysisStopped:
         with contextlib.suppress(OSError):
             os.unlink(flag)
