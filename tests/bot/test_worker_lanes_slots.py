@@ -236,32 +236,30 @@ async def test_progress_reaches_the_parent_on_its_event_loop_a_few_times_at_most
 
 
 @pytest.mark.asyncio
+@pytest.mark.parametrize("workers", [1, 0], ids=["in a heavy worker", "in a thread of the bot"])
 async def test_an_analysis_tells_its_progress_through_the_pool(
-    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, workers: int
 ) -> None:
     monkeypatch.setattr(worker_jobs, "ANALYSES", {"ring": reporting_analysis})
     release, running = str(tmp_path / "release"), str(tmp_path / "running")
-    for workers in (1, 0):  # in a heavy worker, then in a thread of the bot
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(release)
-        heard: list[tuple[int, int]] = []
-        first = asyncio.Event()
+    heard: list[tuple[int, int]] = []
+    first = asyncio.Event()
 
-        def progress(done: int, total: int) -> None:
-            heard.append((done, total))
-            first.set()
+    def progress(done: int, total: int) -> None:
+        heard.append((done, total))
+        first.set()
 
-        with RenderPool(workers, heavy_workers=1) as pool:
-            assert pool.heavy.available == bool(workers)
-            analysis = asyncio.create_task(
-                pool.analyse("ring", None, ["500", running, release], lambda: False, progress)
-            )
-            await asyncio.wait_for(first.wait(), patient(30))
-            assert heard == [(1, 500)] and not analysis.done()
-            Path(release).touch()
-            assert await asyncio.wait_for(analysis, patient(30)) == "analysed"
-            await until(lambda: heard[-1] == (500, 500), "the last report")
-            assert len(heard) < 50
+    with RenderPool(workers, heavy_workers=1) as pool:
+        assert pool.heavy.available == bool(workers)
+        analysis = asyncio.create_task(
+            pool.analyse("ring", None, ["500", running, release], lambda: False, progress)
+        )
+        await asyncio.wait_for(first.wait(), patient(30))
+        assert heard == [(1, 500)] and not analysis.done()
+        Path(release).touch()
+        assert await asyncio.wait_for(analysis, patient(30)) == "analysed"
+        await until(lambda: heard[-1] == (500, 500), "the last report")
+        assert len(heard) < 50
 
 
 @pytest.mark.asyncio
