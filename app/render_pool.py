@@ -55,7 +55,17 @@ from typing import Any, TypeVar
 
 from app import worker_jobs
 from bot.metrics import Metrics
-from bot.worker_lanes import HeavyWorkFailed, Lane, LaneSpec, SlotLane, WorkerLost, on_loop, throttled
+from bot.worker_lanes import (
+    HeavyWorkFailed,
+    HeavyWorkOverBudget,
+    Lane,
+    LaneSpec,
+    OverBudget,
+    SlotLane,
+    WorkerLost,
+    on_loop,
+    throttled,
+)
 from engine.ai.coaches import double_not_sensible
 from engine.ai.coaching import Analysis, AnalysisStopped, Hint, ProgressReport, StopCheck
 from engine.ai.levels import seeded_move
@@ -220,14 +230,14 @@ class RenderPool:
     ) -> ReplayGif:
         """A finished match's replay GIF (at most ``limit`` bytes), made from its saved log in a
         heavy worker (a thread without one), noting the frames drawn in the file ``progress``
-        (``render.replay.write_progress``); ``HeavyWorkFailed`` when the worker died, used over
-        ``REPLAY_CPU`` CPU seconds, or was stuck for ``REPLAY_WALL``."""
+        (``render.replay.write_progress``); ``HeavyWorkFailed`` when the worker died or was stuck for
+        ``REPLAY_WALL``, ``HeavyWorkOverBudget`` (one) when it used over ``REPLAY_CPU`` CPU seconds."""
         if not self.heavy.knows(match.game):
             return await asyncio.to_thread(replay_match, match, limit, progress)
         try:
             return await self.heavy.run(REPLAY_WALL, replay_match, match, limit, progress, cpu=REPLAY_CPU)
         except WorkerLost as exc:
-            raise HeavyWorkFailed(str(exc)) from exc
+            raise _failed(exc) from exc
 
     async def chart(
         self, games: Sequence[Sequence[float]], seat: int, name: str, styles: tuple[SeatStyle, SeatStyle]
@@ -254,7 +264,8 @@ class RenderPool:
         asked every ``STOP_POLL`` seconds: once it says so, the worker stops at its next decision
         (``worker_jobs.analyse_until``: a flag file) and ``AnalysisStopped`` is raised, as it is when
         the worker is lost with ``should_stop()`` true (the bot is closing); ``HeavyWorkFailed`` when
-        the worker died, used over ``ANALYSIS_CPU`` CPU seconds, or was stuck for ``ANALYSIS_WALL``.
+        the worker died or was stuck for ``ANALYSIS_WALL``, ``HeavyWorkOverBudget`` (one) when the
+        analysis used over ``ANALYSIS_CPU`` CPU seconds (worth no second try).
         ``progress(done, total)`` is called on this event loop as the analysis goes (at most every
         ``bot.worker_lanes.PROGRESS_EVERY`` seconds, and once at the end)."""
         if not self.heavy.knows(game):
@@ -284,12 +295,17 @@ class RenderPool:
         except WorkerLost as exc:
             if should_stop():
                 raise AnalysisStopped("the bot is closing") from exc
-            raise HeavyWorkFailed(str(exc)) from exc
+            raise _failed(exc) from exc
         finally:
             if not job.done():  # the caller is cancelled: so is the job (its worker is killed)
                 job.cancel()
             with contextlib.suppress(OSError):
                 os.unlink(flag)
+
+
+def _failed(lost: WorkerLost) -> HeavyWorkFailed:
+    """What the asker of a heavy job is told when it could not finish."""
+    return HeavyWorkOverBudget(str(lost)) if isinstance(lost, OverBudget) else HeavyWorkFailed(str(lost))
 
 
 def stop_flag_path() -> str:

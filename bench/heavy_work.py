@@ -3,7 +3,7 @@ and the event loop while two long replays, two analyses and an imported 25-point
 run at once, and what became of each heavy job.
 
     python bench/heavy_work.py [--replay-actions 4000] [--analysis-length 5] [--import-length 25]
-                               [--analysis-level 2ply] [--busy 2] [--picture-every 0.1]
+                               [--analysis-level 2ply] [--busy 2] [--picture-every 0.2]
                                [--moves 4] [--heavy-workers 2] [--seed 1] [--alone]
 
 One run, in the bot's own worker lanes (``app.render_pool.RenderPool()``: as many board and compute
@@ -200,10 +200,10 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     backgammon_analysis.LEVEL = args.analysis_level
     options, long_log = long_match(args.replay_actions, args.seed)
     saved = SavedMatch("backgammon", options, tuple(long_log), NAMES)
+    imported = imported_match(args.import_length, args.seed)
     analyses = [
-        ({"length": args.analysis_length}, match_log(args.analysis_length, args.seed + n)) for n in range(2)
+        ({"length": args.analysis_length}, match_log(args.analysis_length, args.seed + n)) for n in (1, 2)
     ]
-    imported = imported_match(args.import_length, args.seed + 2)
     moves = hard_positions(analyses[0][0], analyses[0][1], args.moves)
     report["replay_actions"] = len(long_log)
     report["analysis_actions"] = [len(log) for _, log in analyses]
@@ -261,7 +261,7 @@ def main() -> None:
     parser.add_argument("--import-length", type=int, default=25, help="points of the imported match")
     parser.add_argument("--analysis-level", default="2ply", help="depth of the analyses (the bot's: 3ply)")
     parser.add_argument("--busy", type=int, default=2, help="other processes keeping a core busy each")
-    parser.add_argument("--picture-every", type=float, default=0.1, help="seconds between two pictures")
+    parser.add_argument("--picture-every", type=float, default=0.2, help="seconds between two pictures")
     parser.add_argument("--moves", type=int, default=4, help="hard computer moves during the run")
     parser.add_argument("--heavy-workers", type=int, default=HEAVY_WORKERS, help="heavy slots")
     parser.add_argument("--seed", type=int, default=1)

@@ -82,7 +82,12 @@ PROGRESS_EVERY = 0.25
 
 
 class HeavyWorkFailed(Exception):
-    """A heavy job's worker died or did not finish in time (its lane has been replaced)."""
+    """A heavy job could not finish: its worker died, was stuck, or the job ran past its CPU budget
+    (only its own slot's worker has been replaced)."""
+
+
+class HeavyWorkOverBudget(HeavyWorkFailed):
+    """A heavy job used all the CPU seconds it may: trying it again would only use as many."""
 
 
 class WorkerLost(Exception):

@@ -18,7 +18,7 @@ import pytest
 from app import render_pool, worker_jobs
 from app.render_pool import RenderPool
 from bot import worker_lanes
-from bot.worker_lanes import HeavyWorkFailed, LaneSpec, OverBudget, SlotLane, WorkerLost
+from bot.worker_lanes import HeavyWorkOverBudget, LaneSpec, OverBudget, SlotLane, WorkerLost
 from fakediscord.patience import patient
 from render.replay import SavedMatch
 
@@ -305,14 +305,14 @@ async def test_a_jobs_own_error_propagates_and_costs_no_worker(lane: SlotLane) -
 
 
 @pytest.mark.asyncio
-async def test_a_replay_over_its_cpu_budget_is_told_as_heavy_work_failed(
+async def test_a_replay_over_its_cpu_budget_is_told_as_heavy_work_over_budget(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
     monkeypatch.setattr(render_pool, "REPLAY_CPU", 1.0)
     monkeypatch.setattr(render_pool, "replay_match", burning_replay)
     saved = SavedMatch("ring", None, (), ("a", "b"))
     with RenderPool(1, heavy_workers=2) as pool:
-        with pytest.raises(HeavyWorkFailed, match="CPU budget"):
+        with pytest.raises(HeavyWorkOverBudget, match="CPU budget"):  # a HeavyWorkFailed
             await asyncio.wait_for(pool.replay(saved), patient(60))
         await until(
             lambda: pool.heavy.restarts == 1 and len(pool.heavy.pids()) == 2, "the burner's replacement"
