@@ -305,19 +305,27 @@ async def test_a_jobs_own_error_propagates_and_costs_no_worker(lane: SlotLane) -
 
 
 @pytest.mark.asyncio
-async def test_a_replay_over_its_cpu_budget_is_told_as_heavy_work_over_budget(
+async def test_a_replay_over_its_cpu_budget_is_told_while_the_analysis_beside_it_goes_on(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
+    """The issue's failure: one replay's limit ended the analysis beside it ("the heavy lane is
+    closed"). Now the replay is told it ran over (``HeavyWorkOverBudget``) and the analysis finishes."""
     monkeypatch.setattr(render_pool, "REPLAY_CPU", 1.0)
     monkeypatch.setattr(render_pool, "replay_match", burning_replay)
+    monkeypatch.setattr(worker_jobs, "ANALYSES", {"ring": reporting_analysis})
+    release, running = str(tmp_path / "release"), str(tmp_path / "running")
     saved = SavedMatch("ring", None, (), ("a", "b"))
     with RenderPool(1, heavy_workers=2) as pool:
+        analysis = asyncio.create_task(pool.analyse("ring", None, ["3", running, release], lambda: False))
+        await until(lambda: os.path.exists(running), "the analysis to run")
         with pytest.raises(HeavyWorkOverBudget, match="CPU budget"):  # a HeavyWorkFailed
             await asyncio.wait_for(pool.replay(saved), patient(60))
+        assert not analysis.done()
+        Path(release).touch()
+        assert await asyncio.wait_for(analysis, patient(30)) == "analysed"  # type: ignore[comparison-overlap]
         await until(
             lambda: pool.heavy.restarts == 1 and len(pool.heavy.pids()) == 2, "the burner's replacement"
         )
-        assert pool.heavy.restarts == 1
 
 
 def burning_replay(match: object, limit: int, progress: str | None) -> None:
