@@ -205,8 +205,10 @@ class RingsideBot(commands.Bot):
         log.info("synced %d slash commands%s", len(synced), " to the dev server" if self.dev_guild_id else "")
         await self.heartbeat.forgive_downtime()
         # Work a crashed or killed process had claimed is taken up now, not a lease later.
+        sole = self.store.connection.backend == "sqlite"
         try:
-            await self.claims.free_the_dead(sole=self.store.connection.backend == "sqlite")
+            await self.claims.free_the_dead(sole=sole)
+            await self.analyses.free_the_dead(sole=sole)
         except Exception:
             log.exception("the claims of bot processes that are gone could not be given back")
         # Analyses not computed or not posted before a restart are taken up again.
@@ -262,9 +264,10 @@ class RingsideBot(commands.Bot):
     async def drain(self, grace: float = DRAIN_SECONDS - CLOSE_SECONDS) -> None:
         """Stop taking new work, then finish what was taken: the interactions already being handled,
         and every board that is behind what is saved, for at most ``grace`` seconds (``hurry`` cuts
-        it short). Whatever is left is saved and shown at the next start. Analyses (minutes of work)
-        are stopped rather than waited for (``Analyses.stop``): a match's is computed at the next
-        start, and whoever sent a file to analyse is told to send it again. Call ``close`` after it."""
+        it short). Whatever is left is saved and shown at the next start. Heavy jobs (analyses, minutes
+        of work) are stopped rather than waited for (``Analyses.stop``): no job is taken any more, and
+        the running ones go back to the queue for the next start or another worker (a file's asker is
+        told it keeps its place). Call ``close`` after it."""
         if self.draining:
             return
         self.draining = True
