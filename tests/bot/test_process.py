@@ -683,7 +683,9 @@ async def test_sigterm_during_the_analysis_of_a_file_exits_within_the_bound_and_
         told = asked.private
         assert told is not None and told.ephemeral and told.content == KEPT_AT_RESTART, logged
         db = tmp_path / "db.sqlite3"
-        assert sql(db, "SELECT state, worker, payload IS NOT NULL FROM heavy_jobs") == [("queued", None, True)]
+        assert sql(db, "SELECT state, worker, payload IS NOT NULL FROM heavy_jobs") == [
+            ("queued", None, True)
+        ]
         assert sql(db, "SELECT COUNT(*) FROM imported_matches") == [(0,)]
         # The next start takes it up again.
         again = await start()
