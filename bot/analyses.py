@@ -26,6 +26,7 @@ import contextlib
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Protocol
 
 from bot.clock import Clock
 from bot.jobs.places import words
@@ -68,11 +69,14 @@ class Analyses:
         *,
         lanes: int = 1,
         limits: Limits | None = None,
+        dispatch: Dispatch | None = None,
     ) -> None:
         """``publishers``: where the registered publishers are found (read at each use); ``workers``:
         where analyses are computed (None: in a thread of this process); ``claims``: how a post is
         claimed, so that of several processes on one database one posts it; ``lanes``: jobs this
-        process runs at once (0: none, workers do); ``limits``: of the files queued."""
+        process runs at once (0: none, workers do); ``limits``: of the files queued; ``dispatch``:
+        where queued jobs are handed to workers (``bot.jobs.pgqueue.PgDispatch`` on PostgreSQL)."""
+        self.dispatch = dispatch
         self.store = store
         self.clock = clock
         self.claims = claims or WorkClaims(store, clock)
@@ -109,7 +113,7 @@ class Analyses:
             match = await self.store.matches.get(match_id)
             if match is not None:
                 size = len(await self.store.matches.action_log(match_id))
-                await self.store.jobs.add_analysis(
+                job_id = await self.store.jobs.add_analysis(
                     match_id=match_id,
                     game=match.game,
                     guild_id=match.guild_id,
@@ -118,7 +122,7 @@ class Analyses:
                     message_id=message_id if message_id is not None else match.result_message_id,
                     now=self.clock.now(),
                 )
-                self.runner.wake()
+                await self._queued(job_id)
         self._nudge.set()
 
     async def resume(self) -> int:
@@ -130,6 +134,8 @@ class Analyses:
             if job is None:
                 await self.queue(match_id)
         await self.runner.free_the_gone()
+        if self.dispatch is not None:  # one lost with a restart of the database is handed again
+            await self.dispatch.dispatch(await self.store.jobs.open())
         await self.tell()
         return len(await self.store.analyses.open())
 
@@ -187,8 +193,16 @@ class Analyses:
         except Refused as exc:
             raise FileNotAnalysed(refusal(exc)) from None
         log.info("%s queued as heavy job %s (%d actions)", source.file_name, job_id, len(imported.log))
-        self.runner.wake()
+        await self._queued(job_id)
         return Queued(job_id, await self.line_of(job_id))
+
+    async def _queued(self, job_id: int | None) -> None:
+        """A job was queued: this process's idle lanes look at once, and workers are handed it."""
+        self.runner.wake()
+        if job_id is not None and self.dispatch is not None:
+            job = await self.store.jobs.get(job_id)
+            if job is not None:
+                await self.dispatch.dispatch([job])
 
     async def answered(self, job_id: int, line: str) -> None:
         """The asker's private answer shows ``line`` now (the job's result may be posted from now)."""
@@ -248,6 +262,8 @@ class Analyses:
             with contextlib.suppress(asyncio.CancelledError):
                 await self._watcher
             self._watcher = None
+        if self.dispatch is not None:
+            await self.dispatch.close()
         files = self._publishers().files
         for job in running:
             if job.kind == FILE and files is not None:
@@ -327,6 +343,14 @@ def refusal(refused: Refused) -> str:
         f"Ringside already has {refused.limit} files waiting to be analysed, the most it takes: "
         "send it again a little later."
     )
+
+
+class Dispatch(Protocol):
+    """Hands queued jobs to worker processes (``bot.jobs.pgqueue.PgDispatch``)."""
+
+    async def dispatch(self, jobs: list[JobRecord]) -> int: ...
+
+    async def close(self) -> None: ...
 
 
 class FileNotAnalysed(Exception):
