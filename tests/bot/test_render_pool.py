@@ -330,7 +330,9 @@ def slow_analysis(game: str, options: object, log: list[str], flag: str) -> obje
     return wait_for_file(log[0])
 
 
-def analysis_until_stopped(options: object, log: list[str], should_stop: Callable[[], bool]) -> object:
+def analysis_until_stopped(
+    options: object, log: list[str], should_stop: Callable[[], bool], progress: object = None
+) -> object:
     """An analysis of many decisions that only a stop ends: it notes in ``log[0]`` that it runs."""
     Path(log[0]).touch()
     while not should_stop():
