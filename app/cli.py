@@ -63,7 +63,34 @@ def copy_db_command(args: argparse.Namespace) -> int:
     return 0
 
 
+def worker_command(args: argparse.Namespace) -> int:
+    """Run heavy jobs only (no Discord), from the PostgreSQL database (``bot.jobs.worker``)."""
+    import logging
+
+    from bot.config import ConfigError, heavy_jobs, worker_database_url
+    from bot.jobs.worker import run_worker
+
+    try:
+        url = worker_database_url()
+        lanes = max(1, heavy_jobs("WORKER_JOBS", 1))
+    except ConfigError as exc:
+        return _refuse(str(exc))
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    try:
+        asyncio.run(run_worker(url, lanes))
+    except StoreError as exc:
+        return _refuse(str(exc))
+    except KeyboardInterrupt:
+        return 0
+    return 0
+
+
 COMMANDS: dict[str, Command] = {
+    "worker": Command(
+        worker_command,
+        "run heavy jobs (analyses) only, no Discord, from the bot's PostgreSQL database (DATABASE_URL); "
+        "WORKER_JOBS at a time (1)",
+    ),
     "backup": Command(
         backup_command,
         "copy the database into FILE, safely while the bot runs",

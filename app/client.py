@@ -97,13 +97,15 @@ class RingsideBot(commands.Bot):
         run_scheduler: bool = True,
         render_workers: int | None = None,
         metrics_address: tuple[str, int] | None = None,
+        heavy_jobs: int = 1,
         **discord_options: Any,
     ) -> None:
         """``render_workers``: processes that draw the board pictures, and as many that compute the
         computer's moves and hints (None: one per core; 0: no worker processes: pictures drawn on the
         event loop, the rest in threads, for tests and the sandbox). See ``app.render_pool``.
         ``metrics_address``: (host, port) to serve ``/metrics`` on (``bot.metrics``); None: no port
-        is opened (the metrics are still counted, unseen)."""
+        is opened (the metrics are still counted, unseen). ``heavy_jobs``: analyses run at once in
+        this process (0: none, ``python -m bot worker`` processes run them; PostgreSQL only)."""
         # No privileged intent is needed. A message notifies only whom it names (``cogs.mentions``).
         discord_options.setdefault("allowed_mentions", NOBODY)
         super().__init__(
@@ -129,7 +131,22 @@ class RingsideBot(commands.Bot):
         self.replays = Replays()
         self.claims = WorkClaims(store, self.clock)
         self.about = AboutBot(store, self.clock)
-        self.analyses = Analyses(store, self.clock, lambda: self.publishers, self.render_pool, self.claims)
+        # Heavy jobs run here (``heavy_jobs`` at once) and, on PostgreSQL, in ``python -m bot worker``
+        # processes too, to which pgqueuer hands them (bot.jobs.pgqueue).
+        dispatch = None
+        if store.connection.backend == "postgresql":
+            from bot.jobs.pgqueue import PgDispatch
+
+            dispatch = PgDispatch(str(getattr(store.connection, "url")))  # noqa: B009
+        self.analyses = Analyses(
+            store,
+            self.clock,
+            lambda: self.publishers,
+            self.render_pool,
+            self.claims,
+            lanes=heavy_jobs,
+            dispatch=dispatch,
+        )
         # The computer thinks in a compute worker (with no workers, in a thread).
         self.sessions.think = self.render_pool.computer_move
         self.sessions.judge = self.render_pool.double_not_sensible
@@ -205,8 +222,10 @@ class RingsideBot(commands.Bot):
         log.info("synced %d slash commands%s", len(synced), " to the dev server" if self.dev_guild_id else "")
         await self.heartbeat.forgive_downtime()
         # Work a crashed or killed process had claimed is taken up now, not a lease later.
+        sole = self.store.connection.backend == "sqlite"
         try:
-            await self.claims.free_the_dead(sole=self.store.connection.backend == "sqlite")
+            await self.claims.free_the_dead(sole=sole)
+            await self.analyses.free_the_dead(sole=sole)
         except Exception:
             log.exception("the claims of bot processes that are gone could not be given back")
         # Analyses not computed or not posted before a restart are taken up again.
@@ -262,9 +281,10 @@ class RingsideBot(commands.Bot):
     async def drain(self, grace: float = DRAIN_SECONDS - CLOSE_SECONDS) -> None:
         """Stop taking new work, then finish what was taken: the interactions already being handled,
         and every board that is behind what is saved, for at most ``grace`` seconds (``hurry`` cuts
-        it short). Whatever is left is saved and shown at the next start. Analyses (minutes of work)
-        are stopped rather than waited for (``Analyses.stop``): a match's is computed at the next
-        start, and whoever sent a file to analyse is told to send it again. Call ``close`` after it."""
+        it short). Whatever is left is saved and shown at the next start. Heavy jobs (analyses, minutes
+        of work) are stopped rather than waited for (``Analyses.stop``): no job is taken any more, and
+        the running ones go back to the queue for the next start or another worker (a file's asker is
+        told it keeps its place). Call ``close`` after it."""
         if self.draining:
             return
         self.draining = True
@@ -329,6 +349,7 @@ def make_bot(store: Store, settings: BotSettings, **options: Any) -> RingsideBot
     """The bot for ``settings``: one connection to Discord, or the shards it names (``options``: more
     of ``RingsideBot``'s, e.g. ``metrics_address``)."""
     shards = settings.shards
+    options.setdefault("heavy_jobs", settings.heavy_jobs)
     if shards is None:
         return RingsideBot(store, dev_guild_id=settings.dev_guild_id, **options)
     return ShardedRingsideBot(

@@ -1,18 +1,22 @@
-"""Analyses of finished matches, computed in the background (``engine.ai.coaches.ANALYSES``).
+"""Analyses of finished matches and of match files sent to ``/analyse file:``: heavy jobs in the
+database (``bot.store.jobs``), run by ``bot.jobs.JobRunner``, posted and shown by the bot process.
 
-The publisher requests one when it posts a finished match's result (``request``: a row in the
-store, then ``queue``); one worker task computes them one at a time in a heavy worker process
-(``RenderPool.analyse``: the evaluator does not release the GIL for all of its work, so in a thread
-it held the event loop for up to 90 ms at a time; one analysis at a time leaves the other heavy
-worker to replays) and hands each to the registered ``AnalysisPublisher`` (a cog) to post. What is
-open (not computed, or not posted) is taken up again at start-up and at each scheduler round
-(``resume``), so a restart or a failed post loses nothing. A stopping bot (``stop``, at SIGTERM)
-does not wait for analyses, which take minutes: the one running stops at its next decision (in a
-worker or in a thread: ``AnalysisStopped``) and none starts; a match's is computed again at the next
-start, and an imported file's asker is told that the bot is restarting and to send the file again
-(nothing of it is kept until it is analysed). A worker lost during an analysis (killed, or over its
-time) is replaced and the analysis tried once more; lost again, it is marked failed and the result
-message says so.
+The publisher requests a match's analysis when it posts the result (``request``: a row of
+``match_analyses``, then ``queue``: a job, priority 0); a file (``analyse_file``) is read at once
+(refused privately if it does not read) and queued with its bytes (priority 1) within the limits of
+``bot.store.jobs.Limits``: one file per member at a time, a bounded number per server and in all,
+refused at once with the limit named. Jobs run in this process's runner (``lanes`` at a time, in the
+heavy worker lane ``app.render_pool``) and, on PostgreSQL, in ``python -m bot worker`` processes on
+any machine (``bot.jobs.worker``): whoever computes a job saves its result with the job's end; this
+process posts it (``AnalysisPublisher``, ``FilePublisher``, both cogs), under a claim and a posted
+flag, so it is posted once. Every ``SHOW_EVERY`` seconds the open jobs' messages are brought up to
+date: a queued job's place and estimate (``bot.jobs.places``), a running one's progress ("analysing:
+decision 80 of 154") on our match's result message or on the file's private answer.
+
+Nothing is lost at a restart: a queued job waits in the database, a running one goes back to the
+queue (``stop``: at its next decision; a killed process: ``free_the_dead`` at the next start, or its
+lease running out), and the next start or another worker takes it up. A job that cannot be done
+(it does not replay, its worker was lost twice, it raises) is marked failed and its asker told.
 """
 
 from __future__ import annotations
@@ -20,41 +24,38 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import threading
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Protocol
 
 from bot.clock import Clock
+from bot.jobs.places import words
+from bot.jobs.runner import Analyser, InThread, JobRunner
+from bot.jobs.showing import Showing
 from bot.publishing import Publishers, Unpostable
 from bot.store import ImportedRecord, Store
 from bot.store.analyses import DONE, PENDING, AnalysisRecord
-from bot.store.imports import pack
-from bot.work_claims import ANALYSIS_LEASE, WorkClaims
-from bot.worker_lanes import HeavyWorkFailed
+from bot.store.jobs import FILE, JOB_FAILED, JobRecord, Limits, Refused, pack_file
+from bot.work_claims import WorkClaims, gone
 from engine import VARIANTS, GameError
 from engine.ai.coaches import ANALYSES
-from engine.ai.coaching import Analysis, AnalysisStopped, StopCheck, analysis_from_json, analysis_to_json
-from engine.protocol import ImportedMatch
+from engine.ai.coaching import analysis_from_json
 
 log = logging.getLogger(__name__)
 
+__all__ = [
+    "KEPT_AT_RESTART",
+    "Analyser",
+    "Analyses",
+    "FileNotAnalysed",
+    "FileSource",
+    "InThread",
+    "Queued",
+    "refusal",
+]
 
-class Analyser(Protocol):
-    """Where an analysis is computed: the bot's heavy worker lane (``app.render_pool.RenderPool``)."""
-
-    async def analyse(
-        self, game: str, options: Mapping[str, Any] | None, log: Sequence[str], should_stop: StopCheck
-    ) -> Analysis: ...
-
-
-class InThread:
-    """An ``Analyser`` without worker processes: a thread, stopped by ``should_stop``."""
-
-    async def analyse(
-        self, game: str, options: Mapping[str, Any] | None, log: Sequence[str], should_stop: StopCheck
-    ) -> Analysis:
-        return await asyncio.to_thread(ANALYSES[game], options, list(log), should_stop, None)
+SHOW_EVERY = 5.0
+"""Seconds between two updates of the open jobs' messages (at most one edit per message)."""
 
 
 class Analyses:
@@ -65,28 +66,38 @@ class Analyses:
         publishers: Callable[[], Publishers],
         workers: Analyser | None = None,
         claims: WorkClaims | None = None,
+        *,
+        lanes: int = 1,
+        limits: Limits | None = None,
+        dispatch: Dispatch | None = None,
     ) -> None:
         """``publishers``: where the registered publishers are found (read at each use); ``workers``:
-        where analyses are computed (None: in a thread of this process); ``claims``: how an analysis
-        is claimed, so that of several processes on one database one computes and posts it."""
+        where analyses are computed (None: in a thread of this process); ``claims``: how a post is
+        claimed, so that of several processes on one database one posts it; ``lanes``: jobs this
+        process runs at once (0: none, workers do); ``limits``: of the files queued; ``dispatch``:
+        where queued jobs are handed to workers (``bot.jobs.pgqueue.PgDispatch`` on PostgreSQL)."""
+        self.dispatch = dispatch
         self.store = store
         self.clock = clock
         self.claims = claims or WorkClaims(store, clock)
+        self.limits = limits or Limits()
         self._publishers = publishers
-        self._workers = workers or InThread()
-        self._queue: asyncio.Queue[int] = asyncio.Queue()
-        self._queued: set[int] = set()
-        self._stop = threading.Event()
-        self._worker: asyncio.Task[None] | None = None
-        #: one analysis at a time, a finished match's or an imported one's (the heavy lane is shared)
-        self._one_at_a_time = asyncio.Lock()
-        #: analyses handed to the publisher since start (tests wait on it)
-        self.finished: asyncio.Event = asyncio.Event()
+        self.runner = JobRunner(
+            store, clock, workers or InThread(), owner=self.claims.owner, lanes=lanes, on_end=self._ended
+        )
+        self.showing = Showing(store, clock, self.claims, publishers, self.run, lambda: self.runner.lanes)
+        self._nudge = asyncio.Event()
+        self._watcher: asyncio.Task[None] | None = None
+        self._stopping = False
+        #: analyses and files posted (or told failed) since start (tests wait on it)
+        self.finished: asyncio.Event = self.showing.finished
 
     @staticmethod
     def supports(game: str) -> bool:
         """Whether finished matches of ``game`` get an analysis."""
         return game in ANALYSES
+
+    # -- our matches ----------------------------------------------------------------------------------
 
     async def request(self, match_id: int, game: str) -> AnalysisRecord | None:
         """The match's analysis record, requested now if need be (None: its game has no analysis)."""
@@ -94,171 +105,121 @@ class Analyses:
             return None
         return await self.store.analyses.request(match_id, self.clock.now())
 
-    def queue(self, match_id: int) -> None:
-        """Compute (or post) the match's analysis soon, unless it is already waiting."""
-        if match_id not in self._queued:
-            self._queued.add(match_id)
-            self._queue.put_nowait(match_id)
+    async def queue(self, match_id: int, message_id: int | None = None) -> None:
+        """Compute the match's analysis (a job, once per match) and show it on ``message_id`` (its
+        result message); one already computed is posted."""
+        record = await self.store.analyses.get(match_id)
+        if record is not None and record.status == PENDING:
+            match = await self.store.matches.get(match_id)
+            if match is not None:
+                size = len(await self.store.matches.action_log(match_id))
+                job_id = await self.store.jobs.add_analysis(
+                    match_id=match_id,
+                    game=match.game,
+                    guild_id=match.guild_id,
+                    channel_id=match.channel_id,
+                    size=size,
+                    message_id=message_id if message_id is not None else match.result_message_id,
+                    now=self.clock.now(),
+                )
+                await self._queued(job_id)
+        self._nudge.set()
 
     async def resume(self) -> int:
-        """Queue every open analysis (start-up, scheduler rounds); returns how many are open."""
+        """Start-up and scheduler rounds: queue every open analysis without a job, post what is
+        computed and tell what failed; returns how many analyses are open."""
         open_ = await self.store.analyses.open()
         for match_id in open_:
-            self.queue(match_id)
-        return len(open_)
-
-    def start(self) -> None:
-        if self._worker is None:
-            self._stop.clear()
-            self._worker = asyncio.get_running_loop().create_task(self._work(), name="ringside-analyses")
-
-    def stop(self) -> None:
-        """The bot is stopping: the analysis running stops at its next decision and no other starts
-        (``AnalysisStopped``); what is open is computed at the next start."""
-        self._stop.set()
-
-    async def close(self) -> None:
-        self._stop.set()
-        if self._worker is not None:
-            self._worker.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._worker
-            self._worker = None
-
-    async def _work(self) -> None:
-        while not self._stop.is_set():
-            match_id = await self._queue.get()
-            if self._stop.is_set():
-                break  # queued again by ``resume`` at the next start
-            try:
-                async with self.claims.hold("analysis", match_id, ANALYSIS_LEASE) as mine:
-                    if mine:  # else another process is at it
-                        await self.run(match_id)
-            except asyncio.CancelledError:
-                raise
-            except Exception:
-                log.exception(
-                    "the analysis of match %s could not be posted; it is tried again later", match_id
-                )
-            finally:
-                self._queued.discard(match_id)
+            job = await self.store.jobs.of_match(match_id)
+            if job is None:
+                await self.queue(match_id)
+        await self.runner.free_the_gone()
+        if self.dispatch is not None:  # one lost with a restart of the database is handed again
+            await self.dispatch.dispatch(await self.store.jobs.open())
+        await self.tell()
+        return len(await self.store.analyses.open())
 
     async def run(self, match_id: int) -> None:
-        """Compute the match's analysis if it is pending, then post it if it is not posted yet."""
+        """Post the match's analysis if it is computed and not posted yet."""
         record = await self.store.analyses.get(match_id)
-        if record is None or record.status not in (PENDING, DONE):
+        if record is None or record.status != DONE:
             return
-        analysis: Analysis | None
-        if record.status == PENDING:
-            analysis = await self._compute(match_id)
-            if analysis is None:
-                return
-        else:
-            analysis = analysis_from_json(record.analysis)
         publisher = self._publishers().analyses
         if publisher is None:
             return  # posted when a publisher is registered (the next round)
         try:
+            analysis = analysis_from_json(record.analysis)
             message_id = await publisher.analysis_ready(match_id, analysis)
-        except Unpostable:
-            # Never postable (the channel is gone, a bug): not tried again at every round.
+        except (Unpostable, ValueError):
+            # Never postable (the channel is gone, a bug, an unreadable analysis): not tried again.
             await self.store.analyses.failed(match_id, self.clock.now())
             return
         await self.store.analyses.posted(match_id, message_id)
         self.finished.set()
 
-    async def _compute(self, match_id: int) -> Analysis | None:
-        match = await self.store.matches.get(match_id)
-        if match is None or match.game not in ANALYSES or match.status == "active":
-            log.warning("match %s has no analysis to compute (missing, active or another game)", match_id)
-            await self.store.analyses.failed(match_id, self.clock.now())
-            return None
-        notations = [a.notation for a in await self.store.matches.action_log(match_id)]
-        started = self.clock.now()
-        try:
-            analysis = await self._analysed(match.game, match.options, notations)
-        except AnalysisStopped:
-            return None  # the bot is closing: computed again at the next start
-        except Exception as exc:
-            # A log that does not replay (GameError), engines that disagree, or a bug: marked failed
-            # rather than tried again at every round.
-            if isinstance(exc, GameError):
-                log.warning("match %s cannot be analysed: %s", match_id, exc)
-            else:
-                log.exception("the analysis of match %s failed", match_id)
-            await self.store.analyses.failed(match_id, self.clock.now())
-            publisher = self._publishers().analyses
-            if publisher is not None:
-                await publisher.analysis_failed(match_id)
-            return None
-        log.info("match %s analysed (%d actions)", match_id, len(notations))
-        await self.store.analyses.save(match_id, analysis_to_json(analysis), started)
-        return analysis
-
-    async def _analysed(self, game: str, options: Mapping[str, Any] | None, notations: list[str]) -> Analysis:
-        """The analysis, tried once more in a fresh worker when the first one was lost;
-        ``AnalysisStopped`` at once when the bot is stopping."""
-        async with self._one_at_a_time:
-            try:
-                return await self._analysed_once(game, options, notations)
-            except HeavyWorkFailed:
-                log.warning("the worker analysing a %s match was lost; trying once more", game)
-            return await self._analysed_once(game, options, notations)
-
-    async def _analysed_once(
-        self, game: str, options: Mapping[str, Any] | None, notations: list[str]
-    ) -> Analysis:
-        if self._stop.is_set():
-            raise AnalysisStopped("the bot is stopping")
-        return await self._workers.analyse(game, options, notations, self._stop.is_set)
-
     # -- matches played elsewhere ------------------------------------------------------------------
 
-    async def analyse_file(self, game: str, data: bytes, source: FileSource) -> ImportedAnalysis:
-        """A match file of another program (``Variant.import_match``), read and analysed as our own
-        matches are, in the heavy worker lane, and kept (``ImportStore``) so that its analysis can be
-        reviewed; it belongs to no match of ours, so history, ratings and PR never see it.
-        ``FileNotAnalysed`` with the reason (the line) when the file cannot be read or replayed, or the
-        analysis fails; then nothing is kept."""
+    async def analyse_file(
+        self, game: str, data: bytes, source: FileSource, reply_token: str | None = None
+    ) -> Queued:
+        """A match file of another program (``Variant.import_match``), read now and queued for its
+        analysis with its bytes (``reply_token``: the interaction whose private answer shows how it
+        goes). ``FileNotAnalysed`` with the reason (the line) when the file cannot be read, or the
+        member, the server or the bot has as many files queued as it may (the limit named)."""
         variant = VARIANTS[game]
         if game not in ANALYSES:
             raise FileNotAnalysed(f"{variant.title} has no analysis.")
+        holding = await self.store.jobs.file_of(source.sender_id)
+        if holding is not None:  # before reading the file: the answer is at once
+            raise FileNotAnalysed(refusal(Refused("member", self.limits.per_member, holding)))
         try:
             # Replaying a long match takes a moment: off the event loop.
             imported = await asyncio.to_thread(variant.import_match, data)
         except GameError as exc:
             raise FileNotAnalysed(str(exc)) from exc
-        log.info("analysing %s (%d actions)", source.file_name, len(imported.log))
         try:
-            analysis = await self._analysed(game, imported.options, list(imported.log))
-        except AnalysisStopped:
-            log.info("the analysis of %s was stopped: the bot is restarting", source.file_name)
-            raise FileNotAnalysed(RESTARTED_FILE) from None
-        except Exception as exc:
-            log.warning("an imported %s match could not be analysed: %s", game, exc)
-            raise FileNotAnalysed("The match was read, but its analysis failed.") from exc
-        packed_log, packed_analysis = await asyncio.to_thread(
-            lambda: (pack(list(imported.log)), pack(analysis_to_json(analysis)))
-        )
-        import_id = await self.store.imports.add(
-            guild_id=source.guild_id,
-            channel_id=source.channel_id,
-            sender_id=source.sender_id,
-            game=game,
-            file_name=source.file_name,
-            names=imported.names,
-            options=imported.options,
-            packed_log=packed_log,
-            packed_analysis=packed_analysis,
-            now=self.clock.now(),
-        )
-        log.info(
-            "%s analysed (%d actions) and kept as imported match %s",
-            source.file_name,
-            len(imported.log),
-            import_id,
-        )
-        return ImportedAnalysis(import_id, imported, analysis)
+            job_id = await self.store.jobs.add_file(
+                owner_id=source.sender_id,
+                guild_id=source.guild_id,
+                channel_id=source.channel_id,
+                game=game,
+                file_name=source.file_name,
+                payload=await asyncio.to_thread(pack_file, data),
+                size=len(imported.log),
+                reply_token=reply_token,
+                limits=self.limits,
+                now=self.clock.now(),
+            )
+        except Refused as exc:
+            raise FileNotAnalysed(refusal(exc)) from None
+        log.info("%s queued as heavy job %s (%d actions)", source.file_name, job_id, len(imported.log))
+        await self._queued(job_id)
+        return Queued(job_id, await self.line_of(job_id))
+
+    async def _queued(self, job_id: int | None) -> None:
+        """A job was queued: this process's idle lanes look at once, and workers are handed it."""
+        self.runner.wake()
+        if job_id is not None and self.dispatch is not None:
+            job = await self.store.jobs.get(job_id)
+            if job is not None:
+                await self.dispatch.dispatch([job])
+
+    async def answered(self, job_id: int, line: str) -> None:
+        """The asker's private answer shows ``line`` now (the job's result may be posted from now)."""
+        await self.store.jobs.answered(job_id, None, line)
+        self._nudge.set()
+
+    async def line_of(self, job_id: int) -> str:
+        """How a job stands, in words: its place and estimate, its progress, or its end."""
+        job = await self.store.jobs.get(job_id)
+        if job is None:
+            return "no longer kept"
+        if job.state == JOB_FAILED:
+            return job.error or "it could not be analysed"
+        if job.state not in ("queued", "running"):
+            return "analysed"
+        found = await self.showing.places()
+        return words(job, found.get(job_id))
 
     async def imported(self, import_id: int) -> ImportedRecord | None:
         """A match analysed from a file, as kept (None: no such one, or deleted as too old)."""
@@ -266,6 +227,78 @@ class Analyses:
 
     async def imported_posted(self, import_id: int, message_id: int) -> None:
         await self.store.imports.posted(import_id, message_id)
+
+    # -- running, showing and posting --------------------------------------------------------------
+
+    def start(self) -> None:
+        self._stopping = False
+        self.runner.start()
+        if self._watcher is None:
+            self._watcher = asyncio.get_running_loop().create_task(self._watch(), name="ringside-analyses")
+
+    async def free_the_dead(self, *, sole: bool) -> int:
+        """At start-up: the running jobs of processes known to be gone back to the queue (``sole``:
+        this process holds the database alone, every other owner is gone); how many."""
+        freed = 0
+        for worker in await self.store.jobs.running_owners():
+            if worker != self.claims.owner and (sole or gone(worker, self.claims.owner)):
+                freed += await self.store.jobs.free_owner(worker)
+        if freed:
+            log.info("%d heavy jobs of processes that are gone went back to the queue", freed)
+        return freed
+
+    def stop(self) -> None:
+        """The bot is stopping (SIGTERM): no job is taken any more, and the running ones go back to the
+        queue at their next decision (``AnalysisStopped``), for the next start or another worker."""
+        self._stopping = True
+        self.runner.stop()
+
+    async def close(self) -> None:
+        self.stop()
+        running = [r.job for r in self.runner.running.values()]
+        await self.runner.close()
+        if self._watcher is not None:
+            self._watcher.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._watcher
+            self._watcher = None
+        if self.dispatch is not None:
+            await self.dispatch.close()
+        files = self._publishers().files
+        for job in running:
+            if job.kind == FILE and files is not None:
+                with contextlib.suppress(Exception):
+                    await files.file_shown(job, KEPT_AT_RESTART)
+
+    def _ended(self, job: JobRecord) -> None:
+        self._nudge.set()
+
+    async def _watch(self) -> None:
+        """Post what is done and tell what failed as soon as it is (a job of this process nudges;
+        another's is seen within ``SHOW_EVERY``), and bring the open jobs' messages up to date."""
+        loop = asyncio.get_running_loop()
+        shown_at = 0.0
+        while True:
+            try:
+                await self.tell()
+                if loop.time() - shown_at >= SHOW_EVERY:
+                    shown_at = loop.time()
+                    await self.show()
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("the heavy jobs could not be shown; tried again in a moment")
+            self._nudge.clear()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._nudge.wait(), SHOW_EVERY)
+
+    async def tell(self) -> int:
+        """Post every job's result not posted yet, and tell every failure not told; how many."""
+        return await self.showing.tell()
+
+    async def show(self) -> int:
+        """Bring each open job's message up to date; how many were edited."""
+        return await self.showing.show()
 
 
 @dataclass(frozen=True, slots=True)
@@ -279,19 +312,45 @@ class FileSource:
 
 
 @dataclass(frozen=True, slots=True)
-class ImportedAnalysis:
-    """A match file read and analysed: its id in ``ImportStore``, the match and its analysis."""
+class Queued:
+    """A match file accepted: its job, and how it stands in words (its place and estimate)."""
 
     id: int
-    match: ImportedMatch
-    analysis: Analysis
+    line: str
 
 
-RESTARTED_FILE = (
-    "Ringside is restarting, and the analysis was not finished: nothing of it was kept. "
-    "Please send the file again in a minute."
+KEPT_AT_RESTART = (
+    "Ringside is restarting: your file keeps its place in the queue and is analysed after the restart."
 )
-"""Told privately to whoever sent a match file whose analysis a restart stopped."""
+"""Shown on the private answer of a file whose analysis a restart interrupted (it is kept)."""
+
+
+def refusal(refused: Refused) -> str:
+    """Why a file was not queued, with the limit."""
+    if refused.reason == "member":
+        holding = refused.holding
+        name = f" ({holding.file_name})" if holding is not None and holding.file_name else ""
+        return (
+            f"You already have a file being analysed{name}: one at a time. "
+            "Send this one once that one is posted."
+        )
+    if refused.reason == "server":
+        return (
+            f"This server already has {refused.limit} files waiting to be analysed, the most it may: "
+            "send it again a little later."
+        )
+    return (
+        f"Ringside already has {refused.limit} files waiting to be analysed, the most it takes: "
+        "send it again a little later."
+    )
+
+
+class Dispatch(Protocol):
+    """Hands queued jobs to worker processes (``bot.jobs.pgqueue.PgDispatch``)."""
+
+    async def dispatch(self, jobs: list[JobRecord]) -> int: ...
+
+    async def close(self) -> None: ...
 
 
 class FileNotAnalysed(Exception):

@@ -34,6 +34,9 @@ class Settings:
     """A ``postgresql://`` URL: PostgreSQL instead of the SQLite file ``database``."""
     shards: Shards | None = None
     """None: no sharding (one connection to Discord, as a bot in fewer than 2,500 servers needs)."""
+    heavy_jobs: int = 1
+    """Heavy jobs (analyses) the bot runs at once (``HEAVY_JOBS``); 0 with PostgreSQL leaves them
+    to ``python -m bot worker`` processes."""
 
     @property
     def store_target(self) -> str | Path:
@@ -81,6 +84,13 @@ def load_settings(env_file: str | Path | None = ".env") -> Settings:
 
 
 def _with_guild(settings: Settings) -> Settings:
+    heavy = heavy_jobs("HEAVY_JOBS", 1)
+    if heavy == 0 and settings.database_url is None:
+        raise ConfigError(
+            "HEAVY_JOBS=0 leaves analyses to `python -m bot worker` processes, which need DATABASE_URL "
+            "(PostgreSQL): with a SQLite file the bot runs them itself (HEAVY_JOBS=1 or more)"
+        )
+    settings = replace(settings, heavy_jobs=heavy)
     raw_guild = os.environ.get("DEV_GUILD_ID", "").strip()
     if not raw_guild:
         return settings
@@ -156,3 +166,28 @@ def database_file(env_file: str | Path | None = ".env") -> Path:
 
         load_dotenv(env_file, override=False)
     return Path(os.environ.get("DATABASE", "").strip() or "ringside.sqlite3").expanduser()
+
+
+def heavy_jobs(name: str, default: int) -> int:
+    """A count of heavy jobs run at once, from the environment variable ``name`` (0 to 16)."""
+    raw = os.environ.get(name, "").strip()
+    if not raw:
+        return default
+    if not raw.isdigit() or int(raw) > 16:
+        raise ConfigError(f"{name} must be a whole number of jobs run at once, 0 to 16, not {raw!r}")
+    return int(raw)
+
+
+def worker_database_url(env_file: str | Path | None = ".env") -> str:
+    """``python -m bot worker``'s database: ``DATABASE_URL`` (PostgreSQL), which it requires."""
+    if env_file is not None and Path(env_file).is_file():
+        from dotenv import load_dotenv
+
+        load_dotenv(env_file, override=False)
+    url = _database_url()
+    if url is None:
+        raise ConfigError(
+            "a worker needs DATABASE_URL (the PostgreSQL database the bot uses); with a SQLite file the "
+            "bot runs its heavy jobs itself"
+        )
+    return url

@@ -13,7 +13,8 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from bot.session import Played, Reminder
-from bot.store import ChallengeRecord, MatchRecord
+from bot.store import ChallengeRecord, ImportedRecord, MatchRecord
+from bot.store.jobs import JobRecord
 from engine.ai.coaching import Analysis
 
 
@@ -55,6 +56,24 @@ class AnalysisPublisher(Protocol):
     async def analysis_failed(self, match_id: int) -> None:
         """Say that the match's analysis could not be computed (it is not tried again)."""
 
+    async def analysis_shown(self, match_id: int, message_id: int, line: str) -> None:
+        """Show how the match's analysis goes (queued with a place, or its progress) on its result
+        message ``message_id`` (a failure is only logged: the next edit says more)."""
+
+
+class FilePublisher(Protocol):
+    """Shows the analyses of match files sent to ``/analyse file:`` (``bot.analyses``)."""
+
+    async def file_shown(self, job: JobRecord, line: str) -> None:
+        """Show ``line`` (accepted, queued with a place, progress) on the asker's private answer."""
+
+    async def file_ready(self, job: JobRecord, imported: ImportedRecord) -> int | None:
+        """Post the file's analysis in its channel; the message's id (raise: tried again later;
+        ``Unpostable``: given up, the asker told)."""
+
+    async def file_failed(self, job: JobRecord, reason: str) -> None:
+        """Tell the asker that the file could not be analysed, and why."""
+
 
 class TournamentPublisher(Protocol):
     async def match_finished(self, match_id: int) -> None:
@@ -79,4 +98,5 @@ class Publishers:
     challenges: ChallengePublisher | None = None
     matches: MatchPublisher | None = None
     analyses: AnalysisPublisher | None = None
+    files: FilePublisher | None = None
     tournaments: TournamentPublisher | None = None

@@ -1,6 +1,7 @@
 """The analysis of a finished match, posted as a reply to its result message with its chart and a
-**Review** button; the result message's line about it then says whether it was posted or could not
-be computed (``bot.analyses`` computes it and calls this, its ``AnalysisPublisher``)."""
+**Review** button; the result message's line about it says how it goes (its place in the queue, its
+progress), then whether it was posted or could not be computed (``bot.analyses`` computes it and calls
+this, its ``AnalysisPublisher``). ``FilePosts``: the same for match files sent to ``/analyse file:``."""
 
 from __future__ import annotations
 
@@ -13,13 +14,14 @@ import discord
 
 from bot.publishing import Unpostable
 from bot.session import Session
-from bot.store import MatchRecord
+from bot.store import ImportedRecord, MatchRecord
+from bot.store.jobs import JobRecord
 from cogs.analysis_words import analysis_text
 from cogs.board import options_text, player_names
 from cogs.components import OpenReviewButton, Reviewed
 from cogs.publisher import ANALYSIS_FAILED, ANALYSIS_PENDING, ANALYSIS_POSTED, ANALYSIS_UNPOSTABLE, transient
 from engine import find_variant
-from engine.ai.coaching import Analysis
+from engine.ai.coaching import Analysis, analysis_from_json
 from render import SEAT_STYLES
 
 if TYPE_CHECKING:
@@ -92,14 +94,107 @@ class AnalysisPosts:
         if record is not None:
             await self._note_on_result(record, ANALYSIS_FAILED)
 
-    async def _note_on_result(self, record: MatchRecord, line: str) -> None:
-        """Replace the result message's "being computed" line (a failure here is only logged)."""
-        if record.result_message_id is None:
+    async def analysis_shown(self, match_id: int, message_id: int, line: str) -> None:
+        """The result message's "being computed" line says how the analysis goes: its place in the
+        queue and estimate, or its progress."""
+        record = await self.bot.sessions.history.match(match_id)
+        if record is not None:
+            await self._note_on_result(record, f"{ANALYSIS_PENDING} ({line})", message_id)
+
+    async def _note_on_result(self, record: MatchRecord, line: str, message_id: int | None = None) -> None:
+        """Replace the result message's "being computed" line, with what it says after it (a failure
+        here is only logged)."""
+        message_id = message_id or record.result_message_id
+        if message_id is None:
             return
         try:
             channel = self.bot.get_partial_messageable(record.channel_id, guild_id=record.guild_id)
-            message = await channel.fetch_message(record.result_message_id)
-            if ANALYSIS_PENDING in message.content:
-                await message.edit(content=message.content.replace(ANALYSIS_PENDING, line))
+            message = await channel.fetch_message(message_id)
+            lines = message.content.split("\n")
+            at = next((i for i, text in enumerate(lines) if text.startswith(ANALYSIS_PENDING)), None)
+            if at is not None and lines[at] != line:
+                lines[at] = line
+                await message.edit(content="\n".join(lines))
         except discord.HTTPException as exc:
             log.info("could not update the result message of match %s: %s", record.id, exc)
+
+
+class FilePosts:
+    """The analyses of match files sent to ``/analyse file:`` (``bot.analyses`` queues and computes
+    them; this is its ``FilePublisher``): the asker's private answer says how the job goes (edited
+    through the interaction's token, which Discord honours for 15 minutes), and the analysis is
+    posted in the channel with the bot's token, as our own matches' are, named after the file."""
+
+    def __init__(self, bot: RingsideBot) -> None:
+        self.bot = bot
+
+    def _answer(self, job: JobRecord) -> discord.Webhook | None:
+        if job.reply_token is None or self.bot.application_id is None:
+            return None
+        return discord.Webhook.partial(self.bot.application_id, job.reply_token, client=self.bot)
+
+    async def _edit_answer(self, job: JobRecord, line: str) -> bool:
+        """Edit the asker's private answer; whether it was (False: its token ran out, or Discord)."""
+        answer = self._answer(job)
+        if answer is None:
+            return False
+        try:
+            await answer.edit_message("@original", content=line[:2000])  # type: ignore[call-overload]
+        except (discord.HTTPException, ValueError) as exc:
+            log.info("could not edit the answer about %s: %s", job.file_name, exc)
+            return False
+        return True
+
+    async def file_shown(self, job: JobRecord, line: str) -> None:
+        await self._edit_answer(job, line)
+
+    async def file_ready(self, job: JobRecord, imported: ImportedRecord) -> int | None:
+        game = imported.game
+        variant = find_variant(game)
+        analysis = analysis_from_json(imported.analysis)
+        names = (imported.names[0], imported.names[1])
+        chart = await self.bot.render_pool.chart(
+            analysis.chances,
+            0,
+            f"{names[0]} ({variant.seat_names[0]})",
+            (SEAT_STYLES[game][0], SEAT_STYLES[game][1]),
+        )
+        options = variant.describe_options(imported.options)
+        text = analysis_text(analysis, 0, variant.title, options, names)
+        # The same message as for our own matches, but named after the file: it is no match of ours.
+        heading = (
+            f"📊 **Analysis of {discord.utils.escape_markdown(imported.file_name)}** (played elsewhere; "
+            f"{variant.title}"
+        )
+        text = heading + (f", {options})" if options else ")") + "\n" + text.split("\n", 1)[1]
+        channel = self.bot.get_partial_messageable(imported.channel_id, guild_id=imported.guild_id)
+        review = discord.ui.View(timeout=None)
+        review.add_item(OpenReviewButton.build(Reviewed(imported.id, from_file=True)))
+        try:
+            sent = await channel.send(
+                text[:2000],
+                file=discord.File(io.BytesIO(chart), filename="analysis.png"),
+                view=review,
+                allowed_mentions=discord.AllowedMentions.none(),
+            )
+        except discord.HTTPException as exc:
+            if transient(exc):
+                raise  # tried again at the next round
+            log.warning("the analysis of %s cannot be posted: %s", imported.file_name, exc)
+            await self.file_failed(job, "its analysis could not be posted in the channel.")
+            raise Unpostable(str(exc)) from exc
+        return sent.id
+
+    async def file_failed(self, job: JobRecord, reason: str) -> None:
+        """Told on the private answer; once its token ran out, in the channel, to the asker."""
+        line = f"{job.file_name}: {reason}"
+        if await self._edit_answer(job, line):
+            return
+        channel = self.bot.get_partial_messageable(job.channel_id, guild_id=job.guild_id)
+        try:
+            await channel.send(
+                f"<@{job.owner_id}> {line}"[:2000],
+                allowed_mentions=discord.AllowedMentions(users=[discord.Object(job.owner_id or 0)]),
+            )
+        except discord.HTTPException as exc:
+            log.warning("could not tell member %s that %s failed: %s", job.owner_id, job.file_name, exc)

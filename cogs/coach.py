@@ -7,7 +7,6 @@ the engine, in worker processes (``app.render_pool``). This cog checks who may a
 
 from __future__ import annotations
 
-import io
 import logging
 from typing import TYPE_CHECKING, Any
 
@@ -28,16 +27,15 @@ from bot.session import (
     deciding_seat,
 )
 from bot.store import MatchRecord
-from cogs.analysis_posts import AnalysisPosts
-from cogs.analysis_words import SCALE_WORDS, analysis_text, signed
+from cogs.analysis_posts import AnalysisPosts, FilePosts
+from cogs.analysis_words import SCALE_WORDS, signed
 from cogs.board import match_label, options_text
-from cogs.components import NOT_RUNNING, MatchPicker, OpenReviewButton, PlayHintButton, Reviewed
+from cogs.components import NOT_RUNNING, MatchPicker, PlayHintButton
 from cogs.origin import check_origin
 from cogs.replies import reply_privately
 from engine import VARIANTS
 from engine.ai.coaches import HINTS
 from engine.ai.coaching import Hint, NoHintError
-from render import SEAT_STYLES
 
 if TYPE_CHECKING:
     from app.client import RingsideBot
@@ -53,14 +51,19 @@ class Coach(commands.Cog):
         self.bot = bot
         #: posts the analyses of finished matches (``bot.analyses`` computes them)
         self.posts = AnalysisPosts(bot)
+        #: posts the analyses of match files (``/analyse file:``)
+        self.files = FilePosts(bot)
 
     async def cog_load(self) -> None:
         self.bot.publishers.analyses = self.posts
+        self.bot.publishers.files = self.files
         self.bot.controls.hint = self
 
     async def cog_unload(self) -> None:
         if self.bot.publishers.analyses is self.posts:
             self.bot.publishers.analyses = None
+        if self.bot.publishers.files is self.files:
+            self.bot.publishers.files = None
         if self.bot.controls.hint is self:
             self.bot.controls.hint = None
 
@@ -235,7 +238,7 @@ class Coach(commands.Cog):
                 f"{file.filename} is {file.size:,} bytes; match files are read up to {MATCH_FILE_LIMIT:,}.",
             )
             return
-        # Reading the file and the analysis take from seconds to minutes: the answer comes as a followup.
+        # The file is read, then queued: the private answer says its place, and is edited as it goes.
         await interaction.response.defer(ephemeral=True, thinking=True)
         try:
             data = await file.read()
@@ -243,7 +246,7 @@ class Coach(commands.Cog):
             source = FileSource(
                 file.filename, interaction.guild_id, interaction.channel_id, interaction.user.id
             )
-            done = await self.bot.analyses.analyse_file(game, data, source)
+            queued = await self.bot.analyses.analyse_file(game, data, source, interaction.token)
         except discord.HTTPException:
             await interaction.followup.send(
                 f"{file.filename} could not be downloaded: send it again.", ephemeral=True
@@ -252,32 +255,11 @@ class Coach(commands.Cog):
         except FileNotAnalysed as exc:
             await interaction.followup.send(f"{file.filename}: {exc}"[:2000], ephemeral=True)
             return
-        variant = VARIANTS[game]
-        imported, analysis = done.match, done.analysis
-        names = (imported.names[0], imported.names[1])
-        chart = await self.bot.render_pool.chart(
-            analysis.chances,
-            0,
-            f"{names[0]} ({variant.seat_names[0]})",
-            (SEAT_STYLES[game][0], SEAT_STYLES[game][1]),
+        line = f"{file.filename}: {queued.line}"
+        await interaction.edit_original_response(
+            content=line + "\nThis message says how it goes; the analysis is posted in this channel."
         )
-        text = analysis_text(analysis, 0, variant.title, variant.describe_options(imported.options), names)
-        # The same message as for our own matches, but named after the file: it is no match of ours.
-        heading = f"📊 **Analysis of {discord.utils.escape_markdown(file.filename)}** (played elsewhere; {variant.title}"
-        options = variant.describe_options(imported.options)
-        text = heading + (f", {options})" if options else ")") + "\n" + text.split("\n", 1)[1]
-        # Posted with the bot's token: a long analysis outlasts the interaction's 15 minutes.
-        channel = self.bot.get_partial_messageable(interaction.channel_id, guild_id=interaction.guild_id)
-        review = discord.ui.View(timeout=None)
-        review.add_item(OpenReviewButton.build(Reviewed(done.id, from_file=True)))
-        sent = await channel.send(
-            text[:2000],
-            file=discord.File(io.BytesIO(chart), filename="analysis.png"),
-            view=review,
-            allowed_mentions=discord.AllowedMentions.none(),
-        )
-        await self.bot.analyses.imported_posted(done.id, sent.id)
-        await interaction.followup.send(f"{file.filename} is analysed: see below.", ephemeral=True)
+        await self.bot.analyses.answered(queued.id, line)
 
 
 POSITION_CHANGED = "The position has changed since this hint: nothing was played. Ask for a new /hint."

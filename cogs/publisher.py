@@ -311,7 +311,7 @@ class BoardPublisher:
         await self._note(session, record, sent.id if not finished else None, clock, sent)
         if finished:
             if analysis is not None:
-                self.bot.analyses.queue(session.id)
+                await self.bot.analyses.queue(session.id, sent.id)
             if outcome is not None:
                 await self.endings.announce(session, outcome)
             if self.bot.publishers.tournaments is not None:

@@ -8,8 +8,8 @@ the turn clock, a result and the ratings it changes) is one transaction.
 
 The parts, one per kind of record: ``store.matches`` (matches, action logs, results, match history),
 ``store.challenges``, ``store.ratings`` (standings, leaderboard, rating history), ``store.settings``
-(per server), ``store.preferences`` (per player), ``store.deadlines`` (what the scheduler finds due) and ``store.analyses`` (analyses of
-finished matches).
+(per server), ``store.preferences`` (per player), ``store.deadlines`` (what the scheduler finds due) ``store.analyses`` (analyses of
+finished matches) and ``store.jobs`` (heavy work queued: ``bot.jobs``).
 """
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ from bot.store.claims import ClaimStore
 from bot.store.connection import Connection, StoreError, WriteFailed
 from bot.store.deadlines import DeadlineStore
 from bot.store.imports import ImportedRecord, ImportStore
+from bot.store.jobs import JobStore
 from bot.store.matches import MatchStore
 from bot.store.preferences import PreferenceStore
 from bot.store.ratings import RatingStore
@@ -70,6 +71,7 @@ class Store:
         self.analyses = AnalysisStore(connection, self.scope)
         self.claims = ClaimStore(connection)
         self.imports = ImportStore(connection)
+        self.jobs = JobStore(connection)
         self.tournaments = TournamentStore(connection)
 
     @classmethod

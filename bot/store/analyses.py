@@ -10,7 +10,7 @@ import zlib
 from dataclasses import dataclass
 from typing import Any
 
-from bot.store.connection import Connection
+from bot.store.connection import Connection, Transaction
 from bot.store.scope import Scope
 
 PENDING, DONE, POSTED, FAILED = "pending", "done", "posted", "failed"
@@ -80,13 +80,7 @@ class AnalysisStore:
     async def save(self, match_id: int, analysis: Any, now: float) -> None:
         """The computed analysis (JSON data), to post, and each player's error rate (``/stats``)."""
         async with self._c.transaction() as db:
-            await db.execute(
-                "UPDATE match_analyses SET status = ?, analysis = ?, computed_at = ? WHERE match_id = ?",
-                (DONE, json.dumps(analysis, separators=(",", ":")), now, match_id),
-            )
-            players = await db.one("SELECT player0, player1 FROM matches WHERE id = ?", (match_id,))
-            if players is not None:
-                await db.executemany(ERROR_RATE_ROW, _error_rates(match_id, players, analysis))
+            await save_analysis(db, match_id, analysis, now)
 
     async def error_rates(self, user_id: int, guild_id: int, game: str, last: int = 10) -> ErrorRates:
         """The player's error rates over their analysed matches of ``game`` on the server: the average
@@ -183,6 +177,24 @@ class AnalysisStore:
                 "UPDATE match_analyses SET status = ?, computed_at = ? WHERE match_id = ?",
                 (FAILED, now, match_id),
             )
+
+
+async def save_analysis(
+    db: Transaction, match_id: int, analysis: Any, now: float, only_if: str | None = None
+) -> bool:
+    """``AnalysisStore.save`` inside the caller's transaction (a job's end saves it with the job's
+    state: ``bot.store.jobs``); ``only_if``: only from that status (a job done twice saves once)."""
+    condition = "" if only_if is None else " AND status = ?"
+    changed = await db.execute(
+        f"UPDATE match_analyses SET status = ?, analysis = ?, computed_at = ? WHERE match_id = ?{condition}",
+        (DONE, json.dumps(analysis, separators=(",", ":")), now, match_id, *([only_if] if only_if else [])),
+    )
+    if not changed:
+        return False
+    players = await db.one("SELECT player0, player1 FROM matches WHERE id = ?", (match_id,))
+    if players is not None:
+        await db.executemany(ERROR_RATE_ROW, _error_rates(match_id, players, analysis))
+    return True
 
 
 ERROR_RATE_ROW = (

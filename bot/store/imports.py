@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from bot.store.connection import Connection
+from bot.store.connection import Connection, Transaction
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,24 +56,19 @@ class ImportStore:
     ) -> int:
         """A new imported match (``pack`` the log and the analysis first, off the event loop); its id."""
         async with self._c.transaction() as db:
-            found = await db.insert(
-                "INSERT INTO imported_matches (guild_id, channel_id, sender_id, game, file_name, names,"
-                " options, log, analysis, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (
-                    guild_id,
-                    channel_id,
-                    sender_id,
-                    game,
-                    file_name,
-                    json.dumps(list(names)),
-                    json.dumps(options),
-                    packed_log,
-                    packed_analysis,
-                    now,
-                ),
+            return await add_import(
+                db,
+                guild_id=guild_id,
+                channel_id=channel_id,
+                sender_id=sender_id,
+                game=game,
+                file_name=file_name,
+                names=names,
+                options=options,
+                packed_log=packed_log,
+                packed_analysis=packed_analysis,
+                now=now,
             )
-        assert found is not None
-        return found
 
     async def posted(self, import_id: int, message_id: int) -> None:
         async with self._c.transaction() as db:
@@ -121,3 +116,38 @@ class ImportStore:
         """Delete the imported matches analysed before ``created_before``; how many."""
         async with self._c.transaction() as db:
             return await db.execute("DELETE FROM imported_matches WHERE created_at < ?", (created_before,))
+
+
+async def add_import(
+    db: Transaction,
+    *,
+    guild_id: int | None,
+    channel_id: int,
+    sender_id: int,
+    game: str,
+    file_name: str,
+    names: Sequence[str],
+    options: dict[str, Any],
+    packed_log: bytes,
+    packed_analysis: bytes,
+    now: float,
+) -> int:
+    """``ImportStore.add`` inside the caller's transaction (a file's job ends with it: ``bot.store.jobs``)."""
+    found = await db.insert(
+        "INSERT INTO imported_matches (guild_id, channel_id, sender_id, game, file_name, names,"
+        " options, log, analysis, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        (
+            guild_id,
+            channel_id,
+            sender_id,
+            game,
+            file_name,
+            json.dumps(list(names)),
+            json.dumps(options),
+            packed_log,
+            packed_analysis,
+            now,
+        ),
+    )
+    assert found is not None
+    return found

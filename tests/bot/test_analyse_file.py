@@ -5,23 +5,51 @@ with the line and the reason, when it cannot be read."""
 
 from __future__ import annotations
 
+import asyncio
 import io
 import zlib
 from pathlib import Path
+from typing import Any
 
 import pytest
 from PIL import Image
 
 from bot.housekeeping import KEEP_IMPORTS_FOR, Housekeeping
 from cogs.review import decisions_lost
+from engine.ai import backgammon_analysis
 from engine.ai.coaching import analysis_from_json
 from fakediscord import FakeDiscord
+from fakediscord.patience import patient
 from tests.bot.test_review_discord import button, title
 from tests.databases import sql
 from tests.support import start_bot, stop_bot
 
 FILES = Path(__file__).parent.parent / "engine" / "mat_files"
 ONE_POINT = (FILES / "gnubg-1-point.mat").read_bytes()
+
+
+ANALYSIS_SECONDS = 600
+
+
+async def analysed(fake: FakeDiscord, bot: Any, user: Any, name: str, data: bytes = ONE_POINT) -> Any:
+    """``/analyse file:`` by ``user``: answered at once with a place in the queue, then the analysis
+    is posted in the channel and the answer says so; the interaction's result."""
+    bot.analyses.finished.clear()
+    done = await fake.slash(user, "analyse", {"file": (name, data)}, idle=True)
+    private = done.private
+    assert private is not None and private.content.startswith(f"{name}: place ")
+    assert "in the queue, done in" in private.content
+    await fake.wait_for(
+        lambda: f"{name} is analysed" in done.private.content, timeout=ANALYSIS_SECONDS, what="the analysis"
+    )
+    await asyncio.wait_for(bot.analyses.finished.wait(), patient(10))  # its job is marked posted
+    return done
+
+
+@pytest.fixture(autouse=True)
+def cheap(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A cheaper depth than the bot's (what is tested is the way, not the depth)."""
+    monkeypatch.setattr(backgammon_analysis, "LEVEL", "2ply")
 
 
 def a_png() -> bytes:
@@ -36,9 +64,7 @@ async def test_a_gnubg_export_is_analysed_and_posted_with_the_players_of_the_fil
 ) -> None:
     bot = await start_bot(fake, tmp_path / "db.sqlite3")
     alice = fake.add_user("alice")
-    done = await fake.slash(
-        alice, "analyse", {"file": ("gnubg-1-point.mat", ONE_POINT)}, idle=True, timeout=600
-    )
+    done = await analysed(fake, bot, alice, "gnubg-1-point.mat")
     private = done.private
     assert private is not None and "gnubg-1-point.mat is analysed" in private.content
     (posted,) = [m for m in fake.messages_in(fake.channel) if not m.ephemeral]
@@ -102,7 +128,7 @@ async def test_the_analysis_of_a_file_is_reviewed_as_our_own_matches_are_even_af
 ) -> None:
     bot = await start_bot(fake, tmp_path / "db.sqlite3")
     alice, carol = fake.add_user("alice"), fake.add_user("carol")
-    await fake.slash(alice, "analyse", {"file": ("final.mat", ONE_POINT)}, idle=True, timeout=600)
+    await analysed(fake, bot, alice, "final.mat")
     (posted,) = [m for m in fake.messages_in(fake.channel) if not m.ephemeral]
     kept = await bot.analyses.imported(1)
     assert kept is not None and kept.file_name == "final.mat" and kept.sender_id == alice.id
@@ -146,7 +172,7 @@ async def test_a_review_of_a_file_is_refused_privately_elsewhere_when_deleted_or
 ) -> None:
     bot = await start_bot(fake, tmp_path / "db.sqlite3")
     alice = fake.add_user("alice")
-    await fake.slash(alice, "analyse", {"file": ("final.mat", ONE_POINT)}, idle=True, timeout=600)
+    await analysed(fake, bot, alice, "final.mat")
     (posted,) = [m for m in fake.messages_in(fake.channel) if not m.ephemeral]
     # Kept for another server: this one does not see it.
     sql(
@@ -168,7 +194,7 @@ async def test_a_review_of_a_file_is_refused_privately_elsewhere_when_deleted_or
         "UPDATE imported_matches SET created_at = created_at - ?",
         (KEEP_IMPORTS_FOR + 60,),
     )
-    await fake.slash(alice, "analyse", {"file": ("second.mat", ONE_POINT)}, idle=True, timeout=600)
+    await analysed(fake, bot, alice, "second.mat")
     report = await Housekeeping(bot.store, bot.clock).run()
     assert report.purged_imports == 1
     assert await bot.analyses.imported(1) is None and await bot.analyses.imported(2) is not None

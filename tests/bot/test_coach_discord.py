@@ -29,6 +29,7 @@ from engine.ai.coaching import (
     AnalysisStopped,
     Decision,
     PlayerReport,
+    ProgressReport,
     Scale,
     StopCheck,
     analysis_to_json,
@@ -250,7 +251,10 @@ async def test_an_analysis_cut_short_by_a_restart_is_computed_at_the_next_start(
     started: list[int] = []
 
     def until_stopped(
-        options: Mapping[str, Any] | None, log: Sequence[str], should_stop: StopCheck | None
+        options: Mapping[str, Any] | None,
+        log: Sequence[str],
+        should_stop: StopCheck | None,
+        progress: ProgressReport | None = None,
     ) -> Analysis:
         started.append(len(log))
         while should_stop is None or not should_stop():
@@ -305,7 +309,10 @@ async def test_a_match_that_cannot_be_analysed_says_so_on_its_result(
     fake: FakeDiscord, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     def broken(
-        options: Mapping[str, Any] | None, log: Sequence[str], should_stop: StopCheck | None
+        options: Mapping[str, Any] | None,
+        log: Sequence[str],
+        should_stop: StopCheck | None,
+        progress: ProgressReport | None = None,
     ) -> Analysis:
         raise IllegalActionError("'roll 7-1' is not a roll")
 

@@ -648,37 +648,53 @@ def cpu_seconds_of_heavy_workers(pid: int) -> float:
 
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads the process table from /proc")
 @pytest.mark.asyncio
-async def test_sigterm_during_the_analysis_of_a_file_exits_within_the_bound_and_tells_its_asker(
+async def test_sigterm_during_the_analysis_of_a_file_exits_within_the_bound_and_keeps_it_queued(
     tmp_path: Path,
 ) -> None:
     """SIGTERM while an imported ``/analyse file:`` is being analysed in a heavy worker (minutes of
-    work): the process exits 0 within the drain bound, and the asker is told privately, on their
-    interaction, that the bot restarted and to send the file again (nothing of it was kept)."""
+    work): the process exits 0 within the drain bound, the file's job goes back to the queue with
+    its bytes (``bot.store.jobs``), and the asker is told privately that it keeps its place and is
+    analysed after the restart; the next start takes it up again."""
     from app.client import DRAIN_SECONDS
+    from bot.analyses import KEPT_AT_RESTART
 
     fake = FakeDiscord(timeout=30, token="process-token")
     alice = fake.add_user("alice")
     async with bot_processes(tmp_path, fake) as start:
         proc = await start()
         asked = await fake.slash(alice, "analyse", {"file": ("long.mat", long_match_file())})
-        assert asked.callback_type == 5  # "thinking…": the analysis is under way
+        await fake.wait_for(
+            lambda: asked.private is not None and asked.private.content.startswith("long.mat: "),
+            60,
+            "the file accepted",
+        )
         for _ in range(1200):  # the analysis runs in a worker: its CPU time is read from /proc
             if cpu_seconds_of_heavy_workers(proc.pid) > 1.0:
                 break
             await asyncio.sleep(0.1)
         assert cpu_seconds_of_heavy_workers(proc.pid) > 1.0, "the analysis never ran in a heavy worker"
-        assert asked.private is None or "restart" not in asked.private.content
+        assert "restart" not in asked.private.content
         proc.send_signal(signal.SIGTERM)
         # The bound a service manager is given (compose, systemd, docker stop -t 20) is above this.
         await asyncio.wait_for(proc.wait(), DRAIN_SECONDS + 5)
-    logged = (tmp_path / "bot.log").read_text()
-    assert proc.returncode == 0, logged
-    assert "Traceback" not in logged and "ERROR" not in logged, logged
-    told = asked.private
-    assert told is not None and told.ephemeral, logged
-    assert told.content.startswith("long.mat: ") and "restart" in told.content, told.content
-    assert "send the file again" in told.content, told.content
-    assert sql(tmp_path / "db.sqlite3", "SELECT COUNT(*) FROM imported_matches") == [(0,)]
+        logged = (tmp_path / "bot.log").read_text()
+        assert proc.returncode == 0, logged
+        assert "Traceback" not in logged and "ERROR" not in logged, logged
+        told = asked.private
+        assert told is not None and told.ephemeral and told.content == KEPT_AT_RESTART, logged
+        db = tmp_path / "db.sqlite3"
+        assert sql(db, "SELECT state, worker, payload IS NOT NULL FROM heavy_jobs") == [
+            ("queued", None, True)
+        ]
+        assert sql(db, "SELECT COUNT(*) FROM imported_matches") == [(0,)]
+        # The next start takes it up again.
+        again = await start()
+        for _ in range(1200):
+            if cpu_seconds_of_heavy_workers(again.pid) > 1.0:
+                break
+            await asyncio.sleep(0.1)
+        assert cpu_seconds_of_heavy_workers(again.pid) > 1.0, "the analysis was not taken up again"
+        assert sql(db, "SELECT state, attempts FROM heavy_jobs") == [("running", 1)]
 
 
 @pytest.mark.asyncio

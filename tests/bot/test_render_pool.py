@@ -331,7 +331,7 @@ def slow_analysis(game: str, options: object, log: list[str], flag: str) -> obje
 
 
 def analysis_until_stopped(
-    options: object, log: list[str], should_stop: Callable[[], bool], progress: object
+    options: object, log: list[str], should_stop: Callable[[], bool], progress: object = None
 ) -> object:
     """An analysis of many decisions that only a stop ends: it notes in ``log[0]`` that it runs."""
     Path(log[0]).touch()

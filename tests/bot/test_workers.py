@@ -1,0 +1,165 @@
+"""``python -m bot worker`` (issue 34, ``bot.jobs.worker``): heavy jobs run by worker processes on
+PostgreSQL, dispatched by pgqueuer, posted by the bot once. Real processes on a real server: the bot
+(``HEAVY_JOBS=0``: it runs none itself) and two workers; a worker killed mid-analysis loses its job to
+the other, and every connection dropped (what a server restart does) loses nothing."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import signal
+import sys
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import asyncpg
+import pytest
+
+from fakediscord import FakeDiscord
+from fakediscord.patience import patient
+from tests.bot.test_process import REPO, bot_processes
+from tests.databases import process_env, sql, url_for
+
+SEVEN = (REPO / "tests" / "engine" / "mat_files" / "gnubg-7-point.mat").read_bytes()
+WORKER = (
+    "import sys; import engine.ai.backgammon_analysis as a; a.LEVEL = '2ply'; "
+    "from app.main import main; sys.exit(main(['worker']))"
+)
+"""A worker at a cheaper depth than the bot's (what is tested is the way, not the depth)."""
+
+
+@contextlib.asynccontextmanager
+async def workers(tmp_path: Path, count: int) -> AsyncIterator[list[asyncio.subprocess.Process]]:
+    env = {k: v for k, v in os.environ.items() if k not in ("DATABASE", "DATABASE_URL", "DISCORD_TOKEN")}
+    env.update(PYTHONPATH=str(REPO), **process_env(tmp_path / "db.sqlite3"))
+    started = []
+    logs = []
+    try:
+        for i in range(count):
+            log = (tmp_path / f"worker{i}.log").open("wb")
+            logs.append(log)
+            started.append(
+                await asyncio.create_subprocess_exec(
+                    sys.executable,
+                    "-c",
+                    WORKER,
+                    cwd=tmp_path,
+                    env=env,
+                    stdout=log,
+                    stderr=asyncio.subprocess.STDOUT,
+                )
+            )
+        yield started
+    except BaseException:
+        for i in range(count):
+            with contextlib.suppress(OSError):
+                print(f"--- worker{i}.log\n" + (tmp_path / f"worker{i}.log").read_text())
+        raise
+    finally:
+        for proc in started:
+            if proc.returncode is None:
+                proc.send_signal(signal.SIGTERM)
+                try:
+                    await asyncio.wait_for(proc.wait(), 30)
+                except TimeoutError:
+                    proc.kill()
+                    await proc.wait()
+        for log in logs:
+            log.close()
+
+
+def running_worker_pid(db: Path) -> int | None:
+    rows = sql(db, "SELECT worker FROM heavy_jobs WHERE state = 'running'")
+    if not rows or rows[0][0] is None:
+        return None
+    return int(str(rows[0][0]).rsplit(":", 2)[1])
+
+
+async def until(predicate: object, seconds: float, what: str) -> None:
+    """Poll the database (the processes change it; nothing in this one is woken)."""
+    loop = asyncio.get_running_loop()
+    end = loop.time() + patient(seconds)
+    while not predicate():  # type: ignore[operator]
+        if loop.time() > end:
+            raise TimeoutError(f"timed out after {patient(seconds):g} s waiting for {what}")
+        await asyncio.sleep(0.2)
+
+
+async def drop_every_connection(db: Path) -> None:
+    """What a PostgreSQL restart does to every process's connections: the server ends them all."""
+    admin = await asyncpg.connect(url_for(db))
+    try:
+        await admin.execute(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+            " WHERE datname = current_database() AND pid <> pg_backend_pid()"
+        )
+    finally:
+        await admin.close()
+
+
+@pytest.mark.postgres_only("workers take heavy jobs from PostgreSQL (pgqueuer)")
+@pytest.mark.asyncio
+async def test_a_worker_killed_mid_analysis_loses_its_job_to_another_and_it_is_posted_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("HEAVY_JOBS", "0")
+    db = tmp_path / "db.sqlite3"
+    fake = FakeDiscord(timeout=30, token="process-token")
+    alice = fake.add_user("alice")
+    async with bot_processes(tmp_path, fake) as start:
+        await start()
+        async with workers(tmp_path, 2) as procs:
+            asked = await fake.slash(alice, "analyse", {"file": ("seven.mat", SEVEN)})
+            await fake.wait_for(
+                lambda: asked.private is not None and asked.private.content.startswith("seven.mat: "),
+                60,
+                "the file accepted",
+            )
+            await until(lambda: running_worker_pid(db) is not None, 120, "a worker running it")
+            pid = running_worker_pid(db)
+            (victim,) = [p for p in procs if p.pid == pid]
+            await until(lambda: sql(db, "SELECT done FROM heavy_jobs")[0][0] > 0, 120, "its first progress")
+            victim.kill()  # SIGKILL, mid-analysis
+            await victim.wait()
+            await until(
+                lambda: running_worker_pid(db) not in (None, pid), 120, "the other worker taking it up"
+            )
+            await fake.wait_for(
+                lambda: "seven.mat is analysed" in asked.private.content, 900, "the analysis posted"
+            )
+            posted = [m for m in fake.messages_in(fake.channel) if not m.ephemeral]
+            assert len(posted) == 1 and posted[0].content.startswith("📊 **Analysis of seven.mat**")
+            await until(
+                lambda: sql(db, "SELECT posted FROM heavy_jobs") == [(1,)], 30, "the job marked posted"
+            )
+            assert sql(db, "SELECT state, attempts FROM heavy_jobs") == [("done", 2)]
+            assert sql(db, "SELECT COUNT(*) FROM imported_matches") == [(1,)]
+
+
+@pytest.mark.postgres_only("workers take heavy jobs from PostgreSQL (pgqueuer)")
+@pytest.mark.asyncio
+async def test_every_connection_dropped_during_a_job_loses_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("HEAVY_JOBS", "0")
+    db = tmp_path / "db.sqlite3"
+    fake = FakeDiscord(timeout=30, token="process-token")
+    alice = fake.add_user("alice")
+    async with bot_processes(tmp_path, fake) as start:
+        await start()
+        async with workers(tmp_path, 1):
+            asked = await fake.slash(alice, "analyse", {"file": ("seven.mat", SEVEN)})
+            await until(lambda: running_worker_pid(db) is not None, 120, "a worker running it")
+            await drop_every_connection(db)
+            await fake.wait_for(
+                lambda: asked.private is not None and "seven.mat is analysed" in asked.private.content,
+                900,
+                "the analysis posted",
+            )
+            posted = [m for m in fake.messages_in(fake.channel) if not m.ephemeral]
+            assert len(posted) == 1 and posted[0].content.startswith("📊 **Analysis of seven.mat**")
+            await until(
+                lambda: sql(db, "SELECT posted FROM heavy_jobs") == [(1,)], 30, "the job marked posted"
+            )
+            assert sql(db, "SELECT state FROM heavy_jobs") == [("done",)]
