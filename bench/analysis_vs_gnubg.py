@@ -40,7 +40,11 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
+
+from bgbot_cpp import get_met
 
 # Run as a script, this file's folder comes first on sys.path: put the project root there instead.
 _HERE = Path(__file__).resolve().parent
@@ -118,36 +122,54 @@ def gnubg_figures(mat: Path, gnubg: str, plies: int) -> dict[str, object]:
     }
 
 
-def gnubg_losses(match: dict[str, object]) -> dict[Key, float]:
-    """Each decision GNU Backgammon counts, with its equity lost (as ``analyse`` counts them)."""
+def gnubg_losses(match: dict[str, Any]) -> dict[Key, float]:
+    """Each decision GNU Backgammon counts, with its equity lost (as ``analyse`` counts them). Its
+    cube equities come as match winning chances: they are normalised as its own figures are
+    (double/pass 1, losing the cube's points -1) by the match equity table."""
+    length = int(match["match-info"]["match-length"])
     losses: dict[Key, float] = {}
-    for number, game in enumerate(match["games"], start=1):  # type: ignore[arg-type]
-        turns = [0, 0]
-        pending: tuple[int, float, float] | None = None  # a double: doubler, D/T, no double
+    for number, game in enumerate(match["games"], start=1):
+        score = (int(game["info"]["score-X"]), int(game["info"]["score-O"]))
+        turns, cube = [0, 0], 1
+        pending: tuple[int, float] | None = None  # a double: the doubler and double/take
         for action in game["game"]:
             kind, seat, found = action["action"], SEATS[action["player"]], action.get("analysis") or {}
+            if "nd-cubeful-eq" in found:
+                norm = _normaliser(length, score, seat, cube)
+                nd, dt = norm(found["nd-cubeful-eq"]), norm(found["dt-cubeful-eq"])
+                double, best = min(dt, 1.0), max(nd, min(dt, 1.0))
+                if kind == "double":
+                    losses[(number, seat, turns[seat], "cube")] = best - double
+                    pending = (seat, dt)
+                elif best - double < CLOSE_CUBE:
+                    losses[(number, seat, turns[seat], "cube")] = best - nd
             if kind == "move":
-                if "nd-cubeful-eq" in found:
-                    nd, dt = found["nd-cubeful-eq"], found["dt-cubeful-eq"]
-                    double = min(dt, 1.0)
-                    if max(nd, double) - double < CLOSE_CUBE:
-                        losses[(number, seat, turns[seat], "cube")] = max(0.0, double - nd)
                 moves = found.get("moves") or []
                 if len(moves) > 1 and "imove" in found:
                     best, played = moves[0]["score"], moves[found["imove"]]["score"]
                     losses[(number, seat, turns[seat], "play")] = max(0.0, best - played)
                 turns[seat] += 1
-            elif kind == "double" and "nd-cubeful-eq" in found:
-                nd, dt = found["nd-cubeful-eq"], found["dt-cubeful-eq"]
-                losses[(number, seat, turns[seat], "cube")] = max(0.0, max(nd, min(dt, 1.0)) - min(dt, 1.0))
-                pending = (seat, dt, nd)
             elif kind in ("take", "drop") and pending is not None:
-                doubler, dt, _ = pending
+                doubler, dt = pending
                 take, drop = -dt, -1.0
-                chosen = take if kind == "take" else drop
-                losses[(number, doubler, turns[doubler], "take")] = max(take, drop) - chosen
+                losses[(number, doubler, turns[doubler], "take")] = max(take, drop) - (
+                    take if kind == "take" else drop
+                )
+                if kind == "take":
+                    cube *= 2
                 pending = None
     return losses
+
+
+def _normaliser(length: int, score: tuple[int, int], seat: int, cube: int) -> Callable[[float], float]:
+    """Match winning chances of ``seat`` to GNU Backgammon's normalised equity at ``cube``."""
+
+    def mwc(mine: int, theirs: int) -> float:
+        return 1.0 if mine <= 0 else 0.0 if theirs <= 0 else float(get_met(mine, theirs, False))
+
+    away, other = length - score[seat], length - score[1 - seat]
+    win, lose = mwc(away - cube, other), mwc(away, other - cube)
+    return lambda chances: (2 * chances - win - lose) / (win - lose)
 
 
 def our_losses(options: dict[str, int], log: list[str], analysis: Analysis) -> dict[Key, float]:
