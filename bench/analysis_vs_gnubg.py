@@ -1,12 +1,13 @@
 """Our analysis against GNU Backgammon's 2-ply analysis of the same matches: PR, decision classes, time.
 
     python bench/analysis_vs_gnubg.py [--matches 3] [--lengths 3,5,7] [--seed 1] [--level 3ply]
-                                      [--threads N] [--gnubg /usr/games/gnubg] [--plies 2]
+                                      [--threads N] [--gnubg /usr/games/gnubg] [--plies 2] [--every-play]
 
 Plays ``--matches`` matches (the lengths taken in turn, seeded dice, computer levels in turn from
 ``PAIRS``, the cube in play), writes each as a ``.mat`` file (``engine.backgammon.matexport``),
 and analyses it twice: with ours (``engine.ai.backgammon_analysis.analyse`` at ``--level`` on
-``--threads`` threads, the networks loaded before the clock starts) and with GNU Backgammon
+``--threads`` threads, the networks loaded before the clock starts; ``--every-play``: without move
+filters, every play at full depth as bgsage's own ``checker_play``) and with GNU Backgammon
 (``gnubg -t -q -p``, a Python script: chequer play and cube at ``--plies``, ``import mat``,
 ``analyse match``, ``show statistics match``, then every decision's analysis read from
 ``gnubg.match()``). GNU Backgammon's PR is its overall "Error rate mEMG" halved (milli-EMG per
@@ -53,6 +54,7 @@ sys.path.insert(0, str(_HERE.parent))
 
 from engine.ai.backgammon_analysis import CLOSE_CUBE, LEVEL, THREADS, analyse, category  # noqa: E402
 from engine.ai.backgammon_bgsage import EASY, HARD, MEDIUM, SagePlayer, analyzer  # noqa: E402
+from engine.ai.backgammon_filter import FILTERS, MoveFilter  # noqa: E402
 from engine.ai.coaching import Analysis  # noqa: E402
 from engine.ai.selfplay import notations_played  # noqa: E402
 from engine.backgammon.game import Opening, Roll  # noqa: E402
@@ -221,7 +223,15 @@ def main() -> None:
     parser.add_argument("--threads", type=int, default=THREADS)
     parser.add_argument("--gnubg", default="/usr/games/gnubg")
     parser.add_argument("--plies", type=int, default=2)
+    parser.add_argument(
+        "--every-play",
+        action="store_true",
+        help="no move filter: every play at full depth (bgsage's own way)",
+    )
     args = parser.parse_args()
+    if args.every_play:
+        depth = int(args.level.removesuffix("ply"))
+        FILTERS[depth] = tuple(MoveFilter(999, 99.0) for _ in range(depth - 1))
     lengths = [int(x) for x in args.lengths.split(",")]
     analyzer(args.level, True), analyzer("1ply", True)  # the networks are loaded before the clock starts
     rows, matches = [], []
@@ -300,6 +310,7 @@ def summary(
         }
     return {
         "level": args.level,
+        "every_play": args.every_play,
         "threads": args.threads,
         "gnubg_plies": args.plies,
         "matches": args.matches,
