@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import random
 from itertools import islice
+from pathlib import Path
 
 import pytest
 
@@ -15,6 +16,7 @@ from engine.ai.backgammon_filter import FILTERS, MoveFilter, filtered_plays
 from engine.ai.coaching import AnalysisStopped
 from engine.ai.selfplay import notations_played
 from engine.backgammon.game import BackgammonState, Phase
+from engine.backgammon.matimport import read_mat
 from engine.backgammon.variant import VARIANT
 from engine.protocol import replay_states
 
@@ -121,3 +123,25 @@ def test_a_stopped_analysis_on_threads_stops() -> None:
 
     with pytest.raises(AnalysisStopped):
         analyse(options, log, level="2ply", threads=2, should_stop=stop)
+
+
+GNUBG_PLAYED = Path(__file__).parent / "data" / "gnubg_played_7_point.mat"
+"""A 7-point match GNU Backgammon 1.07 played against itself (0-ply, noise 0.04 and 0.015, seed 13)
+and exported (``export match mat``): a dropped double, a double taken and lost with a gammon, the
+Crawford game, dances written as a roll with no play. GNU Backgammon's own 2-ply analysis of it
+(``analyse match``, ``show statistics match``): 76 and 73 decisions, PR 31.90 and 4.15."""
+
+
+def test_a_match_gnu_backgammon_exported_counts_the_decisions_gnu_backgammon_counts() -> None:
+    """Issue 34 measured PRs off by up to 4.5 on GNU Backgammon's own exports; on this one (and five
+    more played the same way, bench/README.md) every decision it counts is one we count: the file is
+    read as it reads it (the drop, the cube's owner after the take, the Crawford game, the dances)."""
+    match = read_mat(GNUBG_PLAYED.read_text())
+    assert match.options == {"length": 7, "rules": "standard"} and match.games == 3
+    analysis = analyse(match.options, list(match.log), threads=2)
+    assert [p.unforced for p in analysis.players] == [76, 73]
+    assert [p.pr for p in analysis.players] == pytest.approx([31.90, 4.15], abs=1.5)
+    states = list(replay_states(VARIANT, match.options, list(match.log)))
+    crawford = {s.game_number for s in states if isinstance(s, BackgammonState) and s.crawford}
+    assert crawford == {3}
+    assert not [d for d in analysis.decisions if d.game == 3 and d.kind in ("cube", "take")]
