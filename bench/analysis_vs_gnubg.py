@@ -99,21 +99,22 @@ Key = tuple[int, int, int, str]
 def gnubg_figures(mat: Path, gnubg: str, plies: int) -> dict[str, object]:
     """GNU Backgammon's per-player PR and decision count of the match in ``mat``, its decisions'
     losses by ``Key``, and its CPU and wall seconds."""
-    out, script = mat.with_suffix(".json"), mat.with_suffix(".py")
-    script.write_text(_SCRIPT.format(plies=plies, mat=mat, out=out))
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    started = time.perf_counter()
-    text = subprocess.run(
-        [gnubg, "-t", "-q", "-p", str(script)], capture_output=True, text=True, check=True
-    ).stdout
-    wall = time.perf_counter() - started
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    with tempfile.TemporaryDirectory() as folder:
+        out, script = Path(folder) / "match.json", Path(folder) / "analyse.py"
+        script.write_text(_SCRIPT.format(plies=plies, mat=mat.resolve(), out=out))
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        started = time.perf_counter()
+        text = subprocess.run(
+            [gnubg, "-t", "-q", "-p", str(script)], capture_output=True, text=True, check=True
+        ).stdout
+        wall = time.perf_counter() - started
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        found = json.loads(out.read_text())
     lines = [line.strip() for line in text.splitlines()]
     overall = lines[lines.index(_SECTION) :]
     rate = next(m for m in map(_RATE.match, overall) if m)
     unforced = next(m for m in map(_UNFORCED.match, lines) if m)
     close = next(m for m in map(_CLOSE.match, lines) if m)
-    found = json.loads(out.read_text())
     return {
         "pr": [abs(float(rate.group(k))) / 2 for k in (1, 2)],
         "decisions": [float(unforced.group(k)) + float(close.group(k)) for k in (1, 2)],
