@@ -1,12 +1,13 @@
 """How long the analysis of a finished backgammon match takes (``engine.ai.backgammon_analysis``).
 
-    python bench/analysis.py [--lengths 1,5] [--matches 3] [--seed 1] [--level 3ply] [--hints 0]
+    python bench/analysis.py [--lengths 1,5] [--matches 3] [--seed 1] [--level 3ply] [--threads N] [--hints 0]
 
 For each match length, ``--matches`` matches are played by the medium level (seat 0) against the
 easy one (seat 1), the cube in play from 3 points on, chance drawn from a seeded ``random.Random``;
-each is then analysed once, timed by the wall clock on one thread (as the bot does: one analysis at a
-time, in a worker thread). Prints one JSON line: per length the actions, rolls and decisions of each
-match, the seconds of each analysis, their median, and the median milliseconds per roll. With
+each is then analysed once on ``--threads`` threads (the bot's ``THREADS`` by default), timed by the
+wall clock and the process's CPU clock. Prints one JSON line: per length the actions, rolls and
+decisions of each match, the wall and CPU seconds of each analysis, their medians, and the median
+milliseconds per roll (wall). With
 ``--hints N``, a ``/hint`` (``engine.ai.backgammon_hints.hint``, at the same depth) is timed on the
 first N checker plays with a choice and the first N cube decisions of the first 5-point match: median,
 95th percentile and maximum seconds of each kind.
@@ -27,7 +28,7 @@ _HERE = Path(__file__).resolve().parent
 sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != _HERE]
 sys.path.insert(0, str(_HERE.parent))
 
-from engine.ai.backgammon_analysis import LEVEL, analyse  # noqa: E402
+from engine.ai.backgammon_analysis import LEVEL, THREADS, analyse  # noqa: E402
 from engine.ai.backgammon_bgsage import EASY, MEDIUM, analyzer  # noqa: E402
 from engine.ai.backgammon_hints import hint  # noqa: E402
 from engine.ai.selfplay import notations_played  # noqa: E402
@@ -74,18 +75,19 @@ def main() -> None:
     parser.add_argument("--matches", type=int, default=3)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--level", default=LEVEL, help="the depth of every decision (the bot's: %(default)s)")
+    parser.add_argument("--threads", type=int, default=THREADS, help="threads of each analysis (%(default)s)")
     parser.add_argument("--hints", type=int, default=0, help="time this many hints of each kind")
     args = parser.parse_args()
-    analyzer(args.level, True)  # the networks are loaded before the clock starts
-    report: dict[str, object] = {"level": args.level}
+    analyzer(args.level, True), analyzer("1ply", True)  # the networks are loaded before the clock starts
+    report: dict[str, object] = {"level": args.level, "threads": args.threads}
     for length in (int(x) for x in args.lengths.split(",")):
         runs = []
         for n in range(args.matches):
             log = match_log(length, args.seed + n)
             options = {"length": length}
-            started = time.perf_counter()
-            analysis = analyse(options, log, level=args.level)
-            seconds = time.perf_counter() - started
+            cpu, started = time.process_time(), time.perf_counter()
+            analysis = analyse(options, log, level=args.level, threads=args.threads)
+            seconds, cpu = time.perf_counter() - started, time.process_time() - cpu
             rolls = sum(p.rolls for p in analysis.players)
             runs.append(
                 {
@@ -93,6 +95,7 @@ def main() -> None:
                     "rolls": rolls,
                     "decisions": len(analysis.decisions),
                     "seconds": round(seconds, 2),
+                    "cpu_seconds": round(cpu, 2),
                     "ms_per_roll": round(1000 * seconds / max(1, rolls), 1),
                 }
             )
@@ -101,6 +104,7 @@ def main() -> None:
         report[f"{length}-point"] = {
             "matches": runs,
             "median_seconds": round(statistics.median(r["seconds"] for r in runs), 2),
+            "median_cpu_seconds": round(statistics.median(r["cpu_seconds"] for r in runs), 2),
             "median_ms_per_roll": round(statistics.median(r["ms_per_roll"] for r in runs), 1),
         }
     if args.hints:

@@ -35,20 +35,30 @@ Definitions (``docs/analysis.md`` says them for players):
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import os
+import threading
+from collections.abc import Callable, Hashable, Mapping, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from typing import Any
-
-from bgsage import roll_luck
 
 from engine.ai.backgammon_bgsage import (
     APPROXIMATE_RULES,
     COACH_LEVEL,
     EngineMismatchError,
-    analyzer,
+    board_from_sage,
     context,
     ranked_plays,
     sage_board,
+    turn_start,
+)
+from engine.ai.backgammon_filter import (
+    CubeEquities,
+    RollOutlook,
+    cube_equities,
+    filtered_plays,
+    forget,
+    roll_outlook,
 )
 from engine.ai.backgammon_hints import APPROXIMATE, cube_best, level_words, scale_of
 from engine.ai.coaching import (
@@ -74,14 +84,17 @@ from engine.backgammon.game import (
     Take,
 )
 from engine.backgammon.notation import play_text
+from engine.backgammon.plays import Play
 from engine.backgammon.turn import Stepped
 from engine.backgammon.variant import VARIANT
 from engine.backgammon.words import move_number
 from engine.protocol import replay_states
 
 LEVEL = COACH_LEVEL
-"""The depth of every decision (bench/README.md has the time it takes); luck comes from the cube
-analysis's per-roll equities, one ply less."""
+"""The depth of every decision (bench/README.md has the time it takes)."""
+THREADS = min(4, len(os.sched_getaffinity(0)))
+"""The threads of an analysis (``analyse_match`` reads it at each call): the machine's cores, at most
+4. The result does not depend on it (every position is judged alone); bgsage releases the GIL."""
 DOUBTFUL, ERROR, BLUNDER = 0.02, 0.04, 0.08
 CLOSE_CUBE = 0.16
 """A no double counts as a decision when the best cube action is less than this above doubling."""
@@ -128,23 +141,88 @@ class _Tally:
         )
 
 
+class _Later:
+    """A job of an analysis on one thread: done when first asked for."""
+
+    def __init__(self, work: Callable[[], Any]) -> None:
+        self._work: Callable[[], Any] | None = work
+        self._value: Any = None
+
+    def result(self) -> Any:
+        if self._work is not None:
+            self._value, self._work = self._work(), None
+        return self._value
+
+
+class _Jobs:
+    """Positions judged once each (a double, its answer and the roll after it share one position),
+    ahead of time on ``threads`` threads, or when first asked for on one."""
+
+    def __init__(self, threads: int = 1) -> None:
+        self._pool = ThreadPoolExecutor(threads, thread_name_prefix="analysis") if threads > 1 else None
+        self._seen: dict[Hashable, Future[Any] | _Later] = {}
+        self._lock = threading.Lock()
+        self._stopped = False
+
+    def ask(self, key: Hashable, work: Callable[[], Any]) -> Future[Any] | _Later:
+        """The job of ``key`` (started now on a thread, when there are threads, unless it already was)."""
+        with self._lock:
+            found = self._seen.get(key)
+            if found is None:
+                run = lambda: self._run(work)  # noqa: E731
+                found = self._seen[key] = _Later(run) if self._pool is None else self._pool.submit(run)
+            return found
+
+    def get(self, key: Hashable, work: Callable[[], Any]) -> Any:
+        """The result of the job of ``key`` (waited for)."""
+        return self.ask(key, work).result()
+
+    def _run(self, work: Callable[[], Any]) -> Any:
+        if self._stopped:
+            return None  # the analysis was stopped or failed: nobody reads this any more
+        try:
+            return work()
+        finally:
+            forget()  # bgsage's cache grows with every position; its entries are not reused across them
+
+    def close(self) -> None:
+        """Drop the jobs not started and wait for the running ones (each a fraction of a second)."""
+        self._stopped = True
+        if self._pool is not None:
+            self._pool.shutdown(wait=True, cancel_futures=True)
+
+
 class Cubes:
-    """bgsage's pre-roll analysis of each position once (a double, its answer and the roll after it
-    share one position and context)."""
+    """bgsage's pre-roll analyses of the positions of a match: the cube decision at ``level``,
+    the rolls' outlook (luck, winning chances) at 1-ply; each position once."""
 
-    def __init__(self, level: str) -> None:
+    def __init__(self, level: str, jobs: _Jobs | None = None) -> None:
         self.level = level
-        self._seen: dict[tuple[Any, ...], Any] = {}
+        self.jobs = jobs if jobs is not None else _Jobs()
 
-    def of(self, board: Board, state: BackgammonState, seat: int) -> Any:
+    def of(self, board: Board, state: BackgammonState, seat: int) -> CubeEquities:
+        """The cube decision of ``seat`` on roll on ``board``."""
+        return self.jobs.get(*self._cube(board, state, seat))  # type: ignore[no-any-return]
+
+    def ahead(self, board: Board, state: BackgammonState, seat: int) -> None:
+        self.jobs.ask(*self._cube(board, state, seat))
+
+    def _cube(self, board: Board, state: BackgammonState, seat: int) -> tuple[Hashable, Callable[[], Any]]:
         ctx = context(state, seat, money=False)
         cells = sage_board(board)
-        key = (tuple(cells), ctx)
-        found = self._seen.get(key)
-        if found is None:
-            found = analyzer(self.level, True).cube_action(cells, **ctx.kwargs(), incl_2ply_details=True)
-            self._seen[key] = found
-        return found
+        return ("cube", tuple(cells), ctx, self.level), lambda: cube_equities(cells, ctx, self.level)
+
+    def outlook(self, board: Board, state: BackgammonState, seat: int) -> RollOutlook:
+        """The rolls of ``seat`` on roll on ``board``."""
+        return self.jobs.get(*self._outlook(board, state, seat))  # type: ignore[no-any-return]
+
+    def outlook_ahead(self, board: Board, state: BackgammonState, seat: int) -> None:
+        self.jobs.ask(*self._outlook(board, state, seat))
+
+    def _outlook(self, board: Board, state: BackgammonState, seat: int) -> tuple[Hashable, Callable[[], Any]]:
+        ctx = context(state, seat, money=False)
+        cells = sage_board(board)
+        return ("rolls", tuple(cells), ctx), lambda: roll_outlook(cells, ctx)
 
 
 def analyse(
@@ -154,24 +232,63 @@ def analyse(
     level: str = LEVEL,
     should_stop: StopCheck | None = None,
     progress: ProgressReport | None = None,
+    threads: int = 1,
 ) -> Analysis:
     """The analysis of the match played by ``log`` (action notations) from ``options``.
 
     ``should_stop`` is asked between decisions; when it says so, ``AnalysisStopped`` is raised.
     ``progress`` is told ``(done, total)`` after each position judged (a roll, a cube decision, a
-    take, a checker play), ``total`` counted before the first.
+    take, a checker play), ``total`` counted before the first. ``threads``: how many positions are
+    judged at once (the same analysis whatever the number).
     ``GameError`` if the log does not replay, ``EngineMismatchError`` if the engine and our rules
     disagree about a play.
     """
     states = list(replay_states(VARIANT, options, log))
     first = states[0]
     assert isinstance(first, BackgammonState)
-    cubes = Cubes(level)
+    jobs = _Jobs(threads)
+    try:
+        cubes = Cubes(level, jobs)
+        actions = [VARIANT.parse_action(state, text) for state, text in zip(states, log, strict=False)]
+        judged = [i for i, action in enumerate(actions) if _judged(states[i], action)]
+        for i in judged:
+            _ahead(states, log, actions, i, cubes, level)
+        return _analysis(first, states, log, actions, judged, cubes, level, should_stop, progress)
+    finally:
+        jobs.close()
+
+
+def _ahead(
+    states: Sequence[Any], log: Sequence[str], actions: Sequence[Any], i: int, cubes: Cubes, level: str
+) -> None:
+    """Start judging the position of ``actions[i]`` (on a thread, when the analysis has them)."""
+    state, action = states[i], actions[i]
+    if isinstance(action, Opening | Roll):
+        roller = _roller(state, action)
+        if roller is not None:
+            cubes.outlook_ahead(roller[1], state, roller[0])
+    elif isinstance(action, RollOn | Double | Take | Beaver | Pass):
+        cubes.ahead(state.board, state, state.turn_seat or 0)
+    else:
+        chosen = _played_result(states, log, i) if _has_choice(state) else None
+        if chosen is not None:
+            cubes.jobs.ask(*_play_job(state, chosen, level))
+
+
+def _analysis(
+    first: BackgammonState,
+    states: Sequence[Any],
+    log: Sequence[str],
+    actions: Sequence[Any],
+    judged: Sequence[int],
+    cubes: Cubes,
+    level: str,
+    should_stop: StopCheck | None,
+    progress: ProgressReport | None,
+) -> Analysis:
     tallies = (_Tally(), _Tally())
     decisions: list[Decision] = []
     games: list[list[float]] = [[]]
-    actions = [VARIANT.parse_action(state, text) for state, text in zip(states, log, strict=False)]
-    judged = [i for i, action in enumerate(actions) if _judged(states[i], action)]
     done = 0
     for i, action in enumerate(actions):
         if should_stop is not None and should_stop():
@@ -189,7 +306,7 @@ def analyse(
             decisions.append(decision)
             tallies[decision.seat].add(decision)
         elif isinstance(action, MoveChecker | Checkers) and not state.played:
-            play = _checker_play(state, states, log, i, level)
+            play = _checker_play(state, states, log, i, level, cubes)
             if play is not None:
                 decisions.append(replace(play, action=i))
                 tallies[play.seat].add(play)
@@ -222,6 +339,17 @@ def _judged(state: Any, action: Any) -> bool:
     return isinstance(action, MoveChecker | Checkers) and not state.played
 
 
+def _roller(state: BackgammonState, action: Opening | Roll) -> tuple[int, Board] | None:
+    """Who rolls ``action`` and the board they roll on (``board[1]`` theirs); None for an opening
+    tie (rolled again: nobody's luck)."""
+    if isinstance(action, Opening):
+        if action.die0 == action.die1:
+            return None
+        seat = 0 if action.die0 > action.die1 else 1
+        return seat, (state.sides[1 - seat], state.sides[seat])
+    return state.turn_seat or 0, state.board
+
+
 def _roll(
     state: BackgammonState,
     action: Opening | Roll,
@@ -229,23 +357,15 @@ def _roll(
     tallies: tuple[_Tally, _Tally],
     curve: list[float],
 ) -> None:
-    if isinstance(action, Opening):
-        if action.die0 == action.die1:
-            return  # a tie is rolled again: nobody's luck
-        seat = 0 if action.die0 > action.die1 else 1
-        dice = (action.die0, action.die1)
-        board: Board = (state.sides[1 - seat], state.sides[seat])
-    else:
-        seat = state.turn_seat or 0
-        dice = (action.d1, action.d2)
-        board = state.board
-    cube = cubes.of(board, state, seat)
-    win = float(cube.probs.win)
-    curve.append(win if seat == 0 else 1.0 - win)
-    luck = roll_luck(cube, dice[0], dice[1], is_opening_roll=isinstance(action, Opening))
+    roller = _roller(state, action)
+    if roller is None:
+        return
+    seat, board = roller
+    dice = (action.die0, action.die1) if isinstance(action, Opening) else (action.d1, action.d2)
+    outlook = cubes.outlook(board, state, seat)
+    curve.append(outlook.win if seat == 0 else 1.0 - outlook.win)
     tallies[seat].rolls += 1
-    if luck is not None:
-        tallies[seat].luck += float(luck.luck)
+    tallies[seat].luck += outlook.luck(dice, opening=isinstance(action, Opening))
 
 
 def double_decision(state: BackgammonState, doubled: bool, cubes: Cubes) -> Decision:
@@ -302,51 +422,97 @@ def _take(state: BackgammonState, answer: str, cubes: Cubes) -> Decision:
     )
 
 
+def _has_choice(state: BackgammonState) -> bool:
+    """Whether the roll leaves a choice to judge: more than one legal play, none bearing off the last
+    checker (the game is then won whatever is played)."""
+    plays = state.plays()
+    return len(plays) > 1 and not any(borne_off(p.result[1]) == CHECKERS for p in plays)
+
+
 def _checker_play(
-    state: BackgammonState, states: Sequence[Any], log: Sequence[str], i: int, level: str
+    state: BackgammonState, states: Sequence[Any], log: Sequence[str], i: int, level: str, cubes: Cubes
 ) -> Decision | None:
     """The play begun by ``log[i]`` (the turn's first step), or None when it is no choice."""
-    plays = state.plays()
-    if len(plays) < 2 or any(borne_off(p.result[1]) == CHECKERS for p in plays):
+    if not _has_choice(state):
         return None
     chosen = _played_result(states, log, i)
     if chosen is None:
         return None  # the match ended in the middle of this turn: no play was made to judge
-    return play_decision(state, chosen, level, where=f" at action {i + 1} ({log[i]!r})")
+    ranked = cubes.jobs.get(*_play_job(state, chosen, level))
+    return _play_decision(state, chosen, ranked, where=f" at action {i + 1} ({log[i]!r})")
+
+
+def _play_job(state: BackgammonState, chosen: Board, level: str) -> tuple[Hashable, Callable[[], Any]]:
+    return ("play", state.game_number, state.turn_number, chosen), lambda: judged_plays(state, level, chosen)
+
+
+def judged_plays(state: BackgammonState, level: str, chosen: Board) -> tuple[list[tuple[float, Play]], int]:
+    """OUR legal plays of the roll in ``state`` that reached ``level``, with their equity, best first,
+    and how many legal plays there are. The play reaching ``chosen`` always reaches ``level``.
+
+    In matches and money sessions of the standard and nackgammon rules, the plays are screened by
+    move filters (``engine.ai.backgammon_filter``, as GNU Backgammon analyses); elsewhere (Old
+    English, forced plays) bgsage's ranking as the hints have it (``ranked_plays``)."""
+    seat = state.turn_seat or 0
+    ctx = context(state, seat, money=False)
+    plays = state.plays()
+    if state.rules in APPROXIMATE_RULES or not ctx.cubeful or state.dice is None or state.played:
+        return ranked_plays(state, level, keep=chosen), len(plays)
+    ours = {play.result: play for play in plays}
+    root = sage_board(turn_start(state))
+    keep = [sage_board(chosen)] if chosen in ours else []
+    ranked: list[tuple[float, Play]] = []
+    deepest = 0
+    for judged in filtered_plays(root, state.dice, ctx, level, keep=keep):
+        play = ours.get(board_from_sage(judged.board))
+        if play is None:
+            raise EngineMismatchError(
+                f"bgsage plays to {list(judged.board)}, which is no legal play of ours (dice {state.dice})"
+            )
+        deepest = max(deepest, judged.plies)
+        if judged.plies == deepest:
+            ranked.append((judged.equity, play))
+    return ranked, len(plays)
 
 
 def play_decision(state: BackgammonState, chosen: Board, level: str = LEVEL, where: str = "") -> Decision:
     """The checker play from ``state`` (its roll, no step made) that reached ``chosen`` (mover's
     view), judged at ``level``; ``EngineMismatchError`` if the engine does not know that play."""
-    plays = state.plays()
-    ranked = ranked_plays(state, level, keep=chosen)
+    return _play_decision(state, chosen, judged_plays(state, level, chosen), where)
+
+
+def _play_decision(
+    state: BackgammonState, chosen: Board, judged: tuple[list[tuple[float, Play]], int], where: str = ""
+) -> Decision:
+    ranked, choices = judged
     equities = {play.result: equity for equity, play in ranked}
     if chosen not in equities:
         raise EngineMismatchError(f"the play made{where} is not among the engine's plays")
-    by_result = {play.result: play for play in plays}
     best_equity, best_play = ranked[0]
+    played = next(play for _, play in ranked if play.result == chosen)
     return Decision(
         seat=state.turn_seat or 0,
         game=state.game_number,
         turn=move_number(state),  # game G, move M as players count it (words.move_number)
         kind="play",
-        played=play_text(by_result[chosen]),
+        played=play_text(played),
         best=play_text(best_play),
         loss=max(0.0, best_equity - equities[chosen]),
         unforced=True,
         roll=state.dice_text,
-        **_standing(equities[chosen], [equity for equity, _ in ranked]),
+        **_standing(equities[chosen], [equity for equity, _ in ranked], choices),
     )
 
 
-def _standing(chosen: float, equities: Sequence[float]) -> dict[str, Any]:
+def _standing(chosen: float, equities: Sequence[float], choices: int | None = None) -> dict[str, Any]:
     """What a review shows of a decision besides the loss: the equities of the choice made and of the
-    best one, and the choice's rank among ``equities`` (every choice's; tied choices share a rank)."""
+    best one, and the choice's rank among ``equities`` (the choices judged at full depth, tied ones
+    sharing a rank; the ones a filter dropped rank below them) out of ``choices`` (all of them)."""
     return {
         "played_equity": chosen,
         "best_equity": max(equities),
         "rank": 1 + sum(1 for equity in equities if equity > chosen),
-        "choices": len(equities),
+        "choices": len(equities) if choices is None else choices,
     }
 
 
@@ -391,5 +557,6 @@ def analyse_match(
     should_stop: StopCheck | None,
     progress: ProgressReport | None = None,
 ) -> Analysis:
-    """``analyse`` at the module's ``LEVEL``, read at each call so a test or a benchmark may set it."""
-    return analyse(options, log, level=LEVEL, should_stop=should_stop, progress=progress)
+    """``analyse`` at the module's ``LEVEL`` on ``THREADS`` threads, read at each call so a test or a
+    benchmark may set them."""
+    return analyse(options, log, level=LEVEL, should_stop=should_stop, progress=progress, threads=THREADS)

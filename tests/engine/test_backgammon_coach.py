@@ -15,6 +15,7 @@ from PIL import Image
 from engine.ai import backgammon_analysis as analysis_module
 from engine.ai.backgammon_analysis import BLUNDER, DOUBTFUL, ERROR, analyse, category
 from engine.ai.backgammon_bgsage import COACH, EASY, HARD, MEDIUM, SagePlayer, analyzer, context, sage_board
+from engine.ai.backgammon_filter import roll_outlook
 from engine.ai.backgammon_hints import hint
 from engine.ai.coaching import (
     Analysis,
@@ -209,10 +210,14 @@ def test_a_player_who_always_plays_the_engines_best_play_has_pr_zero(
 
 
 def test_luck_is_the_sum_of_each_rolls_luck_as_the_engine_computes_it() -> None:
+    """Each roll's luck at 1-ply (GNU Backgammon's 0-ply, its default for luck): our roll outlook,
+    which agrees with bgsage's own luck of a 2-ply cube analysis (1-ply per roll) but where the two
+    pick a different best play of a roll (bgsage's per-roll pick is internal to it)."""
     log = match_log({}, 3, (MEDIUM, MEDIUM), limit=24)
     analysis = analyse({}, log, level="2ply")
     sage = analyzer("2ply", True)
     expected = [0.0, 0.0]
+    theirs = [0.0, 0.0]
     rolls = [0, 0]
     for state, text in zip(replay_states(VARIANT, {}, log), log, strict=False):
         assert isinstance(state, BackgammonState)
@@ -226,12 +231,14 @@ def test_luck_is_the_sum_of_each_rolls_luck_as_the_engine_computes_it() -> None:
         else:
             continue
         ctx = context(state, seat, money=False)
+        expected[seat] += roll_outlook(sage_board(board), ctx).luck(dice, opening=opening)
         luck = sage.roll_luck(sage_board(board), *dice, **ctx.kwargs(), is_opening_roll=opening)
-        expected[seat] += luck.luck
+        theirs[seat] += luck.luck
         rolls[seat] += 1
     assert [p.rolls for p in analysis.players] == rolls and sum(rolls) >= 8
     assert [p.luck for p in analysis.players] == pytest.approx(expected, abs=1e-6)
     assert any(abs(x) > 0.01 for x in expected)
+    assert expected == pytest.approx(theirs, abs=0.05)
 
 
 def test_a_wrong_double_and_a_right_take_are_cube_decisions() -> None:

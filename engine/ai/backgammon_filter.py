@@ -1,0 +1,218 @@
+"""Checker plays judged at depth the way GNU Backgammon analyses them: every legal play screened
+cheaply, only the few that stay near the best looked at deeper.
+
+bgsage's own cubeful ``checker_play`` at N-ply re-scores *every* legal play with its cube-aware N-ply
+tree (its 1-ply filter only decides which plays its cubeless pass looks at): a 3-ply analysis paid
+36 ms of CPU for each of the 28 plays of an average roll, 83% of a match's analysis. Here the same
+cube-aware evaluation (``bgbot_cpp.cubeful_probs_and_equity_nply``, the very function bgsage calls,
+so a play judged at full depth gets bgsage's equity to the last digit) is spent only on:
+
+1. every play at 1-ply (the network alone, GNU Backgammon's 0-ply): kept, at most ``count`` of
+   them within ``window`` of the best (GNU Backgammon's default for analysis: 8 within 0.16);
+2. those at each intermediate ply, kept the same way by the next filter;
+3. the survivors at the full depth, and always the plays named in ``keep`` (the play made: its
+   loss is never read off a shallower value than the best play's).
+
+Plays dropped by a filter keep the value of the last ply that saw them, ranked below every play
+that reached full depth (a shallower value is never compared with a deeper one).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import bgbot_cpp
+from bgsage.analyzer import _FLIP_OWNER, resolve_owner
+
+from engine.ai.backgammon_bgsage import Context, analyzer
+
+
+@dataclass(frozen=True, slots=True)
+class MoveFilter:
+    """After a ply: keep at most ``count`` plays, the best one and those within ``window`` of it
+    (GNU Backgammon's move filter with nothing accepted unconditionally: ``accept 0``, ``extra``
+    ``count``, ``threshold`` ``window``)."""
+
+    count: int
+    window: float
+
+
+FILTERS: dict[int, tuple[MoveFilter, ...]] = {
+    2: (MoveFilter(8, 0.16),),
+    3: (MoveFilter(8, 0.16), MoveFilter(2, 0.04)),
+    4: (MoveFilter(8, 0.16), MoveFilter(2, 0.04), MoveFilter(2, 0.02)),
+}
+"""The filters of each depth (bgsage's plies), one after each ply below it: GNU Backgammon's
+"normal" move filters shifted by one ply (bgsage's 1-ply is its 0-ply), but for 3-ply (GNU
+Backgammon's 2-ply), which also takes the second filter of GNU Backgammon's 3-ply (at most 2
+within 0.04 after bgsage's 2-ply): a full-depth evaluation costs 16 times a 2-ply one here, and
+that filter never missed the best play by more than 0.002 in 80 positions (bench/README.md)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Judged:
+    """A play's resulting position (bgsage's cells, mover's view), its cubeful equity, and the ply
+    that gave it."""
+
+    board: tuple[int, ...]
+    equity: float
+    plies: int
+
+
+def _plies(level: str) -> int:
+    return int(level.removesuffix("ply"))
+
+
+def _equity(cells: Sequence[int], root: list[int], ctx: Context, plies: int) -> float:
+    """The cubeful equity (mover's view) of the position after a play, at ``plies``."""
+    inner = analyzer("1ply", True)._analyzer._inner
+    owner = resolve_owner(ctx.cube_owner)
+    result = bgbot_cpp.cubeful_probs_and_equity_nply(
+        bgbot_cpp.flip_board(list(cells)),
+        _FLIP_OWNER[owner],
+        inner._strategy_1ply,
+        plies,
+        n_threads=1,
+        cube_value=ctx.cube_value,
+        away1=ctx.away2,
+        away2=ctx.away1,
+        is_crawford=ctx.crawford,
+        jacoby=ctx.jacoby,
+        beaver=ctx.beaver,
+        bearoff_db=inner._bearoff_db,
+        root_board=root,
+    )
+    return -float(result["equity"])
+
+
+def _kept(judged: list[Judged], rule: MoveFilter) -> list[Judged]:
+    best = judged[0].equity
+    return [judged[0]] + [j for j in judged[1 : max(1, rule.count)] if best - j.equity <= rule.window]
+
+
+def filtered_plays(
+    root: list[int],
+    dice: tuple[int, int],
+    ctx: Context,
+    level: str,
+    keep: Sequence[Sequence[int]] = (),
+    filters: Sequence[MoveFilter] | None = None,
+) -> list[Judged]:
+    """Every legal play of ``dice`` from ``root`` (bgsage's cells, roller's view), best first, each
+    with its equity at the deepest ply it reached; the best play and every board in ``keep`` reach
+    ``level``. ``filters`` (one per ply below ``level``) default to ``FILTERS``."""
+    depth = _plies(level)
+    rules = tuple(FILTERS.get(depth, ())) if filters is None else tuple(filters)
+    if len(rules) != depth - 1:
+        raise ValueError(f"{level} needs {depth - 1} move filters, not {len(rules)}")
+    boards = {tuple(b) for b in bgbot_cpp.possible_moves(root, dice[0], dice[1])}
+    wanted = {tuple(b) for b in keep} & boards
+    alive = [Judged(b, 0.0, 0) for b in sorted(boards)]
+    dropped: list[Judged] = []
+    for ply in range(1, depth + 1):
+        judged = sorted(
+            (Judged(j.board, _equity(j.board, root, ctx, ply), ply) for j in alive),
+            key=lambda j: -j.equity,
+        )
+        if ply == depth:
+            return judged + sorted(dropped, key=lambda j: (-j.plies, -j.equity))
+        survivors = _kept(judged, rules[ply - 1])
+        survivors += [j for j in judged if j.board in wanted and j not in survivors]
+        dropped += [j for j in judged if j not in survivors]
+        alive = survivors
+    raise AssertionError("unreachable")  # depth >= 1: the loop returns at its last ply
+
+
+@dataclass(frozen=True, slots=True)
+class CubeEquities:
+    """A pre-roll position's cube decision, from the player who may double: no double, double/take,
+    double/pass (cubeful, in units of the current cube, as bgsage's ``cube_action``)."""
+
+    equity_nd: float
+    equity_dt: float
+    equity_dp: float
+
+
+def cube_equities(cells: list[int], ctx: Context, level: str) -> CubeEquities:
+    """bgsage's cube decision at ``level`` (its ``cube_action``, asked directly on this thread:
+    bgsage's own wrapper would use two threads per call and clear the evaluation cache after it)."""
+    inner = analyzer(level, True)._analyzer._inner
+    weights = inner._weights
+    result = bgbot_cpp.cube_decision_nply_unified(
+        cells,
+        ctx.cube_value,
+        resolve_owner(ctx.cube_owner),
+        _plies(level),
+        weights.strategy_type,
+        weights.weight_paths_list,
+        weights.hidden_sizes_list,
+        n_threads=1,
+        away1=ctx.away1,
+        away2=ctx.away2,
+        is_crawford=ctx.crawford,
+        jacoby=ctx.jacoby,
+        beaver=ctx.beaver,
+        bearoff_db=inner._bearoff_db,
+    )
+    return CubeEquities(float(result["equity_nd"]), float(result["equity_dt"]), float(result["equity_dp"]))
+
+
+ROLLS: tuple[tuple[int, int], ...] = tuple((a, b) for a in range(1, 7) for b in range(a, 7))
+
+
+@dataclass(frozen=True, slots=True)
+class RollOutlook:
+    """Before a roll: for each of the 21 rolls the cubeful equity after its best play (1-ply, the
+    roller's view), and the roller's cubeless winning chance averaged over the rolls."""
+
+    equities: dict[tuple[int, int], float]
+    win: float
+
+    def luck(self, dice: tuple[int, int], opening: bool = False) -> float:
+        """The equity after the best play of ``dice`` minus the rolls' average (an opening roll: the
+        15 rolls that are not doubles)."""
+        weights = {
+            roll: 1 if roll[0] == roll[1] else 2 for roll in ROLLS if not (opening and roll[0] == roll[1])
+        }
+        average = sum(self.equities[roll] * w for roll, w in weights.items()) / sum(weights.values())
+        return self.equities[(min(dice), max(dice))] - average
+
+
+def roll_outlook(cells: list[int], ctx: Context) -> RollOutlook:
+    """Every roll's best play by the network alone (GNU Backgammon's 0-ply, its default depth for
+    luck): a few milliseconds, where a full cube analysis would take a hundred."""
+    equities: dict[tuple[int, int], float] = {}
+    win = 0.0
+    for roll in ROLLS:
+        boards = bgbot_cpp.possible_moves(cells, roll[0], roll[1]) or [cells]
+        best = max((_outcome(b, cells, ctx) for b in boards), key=lambda pair: pair[0])
+        equities[roll] = best[0]
+        win += best[1] * (1 if roll[0] == roll[1] else 2)
+    return RollOutlook(equities, win / 36)
+
+
+def _outcome(board: Sequence[int], root: list[int], ctx: Context) -> tuple[float, float]:
+    """(cubeful equity, cubeless winning chance) of the mover after a play, at 1-ply."""
+    inner = analyzer("1ply", True)._analyzer._inner
+    result = bgbot_cpp.cubeful_probs_and_equity_nply(
+        bgbot_cpp.flip_board(list(board)),
+        _FLIP_OWNER[resolve_owner(ctx.cube_owner)],
+        inner._strategy_1ply,
+        1,
+        n_threads=1,
+        cube_value=ctx.cube_value,
+        away1=ctx.away2,
+        away2=ctx.away1,
+        is_crawford=ctx.crawford,
+        jacoby=ctx.jacoby,
+        beaver=ctx.beaver,
+        bearoff_db=inner._bearoff_db,
+        root_board=root,
+    )
+    return -float(result["equity"]), 1.0 - float(result["probs"][0])
+
+
+def forget() -> None:
+    """Empty bgsage's evaluation cache (shared by all threads), as bgsage does after each call."""
+    analyzer("3ply", True)._analyzer._inner._strategy_nply.clear_cache()
