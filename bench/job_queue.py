@@ -74,7 +74,7 @@ async def one_count(base: str, workers: int, args: argparse.Namespace) -> dict[s
                 reply_token=None,
                 limits=Limits(per_server=args.jobs, in_all=args.jobs),
                 now=time.time(),
-            )  # fmt: skip
+            )
         )
     dispatch = PgDispatch(url)
     await dispatch.dispatch([job for job in await store.jobs.open()])
@@ -93,7 +93,7 @@ async def one_count(base: str, workers: int, args: argparse.Namespace) -> dict[s
             cwd=logs,
             stdout=(logs / f"worker{i}.log").open("wb"),
             stderr=asyncio.subprocess.STDOUT,
-        )  # fmt: skip
+        )
         for i in range(workers)
     ]
     try:
