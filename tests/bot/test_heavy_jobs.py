@@ -127,6 +127,11 @@ async def test_files_are_limited_per_member_per_server_and_in_all_and_our_matche
             match_id=made.id, game="backgammon", guild_id=1, channel_id=10, size=5, message_id=None, now=7.0
         )
         assert ours is not None and again is None  # one job per match
+        noted = await store.jobs.add_analysis(
+            match_id=made.id, game="backgammon", guild_id=1, channel_id=10, size=5, message_id=77, now=8.0
+        )
+        ours_now = await store.jobs.get(ours)
+        assert noted is None and ours_now is not None and ours_now.message_id == 77  # its result message
         taken = await store.jobs.claim("host:1:a", 10.0, 60.0)
         assert taken is not None and (taken.id, taken.kind, taken.state, taken.attempts) == (
             ours,
