@@ -193,8 +193,10 @@ class Analyses:
         except Refused as exc:
             raise FileNotAnalysed(refusal(exc)) from None
         log.info("%s queued as heavy job %s (%d actions)", source.file_name, job_id, len(imported.log))
+        line = await self.line_of(job_id)  # before a lane is woken: its place, as it was queued
         await self._queued(job_id)
-        return Queued(job_id, await self.line_of(job_id))
+        job = await self.store.jobs.get(job_id)
+        return Queued(job_id, line, job is not None and job.state in ("queued", "running"))
 
     async def _queued(self, job_id: int | None) -> None:
         """A job was queued: this process's idle lanes look at once, and workers are handed it."""
@@ -317,6 +319,8 @@ class Queued:
 
     id: int
     line: str
+    open: bool = True
+    """Still queued or running (a job may end before its asker is answered)."""
 
 
 KEPT_AT_RESTART = (
