@@ -36,7 +36,7 @@ from bot.publishing import Publishers, Unpostable
 from bot.store import ImportedRecord, Store
 from bot.store.analyses import DONE, PENDING, AnalysisRecord
 from bot.store.jobs import FILE, JOB_FAILED, JobRecord, Limits, Refused, pack_file
-from bot.work_claims import WorkClaims, gone
+from bot.work_claims import ANALYSIS_LEASE, WorkClaims, gone
 from engine import VARIANTS, GameError
 from engine.ai.coaches import ANALYSES
 from engine.ai.coaching import analysis_from_json
@@ -132,7 +132,14 @@ class Analyses:
         for match_id in open_:
             job = await self.store.jobs.of_match(match_id)
             if job is None:
-                await self.queue(match_id)
+                record = await self.store.analyses.get(match_id)
+                if record is not None and record.status == DONE:
+                    # Computed before analyses were jobs (migration 025): posted as it was then.
+                    async with self.claims.hold("analysis", match_id, ANALYSIS_LEASE) as mine:
+                        if mine:
+                            await self.run(match_id)
+                else:
+                    await self.queue(match_id)
         await self.runner.free_the_gone()
         if self.dispatch is not None:  # one lost with a restart of the database is handed again
             await self.dispatch.dispatch(await self.store.jobs.open())

@@ -381,3 +381,19 @@ async def test_a_file_whose_analysis_fails_is_told_to_its_asker(
     await fake.wait_for(lambda: "failed" in again.private.content, timeout=patient(60), what="the failure")
     fake.errors.clear()
     await stop_bot(bot)
+
+
+@pytest.mark.asyncio
+async def test_an_analysis_computed_before_analyses_were_jobs_is_posted_at_the_next_round(
+    fake: FakeDiscord, tmp_path: Path
+) -> None:
+    from tests.bot.test_coach_discord import analysed_without_a_result_message, analysis_of
+
+    bot = await start_bot(fake, tmp_path / "db.sqlite3")
+    match_id = await analysed_without_a_result_message(bot, fake)
+    assert await bot.store.jobs.of_match(match_id) is None
+    assert await bot.analyses.resume() == 0
+    posted = analysis_of(fake, fake.channel.id)
+    assert posted is not None and f"Analysis of match #{match_id}" in posted.content
+    fake.assert_clean()
+    await stop_bot(bot)
