@@ -64,10 +64,17 @@ async def one_count(base: str, workers: int, args: argparse.Namespace) -> dict[s
     for member in range(args.jobs):
         ids.append(
             await store.jobs.add_file(
-                owner_id=1000 + member, guild_id=1, channel_id=2, game="backgammon", file_name=f"m{member}.mat",
-                payload=pack_file(data), size=1, reply_token=None,
-                limits=Limits(per_server=args.jobs, in_all=args.jobs), now=time.time(),
-            )  # fmt: skip
+                owner_id=1000 + member,
+                guild_id=1,
+                channel_id=2,
+                game="backgammon",
+                file_name=f"m{member}.mat",
+                payload=pack_file(data),
+                size=1,
+                reply_token=None,
+                limits=Limits(per_server=args.jobs, in_all=args.jobs),
+                now=time.time(),
+            )
         )
     dispatch = PgDispatch(url)
     await dispatch.dispatch([job for job in await store.jobs.open()])
@@ -78,9 +85,15 @@ async def one_count(base: str, workers: int, args: argparse.Namespace) -> dict[s
     started = time.monotonic()
     procs = [
         await asyncio.create_subprocess_exec(
-            sys.executable, "-c", WORKER, args.level, env=env, cwd=logs,
-            stdout=(logs / f"worker{i}.log").open("wb"), stderr=asyncio.subprocess.STDOUT,
-        )  # fmt: skip
+            sys.executable,
+            "-c",
+            WORKER,
+            args.level,
+            env=env,
+            cwd=logs,
+            stdout=(logs / f"worker{i}.log").open("wb"),
+            stderr=asyncio.subprocess.STDOUT,
+        )
         for i in range(workers)
     ]
     try:

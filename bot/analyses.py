@@ -36,7 +36,7 @@ from bot.publishing import Publishers, Unpostable
 from bot.store import ImportedRecord, Store
 from bot.store.analyses import DONE, PENDING, AnalysisRecord
 from bot.store.jobs import FILE, JOB_FAILED, JobRecord, Limits, Refused, pack_file
-from bot.work_claims import WorkClaims, gone
+from bot.work_claims import ANALYSIS_LEASE, WorkClaims, gone
 from engine import VARIANTS, GameError
 from engine.ai.coaches import ANALYSES
 from engine.ai.coaching import analysis_from_json
@@ -132,7 +132,14 @@ class Analyses:
         for match_id in open_:
             job = await self.store.jobs.of_match(match_id)
             if job is None:
-                await self.queue(match_id)
+                record = await self.store.analyses.get(match_id)
+                if record is not None and record.status == DONE:
+                    # Computed before analyses were jobs (migration 025): posted as it was then.
+                    async with self.claims.hold("analysis", match_id, ANALYSIS_LEASE) as mine:
+                        if mine:
+                            await self.run(match_id)
+                else:
+                    await self.queue(match_id)
         await self.runner.free_the_gone()
         if self.dispatch is not None:  # one lost with a restart of the database is handed again
             await self.dispatch.dispatch(await self.store.jobs.open())
@@ -193,8 +200,10 @@ class Analyses:
         except Refused as exc:
             raise FileNotAnalysed(refusal(exc)) from None
         log.info("%s queued as heavy job %s (%d actions)", source.file_name, job_id, len(imported.log))
+        line = await self.line_of(job_id)  # before a lane is woken: its place, as it was queued
         await self._queued(job_id)
-        return Queued(job_id, await self.line_of(job_id))
+        job = await self.store.jobs.get(job_id)
+        return Queued(job_id, line, job is not None and job.state in ("queued", "running"))
 
     async def _queued(self, job_id: int | None) -> None:
         """A job was queued: this process's idle lanes look at once, and workers are handed it."""
@@ -317,6 +326,8 @@ class Queued:
 
     id: int
     line: str
+    open: bool = True
+    """Still queued or running (a job may end before its asker is answered)."""
 
 
 KEPT_AT_RESTART = (

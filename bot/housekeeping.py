@@ -15,6 +15,8 @@
 - Matches played elsewhere and analysed from a file (``/analyse file:``) are deleted
   ``KEEP_IMPORTS_FOR`` after their analysis (``ImportStore.purge_before``); a Review button of an older
   one says so.
+- Heavy jobs of files (``bot.store.jobs``) posted or told more than ``KEEP_JOBS_FOR`` ago are deleted
+  (their file's bytes went with their end already); our matches' jobs stay with their match.
 
 ``run_if_due`` does the work at most once per ``INTERVAL``, in batches of ``BATCH`` matches (one
 transaction each; analyses ``ANALYSIS_BATCH`` at a time, compressed outside the transaction), so
@@ -36,6 +38,7 @@ DAY = 24 * 3600.0
 COMPACT_AFTER = 7 * DAY
 PURGE_CHALLENGES_AFTER = 7 * DAY
 KEEP_IMPORTS_FOR = 90 * DAY
+KEEP_JOBS_FOR = 7 * DAY
 """How long a match played elsewhere (``/analyse file:``) stays reviewable."""
 INTERVAL = 3600.0
 BATCH = 200
@@ -50,6 +53,7 @@ class HousekeepingReport:
     compacted_analyses: int = 0
     error_rates_filled: int = 0
     purged_imports: int = 0
+    purged_jobs: int = 0
 
 
 class Housekeeping:
@@ -80,6 +84,7 @@ class Housekeeping:
         )
         filled = await self._fill_error_rates()
         imports = await self.store.imports.purge_before(now - KEEP_IMPORTS_FOR)
+        jobs = await self.store.jobs.purge_before(now - KEEP_JOBS_FOR)
         if compacted or purged or analyses or filled or imports:
             log.info(
                 "housekeeping: compacted %d match logs and %d analyses, purged %d closed challenges, "
@@ -96,6 +101,7 @@ class Housekeeping:
             compacted_analyses=analyses,
             error_rates_filled=filled,
             purged_imports=imports,
+            purged_jobs=jobs,
         )
 
     async def _fill_error_rates(self) -> int:

@@ -256,9 +256,10 @@ class Coach(commands.Cog):
             await interaction.followup.send(f"{file.filename}: {exc}"[:2000], ephemeral=True)
             return
         line = f"{file.filename}: {queued.line}"
-        await interaction.edit_original_response(
-            content=line + "\nThis message says how it goes; the analysis is posted in this channel."
+        more = (
+            "\nThis message says how it goes; the analysis is posted in this channel." if queued.open else ""
         )
+        await interaction.edit_original_response(content=line + more)
         await self.bot.analyses.answered(queued.id, line)
 
 

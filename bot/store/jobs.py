@@ -48,9 +48,10 @@ class JobStore(JobRuns):
         message_id: int | None,
         now: float,
     ) -> int | None:
-        """Queue the analysis of our match (once per match: None if it has its job already)."""
+        """Queue the analysis of our match (once per match: None if it has its job already, which is
+        given ``message_id`` if it had none)."""
         async with self._c.transaction() as db:
-            return await db.insert(
+            found = await db.insert(
                 "INSERT INTO heavy_jobs (kind, priority, guild_id, channel_id, match_id, game, size, state,"
                 " message_id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
                 " ON CONFLICT (match_id) WHERE match_id IS NOT NULL DO NOTHING",
@@ -67,6 +68,13 @@ class JobStore(JobRuns):
                     now,
                 ),
             )
+            if found is None and message_id is not None:
+                # Queued already (a scheduler round came first): the result message is known now.
+                await db.execute(
+                    "UPDATE heavy_jobs SET message_id = ? WHERE match_id = ? AND message_id IS NULL",
+                    (message_id, match_id),
+                )
+            return found
 
     async def add_file(
         self,

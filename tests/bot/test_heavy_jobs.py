@@ -127,6 +127,11 @@ async def test_files_are_limited_per_member_per_server_and_in_all_and_our_matche
             match_id=made.id, game="backgammon", guild_id=1, channel_id=10, size=5, message_id=None, now=7.0
         )
         assert ours is not None and again is None  # one job per match
+        noted = await store.jobs.add_analysis(
+            match_id=made.id, game="backgammon", guild_id=1, channel_id=10, size=5, message_id=77, now=8.0
+        )
+        ours_now = await store.jobs.get(ours)
+        assert noted is None and ours_now is not None and ours_now.message_id == 77  # its result message
         taken = await store.jobs.claim("host:1:a", 10.0, 60.0)
         assert taken is not None and (taken.id, taken.kind, taken.state, taken.attempts) == (
             ours,
@@ -175,6 +180,9 @@ async def test_files_are_limited_per_member_per_server_and_in_all_and_our_matche
         assert [j.id for j in await store.jobs.to_tell()] == [first]
         assert await store.jobs.told(first) and not await store.jobs.told(first)
         assert await store.jobs.to_tell() == []
+        # Housekeeping deletes a file's job once posted, after a while; our match's stays with it.
+        assert await store.jobs.purge_before(92.0) == 0 and await store.jobs.purge_before(93.0) == 1
+        assert await store.jobs.get(first) is None and await store.jobs.get(ours) is not None
     finally:
         await store.close()
 
@@ -369,7 +377,23 @@ async def test_a_file_whose_analysis_fails_is_told_to_its_asker(
     fake.errors.clear()  # the bug's traceback, logged once
     # The member may send another file now.
     again = await fake.slash(alice, "analyse", {"file": ("next.mat", ONE_POINT)}, idle=True)
-    assert again.private is not None and again.private.content.startswith("next.mat: place 1")
+    assert again.private is not None and again.private.content.startswith("next.mat: ")
     await fake.wait_for(lambda: "failed" in again.private.content, timeout=patient(60), what="the failure")
     fake.errors.clear()
+    await stop_bot(bot)
+
+
+@pytest.mark.asyncio
+async def test_an_analysis_computed_before_analyses_were_jobs_is_posted_at_the_next_round(
+    fake: FakeDiscord, tmp_path: Path
+) -> None:
+    from tests.bot.test_coach_discord import analysed_without_a_result_message, analysis_of
+
+    bot = await start_bot(fake, tmp_path / "db.sqlite3")
+    match_id = await analysed_without_a_result_message(bot, fake)
+    assert await bot.store.jobs.of_match(match_id) is None
+    assert await bot.analyses.resume() == 0
+    posted = analysis_of(fake, fake.channel.id)
+    assert posted is not None and f"Analysis of match #{match_id}" in posted.content
+    fake.assert_clean()
     await stop_bot(bot)

@@ -163,3 +163,35 @@ async def test_every_connection_dropped_during_a_job_loses_nothing(
                 lambda: sql(db, "SELECT posted FROM heavy_jobs") == [(1,)], 30, "the job marked posted"
             )
             assert sql(db, "SELECT state FROM heavy_jobs") == [("done",)]
+
+
+def test_a_worker_without_postgresql_and_a_bot_without_heavy_jobs_on_sqlite_are_refused_in_one_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import subprocess
+
+    from bot.config import ConfigError, load_settings
+
+    env = {k: v for k, v in os.environ.items() if k not in ("DATABASE", "DATABASE_URL")}
+    env["PYTHONPATH"] = str(REPO)
+    done = subprocess.run(
+        [sys.executable, "-m", "bot", "worker"],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 2 and done.stderr.startswith("error: a worker needs DATABASE_URL"), done.stderr
+    monkeypatch.delenv("DATABASE_URL", raising=False)
+    monkeypatch.setenv("DISCORD_TOKEN", "x")
+    monkeypatch.setenv("DATABASE", str(tmp_path / "db.sqlite3"))
+    for value, words in (
+        ("0", "HEAVY_JOBS=0 leaves analyses"),
+        ("many", "HEAVY_JOBS must be a whole number"),
+    ):
+        monkeypatch.setenv("HEAVY_JOBS", value)
+        with pytest.raises(ConfigError, match=words):
+            load_settings(None)
+    monkeypatch.setenv("HEAVY_JOBS", "2")
+    assert load_settings(None).heavy_jobs == 2
