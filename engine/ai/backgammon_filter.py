@@ -40,14 +40,15 @@ class MoveFilter:
 
 FILTERS: dict[int, tuple[MoveFilter, ...]] = {
     2: (MoveFilter(8, 0.16),),
-    3: (MoveFilter(8, 0.16), MoveFilter(2, 0.04)),
+    3: (MoveFilter(8, 0.16), MoveFilter(3, 0.06)),
     4: (MoveFilter(8, 0.16), MoveFilter(2, 0.04), MoveFilter(2, 0.02)),
 }
 """The filters of each depth (bgsage's plies), one after each ply below it: GNU Backgammon's
 "normal" move filters shifted by one ply (bgsage's 1-ply is its 0-ply), but for 3-ply (GNU
-Backgammon's 2-ply), which also takes the second filter of GNU Backgammon's 3-ply (at most 2
-within 0.04 after bgsage's 2-ply): a full-depth evaluation costs 16 times a 2-ply one here, and
-that filter never missed the best play by more than 0.002 in 80 positions (bench/README.md)."""
+Backgammon's 2-ply), which also screens at 2-ply, keeping at most 3 within 0.06 (GNU Backgammon's
+3-ply filter there keeps 2 within 0.04): a full-depth evaluation costs 16 times a 2-ply one here.
+2 within 0.04 lowered one player's PR by 0.5 in three matches (the best play dropped); 3 within
+0.06 gives the PRs of every play judged at 3-ply to 0.05 (bench/README.md)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -93,9 +93,9 @@ def test_the_play_made_is_judged_at_full_depth_even_when_a_filter_drops_it() -> 
     assert decision.rank == len(ranked) and decision.choices == choices
 
 
-def test_the_default_filters_are_gnu_backgammons_shifted_by_one_ply() -> None:
+def test_the_default_filters_are_gnu_backgammons_shifted_by_one_ply_and_one_at_2_ply() -> None:
     assert FILTERS[2] == (MoveFilter(8, 0.16),)
-    assert FILTERS[3] == (MoveFilter(8, 0.16), MoveFilter(2, 0.04))
+    assert FILTERS[3] == (MoveFilter(8, 0.16), MoveFilter(3, 0.06))
     with pytest.raises(ValueError, match="needs 2 move filters"):
         state = _plays_with_a_choice(4, 1)[0]
         assert state.dice is not None
