@@ -9,15 +9,15 @@ at once to a process of the same machine, which sees it gone), and once ``stop``
 job and gives the running ones back to the queue at their next decision (``AnalysisStopped``).
 
 A job that cannot be done is marked failed with a reason for its asker: a log that does not replay,
-a file that no longer reads, an analysis that raises, or a worker lost twice (``HeavyWorkFailed``:
-the first loss puts it back in the queue).
+a file that no longer reads, an analysis that raises, a worker lost twice (``HeavyWorkFailed``: the
+first loss puts it back in the queue), or an analysis over its CPU budget (``HeavyWorkOverBudget``:
+a second try would only use as much again).
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import inspect
 import logging
 import threading
 import time
@@ -31,7 +31,7 @@ from bot.store import Store
 from bot.store.imports import pack
 from bot.store.jobs import ANALYSIS, FILE, JobRecord, unpack_file
 from bot.work_claims import OWNER, gone
-from bot.worker_lanes import HeavyWorkFailed
+from bot.worker_lanes import HeavyWorkFailed, HeavyWorkOverBudget
 from engine import VARIANTS, GameError
 from engine.ai.coaches import ANALYSES
 from engine.ai.coaching import Analysis, AnalysisStopped, ProgressReport, StopCheck, analysis_to_json
@@ -58,7 +58,12 @@ class Analyser(Protocol):
     a thread (``InThread``)."""
 
     async def analyse(
-        self, game: str, options: Mapping[str, Any] | None, log: Sequence[str], should_stop: StopCheck
+        self,
+        game: str,
+        options: Mapping[str, Any] | None,
+        log: Sequence[str],
+        should_stop: StopCheck,
+        progress: ProgressReport | None = None,
     ) -> Analysis: ...
 
 
@@ -83,14 +88,6 @@ class InThread:
                 loop.call_soon_threadsafe(told, done, total)
 
         return await asyncio.to_thread(ANALYSES[game], options, list(log), should_stop, report)
-
-
-def takes_progress(analyser: Analyser) -> bool:
-    """Whether ``analyser.analyse`` takes ``progress=`` (the heavy lane does since issue 34)."""
-    try:
-        return "progress" in inspect.signature(analyser.analyse).parameters
-    except (TypeError, ValueError):
-        return False
 
 
 @dataclass(slots=True)
@@ -252,19 +249,15 @@ class JobRunner:
             job.attempts,
         )
         try:
-            if takes_progress(self.analyser):
-                analysis = await self.analyser.analyse(  # type: ignore[call-arg]
-                    game, options, notations, should_stop, progress=progress
-                )
-            else:
-                analysis = await self.analyser.analyse(game, options, notations, should_stop)
+            analysis = await self.analyser.analyse(game, options, notations, should_stop, progress=progress)
         except AnalysisStopped:
             if not running.lost:
                 await self.store.jobs.release(job.id, self.owner, again=False)
                 log.info("heavy job %s stopped: back in the queue", job.id)
             return
         except HeavyWorkFailed as exc:
-            if job.attempts < TRIES:
+            # Over its CPU budget, a second try would only use as much again: told at once.
+            if job.attempts < TRIES and not isinstance(exc, HeavyWorkOverBudget):
                 log.warning("heavy job %s lost its worker (%s): tried once more", job.id, exc)
                 await self.store.jobs.release(job.id, self.owner)
                 self._wake.set()

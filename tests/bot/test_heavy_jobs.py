@@ -29,7 +29,7 @@ from bot.store.jobs import (
     Refused,
     pack_file,
 )
-from bot.worker_lanes import HeavyWorkFailed
+from bot.worker_lanes import HeavyWorkFailed, HeavyWorkOverBudget
 from engine.ai import backgammon_analysis
 from engine.ai.coaching import Analysis, AnalysisStopped, ProgressReport, StopCheck
 from fakediscord import FakeDiscord
@@ -213,17 +213,20 @@ def test_a_place_counts_the_work_ahead_at_the_measured_rate_over_the_workers() -
 
 
 class LosingPool:
-    """Loses the worker of the first ``losses`` analyses."""
+    """A heavy lane whose first ``losses`` analyses fail with ``failure`` (a lost worker by default)."""
 
-    def __init__(self, losses: int) -> None:
+    def __init__(self, losses: int, failure: type[HeavyWorkFailed] = HeavyWorkFailed) -> None:
         self.losses = losses
+        self.failure = failure
         self.calls = 0
 
-    async def analyse(self, game: str, options: Any, log: Any, should_stop: Any) -> Any:
+    async def analyse(
+        self, game: str, options: Any, log: Any, should_stop: Any, progress: ProgressReport | None = None
+    ) -> Any:
         self.calls += 1
         if self.calls <= self.losses:
-            raise HeavyWorkFailed("a heavy worker died")
-        return await runner_module.InThread().analyse(game, options, log, should_stop)
+            raise self.failure("a heavy worker died")
+        return await runner_module.InThread().analyse(game, options, log, should_stop, progress)
 
 
 @pytest.mark.asyncio
@@ -249,6 +252,28 @@ async def test_a_lost_worker_costs_one_more_try_and_two_fail_the_job_with_a_reas
             assert ended.state == JOB_DONE and ended.result_id is not None
         else:
             assert (ended.state, ended.error) == (JOB_FAILED, FILE_FAILED)
+    finally:
+        await store.close()
+
+
+@pytest.mark.asyncio
+async def test_an_analysis_over_its_cpu_budget_fails_at_once_with_a_reason_and_is_not_tried_again(
+    tmp_path: Path,
+) -> None:
+    """A second try of a job that used all its CPU seconds would only use as many again."""
+    from bot.clock import ManualClock
+
+    store = await Store.open(tmp_path / "db.sqlite3")
+    try:
+        pool = LosingPool(1, HeavyWorkOverBudget)
+        runner = JobRunner(store, ManualClock(), pool, owner="host:1:a")
+        job_id = await _file(store, 100)
+        job = await store.jobs.claim(runner.owner, 1.0, 60.0)
+        assert job is not None
+        await runner.run(job)
+        ended = await store.jobs.get(job_id)
+        assert ended is not None and (ended.state, ended.error) == (JOB_FAILED, FILE_FAILED)
+        assert pool.calls == 1 and await store.jobs.claim(runner.owner, 2.0, 60.0) is None
     finally:
         await store.close()
 
