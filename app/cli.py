@@ -76,12 +76,18 @@ def worker_command(args: argparse.Namespace) -> int:
     except ConfigError as exc:
         return _refuse(str(exc))
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    from app.render_pool import RenderPool
+
+    pool = RenderPool.heavy_only(lanes)
+    pool.start()
     try:
-        asyncio.run(run_worker(url, lanes))
+        asyncio.run(run_worker(url, lanes, analyser=pool))
     except StoreError as exc:
         return _refuse(str(exc))
     except KeyboardInterrupt:
         return 0
+    finally:
+        pool.close(0)
     return 0
 
 

@@ -140,6 +140,17 @@ class RenderPool:
         self.metrics = metrics or Metrics()
         self.metrics.render_queue.set_function(lambda: self.board.waiting)
 
+    @classmethod
+    def heavy_only(cls, heavy_workers: int) -> RenderPool:
+        """Heavy slots and nothing else: a ``python -m bot worker`` process draws no board picture
+        and plays no move, but runs each analysis as the bot does (its own slot, its CPU budget, at
+        ``HEAVY_NICE``; a worker lost fails only its job)."""
+        pool = cls(1, heavy_workers=heavy_workers)
+        pool.board = Lane(LaneSpec("board", 0))
+        pool.compute = Lane(LaneSpec("compute", 0))
+        pool.lanes = (pool.board, pool.compute, pool.heavy)
+        return pool
+
     @property
     def inline(self) -> bool:
         return self.workers == 0

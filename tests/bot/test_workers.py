@@ -16,6 +16,7 @@ from pathlib import Path
 import asyncpg
 import pytest
 
+from app.render_pool import HEAVY_NICE
 from fakediscord import FakeDiscord
 from fakediscord.patience import patient
 from tests.bot.test_process import REPO, bot_processes
@@ -69,6 +70,26 @@ async def workers(tmp_path: Path, count: int) -> AsyncIterator[list[asyncio.subp
             log.close()
 
 
+def children(pid: int) -> list[int]:
+    """The processes ``pid`` forked (Linux's /proc)."""
+    found: list[int] = []
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        found += [int(n) for n in (task / "children").read_text().split()]
+    return found
+
+
+def alive(pid: int) -> bool:
+    """Whether ``pid`` runs (a zombie, ended but not yet reaped by whoever adopted it, does not)."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+def niceness(pid: int) -> int:
+    return int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[16])
+
+
 def running_worker_pid(db: Path) -> int | None:
     rows = sql(db, "SELECT worker FROM heavy_jobs WHERE state = 'running'")
     if not rows or rows[0][0] is None:
@@ -120,8 +141,13 @@ async def test_a_worker_killed_mid_analysis_loses_its_job_to_another_and_it_is_p
             pid = running_worker_pid(db)
             (victim,) = [p for p in procs if p.pid == pid]
             await until(lambda: sql(db, "SELECT done FROM heavy_jobs")[0][0] > 0, 120, "its first progress")
+            # The analysis runs in a heavy slot of the worker, as in the bot: a process of its own at
+            # the heavy niceness (its CPU budget and its failures its own), which ends with the worker.
+            slots = children(victim.pid)
+            assert slots and all(niceness(slot) == niceness(victim.pid) + HEAVY_NICE for slot in slots)
             victim.kill()  # SIGKILL, mid-analysis
             await victim.wait()
+            await until(lambda: not any(alive(slot) for slot in slots), 30, "its slots gone")
             await until(
                 lambda: running_worker_pid(db) not in (None, pid), 120, "the other worker taking it up"
             )
