@@ -288,7 +288,7 @@ async def test_five_files_at_once_are_answered_at_once_and_another_member_waits_
     gate = Gate()
     change_analysis(monkeypatch, gate)
     bot = await start_bot(fake, tmp_path / "db.sqlite3")
-    # Progress comes from the heavy lane with its progress= (issue 34's other part); here, a thread.
+    # The gate reports its progress from a thread of this process (a forked worker would not see it).
     bot.analyses.runner.analyser = runner_module.InThread()
     alice, bob = fake.add_user("alice"), fake.add_user("bob")
     asked = await asyncio.gather(
