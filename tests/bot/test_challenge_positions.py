@@ -15,6 +15,7 @@ from engine.backgammon.game import BackgammonState, Phase
 from engine.backgammon.variant import VARIANT
 from fakediscord import FakeDiscord
 from fakediscord.matches import match_id_of, resign
+from fakediscord.world import FakeChannel, FakeMessage
 from tests.support import start_bot, stop_bot
 
 # GNU Backgammon's "new match 7": player 0 (our seat 0, the challenger) won the opening roll 4-3.
@@ -37,6 +38,11 @@ async def state_of(bot: RingsideBot, match_id: int) -> BackgammonState:
 async def only_match(bot: RingsideBot) -> int:
     (match,) = await bot.store.matches.active()
     return match.id
+
+
+def result_message(fake: FakeDiscord, thread: FakeChannel) -> FakeMessage:
+    """The match's result (the trophy line), not whatever came last: its analysis may follow at once."""
+    return next(m for m in reversed(fake.messages_in(thread)) if m.content.startswith("🏆"))
 
 
 @pytest.mark.asyncio
@@ -107,7 +113,7 @@ async def test_a_friend_accepts_a_match_from_a_gnubg_id_shown_on_the_challenge(
     assert dict(VARIANT.position_codes(state))["GNUBG ID"] == GNUBG
     assert alice.mention in board.content
     await resign(fake, alice, thread.id)
-    result = fake.messages_in(thread)[-1]
+    result = result_message(fake, thread)
     assert result.content.startswith(f"🏆 {bob.mention} wins (7-point match, {SET}): ")
     assert "Ratings:" not in result.content
     await stop_bot(bot)
@@ -341,7 +347,7 @@ async def test_a_money_xgid_with_a_beaver_waiting_is_played_as_the_money_game_it
     assert first.money is not None and first.money.beavers and not first.money.jacoby
     assert (first.cube, first.cube_owner, first.turn_seat) == (4, 1, 0)
     await resign(fake, alice, thread.id)
-    result = fake.messages_in(thread)[-1]
+    result = result_message(fake, thread)
     assert f"({shown})" in result.content
     await stop_bot(bot)
 
