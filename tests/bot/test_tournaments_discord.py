@@ -19,6 +19,7 @@ from bot.clock import ManualClock
 from cogs.tournament_notices import Redraws
 from fakediscord import FakeDiscord
 from fakediscord.matches import resign
+from fakediscord.patience import patient
 from fakediscord.world import FakeMessage, FakeUser
 from tests.bot.test_tournament_service import Process
 from tests.support import start_bot, stop_bot
@@ -74,7 +75,13 @@ async def test_sign_up_refusals_change_nothing(fake: FakeDiscord, tmp_path: Path
     message = await announce(fake, ada)
     joined = await fake.click(alice, message, button(message, "join"), idle=True)
     assert joined.ephemeral and "You are in Club Cup" in joined.message.content  # type: ignore[union-attr]
-    assert "<@" + str(alice.id) + ">" in fake.message(message).embeds[0]["description"]
+    # The announcement is redrawn one drawing at a time: a join during the announcement's own
+    # drawing is met by one more, after the click's answer.
+    await fake.wait_for(
+        lambda: "<@" + str(alice.id) + ">" in fake.message(message).embeds[0]["description"],
+        timeout=patient(30),
+        what="the announcement listing alice",
+    )
     twice = await fake.click(alice, message, button(message, "join"))
     assert twice.ephemeral and "already in" in twice.message.content  # type: ignore[union-attr]
     early = await fake.click(ada, message, button(message, "start"), idle=True)
