@@ -1,5 +1,6 @@
-"""Analyses of finished matches and of match files sent to ``/analyse file:``: heavy jobs in the
-database (``bot.store.jobs``), run by ``bot.jobs.JobRunner``, posted and shown by the bot process.
+"""Analyses of finished matches and of match files sent to ``/analyse file:``, and replays
+(``bot.replays``): heavy jobs in the database (``bot.store.jobs``), run by ``bot.jobs.JobRunner``
+(replays by a runner of their own, on the same queue), posted and shown by the bot process.
 
 The publisher requests a match's analysis when it posts the result (``request``: a row of
 ``match_analyses``, then ``queue``: a job, priority 0); a file (``analyse_file``) is read at once
@@ -30,12 +31,13 @@ from typing import Protocol
 
 from bot.clock import Clock
 from bot.jobs.places import words
-from bot.jobs.runner import Analyser, InThread, JobRunner
+from bot.jobs.runner import Analyser, InThread, JobRunner, Replayer
 from bot.jobs.showing import Showing
 from bot.publishing import Publishers, Unpostable
+from bot.replays import KEPT_AT_RESTART as REPLAY_KEPT
 from bot.store import ImportedRecord, Store
 from bot.store.analyses import DONE, PENDING, AnalysisRecord
-from bot.store.jobs import FILE, JOB_FAILED, JobRecord, Limits, Refused, pack_file
+from bot.store.jobs import FILE, JOB_FAILED, REPLAY, JobRecord, Limits, Refused, pack_file
 from bot.work_claims import ANALYSIS_LEASE, WorkClaims, gone
 from engine import VARIANTS, GameError
 from engine.ai.coaches import ANALYSES
@@ -70,12 +72,16 @@ class Analyses:
         lanes: int = 1,
         limits: Limits | None = None,
         dispatch: Dispatch | None = None,
+        replayer: Replayer | None = None,
+        replay_lanes: int = 0,
     ) -> None:
         """``publishers``: where the registered publishers are found (read at each use); ``workers``:
         where analyses are computed (None: in a thread of this process); ``claims``: how a post is
         claimed, so that of several processes on one database one posts it; ``lanes``: jobs this
         process runs at once (0: none, workers do); ``limits``: of the files queued; ``dispatch``:
-        where queued jobs are handed to workers (``bot.jobs.pgqueue.PgDispatch`` on PostgreSQL)."""
+        where queued jobs are handed to workers (``bot.jobs.pgqueue.PgDispatch`` on PostgreSQL);
+        ``replayer``, ``replay_lanes``: where replays are made (``bot.replays``), and how many at once
+        (lanes of their own, taking only replays from the same queue)."""
         self.dispatch = dispatch
         self.store = store
         self.clock = clock
@@ -85,7 +91,24 @@ class Analyses:
         self.runner = JobRunner(
             store, clock, workers or InThread(), owner=self.claims.owner, lanes=lanes, on_end=self._ended
         )
-        self.showing = Showing(store, clock, self.claims, publishers, self.run, lambda: self.runner.lanes)
+        self.replay_runner = JobRunner(
+            store,
+            clock,
+            owner=self.claims.owner,
+            lanes=replay_lanes,
+            kinds=(REPLAY,),
+            on_end=self._ended,
+            replayer=replayer,
+        )
+        self.showing = Showing(
+            store,
+            clock,
+            self.claims,
+            publishers,
+            self.run,
+            lambda: self.runner.lanes,
+            lambda: self.replay_runner.lanes,
+        )
         self._nudge = asyncio.Event()
         self._watcher: asyncio.Task[None] | None = None
         self._stopping = False
@@ -142,7 +165,8 @@ class Analyses:
                     await self.queue(match_id)
         await self.runner.free_the_gone()
         if self.dispatch is not None:  # one lost with a restart of the database is handed again
-            await self.dispatch.dispatch(await self.store.jobs.open())
+            # Replays are made by the bot's own heavy workers only (their lanes take them).
+            await self.dispatch.dispatch([j for j in await self.store.jobs.open() if j.kind != REPLAY])
         await self.tell()
         return len(await self.store.analyses.open())
 
@@ -242,6 +266,7 @@ class Analyses:
     def start(self) -> None:
         self._stopping = False
         self.runner.start()
+        self.replay_runner.start()
         if self._watcher is None:
             self._watcher = asyncio.get_running_loop().create_task(self._watch(), name="ringside-analyses")
 
@@ -261,11 +286,13 @@ class Analyses:
         queue at their next decision (``AnalysisStopped``), for the next start or another worker."""
         self._stopping = True
         self.runner.stop()
+        self.replay_runner.stop()
 
     async def close(self) -> None:
         self.stop()
         running = [r.job for r in self.runner.running.values()]
-        await self.runner.close()
+        running += [r.job for r in self.replay_runner.running.values()]
+        await asyncio.gather(self.runner.close(), self.replay_runner.close())
         if self._watcher is not None:
             self._watcher.cancel()
             with contextlib.suppress(asyncio.CancelledError):
@@ -273,11 +300,18 @@ class Analyses:
             self._watcher = None
         if self.dispatch is not None:
             await self.dispatch.close()
-        files = self._publishers().files
+        files, replays = self._publishers().files, self._publishers().replays
         for job in running:
             if job.kind == FILE and files is not None:
                 with contextlib.suppress(Exception):
                     await files.file_shown(job, KEPT_AT_RESTART)
+            if job.kind == REPLAY and replays is not None:
+                with contextlib.suppress(Exception):
+                    await replays.replay_shown(job, REPLAY_KEPT)
+
+    def wake_replays(self) -> None:
+        """A replay was queued: an idle replay lane looks at once."""
+        self.replay_runner.wake()
 
     def _ended(self, job: JobRecord) -> None:
         self._nudge.set()

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
 import threading
 import time
@@ -27,14 +28,16 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from bot.clock import Clock
+from bot.replays import replay_failure
 from bot.store import Store
 from bot.store.imports import pack
-from bot.store.jobs import ANALYSIS, FILE, JobRecord, unpack_file
+from bot.store.jobs import ANALYSIS, FILE, REPLAY, JobRecord, unpack_file
 from bot.work_claims import OWNER, gone
 from bot.worker_lanes import HeavyWorkFailed, HeavyWorkOverBudget
 from engine import VARIANTS, GameError
 from engine.ai.coaches import ANALYSES
 from engine.ai.coaching import Analysis, AnalysisStopped, ProgressReport, StopCheck, analysis_to_json
+from engine.protocol import Outcome
 
 log = logging.getLogger(__name__)
 
@@ -65,6 +68,36 @@ class Analyser(Protocol):
         should_stop: StopCheck,
         progress: ProgressReport | None = None,
     ) -> Analysis: ...
+
+
+class ReplayTooLong(Exception):
+    """A replay whose fewest, smallest frames are still over its file size limit."""
+
+
+class MadeReplay(Protocol):
+    """A replay GIF made (``render.replay.ReplayGif``)."""
+
+    @property
+    def data(self) -> bytes: ...
+    @property
+    def shown(self) -> int: ...
+    @property
+    def total(self) -> int: ...
+
+
+class Replayer(Protocol):
+    """Where a replay is made: the bot's heavy worker lane (``app.render_pool.RenderPool``)."""
+
+    async def make_replay(
+        self,
+        game: str,
+        options: Mapping[str, Any] | None,
+        log: Sequence[str],
+        names: tuple[str, str],
+        ending: Outcome | None,
+        limit: int,
+        progress: ProgressReport,
+    ) -> MadeReplay: ...
 
 
 class InThread:
@@ -111,9 +144,12 @@ class JobRunner:
         lanes: int = 1,
         kinds: Sequence[str] = (ANALYSIS, FILE),
         on_end: Callable[[JobRecord], None] | None = None,
+        replayer: Replayer | None = None,
     ) -> None:
-        """``lanes``: jobs run at once; ``on_end``: told of each job this runner ended (done or
-        failed), on the event loop (the bot posts it at once)."""
+        """``lanes``: jobs run at once; ``kinds``: the jobs it takes; ``on_end``: told of each job this
+        runner ended (done or failed), on the event loop (the bot posts it at once); ``replayer``:
+        where replays are made (needed with ``REPLAY`` among ``kinds``)."""
+        self.replayer = replayer
         self.store = store
         self.clock = clock
         self.analyser = analyser or InThread()
@@ -228,6 +264,9 @@ class JobRunner:
 
     async def _run(self, running: _Running) -> None:
         job = running.job
+        if job.kind == REPLAY:
+            await self._replay(running)
+            return
         try:
             game, options, notations, names = await self._inputs(job)
         except GameError as exc:
@@ -296,6 +335,68 @@ class JobRunner:
         else:
             log.info("heavy job %s was done meanwhile by another process; this result is dropped", job.id)
 
+    async def _replay(self, running: _Running) -> None:
+        """Make a replay's GIF from the match's saved log and keep it with the job's end."""
+        job = running.job
+        assert job.replay_of is not None
+        try:
+            match = await self.store.matches.get(job.replay_of)
+            if match is None or match.status == "active" or self.replayer is None:
+                await self._fail(job, replay_failure(job.replay_of, "gone"))
+                return
+            notations = [a.notation for a in await self.store.matches.action_log(job.replay_of)]
+            found = await self.store.matches.result(job.replay_of)
+        except GameError as exc:
+            await self._fail(job, replay_failure(job.replay_of, "unreplayable", str(exc)))
+            return
+        ending = (
+            None
+            if found is None
+            else Outcome(found.winner_seat, found.reason, found.description, found.points, found.length)
+        )
+        detail = json.loads(job.detail or "{}")
+        names = tuple(detail.get("names") or ("", ""))
+        limit = int(detail.get("limit") or 0)
+
+        def progress(done: int, total: int) -> None:
+            running.done, running.total = done, total
+
+        started = time.monotonic()
+        log.info("heavy job %s: replaying match %s (%d actions)", job.id, job.replay_of, len(notations))
+        try:
+            made = await self.replayer.make_replay(
+                match.game, match.options, notations, (str(names[0]), str(names[1])), ending, limit, progress
+            )
+        except GameError as exc:
+            log.warning("match %s cannot be replayed: %s", job.replay_of, exc)
+            await self._fail(job, replay_failure(job.replay_of, "unreplayable", str(exc)))
+            return
+        except ReplayTooLong:
+            await self._fail(job, replay_failure(job.replay_of, "too large"))
+            return
+        except HeavyWorkFailed as exc:
+            if job.attempts < TRIES and not isinstance(exc, HeavyWorkOverBudget) and not self._stop.is_set():
+                log.warning("heavy job %s lost its worker (%s): tried once more", job.id, exc)
+                await self.store.jobs.release(job.id, self.owner)
+                self._wake.set()
+            elif self._stop.is_set():
+                await self.store.jobs.release(job.id, self.owner, again=False)
+            else:
+                log.warning("the replay of match %s could not be made: %s", job.replay_of, exc)
+                await self._fail(job, replay_failure(job.replay_of, "busy"))
+            return
+        except Exception:
+            log.exception("heavy job %s failed", job.id)
+            await self._fail(job, replay_failure(job.replay_of, "busy"))
+            return
+        if running.lost:
+            return
+        told = json.dumps({**detail, "shown": made.shown, "total": made.total}, sort_keys=True)
+        seconds = time.monotonic() - started
+        if await self.store.jobs.finish_replay(job, self.owner, made.data, told, seconds, self.clock.now()):
+            log.info("heavy job %s done (replay of match %s, %.1f s)", job.id, job.replay_of, seconds)
+            self._ended(job)
+
     async def _inputs(
         self, job: JobRecord
     ) -> tuple[str, Mapping[str, Any] | None, list[str], tuple[str, str]]:
@@ -352,4 +453,6 @@ class JobRunner:
 
 
 def _what(job: JobRecord) -> str:
+    if job.kind == REPLAY:
+        return f"replay of match {job.replay_of}"
     return f"match {job.match_id}" if job.kind == ANALYSIS else f"{job.file_name} of member {job.owner_id}"
