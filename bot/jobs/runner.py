@@ -51,6 +51,8 @@ CLOSE_WAIT = 2.0
 """Seconds ``close`` waits for the running jobs to stop by themselves before it cancels them."""
 TRIES = 2
 """Times a job is tried when its worker is lost (killed, or over its time) before it is failed."""
+STOP_POLL = 0.25
+"""Seconds between two looks at whether a replay being made should stop (the bot is stopping)."""
 
 FILE_FAILED = "The match was read, but its analysis failed."
 MATCH_FAILED = "The analysis could not be computed."
@@ -200,8 +202,10 @@ class JobRunner:
             with contextlib.suppress(asyncio.CancelledError):
                 await task
         for job_id in held:  # cancelled before it could give itself back
-            with contextlib.suppress(Exception):
+            try:
                 await self.store.jobs.release(job_id, self.owner, again=False)
+            except Exception as exc:  # its lease runs out, or the next start frees it
+                log.warning("heavy job %s could not be given back to the queue: %s", job_id, exc)
 
     async def free_the_gone(self) -> int:
         """Running jobs of processes known to be gone (``work_claims.gone``) or whose lease ran out,
@@ -363,10 +367,25 @@ class JobRunner:
 
         started = time.monotonic()
         log.info("heavy job %s: replaying match %s (%d actions)", job.id, job.replay_of, len(notations))
-        try:
-            made = await self.replayer.make_replay(
+        making = asyncio.ensure_future(
+            self.replayer.make_replay(
                 match.game, match.options, notations, (str(names[0]), str(names[1])), ending, limit, progress
             )
+        )
+        try:
+            # A replay takes seconds and has no decisions to stop at: stopping abandons it here, and
+            # it goes back to the queue (made again at the next start), without cancelling the lane.
+            while not making.done() and not self._stop.is_set() and not running.lost:
+                await asyncio.wait({making}, timeout=STOP_POLL)
+            if not making.done():
+                making.cancel()
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await making
+                if not running.lost:
+                    await self.store.jobs.release(job.id, self.owner, again=False)
+                    log.info("heavy job %s stopped: back in the queue", job.id)
+                return
+            made = making.result()
         except GameError as exc:
             log.warning("match %s cannot be replayed: %s", job.replay_of, exc)
             await self._fail(job, replay_failure(job.replay_of, "unreplayable", str(exc)))
@@ -389,6 +408,8 @@ class JobRunner:
             log.exception("heavy job %s failed", job.id)
             await self._fail(job, replay_failure(job.replay_of, "busy"))
             return
+        finally:
+            making.cancel()
         if running.lost:
             return
         told = json.dumps({**detail, "shown": made.shown, "total": made.total}, sort_keys=True)

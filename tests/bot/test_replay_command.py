@@ -15,7 +15,9 @@ from PIL import Image
 
 import render.replay as replay_module
 from app.client import RingsideBot
+from bot.clock import ManualClock
 from bot.replays import ReplayLimits, ReplayRefused, Replays
+from bot.store import Store
 from bot.worker_lanes import HeavyWorkFailed
 from engine.space.game import SpaceView
 from fakediscord import FakeDiscord, payloads
@@ -27,11 +29,9 @@ from fakediscord.matches import (
     play_until_over,
     resign,
 )
-from bot.clock import ManualClock
-from bot.store import Store
-from render.replay import GIF_LIMIT, ReplayGif
 from fakediscord.patience import patient
 from fakediscord.results import InteractionResult
+from render.replay import GIF_LIMIT, ReplayGif
 from tests.support import start_bot, stop_bot
 
 
