@@ -1,5 +1,6 @@
 """Runs heavy jobs (``bot.store.jobs``): takes the next one from the database, computes it through an
-``Analyser`` and saves the result with the job's end, so the bot process posts it (``bot.analyses``).
+``Analyser`` (a replay through a ``Replayer``) and saves the result with the job's end, so the bot
+process posts it (``bot.analyses``, ``bot.jobs.showing``).
 
 The same runner serves the bot (its heavy worker processes, ``app.render_pool``; on SQLite, the only
 place jobs run) and ``python -m bot worker`` processes on PostgreSQL (``bot.jobs.worker``). It takes
@@ -11,7 +12,9 @@ job and gives the running ones back to the queue at their next decision (``Analy
 A job that cannot be done is marked failed with a reason for its asker: a log that does not replay,
 a file that no longer reads, an analysis that raises, a worker lost twice (``HeavyWorkFailed``: the
 first loss puts it back in the queue), or an analysis over its CPU budget (``HeavyWorkOverBudget``:
-a second try would only use as much again).
+a second try would only use as much again). A replay fails the same ways, and when even its fewest,
+smallest frames are over the file size limit (``ReplayTooLong``); once ``stop`` is called a replay
+being made is abandoned and goes back to the queue (it has no decisions to stop at).
 """
 
 from __future__ import annotations

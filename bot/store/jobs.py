@@ -1,9 +1,11 @@
-"""Heavy jobs (migration 025, ``bot.jobs``): analyses of our finished matches and of match files sent
-to ``/analyse file:``, queued in the database so that a restart loses none.
+"""Heavy jobs (migrations 025 and 026, ``bot.jobs``): analyses of our finished matches and of match
+files sent to ``/analyse file:``, and replays (``/replay``, ``bot.replays``), queued in the database so
+that a restart loses none; files and replays within their ``Limits`` (``_admit``).
 
 A job is taken by one process at a time for a lease (``claim``, ``take``: a conditional update, so two
 processes never both take one), renewed as it goes (``progress``); its result is saved together with
-the job's end in one transaction (``finish_analysis``, ``finish_file``), so a job computed twice (its
+the job's end in one transaction (``finish_analysis``, ``finish_file``, ``finish_replay``: the GIF
+kept in the job until it is posted), so a job computed twice (its
 process was thought gone) is saved once. A running job whose process is gone or whose lease ran out
 goes back to the queue (``free_owner``, ``free_expired``). What is done or failed is posted or told
 once (``told``, conditional on ``posted = 0``).
