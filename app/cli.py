@@ -77,7 +77,10 @@ def worker_command(args: argparse.Namespace) -> int:
         return _refuse(str(exc))
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     try:
-        asyncio.run(run_worker(url, lanes))
+        from app.render_pool import RenderPool
+
+        # Replays too: made in a thread of the worker (RenderPool(0)), their GIF saved in the job.
+        asyncio.run(run_worker(url, lanes, replayer=RenderPool(0)))
     except StoreError as exc:
         return _refuse(str(exc))
     except KeyboardInterrupt:

@@ -145,7 +145,7 @@ class Analyses:
                     message_id=message_id if message_id is not None else match.result_message_id,
                     now=self.clock.now(),
                 )
-                await self._queued(job_id)
+                await self.queued(job_id)
         self._nudge.set()
 
     async def resume(self) -> int:
@@ -165,8 +165,7 @@ class Analyses:
                     await self.queue(match_id)
         await self.runner.free_the_gone()
         if self.dispatch is not None:  # one lost with a restart of the database is handed again
-            # Replays are made by the bot's own heavy workers only (their lanes take them).
-            await self.dispatch.dispatch([j for j in await self.store.jobs.open() if j.kind != REPLAY])
+            await self.dispatch.dispatch(await self.store.jobs.open())
         await self.tell()
         return len(await self.store.analyses.open())
 
@@ -225,13 +224,14 @@ class Analyses:
             raise FileNotAnalysed(refusal(exc)) from None
         log.info("%s queued as heavy job %s (%d actions)", source.file_name, job_id, len(imported.log))
         line = await self.line_of(job_id)  # before a lane is woken: its place, as it was queued
-        await self._queued(job_id)
+        await self.queued(job_id)
         job = await self.store.jobs.get(job_id)
         return Queued(job_id, line, job is not None and job.state in ("queued", "running"))
 
-    async def _queued(self, job_id: int | None) -> None:
+    async def queued(self, job_id: int | None) -> None:
         """A job was queued: this process's idle lanes look at once, and workers are handed it."""
         self.runner.wake()
+        self.replay_runner.wake()
         if job_id is not None and self.dispatch is not None:
             job = await self.store.jobs.get(job_id)
             if job is not None:
@@ -308,10 +308,6 @@ class Analyses:
             if job.kind == REPLAY and replays is not None:
                 with contextlib.suppress(Exception):
                     await replays.replay_shown(job, REPLAY_KEPT)
-
-    def wake_replays(self) -> None:
-        """A replay was queued: an idle replay lane looks at once."""
-        self.replay_runner.wake()
 
     def _ended(self, job: JobRecord) -> None:
         self._nudge.set()

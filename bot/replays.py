@@ -15,7 +15,7 @@ replay… 40 of 212 frames") and the failures told to the asker.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 
 from bot.clock import Clock
 from bot.jobs.places import Place, duration
@@ -47,14 +47,15 @@ def ReplayLimits(per_member: int = PER_MEMBER, per_server: int = PER_SERVER, in_
 
 
 class Replays:
-    """Queues replays (``queue``) within ``limits``; ``wake``: the replay lanes look at once."""
+    """Queues replays (``queue``) within ``limits``; ``wake``: the replay lanes look at once, and on
+    PostgreSQL the workers are handed it (``Analyses.queued``)."""
 
     def __init__(
         self,
         store: Store,
         clock: Clock,
         limits: Limits | None = None,
-        wake: Callable[[], None] | None = None,
+        wake: Callable[[int], Awaitable[None]] | None = None,
     ) -> None:
         self.store = store
         self.clock = clock
@@ -92,7 +93,7 @@ class Replays:
         except Refused as exc:
             raise refusal(exc) from None
         if self.wake is not None:
-            self.wake()
+            await self.wake(job_id)
         return job_id
 
     async def in_making(self) -> int:

@@ -245,6 +245,10 @@ class JobRunner:
         whether it did."""
         if self._stop.is_set():
             return False
+        if self.replayer is None:  # a worker without a replayer leaves replays to the bot
+            found = await self.store.jobs.get(job_id)
+            if found is None or found.kind == REPLAY:
+                return False
         job = await self.store.jobs.take(job_id, self.owner, self.clock.now(), JOB_LEASE)
         if job is None:
             return False

@@ -13,8 +13,10 @@ from PIL import Image
 
 import app.render_pool as render_pool_module
 from app.client import RingsideBot
+from app.render_pool import RenderPool
 from bot.clock import ManualClock
 from bot.jobs import runner as runner_module
+from bot.jobs.runner import JobRunner
 from bot.replays import KEPT_AT_RESTART, MAKING
 from bot.store import Store
 from bot.store.jobs import ANALYSIS, FILE, QUEUED, REPLAY, Limits, pack_file
@@ -198,3 +200,30 @@ async def test_replays_are_taken_after_our_analyses_and_before_imported_files(tm
         assert taken == [ANALYSIS, REPLAY, FILE]
     finally:
         await store.close()
+
+
+@pytest.mark.asyncio
+async def test_a_worker_process_makes_a_replay_through_the_database_and_the_bot_posts_it_once(
+    fake: FakeDiscord, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """What ``python -m bot worker`` does with a replay handed to it (``bot.jobs.worker``: a runner
+    without lanes, replays made in a thread): the GIF goes through the database, the bot posts it."""
+    monkeypatch.setattr("app.client.REPLAY_LANES", 0)  # the bot makes none itself here
+    bot = await start_bot(fake, tmp_path / "db.sqlite3")
+    match_id, channel = await _finished_match(fake, bot)
+    asked = await fake.slash(
+        fake.add_user("carol"), "replay", {"match": match_id}, channel=channel, idle=True
+    )
+    (job,) = await bot.store.jobs.open()
+    without = JobRunner(bot.store, bot.clock, owner="elsewhere:1:a", lanes=0)
+    assert not await without.run_id(job.id)  # a worker without a replayer leaves it to the bot
+    worker = JobRunner(bot.store, bot.clock, owner="elsewhere:1:b", lanes=0, replayer=RenderPool(0))
+    assert await worker.run_id(job.id)
+    await over(bot)
+    assert asked.message is not None and asked.message.content.startswith(f"Replay of match #{match_id}")
+    assert asked.message.attachment(f"match-{match_id}.gif").data
+    assert sql(tmp_path / "db.sqlite3", "SELECT worker, state, posted FROM heavy_jobs") == [
+        ("elsewhere:1:b", "done", 1)
+    ]
+    fake.assert_clean()
+    await stop_bot(bot)
