@@ -20,6 +20,7 @@ from bot.jobs.runner import JobRunner
 from bot.replays import KEPT_AT_RESTART, MAKING
 from bot.store import Store
 from bot.store.jobs import ANALYSIS, FILE, QUEUED, REPLAY, Limits, pack_file
+from bot.worker_lanes import HeavyWorkOverBudget
 from fakediscord import FakeDiscord
 from fakediscord.patience import patient
 from render.replay import ReplayGif, ReplayTooLarge, write_progress
@@ -226,4 +227,30 @@ async def test_a_worker_process_makes_a_replay_through_the_database_and_the_bot_
         ("elsewhere:1:b", "done", 1)
     ]
     fake.assert_clean()
+    await stop_bot(bot)
+
+
+@pytest.mark.asyncio
+async def test_a_replay_over_its_cpu_budget_is_told_at_once_and_not_tried_again(
+    fake: FakeDiscord, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    bot = await start_bot(fake, tmp_path / "db.sqlite3")
+    match_id, channel = await _finished_match(fake, bot)
+    tries: list[int] = []
+
+    async def over_budget(*args: Any, **kwargs: Any) -> ReplayGif:
+        tries.append(1)
+        raise HeavyWorkOverBudget("a heavy job ran past its CPU budget")
+
+    monkeypatch.setattr(bot.render_pool, "replay", over_budget)
+    asked = await fake.slash(
+        fake.add_user("carol"), "replay", {"match": match_id}, channel=channel, idle=True
+    )
+    await over(bot)
+    assert tries == [1]
+    assert asked.private is not None and "could not be made in time: the bot is busy" in asked.private.content
+    assert sql(tmp_path / "db.sqlite3", "SELECT state, attempts, posted FROM heavy_jobs") == [
+        ("failed", 1, 1)
+    ]
+    assert not asked.errors
     await stop_bot(bot)
