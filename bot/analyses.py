@@ -112,6 +112,7 @@ class Analyses:
         self._nudge = asyncio.Event()
         self._watcher: asyncio.Task[None] | None = None
         self._stopping = False
+        self._interrupted: list[JobRecord] = []
         #: analyses and files posted (or told failed) since start (tests wait on it)
         self.finished: asyncio.Event = self.showing.finished
 
@@ -265,6 +266,7 @@ class Analyses:
 
     def start(self) -> None:
         self._stopping = False
+        self._interrupted = []
         self.runner.start()
         self.replay_runner.start()
         if self._watcher is None:
@@ -284,14 +286,17 @@ class Analyses:
     def stop(self) -> None:
         """The bot is stopping (SIGTERM): no job is taken any more, and the running ones go back to the
         queue at their next decision (``AnalysisStopped``), for the next start or another worker."""
+        if not self._stopping:  # their askers are told at ``close`` that they keep their place
+            self._interrupted = [
+                r.job for r in (*self.runner.running.values(), *self.replay_runner.running.values())
+            ]
         self._stopping = True
         self.runner.stop()
         self.replay_runner.stop()
 
     async def close(self) -> None:
         self.stop()
-        running = [r.job for r in self.runner.running.values()]
-        running += [r.job for r in self.replay_runner.running.values()]
+        running = list(self._interrupted)
         await asyncio.gather(self.runner.close(), self.replay_runner.close())
         if self._watcher is not None:
             self._watcher.cancel()
@@ -302,6 +307,10 @@ class Analyses:
             await self.dispatch.close()
         files, replays = self._publishers().files, self._publishers().replays
         for job in running:
+            with contextlib.suppress(Exception):
+                fresh = await self.store.jobs.get(job.id)
+                if fresh is None or fresh.state != "queued":
+                    continue  # it ended meanwhile (and is posted, or will be): nothing to keep
             if job.kind == FILE and files is not None:
                 with contextlib.suppress(Exception):
                     await files.file_shown(job, KEPT_AT_RESTART)
