@@ -254,3 +254,17 @@ async def test_a_replay_over_its_cpu_budget_is_told_at_once_and_not_tried_again(
     ]
     assert not asked.errors
     await stop_bot(bot)
+
+
+def test_a_replay_s_place_counts_the_replays_ahead_only_at_the_replays_rate() -> None:
+    from dataclasses import replace
+
+    from bot.jobs.places import REPLAY_SECONDS_PER_ACTION, places
+    from tests.bot.test_heavy_jobs import _job
+
+    analysis = _job(1, "running", 10_000)
+    first, second = (replace(_job(i, QUEUED, 500), kind=REPLAY) for i in (2, 3))
+    found = places([analysis, first, second], 0.5, 1, replay_workers=1)
+    assert (found[2].place, found[2].seconds) == (1, 500 * REPLAY_SECONDS_PER_ACTION)
+    assert (found[3].place, found[3].seconds) == (2, 1000 * REPLAY_SECONDS_PER_ACTION)
+    assert found[1].seconds == 10_000 * 0.5  # the analysis is not slowed by the replays
