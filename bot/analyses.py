@@ -4,7 +4,7 @@
 
 The publisher requests a match's analysis when it posts the result (``request``: a row of
 ``match_analyses``, then ``queue``: a job, priority 0); a file (``analyse_file``) is read at once
-(refused privately if it does not read) and queued with its bytes (priority 1) within the limits of
+(refused privately if it does not read) and queued with its bytes (priority 2; replays, 1) within the limits of
 ``bot.store.jobs.Limits``: one file per member at a time, a bounded number per server and in all,
 refused at once with the limit named. Jobs run in this process's runner (``lanes`` at a time, in the
 heavy worker lane ``app.render_pool``) and, on PostgreSQL, in ``python -m bot worker`` processes on
