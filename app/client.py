@@ -150,7 +150,9 @@ class RingsideBot(commands.Bot):
             replay_lanes=REPLAY_LANES,
         )
         # Replays are jobs of the same queue, with lanes of their own in this process (bot.replays).
-        self.replays = Replays(store, self.clock, wake=self.analyses.queued)
+        self.replays = Replays(
+            store, self.clock, wake=self.analyses.queued, places=self.analyses.showing.places
+        )
         # The computer thinks in a compute worker (with no workers, in a thread).
         self.sessions.think = self.render_pool.computer_move
         self.sessions.judge = self.render_pool.double_not_sensible

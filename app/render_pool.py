@@ -54,7 +54,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from app import worker_jobs
-from bot.jobs.runner import ReplayTooLong
+from bot.jobs.replay_runs import ReplayTooLong
 from bot.metrics import Metrics
 from bot.worker_lanes import (
     HeavyWorkFailed,

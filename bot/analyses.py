@@ -31,7 +31,8 @@ from typing import Protocol
 
 from bot.clock import Clock
 from bot.jobs.places import words
-from bot.jobs.runner import Analyser, InThread, JobRunner, Replayer
+from bot.jobs.replay_runs import Replayer
+from bot.jobs.runner import Analyser, InThread, JobRunner
 from bot.jobs.showing import Showing
 from bot.publishing import Publishers, Unpostable
 from bot.replays import KEPT_AT_RESTART as REPLAY_KEPT

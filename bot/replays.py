@@ -56,7 +56,10 @@ class Replays:
         clock: Clock,
         limits: Limits | None = None,
         wake: Callable[[int], Awaitable[None]] | None = None,
+        places: Callable[[], Awaitable[dict[int, Place]]] | None = None,
     ) -> None:
+        """``places``: every open job's place and estimate (``Showing.places``)."""
+        self.places = places
         self.store = store
         self.clock = clock
         self.limits = limits or ReplayLimits()
@@ -95,6 +98,14 @@ class Replays:
         if self.wake is not None:
             await self.wake(job_id)
         return job_id
+
+    async def line_of(self, job_id: int) -> str:
+        """How a replay stands, in the words of its reply (its place and estimate, its frames)."""
+        job = await self.store.jobs.get(job_id)
+        if job is None:
+            return MAKING
+        found = {} if self.places is None else await self.places()
+        return replay_words(job, found.get(job_id))
 
     async def in_making(self) -> int:
         """Replays waiting or being made, everywhere."""

@@ -22,7 +22,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.publishing import Unpostable
-from bot.replays import MAKING, ReplayRefused, frames_text, replay_words
+from bot.replays import ReplayRefused, frames_text
 from bot.session import UserError
 from bot.store import MatchRecord
 from bot.store.jobs import JobRecord
@@ -81,9 +81,7 @@ class Replay(commands.Cog):
             await reply_privately(interaction, str(exc))
             return
         await interaction.response.defer(thinking=True)
-        job = await self.bot.store.jobs.get(job_id)
-        place = None if job is None else (await self.bot.analyses.showing.places()).get(job_id)
-        line = MAKING if job is None else replay_words(job, place)
+        line = await self.bot.replays.line_of(job_id)
         with contextlib.suppress(discord.HTTPException):
             await interaction.edit_original_response(content=line)
         # From now on the GIF (or the failure) may take the place of these words.

@@ -17,7 +17,8 @@ import signal
 
 from bot.clock import SystemClock
 from bot.jobs.pgqueue import PgWorker
-from bot.jobs.runner import InThread, JobRunner, Replayer
+from bot.jobs.replay_runs import Replayer
+from bot.jobs.runner import InThread, JobRunner
 from bot.store import Store
 from bot.work_claims import OWNER
 
