@@ -81,7 +81,7 @@ def worker_command(args: argparse.Namespace) -> int:
     pool = RenderPool.heavy_only(lanes)
     pool.start()
     try:
-        asyncio.run(run_worker(url, lanes, analyser=pool))
+        asyncio.run(run_worker(url, lanes, analyser=pool, replayer=pool))
     except StoreError as exc:
         return _refuse(str(exc))
     except KeyboardInterrupt:

@@ -25,6 +25,7 @@ from bot.config import Settings as BotSettings
 from bot.housekeeping import Housekeeping
 from bot.metrics import Metrics, MetricsServer
 from bot.publishing import Publishers
+from bot.replays import LANES as REPLAY_LANES
 from bot.replays import Replays
 from bot.sessions import SessionManager
 from bot.settings import ServerSettings
@@ -128,7 +129,6 @@ class RingsideBot(commands.Bot):
         self.metrics_address = metrics_address
         self.metrics_server: MetricsServer | None = None
         self.render_pool = RenderPool(render_workers, metrics=self.metrics)
-        self.replays = Replays()
         self.claims = WorkClaims(store, self.clock)
         self.about = AboutBot(store, self.clock)
         # Heavy jobs run here (``heavy_jobs`` at once) and, on PostgreSQL, in ``python -m bot worker``
@@ -146,6 +146,12 @@ class RingsideBot(commands.Bot):
             self.claims,
             lanes=heavy_jobs,
             dispatch=dispatch,
+            replayer=self.render_pool,
+            replay_lanes=REPLAY_LANES,
+        )
+        # Replays are jobs of the same queue, with lanes of their own in this process (bot.replays).
+        self.replays = Replays(
+            store, self.clock, wake=self.analyses.queued, places=self.analyses.showing.places
         )
         # The computer thinks in a compute worker (with no workers, in a thread).
         self.sessions.think = self.render_pool.computer_move

@@ -54,6 +54,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from app import worker_jobs
+from bot.jobs.replay_runs import ReplayTooLong
 from bot.metrics import Metrics
 from bot.worker_lanes import (
     HeavyWorkFailed,
@@ -69,8 +70,8 @@ from bot.worker_lanes import (
 from engine.ai.coaches import double_not_sensible
 from engine.ai.coaching import Analysis, AnalysisStopped, Hint, ProgressReport, StopCheck
 from engine.ai.levels import seeded_move
-from engine.protocol import Action, GameView
-from render.replay import GIF_LIMIT, ReplayGif, SavedMatch, replay_match
+from engine.protocol import Action, GameView, Outcome
+from render.replay import GIF_LIMIT, ReplayGif, ReplayTooLarge, SavedMatch, read_progress, replay_match
 from render.theme import NO_CAPTION, Caption, SeatStyle
 
 _log = logging.getLogger(__name__)
@@ -90,6 +91,9 @@ REPLAY_CPU = 120.0
 #: Wall seconds after which a replay's worker counts as stuck (however busy the machine, a worker
 #: at ``HEAVY_NICE`` gets a share of a core: this is for one that does nothing at all).
 REPLAY_WALL = 1800.0
+
+#: Seconds between two looks at a replay's frames drawn (its job's progress).
+REPLAY_PROGRESS_POLL = 1.0
 
 #: CPU seconds an analysis may use (a long match's takes minutes).
 ANALYSIS_CPU = 3600.0
@@ -249,6 +253,39 @@ class RenderPool:
             return await self.heavy.run(REPLAY_WALL, replay_match, match, limit, progress, cpu=REPLAY_CPU)
         except WorkerLost as exc:
             raise _failed(exc) from exc
+
+    async def make_replay(
+        self,
+        game: str,
+        options: Mapping[str, Any] | None,
+        log: Sequence[str],
+        names: tuple[str, str],
+        ending: Outcome | None,
+        limit: int,
+        progress: ProgressReport,
+    ) -> ReplayGif:
+        """A replay job's GIF (``bot.jobs.runner.Replayer``): ``replay`` in a heavy worker, its frames
+        drawn told to ``progress`` every ``REPLAY_PROGRESS_POLL`` seconds (read from the file the worker
+        notes them in); ``ReplayTooLong`` when even its fewest, smallest frames are over ``limit``."""
+        saved = SavedMatch(game=game, options=options, log=tuple(log), names=names, ending=ending)
+        handle, noted_at = tempfile.mkstemp(prefix="ringside-replay-", suffix=".progress")
+        os.close(handle)
+        os.unlink(noted_at)  # the worker makes it at its first note; until then there is no count
+        making = asyncio.ensure_future(self.replay(saved, min(limit or GIF_LIMIT, GIF_LIMIT), noted_at))
+        try:
+            while not making.done():
+                await asyncio.wait({making}, timeout=REPLAY_PROGRESS_POLL)
+                noted = read_progress(noted_at)
+                if noted is not None:
+                    progress(*noted)
+            return making.result()
+        except ReplayTooLarge as exc:
+            raise ReplayTooLong(str(exc)) from exc
+        finally:
+            making.cancel()
+            for path in (noted_at, f"{noted_at}.part"):
+                with contextlib.suppress(OSError):
+                    os.unlink(path)
 
     async def chart(
         self, games: Sequence[Sequence[float]], seat: int, name: str, styles: tuple[SeatStyle, SeatStyle]

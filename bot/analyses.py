@@ -1,9 +1,10 @@
-"""Analyses of finished matches and of match files sent to ``/analyse file:``: heavy jobs in the
-database (``bot.store.jobs``), run by ``bot.jobs.JobRunner``, posted and shown by the bot process.
+"""Analyses of finished matches and of match files sent to ``/analyse file:``, and replays
+(``bot.replays``): heavy jobs in the database (``bot.store.jobs``), run by ``bot.jobs.JobRunner``
+(replays by a runner of their own, on the same queue), posted and shown by the bot process.
 
 The publisher requests a match's analysis when it posts the result (``request``: a row of
 ``match_analyses``, then ``queue``: a job, priority 0); a file (``analyse_file``) is read at once
-(refused privately if it does not read) and queued with its bytes (priority 1) within the limits of
+(refused privately if it does not read) and queued with its bytes (priority 2; replays, 1) within the limits of
 ``bot.store.jobs.Limits``: one file per member at a time, a bounded number per server and in all,
 refused at once with the limit named. Jobs run in this process's runner (``lanes`` at a time, in the
 heavy worker lane ``app.render_pool``) and, on PostgreSQL, in ``python -m bot worker`` processes on
@@ -30,12 +31,14 @@ from typing import Protocol
 
 from bot.clock import Clock
 from bot.jobs.places import words
+from bot.jobs.replay_runs import Replayer
 from bot.jobs.runner import Analyser, InThread, JobRunner
 from bot.jobs.showing import Showing
 from bot.publishing import Publishers, Unpostable
+from bot.replays import KEPT_AT_RESTART as REPLAY_KEPT
 from bot.store import ImportedRecord, Store
 from bot.store.analyses import DONE, PENDING, AnalysisRecord
-from bot.store.jobs import FILE, JOB_FAILED, JobRecord, Limits, Refused, pack_file
+from bot.store.jobs import FILE, JOB_FAILED, REPLAY, JobRecord, Limits, Refused, pack_file
 from bot.work_claims import ANALYSIS_LEASE, WorkClaims, gone
 from engine import VARIANTS, GameError
 from engine.ai.coaches import ANALYSES
@@ -70,12 +73,16 @@ class Analyses:
         lanes: int = 1,
         limits: Limits | None = None,
         dispatch: Dispatch | None = None,
+        replayer: Replayer | None = None,
+        replay_lanes: int = 0,
     ) -> None:
         """``publishers``: where the registered publishers are found (read at each use); ``workers``:
         where analyses are computed (None: in a thread of this process); ``claims``: how a post is
         claimed, so that of several processes on one database one posts it; ``lanes``: jobs this
         process runs at once (0: none, workers do); ``limits``: of the files queued; ``dispatch``:
-        where queued jobs are handed to workers (``bot.jobs.pgqueue.PgDispatch`` on PostgreSQL)."""
+        where queued jobs are handed to workers (``bot.jobs.pgqueue.PgDispatch`` on PostgreSQL);
+        ``replayer``, ``replay_lanes``: where replays are made (``bot.replays``), and how many at once
+        (lanes of their own, taking only replays from the same queue)."""
         self.dispatch = dispatch
         self.store = store
         self.clock = clock
@@ -85,10 +92,28 @@ class Analyses:
         self.runner = JobRunner(
             store, clock, workers or InThread(), owner=self.claims.owner, lanes=lanes, on_end=self._ended
         )
-        self.showing = Showing(store, clock, self.claims, publishers, self.run, lambda: self.runner.lanes)
+        self.replay_runner = JobRunner(
+            store,
+            clock,
+            owner=self.claims.owner,
+            lanes=replay_lanes,
+            kinds=(REPLAY,),
+            on_end=self._ended,
+            replayer=replayer,
+        )
+        self.showing = Showing(
+            store,
+            clock,
+            self.claims,
+            publishers,
+            self.run,
+            lambda: self.runner.lanes,
+            lambda: self.replay_runner.lanes,
+        )
         self._nudge = asyncio.Event()
         self._watcher: asyncio.Task[None] | None = None
         self._stopping = False
+        self._interrupted: list[JobRecord] = []
         #: analyses and files posted (or told failed) since start (tests wait on it)
         self.finished: asyncio.Event = self.showing.finished
 
@@ -122,7 +147,7 @@ class Analyses:
                     message_id=message_id if message_id is not None else match.result_message_id,
                     now=self.clock.now(),
                 )
-                await self._queued(job_id)
+                await self.queued(job_id)
         self._nudge.set()
 
     async def resume(self) -> int:
@@ -201,13 +226,14 @@ class Analyses:
             raise FileNotAnalysed(refusal(exc)) from None
         log.info("%s queued as heavy job %s (%d actions)", source.file_name, job_id, len(imported.log))
         line = await self.line_of(job_id)  # before a lane is woken: its place, as it was queued
-        await self._queued(job_id)
+        await self.queued(job_id)
         job = await self.store.jobs.get(job_id)
         return Queued(job_id, line, job is not None and job.state in ("queued", "running"))
 
-    async def _queued(self, job_id: int | None) -> None:
+    async def queued(self, job_id: int | None) -> None:
         """A job was queued: this process's idle lanes look at once, and workers are handed it."""
         self.runner.wake()
+        self.replay_runner.wake()
         if job_id is not None and self.dispatch is not None:
             job = await self.store.jobs.get(job_id)
             if job is not None:
@@ -241,7 +267,9 @@ class Analyses:
 
     def start(self) -> None:
         self._stopping = False
+        self._interrupted = []
         self.runner.start()
+        self.replay_runner.start()
         if self._watcher is None:
             self._watcher = asyncio.get_running_loop().create_task(self._watch(), name="ringside-analyses")
 
@@ -259,13 +287,18 @@ class Analyses:
     def stop(self) -> None:
         """The bot is stopping (SIGTERM): no job is taken any more, and the running ones go back to the
         queue at their next decision (``AnalysisStopped``), for the next start or another worker."""
+        if not self._stopping:  # their askers are told at ``close`` that they keep their place
+            self._interrupted = [
+                r.job for r in (*self.runner.running.values(), *self.replay_runner.running.values())
+            ]
         self._stopping = True
         self.runner.stop()
+        self.replay_runner.stop()
 
     async def close(self) -> None:
         self.stop()
-        running = [r.job for r in self.runner.running.values()]
-        await self.runner.close()
+        running = list(self._interrupted)
+        await asyncio.gather(self.runner.close(), self.replay_runner.close())
         if self._watcher is not None:
             self._watcher.cancel()
             with contextlib.suppress(asyncio.CancelledError):
@@ -273,11 +306,18 @@ class Analyses:
             self._watcher = None
         if self.dispatch is not None:
             await self.dispatch.close()
-        files = self._publishers().files
+        files, replays = self._publishers().files, self._publishers().replays
         for job in running:
+            with contextlib.suppress(Exception):
+                fresh = await self.store.jobs.get(job.id)
+                if fresh is None or fresh.state != "queued":
+                    continue  # it ended meanwhile (and is posted, or will be): nothing to keep
             if job.kind == FILE and files is not None:
                 with contextlib.suppress(Exception):
                     await files.file_shown(job, KEPT_AT_RESTART)
+            if job.kind == REPLAY and replays is not None:
+                with contextlib.suppress(Exception):
+                    await replays.replay_shown(job, REPLAY_KEPT)
 
     def _ended(self, job: JobRecord) -> None:
         self._nudge.set()

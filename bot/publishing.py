@@ -75,6 +75,19 @@ class FilePublisher(Protocol):
         """Tell the asker that the file could not be analysed, and why."""
 
 
+class ReplayPublisher(Protocol):
+    """Shows the replays asked for with ``/replay`` (``bot.replays``)."""
+
+    async def replay_shown(self, job: JobRecord, line: str) -> None:
+        """Show ``line`` (its place, its frames drawn) on the asker's reply."""
+
+    async def replay_ready(self, job: JobRecord, gif: bytes) -> None:
+        """Post the GIF (raise: tried again later; ``Unpostable``: given up, the asker told)."""
+
+    async def replay_failed(self, job: JobRecord, reason: str) -> None:
+        """Tell the asker, privately where it can, that the replay could not be made, and why."""
+
+
 class TournamentPublisher(Protocol):
     async def match_finished(self, match_id: int) -> None:
         """A match's final board is shown: if it is a tournament's, take its result (once) and show
@@ -99,4 +112,5 @@ class Publishers:
     matches: MatchPublisher | None = None
     analyses: AnalysisPublisher | None = None
     files: FilePublisher | None = None
+    replays: ReplayPublisher | None = None
     tournaments: TournamentPublisher | None = None

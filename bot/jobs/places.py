@@ -3,6 +3,8 @@
 The estimate counts the work ahead: the actions still to analyse of every job running or queued
 before this one, and its own, times the seconds per action measured on the latest jobs done
 (``JobStore.seconds_per_action``; ``DEFAULT_SECONDS_PER_ACTION`` before any), divided by the workers.
+Replays have lanes of their own (``bot.replays``) and a rate of their own (``REPLAY_SECONDS_PER_ACTION``):
+they are counted apart, a replay's place among the replays only.
 """
 
 from __future__ import annotations
@@ -11,11 +13,13 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from bot.store.jobs import QUEUED, RUNNING, JobRecord
+from bot.store.jobs import QUEUED, REPLAY, RUNNING, JobRecord
 
 DEFAULT_SECONDS_PER_ACTION = 0.1
 """Before any job was measured: the 3-ply analysis of a 7-point match (341 actions) took 28 s on this
 2-core machine at load 5, with the move filters of issue 34 (``bench/analysis.py``)."""
+REPLAY_SECONDS_PER_ACTION = 0.01
+"""A replay's frames are drawn at some 100 actions a second (a 10,000-action match in about 10 s)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -26,10 +30,22 @@ class Place:
     seconds: float
 
 
-def places(jobs: Sequence[JobRecord], seconds_per_action: float | None, workers: int) -> dict[int, Place]:
+def places(
+    jobs: Sequence[JobRecord],
+    seconds_per_action: float | None,
+    workers: int,
+    replay_workers: int = 1,
+) -> dict[int, Place]:
     """Every open job's place and estimate (``jobs``: ``JobStore.open``, running first, then in the
-    order they are taken)."""
-    rate = seconds_per_action or DEFAULT_SECONDS_PER_ACTION
+    order they are taken); replays among replays, on ``replay_workers``."""
+    found = _places(
+        [j for j in jobs if j.kind != REPLAY], seconds_per_action or DEFAULT_SECONDS_PER_ACTION, workers
+    )
+    found.update(_places([j for j in jobs if j.kind == REPLAY], REPLAY_SECONDS_PER_ACTION, replay_workers))
+    return found
+
+
+def _places(jobs: Sequence[JobRecord], rate: float, workers: int) -> dict[int, Place]:
     lanes = max(1, workers)
     found: dict[int, Place] = {}
     ahead = 0.0

@@ -1,5 +1,6 @@
 """Runs heavy jobs (``bot.store.jobs``): takes the next one from the database, computes it through an
-``Analyser`` and saves the result with the job's end, so the bot process posts it (``bot.analyses``).
+``Analyser`` (a replay through a ``Replayer``) and saves the result with the job's end, so the bot
+process posts it (``bot.analyses``, ``bot.jobs.showing``).
 
 The same runner serves the bot (its heavy worker processes, ``app.render_pool``; on SQLite, the only
 place jobs run) and ``python -m bot worker`` processes on PostgreSQL (``bot.jobs.worker``). It takes
@@ -11,7 +12,9 @@ job and gives the running ones back to the queue at their next decision (``Analy
 A job that cannot be done is marked failed with a reason for its asker: a log that does not replay,
 a file that no longer reads, an analysis that raises, a worker lost twice (``HeavyWorkFailed``: the
 first loss puts it back in the queue), or an analysis over its CPU budget (``HeavyWorkOverBudget``:
-a second try would only use as much again).
+a second try would only use as much again). A replay fails the same ways, and when even its fewest,
+smallest frames are over the file size limit (``ReplayTooLong``); once ``stop`` is called a replay
+being made is abandoned and goes back to the queue (it has no decisions to stop at).
 """
 
 from __future__ import annotations
@@ -23,13 +26,13 @@ import threading
 import time
 import zlib
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any, Protocol
 
 from bot.clock import Clock
+from bot.jobs.replay_runs import TRIES, Replayer, ReplayRuns, _Running
 from bot.store import Store
 from bot.store.imports import pack
-from bot.store.jobs import ANALYSIS, FILE, JobRecord, unpack_file
+from bot.store.jobs import ANALYSIS, FILE, REPLAY, JobRecord, unpack_file
 from bot.work_claims import OWNER, gone
 from bot.worker_lanes import HeavyWorkFailed, HeavyWorkOverBudget
 from engine import VARIANTS, GameError
@@ -46,9 +49,6 @@ POLL = 5.0
 """Seconds an idle lane waits before looking for a job again (a job queued here wakes it at once)."""
 CLOSE_WAIT = 2.0
 """Seconds ``close`` waits for the running jobs to stop by themselves before it cancels them."""
-TRIES = 2
-"""Times a job is tried when its worker is lost (killed, or over its time) before it is failed."""
-
 FILE_FAILED = "The match was read, but its analysis failed."
 MATCH_FAILED = "The analysis could not be computed."
 
@@ -90,17 +90,7 @@ class InThread:
         return await asyncio.to_thread(ANALYSES[game], options, list(log), should_stop, report)
 
 
-@dataclass(slots=True)
-class _Running:
-    """What a lane knows of its job as it goes."""
-
-    job: JobRecord
-    done: int = 0
-    total: int = 0
-    lost: bool = False
-
-
-class JobRunner:
+class JobRunner(ReplayRuns):
     def __init__(
         self,
         store: Store,
@@ -111,9 +101,12 @@ class JobRunner:
         lanes: int = 1,
         kinds: Sequence[str] = (ANALYSIS, FILE),
         on_end: Callable[[JobRecord], None] | None = None,
+        replayer: Replayer | None = None,
     ) -> None:
-        """``lanes``: jobs run at once; ``on_end``: told of each job this runner ended (done or
-        failed), on the event loop (the bot posts it at once)."""
+        """``lanes``: jobs run at once; ``kinds``: the jobs it takes; ``on_end``: told of each job this
+        runner ended (done or failed), on the event loop (the bot posts it at once); ``replayer``:
+        where replays are made (needed with ``REPLAY`` among ``kinds``)."""
+        self.replayer = replayer
         self.store = store
         self.clock = clock
         self.analyser = analyser or InThread()
@@ -164,8 +157,10 @@ class JobRunner:
             with contextlib.suppress(asyncio.CancelledError):
                 await task
         for job_id in held:  # cancelled before it could give itself back
-            with contextlib.suppress(Exception):
+            try:
                 await self.store.jobs.release(job_id, self.owner, again=False)
+            except Exception as exc:  # its lease runs out, or the next start frees it
+                log.warning("heavy job %s could not be given back to the queue: %s", job_id, exc)
 
     async def free_the_gone(self) -> int:
         """Running jobs of processes known to be gone (``work_claims.gone``) or whose lease ran out,
@@ -202,6 +197,10 @@ class JobRunner:
         whether it did."""
         if self._stop.is_set():
             return False
+        if self.replayer is None:  # a worker without a replayer leaves replays to the bot
+            found = await self.store.jobs.get(job_id)
+            if found is None or found.kind == REPLAY:
+                return False
         job = await self.store.jobs.take(job_id, self.owner, self.clock.now(), JOB_LEASE)
         if job is None:
             return False
@@ -228,6 +227,9 @@ class JobRunner:
 
     async def _run(self, running: _Running) -> None:
         job = running.job
+        if job.kind == REPLAY:
+            await self._replay(running)
+            return
         try:
             game, options, notations, names = await self._inputs(job)
         except GameError as exc:
@@ -352,4 +354,6 @@ class JobRunner:
 
 
 def _what(job: JobRecord) -> str:
+    if job.kind == REPLAY:
+        return f"replay of match {job.replay_of}"
     return f"match {job.match_id}" if job.kind == ANALYSIS else f"{job.file_name} of member {job.owner_id}"

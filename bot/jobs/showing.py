@@ -1,6 +1,6 @@
 """The bot's side of heavy jobs, once they run: what is done is posted and what failed is told, once
 (a claim, then the job's posted flag), and the open jobs' messages say their place and estimate or
-their progress (``bot.jobs.places``). ``bot.analyses.Analyses`` calls it at each nudge and round."""
+their progress (``bot.jobs.places``; a replay's, ``bot.replays.replay_words``). ``bot.analyses.Analyses`` calls it at each nudge and round."""
 
 from __future__ import annotations
 
@@ -11,15 +11,17 @@ from collections.abc import Awaitable, Callable
 from bot.clock import Clock
 from bot.jobs.places import Place, places, words
 from bot.publishing import Publishers, Unpostable
+from bot.replays import replay_words
 from bot.store import Store
 from bot.store.analyses import DONE
-from bot.store.jobs import ANALYSIS, FILE, JOB_FAILED, JobRecord
+from bot.store.jobs import ANALYSIS, FILE, JOB_FAILED, REPLAY, JobRecord
 from bot.work_claims import ANALYSIS_LEASE, WorkClaims
 
 log = logging.getLogger(__name__)
 
 ANSWER_GRACE = 60.0
-"""Seconds a file's job waits for its acceptance to be shown before its result is posted anyway."""
+"""Seconds a file's (a replay's) job waits for its acceptance to be shown before its result is posted
+anyway."""
 
 
 class Showing:
@@ -31,6 +33,7 @@ class Showing:
         publishers: Callable[[], Publishers],
         post_match: Callable[[int], Awaitable[None]],
         lanes: Callable[[], int],
+        replay_lanes: Callable[[], int] = lambda: 1,
     ) -> None:
         """``post_match``: posts a match's computed analysis (``Analyses.run``); ``lanes``: the jobs
         this process runs at once (the estimate's workers, at least)."""
@@ -40,6 +43,7 @@ class Showing:
         self._publishers = publishers
         self._post_match = post_match
         self._lanes = lanes
+        self._replay_lanes = replay_lanes
         self.finished = asyncio.Event()
 
     async def tell(self) -> int:
@@ -51,7 +55,13 @@ class Showing:
                 continue
             if job.kind == FILE and publishers.files is None:
                 continue
-            if job.kind == FILE and job.shown is None and self.clock.now() - job.created_at < ANSWER_GRACE:
+            if job.kind == REPLAY and publishers.replays is None:
+                continue
+            if (
+                job.kind in (FILE, REPLAY)
+                and job.shown is None
+                and self.clock.now() - job.created_at < ANSWER_GRACE
+            ):
                 continue  # its acceptance is being shown: the result must not come first
             async with self.claims.hold(f"job-{job.kind}", job.id, ANALYSIS_LEASE) as mine:
                 if not mine:
@@ -82,6 +92,20 @@ class Showing:
             await self._post_match(job.match_id)
             record = await self.store.analyses.get(job.match_id)
             return record is None or record.status != DONE
+        if job.kind == REPLAY:
+            assert publishers.replays is not None
+            if job.state == JOB_FAILED:
+                await publishers.replays.replay_failed(job, job.error or "the replay could not be made.")
+                return True
+            gif = await self.store.jobs.result(job.id)
+            if gif is None:
+                await publishers.replays.replay_failed(job, "The replay was not kept: ask for it again.")
+                return True
+            try:
+                await publishers.replays.replay_ready(job, gif)
+            except Unpostable:
+                return True
+            return True
         assert publishers.files is not None
         if job.state == JOB_FAILED:
             await publishers.files.file_failed(job, job.error or "it could not be analysed")
@@ -116,6 +140,11 @@ class Showing:
                 if line == job.shown:
                     continue
                 await publishers.analyses.analysis_shown(job.match_id, job.message_id, line)
+            elif job.kind == REPLAY:
+                line = replay_words(job, found.get(job.id))
+                if job.shown is None or publishers.replays is None or line == job.shown:
+                    continue
+                await publishers.replays.replay_shown(job, line)
             else:
                 line = f"{job.file_name}: {line}"
                 if (
@@ -135,4 +164,4 @@ class Showing:
         jobs = jobs if jobs is not None else await self.store.jobs.open()
         rate = await self.store.jobs.seconds_per_action()
         workers = len(await self.store.jobs.workers(self.clock.now()))
-        return places(jobs, rate, max(workers, self._lanes(), 1))
+        return places(jobs, rate, max(workers, self._lanes(), 1), self._replay_lanes())

@@ -8,16 +8,18 @@ from dataclasses import dataclass
 from bot.store.connection import Row
 
 QUEUED, RUNNING, JOB_DONE, JOB_FAILED = "queued", "running", "done", "failed"
-ANALYSIS, FILE = "analysis", "file"
-PRIORITY = {ANALYSIS: 0, FILE: 1}
-"""Lower first: our own matches' analyses before imported files."""
+ANALYSIS, FILE, REPLAY = "analysis", "file", "replay"
+PRIORITY = {ANALYSIS: 0, REPLAY: 1, FILE: 2}
+"""Lower first: our own matches' analyses, then replays (a member waits for seconds of work), then
+imported files (migration 026)."""
 
 _LIGHT = (
     "id, kind, priority, owner_id, guild_id, channel_id, match_id, game, file_name, size, state, done,"
     " total, message_id, reply_token, shown, attempts, worker, lease_until, error, result_id, posted,"
-    " seconds, created_at, started_at, finished_at"
+    " seconds, created_at, started_at, finished_at, replay_of, detail"
 )
-"""Every column but the payload (a file's bytes, read only by the process that runs it)."""
+"""Every column but the payload (a file's bytes, read only by the process that runs it) and the result
+(a replay's GIF, read only by the process that posts it)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,11 +48,16 @@ class JobRecord:
     posted: bool
     seconds: float | None
     created_at: float
+    replay_of: int | None = None
+    """A replay's match (migration 026)."""
+    detail: str | None = None
+    """JSON: a replay's names and file size limit, then the frames it shows (migration 026)."""
 
 
 @dataclass(frozen=True, slots=True)
 class Limits:
-    """How many imported files may wait or run: per member, per server and in all."""
+    """How many jobs of one kind (imported files, replays) may wait or run: per member, per server and
+    in all."""
 
     per_member: int = 1
     per_server: int = 5
@@ -58,7 +65,7 @@ class Limits:
 
 
 class Refused(Exception):
-    """A file not queued: ``reason`` says which limit (``member``, ``server``, ``all``); ``holding`` is
+    """A job (a file, a replay) not queued: ``reason`` says which limit (``member``, ``server``, ``all``); ``holding`` is
     the member's own file already queued (for ``member``)."""
 
     def __init__(self, reason: str, limit: int, holding: JobRecord | None = None) -> None:
@@ -103,4 +110,6 @@ def _record(row: Row) -> JobRecord:
         posted=bool(row["posted"]),
         seconds=row["seconds"],
         created_at=float(row["created_at"]),
+        replay_of=row["replay_of"],
+        detail=row["detail"],
     )

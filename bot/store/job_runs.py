@@ -146,6 +146,19 @@ class JobRuns:
                 raise _NotOurs  # rolls the import back
         return import_id
 
+    async def finish_replay(
+        self, job: JobRecord, owner: str, gif: bytes, detail: str, seconds: float, now: float
+    ) -> bool:
+        """A replay made: its GIF kept (to post) with the job's end and ``detail`` (its frames), in one
+        transaction, if ``owner`` still holds the job; whether it did."""
+        async with self._c.transaction() as db:
+            if not await self._end(db, job.id, owner, JOB_DONE, None, None, seconds, now):
+                return False
+            await db.execute(
+                "UPDATE heavy_jobs SET result = ?, detail = ? WHERE id = ?", (gif, detail, job.id)
+            )
+        return True
+
     async def fail(self, job: JobRecord, owner: str | None, error: str, now: float) -> bool:
         """The job cannot be done (``error``: why, for its asker); our match's analysis is marked
         failed with it. ``owner`` None: whoever holds it (a job found unreadable before it ran)."""

@@ -1,15 +1,19 @@
-"""Heavy jobs (migration 025, ``bot.jobs``): analyses of our finished matches and of match files sent
-to ``/analyse file:``, queued in the database so that a restart loses none.
+"""Heavy jobs (migrations 025 and 026, ``bot.jobs``): analyses of our finished matches and of match
+files sent to ``/analyse file:``, and replays (``/replay``, ``bot.replays``), queued in the database so
+that a restart loses none; files and replays within their ``Limits`` (``_admit``).
 
 A job is taken by one process at a time for a lease (``claim``, ``take``: a conditional update, so two
 processes never both take one), renewed as it goes (``progress``); its result is saved together with
-the job's end in one transaction (``finish_analysis``, ``finish_file``), so a job computed twice (its
+the job's end in one transaction (``finish_analysis``, ``finish_file``, ``finish_replay``: the GIF
+kept in the job until it is posted), so a job computed twice (its
 process was thought gone) is saved once. A running job whose process is gone or whose lease ran out
 goes back to the queue (``free_owner``, ``free_expired``). What is done or failed is posted or told
 once (``told``, conditional on ``posted = 0``).
 """
 
 from __future__ import annotations
+
+from typing import Any
 
 from bot.store.connection import Connection
 from bot.store.job_records import (
@@ -20,6 +24,7 @@ from bot.store.job_records import (
     JOB_FAILED,
     PRIORITY,
     QUEUED,
+    REPLAY,
     RUNNING,
     JobRecord,
     Limits,
@@ -29,6 +34,33 @@ from bot.store.job_records import (
     unpack_file,
 )
 from bot.store.job_runs import JobRuns
+
+
+async def _admit(db: Any, kind: str, owner_id: int, guild_id: int | None, limits: Limits) -> None:
+    """``Refused`` when one more job of ``kind`` for ``owner_id`` on ``guild_id`` would pass a limit."""
+    await db.serialize("heavy-jobs-admission")  # two at once are counted one after the other
+    open_ = _held(kind)
+    held = await db.all(
+        f"SELECT {_LIGHT} FROM heavy_jobs WHERE {open_} AND owner_id = ? ORDER BY id", (owner_id,)
+    )
+    if len(held) >= limits.per_member:
+        raise Refused("member", limits.per_member, _record(held[0]))
+    if guild_id is not None:
+        here = await db.one(f"SELECT COUNT(*) FROM heavy_jobs WHERE {open_} AND guild_id = ?", (guild_id,))
+        if here is not None and int(here[0]) >= limits.per_server:
+            raise Refused("server", limits.per_server)
+    everywhere = await db.one(f"SELECT COUNT(*) FROM heavy_jobs WHERE {open_}")
+    if everywhere is not None and int(everywhere[0]) >= limits.in_all:
+        raise Refused("all", limits.in_all)
+
+
+def _held(kind: str) -> str:
+    """The jobs of ``kind`` that hold a place within the limits: queued or running, and a replay
+    until its GIF is posted (or its failure told)."""
+    open_ = f"kind = '{kind}' AND (state IN ('{QUEUED}', '{RUNNING}')"
+    if kind == REPLAY:
+        open_ += f" OR (state IN ('{JOB_DONE}', '{JOB_FAILED}') AND posted = 0)"
+    return open_ + ")"
 
 
 class JobStore(JobRuns):
@@ -92,22 +124,7 @@ class JobStore(JobRuns):
     ) -> int:
         """Queue a file's analysis, within ``limits`` (``Refused`` says which one it would pass)."""
         async with self._c.transaction() as db:
-            await db.serialize("heavy-jobs-admission")  # two files at once are counted one after the other
-            open_ = f"kind = '{FILE}' AND state IN ('{QUEUED}', '{RUNNING}')"
-            held = await db.all(
-                f"SELECT {_LIGHT} FROM heavy_jobs WHERE {open_} AND owner_id = ? ORDER BY id", (owner_id,)
-            )
-            if len(held) >= limits.per_member:
-                raise Refused("member", limits.per_member, _record(held[0]))
-            if guild_id is not None:
-                here = await db.one(
-                    f"SELECT COUNT(*) FROM heavy_jobs WHERE {open_} AND guild_id = ?", (guild_id,)
-                )
-                if here is not None and int(here[0]) >= limits.per_server:
-                    raise Refused("server", limits.per_server)
-            everywhere = await db.one(f"SELECT COUNT(*) FROM heavy_jobs WHERE {open_}")
-            if everywhere is not None and int(everywhere[0]) >= limits.in_all:
-                raise Refused("all", limits.in_all)
+            await _admit(db, FILE, owner_id, guild_id, limits)
             found = await db.insert(
                 "INSERT INTO heavy_jobs (kind, priority, owner_id, guild_id, channel_id, game, file_name,"
                 " payload, size, state, reply_token, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -128,6 +145,55 @@ class JobStore(JobRuns):
             )
         assert found is not None
         return found
+
+    async def add_replay(
+        self,
+        *,
+        owner_id: int,
+        guild_id: int | None,
+        channel_id: int,
+        match_id: int,
+        game: str,
+        size: int,
+        detail: str,
+        reply_token: str | None,
+        limits: Limits,
+        now: float,
+    ) -> int:
+        """Queue the replay of match ``match_id`` for member ``owner_id`` (``detail``: JSON, the names
+        and file size limit), within ``limits`` (``Refused`` says which one it would pass)."""
+        async with self._c.transaction() as db:
+            await _admit(db, REPLAY, owner_id, guild_id, limits)
+            found = await db.insert(
+                "INSERT INTO heavy_jobs (kind, priority, owner_id, guild_id, channel_id, replay_of, game,"
+                " size, state, reply_token, detail, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    REPLAY,
+                    PRIORITY[REPLAY],
+                    owner_id,
+                    guild_id,
+                    channel_id,
+                    match_id,
+                    game,
+                    size,
+                    QUEUED,
+                    reply_token,
+                    detail,
+                    now,
+                ),
+            )
+        assert found is not None
+        return found
+
+    async def open_count(self, kind: str) -> int:
+        """How many jobs of ``kind`` hold a place (``_held``)."""
+        row = await self._c.one(f"SELECT COUNT(*) FROM heavy_jobs WHERE {_held(kind)}")
+        return 0 if row is None else int(row[0])
+
+    async def result(self, job_id: int) -> bytes | None:
+        """A replay's GIF, kept until it is posted (None: not made, or posted)."""
+        row = await self._c.one("SELECT result FROM heavy_jobs WHERE id = ?", (job_id,))
+        return None if row is None or row[0] is None else bytes(row[0])
 
     async def answered(self, job_id: int, message_id: int | None, shown: str) -> None:
         """The message that shows the job (a file's private answer) and what it shows."""
@@ -181,9 +247,11 @@ class JobStore(JobRuns):
         return [_record(r) for r in rows]
 
     async def seconds_per_action(self, last: int = 20) -> float | None:
-        """The wall seconds per action of the ``last`` jobs done (None: none yet)."""
+        """The wall seconds per action of the ``last`` analyses done (None: none yet; replays, a
+        hundred times faster, have their own rate: ``bot.jobs.places``)."""
         rows = await self._c.all(
             "SELECT seconds, size FROM heavy_jobs WHERE state = ? AND seconds IS NOT NULL AND size > 0"
+            f" AND kind <> '{REPLAY}'"
             " ORDER BY finished_at DESC, id DESC LIMIT ?",
             (JOB_DONE, last),
         )
@@ -205,7 +273,9 @@ class JobStore(JobRuns):
         """The job's result (or failure) posted: True for the one caller that marks it first."""
         async with self._c.transaction() as db:
             return (
-                await db.execute("UPDATE heavy_jobs SET posted = 1 WHERE id = ? AND posted = 0", (job_id,))
+                await db.execute(
+                    "UPDATE heavy_jobs SET posted = 1, result = NULL WHERE id = ? AND posted = 0", (job_id,)
+                )
                 == 1
             )
 
@@ -224,6 +294,7 @@ __all__ = [
     "JOB_DONE",
     "JOB_FAILED",
     "QUEUED",
+    "REPLAY",
     "RUNNING",
     "JobRecord",
     "JobStore",

@@ -134,7 +134,8 @@ async def test_the_cogs_register_as_publishers_and_unregister_when_unloaded(
     assert bot.controls.review is bot.get_cog("Review")
     assert bot.publishers.tournaments is bot.get_cog("Tournament")
     assert bot.controls.tournament is bot.get_cog("Tournament")
-    for name in ("Play", "Coach", "Challenge", "Help", "Review", "Tournament"):
+    assert bot.publishers.replays is bot.get_cog("Replay").posts  # type: ignore[union-attr]
+    for name in ("Play", "Coach", "Challenge", "Help", "Review", "Tournament", "Replay"):
         await bot.remove_cog(name)
     assert bot.publishers == Publishers()
     assert bot.controls == ControlHandlers()

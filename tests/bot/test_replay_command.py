@@ -15,7 +15,9 @@ from PIL import Image
 
 import render.replay as replay_module
 from app.client import RingsideBot
+from bot.clock import ManualClock
 from bot.replays import ReplayLimits, ReplayRefused, Replays
+from bot.store import Store
 from bot.worker_lanes import HeavyWorkFailed
 from engine.space.game import SpaceView
 from fakediscord import FakeDiscord, payloads
@@ -27,8 +29,32 @@ from fakediscord.matches import (
     play_until_over,
     resign,
 )
-from render.replay import ReplayGif
+from fakediscord.patience import patient
+from fakediscord.results import InteractionResult
+from render.replay import GIF_LIMIT, ReplayGif
 from tests.support import start_bot, stop_bot
+
+
+async def replayed(
+    fake: FakeDiscord, bot: RingsideBot, user: Any, options: dict[str, Any], channel: int
+) -> InteractionResult:
+    """``/replay``, answered, and then (a job) made and posted or told: every replay asked is over."""
+    result = await fake.slash(user, "replay", options, channel=channel, idle=True)
+    await over(bot)
+    return result
+
+
+async def over(bot: RingsideBot) -> None:
+    """Until no replay waits, is made or is still to be posted."""
+
+    async def nothing_left() -> None:
+        while True:
+            bot.analyses.finished.clear()
+            if await bot.replays.in_making() == 0:
+                return
+            await bot.analyses.finished.wait()
+
+    await asyncio.wait_for(nothing_left(), patient(60))
 
 
 @pytest.mark.asyncio
@@ -41,7 +67,7 @@ async def test_replay_of_a_finished_match_posts_a_gif_with_a_frame_per_action(
     match_id = match_id_of(board)
     await play_until_over(fake, board.channel_id, {alice.id: alice, bob.id: bob}, random.Random(6))
     actions = len(await bot.store.matches.action_log(match_id))
-    result = await fake.slash(bob, "replay", {}, channel=board.channel_id, idle=True)
+    result = await replayed(fake, bot, bob, {}, board.channel_id)
     posted = result.messages[-1]
     assert f"Replay of match #{match_id}, Ring" in posted.content and not result.ephemeral
     gif = Image.open(io.BytesIO(posted.attachment(f"match-{match_id}.gif").data))
@@ -51,7 +77,7 @@ async def test_replay_of_a_finished_match_posts_a_gif_with_a_frame_per_action(
     assert any(str(old.get("content")).startswith("Making the replay…") for old in posted.history)
     # By number too, by someone who did not play.
     carol = fake.add_user("carol")
-    again = await fake.slash(carol, "replay", {"match": match_id}, channel=board.channel_id, idle=True)
+    again = await replayed(fake, bot, carol, {"match": match_id}, board.channel_id)
     assert again.messages[-1].attachment(f"match-{match_id}.gif").data == posted.attachment().data
     fake.assert_clean()
     await stop_bot(bot)
@@ -64,7 +90,7 @@ async def test_a_resigned_match_replays_to_where_play_stopped(fake: FakeDiscord,
     board = await challenge_and_accept(fake, alice, bob)
     match_id = match_id_of(board)
     await resign(fake, alice, board.channel_id)
-    result = await fake.slash(alice, "replay", {}, channel=board.channel_id, idle=True)
+    result = await replayed(fake, bot, alice, {}, board.channel_id)
     gif = Image.open(io.BytesIO(result.messages[-1].attachment().data))
     assert gif.n_frames == len(await bot.store.matches.action_log(match_id)) + 1
     # Its frames counted as the GIF has them, in words that read right (never "1 frames").
@@ -88,7 +114,7 @@ async def test_a_space_replay_shows_the_public_board_only(fake: FakeDiscord, tmp
         await play_one(fake, message, user, rng)
     await resign(fake, alice, board.channel_id)
     log_ = await bot.store.matches.action_log(match_id)
-    result = await fake.slash(bob, "replay", {}, channel=board.channel_id, idle=True)
+    result = await replayed(fake, bot, bob, {}, board.channel_id)
     posted = result.messages[-1]
     assert f"Replay of match #{match_id}, Space" in posted.content
     gif = Image.open(io.BytesIO(posted.attachment().data))
@@ -100,7 +126,7 @@ async def test_a_space_replay_shows_the_public_board_only(fake: FakeDiscord, tmp
         replay_module, "render_board", lambda view, caption: spied.append(view) or original(view, caption)
     )
     try:
-        await fake.slash(bob, "replay", {}, channel=board.channel_id, idle=True)
+        await replayed(fake, bot, bob, {}, board.channel_id)
     finally:
         monkey.undo()
     assert len(spied) == len(log_) + 1
@@ -170,29 +196,42 @@ async def test_replays_in_the_making_are_limited_per_member_per_server_and_in_al
     second = await fake.slash(dave, "replay", {"match": match_id}, channel=channel, idle=False)
     third = await fake.slash(erin, "replay", {"match": match_id}, channel=channel)
     assert third.ephemeral and "at most 2 replays at a time per server" in third.message.content  # type: ignore[union-attr]
-    assert bot.replays.in_making == 2
+    assert await bot.replays.in_making() == 2
     release.set()
+    await over(bot)
     for asked in (first, second):
-        await asked.wait_idle()
         assert f"Replay of match #{match_id}" in asked.messages[-1].content
-    assert bot.replays.in_making == 0
+    assert await bot.replays.in_making() == 0
     # the places are given back: the same member may ask again
-    done = await fake.slash(carol, "replay", {"match": match_id}, channel=channel, idle=True)
+    done = await replayed(fake, bot, carol, {"match": match_id}, channel)
     assert done.messages[-1].attachment(f"match-{match_id}.gif").data
     fake.assert_clean()
 
 
-def test_the_limit_in_all_counts_every_server() -> None:
-    replays = Replays(ReplayLimits(per_member=1, per_server=2, in_all=3))
-    with (
-        replays.slot(1, 10),
-        replays.slot(2, 10),
-        replays.slot(3, 20),
-        pytest.raises(ReplayRefused, match="making 3 replays already"),
-        replays.slot(4, 30),
-    ):
-        pass
-    assert replays.in_making == 0
+@pytest.mark.asyncio
+async def test_the_limit_in_all_counts_every_server(tmp_path: Path) -> None:
+    store = await Store.open(tmp_path / "limits.sqlite3")
+    replays = Replays(store, ManualClock(), ReplayLimits(per_member=1, per_server=2, in_all=3))
+
+    async def ask(member: int, guild: int) -> int:
+        return await replays.queue(
+            owner_id=member,
+            guild_id=guild,
+            channel_id=guild,
+            match_id=1,
+            game="ring",
+            size=10,
+            names=("a", "b"),
+            limit=GIF_LIMIT,
+            reply_token=None,
+        )
+
+    for member, guild in ((1, 10), (2, 10), (3, 20)):
+        await ask(member, guild)
+    with pytest.raises(ReplayRefused, match="making 3 replays already"):
+        await ask(4, 30)
+    assert await replays.in_making() == 3
+    await store.close()
 
 
 @pytest.mark.asyncio
@@ -204,7 +243,7 @@ async def test_a_replay_whose_upload_fails_is_told_privately_without_a_traceback
     for status, words in ((413, "too large"), (403, "Discord refused it (403)")):
         # The GIF replaces the words counting its frames: an edit of the original reply.
         fault = fake.fail("PATCH", r"^/webhooks/.*/messages/@original", status=status, times=None)
-        result = await fake.slash(carol, "replay", {"match": match_id}, channel=channel, idle=True)
+        result = await replayed(fake, bot, carol, {"match": match_id}, channel)
         fault.clear()
         private = result.private
         assert private is not None and f"replay of match #{match_id} could not be posted" in private.content
@@ -212,7 +251,7 @@ async def test_a_replay_whose_upload_fails_is_told_privately_without_a_traceback
         # the public "thinking…" reply is not left behind
         assert result.message is None or result.message.deleted or result.message.ephemeral
         assert not result.errors
-    assert bot.replays.in_making == 0
+    assert await bot.replays.in_making() == 0
 
 
 @pytest.mark.asyncio
@@ -225,11 +264,9 @@ async def test_a_replay_not_made_in_time_is_told_privately(
         raise HeavyWorkFailed("a heavy worker hung")
 
     monkeypatch.setattr(bot.render_pool, "replay", lost)
-    result = await fake.slash(
-        fake.add_user("carol"), "replay", {"match": match_id}, channel=channel, idle=True
-    )
+    result = await replayed(fake, bot, fake.add_user("carol"), {"match": match_id}, channel)
     assert result.private is not None and "could not be made in time" in result.private.content
-    assert not result.errors and bot.replays.in_making == 0
+    assert not result.errors and await bot.replays.in_making() == 0
 
 
 @pytest.mark.asyncio
@@ -240,8 +277,8 @@ async def test_the_gif_fits_the_upload_limit_discord_gives_in_the_interaction(
     board = await challenge_and_accept(fake, alice, bob)
     match_id = match_id_of(board)
     await play_until_over(fake, board.channel_id, {alice.id: alice, bob.id: bob}, random.Random(6))
-    full = await fake.slash(bob, "replay", {}, channel=board.channel_id, idle=True)
+    full = await replayed(fake, bot, bob, {}, board.channel_id)
     size = len(full.messages[-1].attachment().data)
     monkeypatch.setattr(payloads, "ATTACHMENT_SIZE_LIMIT", size // 2)
-    smaller = await fake.slash(alice, "replay", {"match": match_id}, channel=board.channel_id, idle=True)
+    smaller = await replayed(fake, bot, alice, {"match": match_id}, board.channel_id)
     assert len(smaller.messages[-1].attachment().data) <= size // 2  # fewer or smaller frames
