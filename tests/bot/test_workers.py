@@ -24,10 +24,12 @@ from tests.databases import process_env, sql, url_for
 
 SEVEN = (REPO / "tests" / "engine" / "mat_files" / "gnubg-7-point.mat").read_bytes()
 WORKER = (
-    "import sys; import engine.ai.backgammon_analysis as a; a.LEVEL = '2ply'; "
+    "import sys; import bot.jobs.runner as r; r.PROGRESS_EVERY = 0.2; "
     "from app.main import main; sys.exit(main(['worker']))"
 )
-"""A worker at a cheaper depth than the bot's (what is tested is the way, not the depth)."""
+"""A worker as deployed, but for its progress written five times a second: the bot's depth, at which
+the 7-point match takes some 20 s of CPU (at 2-ply it took 4 s since issue 34's move filters,
+sometimes over before its first progress was written, and a kill "mid-analysis" came too late)."""
 
 
 @contextlib.asynccontextmanager
