@@ -1,5 +1,5 @@
 # syntax=docker/dockerfile:1
-# Ringside as a container image. Build: `docker build -t ringside .`; run: README.md, "Deploying".
+# Ringside as a container image. Build: `docker build -t ringside .`; run: docs/operations.md, "Deploying".
 # The image holds no token: DISCORD_TOKEN (and every other setting) comes from the environment when
 # the container starts (`--env-file .env`, or compose's `env_file`); .dockerignore keeps .env out of
 # the build context.

@@ -1,4 +1,4 @@
-"""The deployment files keep their promises (README.md, "Deploying"): the image runs the installed
+"""The deployment files keep their promises (docs/operations.md, "Deploying"): the image runs the installed
 package as an unprivileged user and holds no secret, compose restarts both services and starts the bot
 on a healthy database, the systemd units stop the bot the way it drains. ``.ci/check_deploy`` adds what
 needs tools (hadolint, compose, systemd-analyze, a Docker daemon where there is one)."""
@@ -305,18 +305,18 @@ def test_the_template_unit_runs_the_shard_of_its_instance() -> None:
 
 def test_every_setting_is_documented() -> None:
     example = (ROOT / ".env.example").read_text(encoding="utf-8")
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    guide = (ROOT / "docs" / "operations.md").read_text(encoding="utf-8")
     for name in SETTINGS:
         assert re.search(rf"^#?\s*{name}=", example, re.M), f".env.example lacks {name}"
-        assert f"| `{name}` |" in readme, f"README.md's settings table lacks {name}"
+        assert f"| `{name}` |" in guide, f"docs/operations.md's settings table lacks {name}"
     # Only the token is needed; an optional setting left uncommented would change the bot's default.
     active = [line.split("=")[0] for line in example.splitlines() if re.match(r"[A-Z_]+=", line)]
     assert active == ["DISCORD_TOKEN"], active
 
 
-def test_the_readme_deploys_with_the_files_that_exist() -> None:
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    deploying = readme.split("## Deploying", 1)[1].split("\n## ", 1)[0]
+def test_the_operators_guide_deploys_with_the_files_that_exist() -> None:
+    guide = (ROOT / "docs" / "operations.md").read_text(encoding="utf-8")
+    deploying = guide.split("\n## Deploying\n", 1)[1].split("\n## ", 1)[0]
     for path in ("compose.yaml", "deploy/ringside.service", "deploy/ringside@.service"):
         assert path in deploying and (ROOT / path).is_file(), path
     assert "docker compose up" in deploying and "docker build" in deploying and "systemctl" in deploying
