@@ -164,9 +164,9 @@ async def test_every_slash_command_the_readme_and_the_guide_name_is_the_bots(
         assert "challenge" in named, f"{page.name}: the check found no /challenge"
         unknown = []
         for name in sorted(named):
-            command, _, sub = name.partition(" ")
+            top, _, sub = name.partition(" ")
             # A word after a plain command is an option's value, after a group its subcommand.
-            if command not in groups or (sub and groups[command] and sub not in groups[command]):
+            if top not in groups or (sub and groups[top] and sub not in groups[top]):
                 unknown.append(f"/{name}")
         assert not unknown, f"{page.name} names commands the bot does not have: {unknown}"
     # The user guide is the full tour: it names every command the bot has.
