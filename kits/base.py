@@ -79,8 +79,9 @@ class GameKit:
     What the platform plays by itself, whatever the kit says (``bot.turn_driver.next_automatic``):
     chance steps whose ``ChanceSpec.prompt_seat`` is ``None`` (a seat's Roll button waits for that
     seat), and a decision with exactly one legal action, unless answering it at once would tell the
-    opponent something of a secret hand (``bot.turn_driver.tells_nothing``). A game that wants a click where the rules leave one
-    choice (a lone Roll) asks for it with a chance step's ``prompt_seat``, not a one-action decision.
+    opponent something of a secret hand (``bot.turn_driver.tells_nothing``). A game that wants a
+    click where the rules leave one choice (a lone Roll) asks for it with a chance step's
+    ``prompt_seat``, not a one-action decision.
     """
 
     key: str
