@@ -5,17 +5,9 @@ it may import: the engine's tools read ``variant`` and ``players`` without impor
 discord.py, the bot reads ``renderer`` and ``panel``. A part may also be the object itself
 (``Part(duel.VARIANT)``), for a kit built at run time such as the tests' toy game.
 
-Adding a game (the recipe ``docs/architecture.md`` repeats; ``tests/test_registries.py`` checks that
-every field below is filled for every registered game and that no shared module names a game):
-
-1. the rules: ``engine/<game>.py`` or ``engine/<game>/``, a ``Variant`` (``engine/protocol.py``);
-2. the picture: ``render/<game>.py`` with ``render(view, caption)`` and ``SEATS``, its sample
-   situations in ``render/<game>_samples.py``;
-3. the controls: ``cogs/panels/<game>.py`` with a ``Panel``;
-4. the computer: players by name in ``engine/ai/<game>_*.py`` (``random``, ``greedy``, the levels
-   ``easy``/``medium``/``hard`` as far as it has them);
-5. the rules page ``cogs/rules/<game>.md``;
-6. ``kits/<game>.py`` declaring the ``GameKit`` and one ``register`` line in ``kits/__init__.py``.
+Adding a game: the recipe is ``docs/architecture.md`` ("Adding a game"), its only copy; which fields a
+kit must fill and which it may leave out is said on each field below. ``tests/test_registries.py``
+checks every registered kit, and ``tests/test_new_game_recipe.py`` follows the recipe for a new game.
 """
 
 from __future__ import annotations
@@ -78,14 +70,27 @@ class Coach:
 
 @dataclass(frozen=True)
 class GameKit:
-    """One game, as every layer sees it. ``key`` is the name players type (``/challenge ... ring``)."""
+    """One game, as every layer sees it. ``key`` is the name players type (``/challenge ... ring``).
+
+    The fields without a default are required; the others are optional parts a game may leave out
+    (no palette: each picture's palette is built on first use; no levels: ``/challenge level:`` offers
+    none and the computer plays ``bot_player``; no coach, rules sheets, benchmark or commands).
+
+    What the platform plays by itself, whatever the kit says (``bot.turn_driver.next_automatic``):
+    chance steps whose ``ChanceSpec.prompt_seat`` is ``None`` (a seat's Roll button waits for that
+    seat), and a decision with exactly one legal action, unless answering it at once would tell the
+    opponent something of a secret hand (``bot.turn_driver.tells_nothing``). A game that wants a
+    click where the rules leave one choice (a lone Roll) asks for it with a chance step's
+    ``prompt_seat``, not a one-action decision.
+    """
 
     key: str
     variant: Part[Variant]
     """The rules (``engine.protocol.Variant``)."""
     players: Part[Mapping[str, ComputerPlayer]]
-    """Every computer player by the name the arena takes: ``random``, ``greedy``, the levels ``easy``,
-    ``medium`` and ``hard`` the game has (``/challenge level:`` offers those), and any others."""
+    """Every computer player by the name the arena takes: ``random`` at least, then any of the levels
+    ``easy``, ``medium`` and ``hard`` the game has (``/challenge level:`` offers those; none is fine),
+    and any others (``greedy``)."""
     bot_player: str
     """Which of ``players`` plays a computer match saved without a level."""
     renderer: Part[Callable[[GameView, Caption], bytes]]
@@ -99,7 +104,8 @@ class GameKit:
     rules_page: str
     """The rules for players: a file of ``cogs/rules/``."""
     palette: Part[Callable[[], Path]] | None = None
-    """Rebuilds the picture's fixed palette (``python -m render palette``), if it has one."""
+    """Rebuilds the picture's fixed palette file (``python -m render palette``), if it ships one: a
+    ``render.picture.BoardPicture`` without ``palette_hex`` builds its palette when first drawn."""
     rules_sheets: Part[tuple[Any, ...]] | None = None
     """The sheets of small boards on the rules pages (``python -m render rules``), if any."""
     coach: Coach | None = None
@@ -114,6 +120,14 @@ class KitRegistry(Mapping[str, GameKit]):
     """The registered games by key, in the order registered."""
 
     kits: dict[str, GameKit] = field(default_factory=dict)
+
+    def register_module(self, module: str) -> GameKit:
+        """Register the ``KIT`` that ``module`` declares: a game's one line in ``kits/__init__.py``,
+        ``KITS.register_module("kits.ring")``."""
+        kit = importlib.import_module(module).KIT
+        if not isinstance(kit, GameKit):
+            raise TypeError(f"{module}.KIT is not a GameKit")
+        return self.register(kit)
 
     def register(self, kit: GameKit) -> GameKit:
         if kit.key in self.kits:

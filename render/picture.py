@@ -4,8 +4,13 @@ A game's renderer module declares a ``BoardPicture``: its name, its empty board 
 it paints a view on it (``paint``, which draws the shared header and its own footer), the flat colours
 its palette keeps exact, and the positions whose pictures give the palette its anti-aliased edge
 colours. The base does the rest, the same way for every game: ``render`` (a view to PNG bytes over
-a ``PaletteCanvas`` of that background), ``draw`` (the RGB image), the palette read from
-``render/<game>_palette.py`` and ``write_palette`` (``python -m render palette --game G``).
+a ``PaletteCanvas`` of that background), ``draw`` (the RGB image), the palette and ``write_palette``
+(``python -m render palette --game G``).
+
+The fixed palette is optional. A new game's picture leaves ``palette_hex`` out and its palette is
+built when it is first drawn (``build_palette``: seconds for a big board, in every process that draws
+it). To ship it ready, name ``PICTURE.write_palette`` as the kit's ``palette``, run the command, which
+writes ``render/<game>_palette.py``, and pass that module's ``PALETTE_HEX`` as ``palette_hex``.
 """
 
 from __future__ import annotations
@@ -38,9 +43,11 @@ class BoardPicture:
     background: Callable[[], Image.Image]
     paint: Callable[[Image.Image, Any, Caption], None]
     base_colours: Callable[[], list[RGB]]
-    palette_hex: str
-    """The hex text of the fixed palette (``PALETTE_HEX`` of ``render/<game>_palette.py``)."""
-    palette_views: Callable[[], Sequence[Any]]
+    palette_hex: str = ""
+    """The hex text of the fixed palette (``PALETTE_HEX`` of ``render/<game>_palette.py``); empty:
+    none shipped, the palette is built on first use (see the module docstring)."""
+    palette_views: Callable[[], Sequence[Any]] = tuple
+    """The views whose pictures give the palette its blended colours (none: ``base_colours`` only)."""
 
     def render(self, view: GameView, caption: Caption = NO_CAPTION) -> bytes:
         """The picture of ``view`` as PNG bytes."""
@@ -65,7 +72,8 @@ class BoardPicture:
 
     def palette(self) -> Image.Image:
         """The fixed palette of every picture of the game: ``render/<game>_palette.py``, made by
-        ``build_palette`` (building it takes seconds, so it ships ready; a test checks it is current)."""
+        ``build_palette`` (building it takes seconds, so it ships ready; a test checks it is current),
+        or without one (no ``palette_hex``) ``build_palette`` itself, once per process."""
         return _palette(self)
 
     def build_palette(self) -> list[RGB]:
@@ -87,7 +95,7 @@ class BoardPicture:
 @bytes_lru(1 * MB, picture_bytes)
 def _palette(picture: BoardPicture) -> Image.Image:
     data = bytes.fromhex("".join(picture.palette_hex.split()))
-    entries = [(data[i], data[i + 1], data[i + 2]) for i in range(0, len(data), 3)] or picture.base_colours()
+    entries = [(data[i], data[i + 1], data[i + 2]) for i in range(0, len(data), 3)] or picture.build_palette()
     return palette_image(entries, picture.base_colours())
 
 
