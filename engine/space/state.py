@@ -95,15 +95,6 @@ _ROLL_CARD_KINDS = frozenset({C.BATTLE_COMPUTERS.kind, *_DIE_BONUS_KINDS})
 """The cards of the roll-card step (after the roll)."""
 
 
-def planet_controllers(positions: Sequence[int]) -> dict[int, int | None]:
-    """The seat that controls each planet (``board.controller``), from the sets of sectors each side holds."""
-    empire, terrans = set(positions[:UNITS_PER_SIDE]), set(positions[UNITS_PER_SIDE:])
-    return {
-        p: (0 if p not in terrans else None) if p in empire else (1 if p in terrans else None)
-        for p in PLANETS
-    }
-
-
 def hand_limit(positions: Sequence[int], seat: int) -> int:
     """6, +1 per controlled Nimrod / Cygnus-7, -2 without control of the own homeworld."""
     first = seat * UNITS_PER_SIDE
