@@ -1,6 +1,6 @@
 """How a ring turn moves on: what each action does to a state, the end of a turn and the win check.
 
-``play`` is the whole interface: ``RingState.apply`` checks an action is legal, then hands it here."""
+``apply_action`` is the whole interface: ``RingState.apply`` checks an action is legal, then hands it here."""
 
 from __future__ import annotations
 
@@ -33,7 +33,7 @@ if TYPE_CHECKING:
     from engine.ring.state import RingState
 
 
-def play(state: RingState, action: Action) -> RingState:
+def apply_action(state: RingState, action: Action) -> RingState:
     """The state after ``action``, already checked legal in ``state``: what it does to the board,
     its words, and the turn's events (an opening roll or a roll starts them afresh)."""
     if isinstance(action, Opening):

@@ -1,5 +1,5 @@
 """The ring game's position (``RingState``): reading the board, the protocol, the words; what an
-action does is in ``engine.ring.flow`` (``play``)."""
+action does is in ``engine.ring.flow`` (``apply_action``)."""
 
 from __future__ import annotations
 
@@ -22,7 +22,7 @@ from engine.protocol import (
     JSONDict,
     Outcome,
 )
-from engine.ring.flow import play
+from engine.ring.flow import apply_action
 from engine.ring.rules import (
     COLOURS,
     SCHEMA,
@@ -129,17 +129,17 @@ class RingState(GameState, GameView):
             if not isinstance(action, Opening):
                 raise NotYourTurnError("the game has not started: the opening roll decides who goes first")
             self.chance_action((action.red, action.blue))
-            return play(self, action)
+            return apply_action(self, action)
         if self.phase is Phase.ROLL:
             if not isinstance(action, Roll):
                 raise IllegalActionError(f"{self.player_name()} must roll the dice first")
             self.chance_action(action.values)
-            return play(self, action)
+            return apply_action(self, action)
         if isinstance(action, Opening | Roll):
             raise IllegalActionError("the dice have already been rolled this turn")
         if action not in self.legal_actions():
             raise IllegalActionError(self._why_illegal(action))
-        return play(self, action)
+        return apply_action(self, action)
 
     def to_json(self) -> JSONDict:
         return {
