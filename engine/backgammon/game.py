@@ -66,7 +66,7 @@ from engine.backgammon.board import (
     pip_count,
     starting_board,
 )
-from engine.backgammon.flow import _apply
+from engine.backgammon.flow import apply_action
 from engine.backgammon.layers import Match, MatchFields, MoneyRules, build, changed
 from engine.backgammon.plays import Move, Play
 from engine.backgammon.turn import Stepped, TurnInProgress, turn_of
@@ -205,7 +205,8 @@ class BackgammonState(MatchFields, GameState, GameView):
         seat = self.turn_seat or 0
         return (sides[1 - seat], sides[seat])
 
-    def _sides_of(self, board: Board) -> tuple[Side, Side]:
+    def sides_of(self, board: Board) -> tuple[Side, Side]:
+        """The two sides in seat order (``sides``) of a GNUBG ``board`` of the seat on turn."""
         opp, me = board
         return (me, opp) if (self.turn_seat or 0) == 0 else (opp, me)
 
@@ -246,7 +247,8 @@ class BackgammonState(MatchFields, GameState, GameView):
         """Whether ``seat`` may still ask to end this money session after the game in progress."""
         return self.money is not None and self.result is None and self.stopping is None and seat in (0, 1)
 
-    def _turn(self) -> TurnInProgress:
+    def turn_in_progress(self) -> TurnInProgress:
+        """The roll being played (``PLAY`` only): its legal plays from the position it started from."""
         assert self.start is not None and self.dice is not None
         return turn_of(self._board_of(self.start), *self.dice, self.rules)
 
@@ -254,13 +256,13 @@ class BackgammonState(MatchFields, GameState, GameView):
         """The single moves that may come next in the play in progress (empty outside it)."""
         if self.phase is not Phase.PLAY:
             return []
-        return self._turn().steps(self.board, self.dice_left, len(self.played))
+        return self.turn_in_progress().steps(self.board, self.dice_left, len(self.played))
 
     def plays(self) -> tuple[Play, ...]:
         """The legal ways to finish the play in progress (from the turn's start: the legal plays)."""
         if self.phase is not Phase.PLAY:
             return ()
-        return self._turn().completions(self.board, self.dice_left, len(self.played))
+        return self.turn_in_progress().completions(self.board, self.dice_left, len(self.played))
 
     def resign_offers(self) -> tuple[OfferResignation, ...]:
         """The resignations the player on turn may offer now: before rolling or before moving, once
@@ -335,7 +337,7 @@ class BackgammonState(MatchFields, GameState, GameView):
             return (AcceptResignation(), DeclineResignation())
         if self.phase is not Phase.PLAY:
             return ()
-        turn = self._turn()
+        turn = self.turn_in_progress()
         if len(turn.finishes(self.board, self.dice_left, len(self.played))) == 1:
             finishes = self.plays()
             return (Checkers(finishes[0].moves, finishes[0].result),)
@@ -345,7 +347,7 @@ class BackgammonState(MatchFields, GameState, GameView):
         return self.result
 
     def apply(self, action: Action) -> BackgammonState:
-        after = _apply(self, action)
+        after = apply_action(self, action)
         # A checker's move continues the text of the roll, or of the play so far, of this turn:
         # "White rolled 6-4" becomes "White rolled 6-4: 24/18", then "White rolled 6-4: 24/14".
         said = f"{COLOURS[self.turn_seat or 0]} rolled {self.dice_text}"
@@ -504,6 +506,8 @@ def _sides(raw: Any) -> tuple[Side, Side]:
 SAVED = SavedReader("the saved backgammon match")
 ADDED_FIELDS = frozenset({"game_start_turn"})
 """Saved fields newer than the schema: a saved match without them reads them as their defaults."""
+_WIN_KEYS = frozenset(win.value for win in BackgammonWin)
+"""The saved keys of ``BackgammonWin``; any other reason of a saved result is a ``Forfeit``."""
 
 
 def _read_state(cls: type[BackgammonState], data: Mapping[str, Any]) -> BackgammonState:
@@ -550,7 +554,7 @@ def _read_state(cls: type[BackgammonState], data: Mapping[str, Any]) -> Backgamm
     result = None
     if res is not None:
         key = str(res["reason"])
-        reason: EndReason = BackgammonWin(key) if key in BackgammonWin._value2member_map_ else Forfeit(key)
+        reason: EndReason = BackgammonWin(key) if key in _WIN_KEYS else Forfeit(key)
         result = Outcome(
             winner=SAVED.seat(res["winner"], "the winner"),
             reason=reason,
@@ -601,7 +605,7 @@ def _read_state(cls: type[BackgammonState], data: Mapping[str, Any]) -> Backgamm
     if phase is Phase.PLAY:
         if start is None:
             raise CorruptStateError("a play in progress needs the position it started from")
-        turn = state._turn()
+        turn = state.turn_in_progress()
         if not turn.finishes(state.board, state.dice_left, len(played)) and not state.is_terminal():
             raise CorruptStateError("the moves made so far lead to no legal play of the dice")
     elif start is not None or played or state.dice_left:
