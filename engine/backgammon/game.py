@@ -521,16 +521,7 @@ def _read_state(cls: type[BackgammonState], data: Mapping[str, Any]) -> Backgamm
     phase = Phase(data["phase"])
     seat = SAVED.seat(data["turn_seat"], "the seat on turn")
     money, stopping, automatic_doubles = _read_money(data.get("money"))
-    if (
-        not 0 <= length <= cube.MAX_LENGTH
-        or min(score_t) < 0
-        or (length == cube.MONEY) != (money is not None)
-    ):
-        raise CorruptStateError("the match length or score is impossible")
-    if value < 1 or value & (value - 1) or value > cube.MAX_CUBE:
-        raise CorruptStateError(f"{value} is not a cube value")
-    if (value > 1 or owner is not None) and not cube.cube_in_play(rules, length):
-        raise CorruptStateError("this match has no doubling cube")
+    _check_match(rules, length, score_t, money, value, owner)
     if (seat is None) != (phase is Phase.OPENING) and phase is not Phase.OVER:
         raise CorruptStateError("the seat on turn does not fit the phase")
     dice = data["dice"]
@@ -542,26 +533,8 @@ def _read_state(cls: type[BackgammonState], data: Mapping[str, Any]) -> Backgamm
         Stepped(Move(int(src), int(dst), bool(hit)), int(die)) for src, dst, hit, die in data["played"]
     )
     resume = None if data["resume"] is None else Phase(data["resume"])
-    last_play = None
-    if data["last_play"] is not None:
-        lp = data["last_play"]
-        last_play = LastPlay(
-            SAVED.seat(lp["seat"], "the last player") or 0,
-            (int(lp["dice"][0]), int(lp["dice"][1])),
-            tuple(Move(int(s), int(d), bool(h)) for s, d, h in lp["moves"]),
-        )
-    res = data["result"]
-    result = None
-    if res is not None:
-        key = str(res["reason"])
-        reason: EndReason = BackgammonWin(key) if key in _WIN_KEYS else Forfeit(key)
-        result = Outcome(
-            winner=SAVED.seat(res["winner"], "the winner"),
-            reason=reason,
-            description=str(res["description"]),
-            points=int(res["points"]),
-            length=int(res["length"]),
-        )
+    last_play = None if data["last_play"] is None else _read_last_play(data["last_play"])
+    result = None if data["result"] is None else _read_result(data["result"])
     if (result is None) == (phase is Phase.OVER):
         raise CorruptStateError("the result does not fit the phase")
     if not 0 <= int(data.get("game_start_turn", 0)) <= int(data["turn_number"]):
@@ -602,14 +575,59 @@ def _read_state(cls: type[BackgammonState], data: Mapping[str, Any]) -> Backgamm
         stopping=stopping,
         automatic_doubles=automatic_doubles,
     )
-    if phase is Phase.PLAY:
-        if start is None:
+    _check_turn(state)
+    return state
+
+
+def _check_match(
+    rules: RuleSet,
+    length: int,
+    score: tuple[int, int],
+    money: MoneyRules | None,
+    value: int,
+    owner: int | None,
+) -> None:
+    """The match length and score, the cube's value and whether the match has a cube at all."""
+    if not 0 <= length <= cube.MAX_LENGTH or min(score) < 0 or (length == cube.MONEY) != (money is not None):
+        raise CorruptStateError("the match length or score is impossible")
+    if value < 1 or value & (value - 1) or value > cube.MAX_CUBE:
+        raise CorruptStateError(f"{value} is not a cube value")
+    if (value > 1 or owner is not None) and not cube.cube_in_play(rules, length):
+        raise CorruptStateError("this match has no doubling cube")
+
+
+def _read_last_play(raw: Any) -> LastPlay:
+    return LastPlay(
+        SAVED.seat(raw["seat"], "the last player") or 0,
+        (int(raw["dice"][0]), int(raw["dice"][1])),
+        tuple(Move(int(s), int(d), bool(h)) for s, d, h in raw["moves"]),
+    )
+
+
+def _read_result(raw: Any) -> Outcome:
+    """A saved result: its reason one of ``BackgammonWin`` or else a ``Forfeit``."""
+    key = str(raw["reason"])
+    reason: EndReason = BackgammonWin(key) if key in _WIN_KEYS else Forfeit(key)
+    return Outcome(
+        winner=SAVED.seat(raw["winner"], "the winner"),
+        reason=reason,
+        description=str(raw["description"]),
+        points=int(raw["points"]),
+        length=int(raw["length"]),
+    )
+
+
+def _check_turn(state: BackgammonState) -> None:
+    """The play in progress leads to a legal play (only a play has one), and a player asked to roll
+    or double may double."""
+    if state.phase is Phase.PLAY:
+        if state.start is None:
             raise CorruptStateError("a play in progress needs the position it started from")
         turn = state.turn_in_progress()
-        if not turn.finishes(state.board, state.dice_left, len(played)) and not state.is_terminal():
+        if not turn.finishes(state.board, state.dice_left, len(state.played)) and not state.is_terminal():
             raise CorruptStateError("the moves made so far lead to no legal play of the dice")
-    elif start is not None or played or state.dice_left:
+    elif state.start is not None or state.played or state.dice_left:
         raise CorruptStateError("only a play in progress has moves made so far")
-    if phase is Phase.DECIDE and seat is not None and not state.may_double(seat):
+    seat = state.turn_seat
+    if state.phase is Phase.DECIDE and seat is not None and not state.may_double(seat):
         raise CorruptStateError("the player on turn may not double here")
-    return state
