@@ -230,3 +230,7 @@ DIE_BONUS_KINDS = (ION_THRUSTERS.kind, WARP_OVERDRIVE.kind, MAXIMUM_BURN.kind)
 """The cards that add to one die."""
 ROLL_CARD_KINDS = frozenset({BATTLE_COMPUTERS.kind, *DIE_BONUS_KINDS})
 """The cards of the roll-card step (after the roll)."""
+MOVE_CARD_KINDS = frozenset(
+    {STRATEGIC_MOVE.kind, SPACE_COMBAT_TACTICS.kind, DEFEND_THE_HOMEWORLD.kind, HOLD_POSITION.kind}
+)
+"""The cards of the move phase."""

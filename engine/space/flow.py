@@ -501,18 +501,12 @@ def _play(table: Table, action: Play) -> None:
         assert action.unit is not None
         table.jammed = tuple(sorted((*table.jammed, action.unit)))
         _say(table, f"{unit_name(action.unit)} cannot move this turn.")
-    elif card.kind in _MOVE_CARD_KINDS:
+    elif card.kind in C.MOVE_CARD_KINDS:
         _play_move_card(table, seat, card, action)
     elif card.timing is Timing.ATTACK:
         _fight_card(table, card, attacker=True)
     elif card.timing is Timing.DEFENSE:
         _fight_card(table, card, attacker=False)
-
-
-_MOVE_CARD_KINDS = frozenset(
-    c.kind for c in (C.STRATEGIC_MOVE, C.SPACE_COMBAT_TACTICS, C.DEFEND_THE_HOMEWORLD, C.HOLD_POSITION)
-)
-"""The cards of the move phase (``_play_move_card``)."""
 
 
 def _play_espionage(table: Table, seat: int, card: C.Card) -> None:

@@ -81,18 +81,6 @@ from engine.space.state import (
 from engine.space.texts import describe, phase_text
 from engine.space.view import SpaceView
 
-_ROLL_SPECS = {
-    hyper: ChanceSpec(ChanceKind.DICE, count=3 if hyper else 2, sides=6, label="Roll")
-    for hyper in (False, True)
-}
-_REROLL_SPEC = ChanceSpec(ChanceKind.DICE, count=1, sides=6, label="Battle Computers")
-_FIGHT_DIE_SPECS = {
-    attacker: ChanceSpec(ChanceKind.DICE, count=1, sides=6, label="Surprise Attack" if attacker else "Ambush")
-    for attacker in (False, True)
-}
-_DICE = {values: Dice(values) for n in (1, 2, 3) for values in product(range(1, 7), repeat=n)}
-"""Every roll's action, made once."""
-
 __all__ = [
     "SCHEMA",
     "SECRET_PHASES",
@@ -107,6 +95,18 @@ __all__ = [
     "hand_limit",
     "new_state",
 ]
+
+_ROLL_SPECS = {
+    hyper: ChanceSpec(ChanceKind.DICE, count=3 if hyper else 2, sides=6, label="Roll")
+    for hyper in (False, True)
+}
+_REROLL_SPEC = ChanceSpec(ChanceKind.DICE, count=1, sides=6, label="Battle Computers")
+_FIGHT_DIE_SPECS = {
+    attacker: ChanceSpec(ChanceKind.DICE, count=1, sides=6, label="Surprise Attack" if attacker else "Ambush")
+    for attacker in (False, True)
+}
+_DICE = {values: Dice(values) for n in (1, 2, 3) for values in product(range(1, 7), repeat=n)}
+"""Every roll's action, made once."""
 
 
 class SpaceState(Table, GameState):

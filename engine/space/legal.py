@@ -26,7 +26,15 @@ from engine.space.board import (
     unit_label,
     units_of,
 )
-from engine.space.cards import ATTACK_KINDS, CARDS, DEFENSE_KINDS, DIE_BONUS_KINDS, ROLL_CARD_KINDS, Target
+from engine.space.cards import (
+    ATTACK_KINDS,
+    CARDS,
+    DEFENSE_KINDS,
+    DIE_BONUS_KINDS,
+    MOVE_CARD_KINDS,
+    ROLL_CARD_KINDS,
+    Target,
+)
 from engine.space.fights import keep_choices
 from engine.space.must_use import after_step, max_dice
 from engine.space.state import OWN_TURN_PHASES, WINDOW_PHASES, Phase
@@ -49,8 +57,6 @@ _STRATEGIC_MOVE, _SPACE_COMBAT_TACTICS, _DEFEND_THE_HOMEWORLD, _HOLD_POSITION = 
     C.DEFEND_THE_HOMEWORLD.kind,
     C.HOLD_POSITION.kind,
 )
-_MOVE_CARD_KINDS = frozenset({_STRATEGIC_MOVE, _SPACE_COMBAT_TACTICS, _DEFEND_THE_HOMEWORLD, _HOLD_POSITION})
-"""The cards of the move phase."""
 _DISCARDS = tuple(Discard(k) for k in range(len(CARDS)))
 _BUILDS = tuple(Build(u) for u in range(2 * UNITS_PER_SIDE))
 _MOST = 6 + C.COPIES * sum(C.CARDS[k].die_bonus for k in DIE_BONUS_KINDS)
@@ -215,7 +221,7 @@ def _move_actions(state: SpaceState, seat: int, kinds: frozenset[int]) -> tuple[
             acts = [rows[u][v] for u in free for v in values]
         else:
             acts = _must_use_moves(state, seat, dice, values)
-    if kinds & _MOVE_CARD_KINDS:
+    if kinds & MOVE_CARD_KINDS:
         acts += _move_card_plays(state, seat, kinds, free, values)
     return tuple(acts)
 
