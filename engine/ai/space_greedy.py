@@ -205,4 +205,3 @@ def _exposure(forces: dict[int, list[int]], held: dict[int, int], seat: int) -> 
                 exposed += mine
                 break
     return exposed
-
