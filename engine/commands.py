@@ -8,10 +8,21 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Callable
-from typing import Any, Protocol
+from typing import Protocol
 
 Command = Callable[[argparse.Namespace], int]
 """A subcommand's handler: the parsed arguments in, the exit status out."""
+
+
+class Subcommands(Protocol):
+    """Where a game adds its subcommands: what ``ArgumentParser.add_subparsers()`` returns, as far
+    as a game uses it."""
+
+    def add_parser(
+        self, name: str, *, help: str | None = ..., description: str | None = ...
+    ) -> argparse.ArgumentParser:
+        """A new subcommand ``name`` and its parser."""
+        ...
 
 
 class GameCommands(Protocol):
@@ -22,7 +33,7 @@ class GameCommands(Protocol):
     move_by_default: bool
     """Whether ``move`` without ``--game`` (or with one of ``move_options``) is this game's."""
 
-    def add_commands(self, commands: argparse._SubParsersAction[Any]) -> dict[str, Command]:
+    def add_commands(self, commands: Subcommands) -> dict[str, Command]:
         """Add the game's own subcommands; their handlers by name."""
         ...
 

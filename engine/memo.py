@@ -106,11 +106,6 @@ def _fresh_locks() -> None:
 os.register_at_fork(after_in_child=_fresh_locks)
 
 
-def cache_stats() -> list[CacheStats]:
-    """The state of every cache of this process."""
-    return [cache.stats() for cache in CACHES]
-
-
 def deep_size(value: object) -> int:
     """Bytes of ``value`` and of everything it holds (tuples, lists, sets, dicts, objects with
     ``__slots__`` or a ``__dict__``), each object counted once."""

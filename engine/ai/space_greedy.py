@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from engine.protocol import Action, GameView
 from engine.space import cards as C
 from engine.space.actions import Build, Discard, Keep, Move, Pass, Play, RollDice
-from engine.space.board import DIRECTION, FORCE, HOMEWORLD, PLANETS, SCRAP, controller, owner, step, units_of
+from engine.space.board import DIRECTION, FORCE, HOMEWORLD, PLANETS, SCRAP, owner, step, units_of
 from engine.space.cards import CARDS, Timing
 from engine.space.fights import force_total
 from engine.space.game import Phase, SpaceView
@@ -205,7 +205,3 @@ def _exposure(forces: dict[int, list[int]], held: dict[int, int], seat: int) -> 
                 exposed += mine
                 break
     return exposed
-
-
-def controlled_planets(positions: Sequence[int], seat: int) -> int:
-    return sum(1 for p in PLANETS if controller(positions, p) == seat)

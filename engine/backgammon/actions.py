@@ -9,13 +9,11 @@ from enum import Enum
 from typing import ClassVar
 
 from engine.backgammon.board import (
-    BAR_POINT,
-    OFF_POINT,
     Board,
     Side,
     borne_off,
 )
-from engine.backgammon.notation import play_text
+from engine.backgammon.notation import move_text, play_text
 from engine.backgammon.plays import Move, Play
 from engine.protocol import (
     Action,
@@ -55,10 +53,6 @@ LEVEL_WORDS = {
     BackgammonWin.GAMMON: "a gammon",
     BackgammonWin.BACKGAMMON: "a backgammon",
 }
-
-
-def _points(n: int) -> str:
-    return f"{n} point{'s' if n != 1 else ''}"
 
 
 # --- actions ------------------------------------------------------------------------------------
@@ -157,13 +151,6 @@ class DeclineResignation(WordAction):
     word: ClassVar[str] = "decline"
 
 
-def _path(move: Move) -> str:
-    point = {BAR_POINT: "bar", OFF_POINT: "off"}
-    src = point.get(move.src, str(move.src))
-    dst = point.get(move.dst, str(move.dst))
-    return f"{src}/{dst}{'*' if move.hit else ''}"
-
-
 @dataclass(frozen=True, slots=True)
 class MoveChecker(Action):
     """One checker moved by one die, a step of the play in progress (``move 24/18``, ``move bar/22*``;
@@ -181,7 +168,7 @@ class MoveChecker(Action):
     @property
     def notation(self) -> str:
         pips = self.src - self.dst
-        return f"move {_path(self.move)}" + (f" with {self.die}" if pips != self.die else "")
+        return f"move {move_text(self.move)}" + (f" with {self.die}" if pips != self.die else "")
 
 
 @dataclass(frozen=True, slots=True)

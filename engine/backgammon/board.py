@@ -94,11 +94,6 @@ def mirror(point: int) -> int:
     return 25 - point
 
 
-def all_home(side: Side) -> bool:
-    """Whether every checker of the side still in play is in its home board (points 1-6)."""
-    return sum(side[6:]) == 0
-
-
 def check_board(board: Board) -> None:
     """Raise ``ValueError`` unless the board is a legal backgammon position."""
     if len(board) != 2:

@@ -7,7 +7,6 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from typing import Any
 
 from engine.ai.backgammon_mat_report import mat_report
 from engine.ai.backgammon_move import level_player, move_line, serve_moves
@@ -15,7 +14,7 @@ from engine.ai.levels import UnknownPlayerError
 from engine.backgammon.board import RuleSet
 from engine.backgammon.cli import QueryError, check_game, parse_dice, parse_position, play_lines, serve
 from engine.backgammon.matimport import MatImportError, read_mat
-from engine.commands import Command
+from engine.commands import Command, Subcommands
 
 RULES = [r.value for r in RuleSet]
 
@@ -33,7 +32,7 @@ class BackgammonCommands:
     )
     move_by_default = True
 
-    def add_commands(self, commands: argparse._SubParsersAction[Any]) -> dict[str, Command]:
+    def add_commands(self, commands: Subcommands) -> dict[str, Command]:
         plays = commands.add_parser(
             "plays", help="list the legal plays of a roll: notation, TAB, GNU Backgammon position ID after it"
         )

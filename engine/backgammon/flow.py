@@ -1,4 +1,5 @@
-"""How a backgammon match moves on: what each action does to a state (the opening, the roll, the\nmoves of a turn, the cube, resignation offers) and the end of a game or of the match."""
+"""How a backgammon match moves on: what each action does to a state (the opening, the roll, the
+moves of a turn, the cube, resignation offers) and the end of a game or of the match."""
 
 from __future__ import annotations
 
@@ -26,8 +27,6 @@ from engine.backgammon.actions import (
     RollOn,
     StopAfterGame,
     Take,
-    _path,
-    _points,
     score,
 )
 from engine.backgammon.board import (
@@ -35,7 +34,7 @@ from engine.backgammon.board import (
     borne_off,
     starting_board,
 )
-from engine.backgammon.notation import play_text
+from engine.backgammon.notation import move_text, play_text
 from engine.backgammon.plays import Play
 from engine.backgammon.turn import Stepped, TurnInProgress, roll_dice, without
 from engine.backgammon.words import match_won_with
@@ -54,7 +53,9 @@ if TYPE_CHECKING:
     from engine.backgammon.game import BackgammonState
 
 
-def _apply(state: BackgammonState, action: Action) -> BackgammonState:
+def apply_action(state: BackgammonState, action: Action) -> BackgammonState:
+    """The state after ``action``: the flow's one entry (``BackgammonState.apply``); an action that
+    may not be played here raises a ``GameError`` saying why."""
     if state.result is not None:
         raise GameOverError("the match is over")
     if isinstance(action, Opening):
@@ -121,7 +122,7 @@ def _rolled(state: BackgammonState, dice: tuple[int, int], text: str) -> Backgam
         played=(),
         last=text,
     )
-    if following._turn().need == 0:
+    if following.turn_in_progress().need == 0:
         seat = state.turn_seat or 0
         return _next_turn(following, LastPlay(seat, dice, ()), f"{text} and cannot move")
     return following
@@ -138,18 +139,18 @@ def _move(state: BackgammonState, action: MoveChecker) -> BackgammonState:
     _check_play_phase(
         state,
     )
-    turn = state._turn()
+    turn = state.turn_in_progress()
     wanted = Stepped(action.move, action.die)
     for stepped, after in turn.steps(state.board, state.dice_left, len(state.played)):
         if stepped == wanted:
             following = state.but(
-                sides=state._sides_of(after),
+                sides=state.sides_of(after),
                 dice_left=without(state.dice_left, action.die),
                 played=(*state.played, stepped),
             )
             return _after_moves(following, turn)
     raise IllegalActionError(
-        f"{_path(action.move)} is not a move that leads to a legal play of {state.dice_text}"
+        f"{move_text(action.move)} is not a move that leads to a legal play of {state.dice_text}"
     )
 
 
@@ -157,13 +158,13 @@ def _checkers(state: BackgammonState, action: Checkers) -> BackgammonState:
     _check_play_phase(
         state,
     )
-    turn = state._turn()
+    turn = state.turn_in_progress()
     finishes = {p.result: p for p in turn.completions(state.board, state.dice_left, len(state.played))}
     if action.result not in finishes:
         raise IllegalActionError(f"{action.notation} is not a legal play of {state.dice_text} here")
     moves = finishes[action.result].moves if not action.moves else action.moves
     steps = tuple(Stepped(m, 0) for m in moves)
-    following = state.but(sides=state._sides_of(action.result), dice_left=(), played=(*state.played, *steps))
+    following = state.but(sides=state.sides_of(action.result), dice_left=(), played=(*state.played, *steps))
     return _after_moves(following, turn, forced=len(finishes) == 1 and not state.played)
 
 
@@ -293,6 +294,10 @@ def _stop(state: BackgammonState, action: StopAfterGame) -> BackgammonState:
     if state.phase is Phase.OPENING:
         return _session_ended(asked, state.score, f"{said}. {_session_score(state.score)}")
     return asked
+
+
+def _points(n: int) -> str:
+    return f"{n} point{'s' if n != 1 else ''}"
 
 
 def _session_score(scored: tuple[int, int]) -> str:

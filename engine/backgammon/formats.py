@@ -446,6 +446,67 @@ def _xg_number(text: str, field: str, name: str, low: int, high: int) -> int:
     return value
 
 
+def _xg_fields(text: str) -> list[str]:
+    """The ten fields of an XGID (``XGID=`` before them or not)."""
+    if not isinstance(text, str):
+        raise FormatError(f"An XGID is text, not {type(text).__name__}.")
+    body = text.strip()
+    if body[:5].upper() == "XGID=":
+        body = body[5:]
+    fields = body.split(":")
+    if len(fields) != 10:
+        raise FormatError(
+            f"{text!r} is not an XGID: it has {len(fields)} fields separated by ':' (10 expected)."
+        )
+    return fields
+
+
+def _xg_position(text: str, cells: str) -> tuple[list[int], list[int]]:
+    """The bottom and top players' checkers (``ROW`` counts each) from the 26 letters of the position:
+    the top player's bar, points 1 to 24 from the bottom player's side, the bottom player's bar."""
+    if len(cells) != 26:
+        raise FormatError(f"{text!r} is not an XGID: its position has {len(cells)} letters (26 expected).")
+    bottom = [0] * ROW
+    top = [0] * ROW
+    for index, char in enumerate(cells):
+        count, is_bottom = _xg_count(char, text)
+        if index == 0:
+            if is_bottom:
+                raise FormatError(
+                    f"{text!r} is not an XGID: its first letter, the top player's bar, is upper case."
+                )
+            top[BAR] = count
+        elif index == 25:
+            if count and not is_bottom:
+                raise FormatError(
+                    f"{text!r} is not an XGID: its last letter, the bottom player's bar, is lower case."
+                )
+            bottom[BAR] = count
+        elif is_bottom:
+            bottom[index - 1] = count
+        else:
+            top[POINTS - index] = count
+    return bottom, top
+
+
+def _xg_dice(text: str, dice_f: str) -> tuple[bool, tuple[int, int]]:
+    """Whether a double waits for an answer (``D``, or ``B`` beavered) and the dice (``00``: none)."""
+    doubled = dice_f in ("D", "B")
+    dice = (0, 0)
+    if dice_f == "R":
+        raise FormatError(
+            f"{text!r} waits for an answer to a raccoon (a beaver redoubled at once): our money games "
+            "have beavers but no raccoons."
+        )
+    if not doubled and dice_f != "00":
+        if len(dice_f) != 2 or not all(c in "123456" for c in dice_f):
+            raise FormatError(
+                f"{text!r} is not an XGID: its dice {dice_f!r} are not a roll (00 for none, D for a double)."
+            )
+        dice = (int(dice_f[0]), int(dice_f[1]))
+    return doubled, dice
+
+
 @dataclass(frozen=True, slots=True)
 class Xgid:
     """What an XGID says: the board and the match information as a GNUBG ID holds them, the maximum
@@ -470,57 +531,16 @@ def read_xgid(text: str) -> Xgid:
     none). ``R`` (the beaver raccooned, redoubled at once by the doubler) is refused: our money games
     have no raccoons. In a money game the Crawford/Jacoby field is 1 for the Jacoby rule plus 2 for
     beavers, in a match 0 or 1, the Crawford flag (GNU Backgammon refuses other values there)."""
-    if not isinstance(text, str):
-        raise FormatError(f"An XGID is text, not {type(text).__name__}.")
-    body = text.strip()
-    if body[:5].upper() == "XGID=":
-        body = body[5:]
-    fields = body.split(":")
-    if len(fields) != 10:
-        raise FormatError(
-            f"{text!r} is not an XGID: it has {len(fields)} fields separated by ':' (10 expected)."
-        )
-    cells, cube_f, owner_f, turn_f, dice_f, bottom_score, top_score, rules_f, length_f, max_f = fields
-    if len(cells) != 26:
-        raise FormatError(f"{text!r} is not an XGID: its position has {len(cells)} letters (26 expected).")
-    bottom = [0] * ROW
-    top = [0] * ROW
-    for index, char in enumerate(cells):
-        count, is_bottom = _xg_count(char, text)
-        if index == 0:
-            if is_bottom:
-                raise FormatError(
-                    f"{text!r} is not an XGID: its first letter, the top player's bar, is upper case."
-                )
-            top[BAR] = count
-        elif index == 25:
-            if count and not is_bottom:
-                raise FormatError(
-                    f"{text!r} is not an XGID: its last letter, the bottom player's bar, is lower case."
-                )
-            bottom[BAR] = count
-        elif is_bottom:
-            bottom[index - 1] = count
-        else:
-            top[POINTS - index] = count
+    cells, cube_f, owner_f, turn_f, dice_f, bottom_score, top_score, rules_f, length_f, max_f = _xg_fields(
+        text
+    )
+    bottom, top = _xg_position(text, cells)
     cube_log2 = _xg_number(text, cube_f, "cube (a power of two: 0 for 1, 1 for 2 ...)", 0, 15)
     owner = _xg_number(text, owner_f, "cube position", -1, 1)
     if turn_f not in ("1", "-1"):
         raise FormatError(f"{text!r} is not an XGID: its turn {turn_f!r} is not 1 (bottom) or -1 (top).")
     on_roll = 1 if turn_f == "1" else 0
-    doubled = dice_f in ("D", "B")
-    dice = (0, 0)
-    if dice_f == "R":
-        raise FormatError(
-            f"{text!r} waits for an answer to a raccoon (a beaver redoubled at once): our money games "
-            "have beavers but no raccoons."
-        )
-    if not doubled and dice_f != "00":
-        if len(dice_f) != 2 or not all(c in "123456" for c in dice_f):
-            raise FormatError(
-                f"{text!r} is not an XGID: its dice {dice_f!r} are not a roll (00 for none, D for a double)."
-            )
-        dice = (int(dice_f[0]), int(dice_f[1]))
+    doubled, dice = _xg_dice(text, dice_f)
     length = _xg_number(text, length_f, "match length", 0, (1 << 15) - 1)
     scores = (
         _xg_number(text, top_score, "top player's score", 0, (1 << 15) - 1),

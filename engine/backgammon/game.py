@@ -66,7 +66,7 @@ from engine.backgammon.board import (
     pip_count,
     starting_board,
 )
-from engine.backgammon.flow import _apply
+from engine.backgammon.flow import apply_action
 from engine.backgammon.layers import Match, MatchFields, MoneyRules, build, changed
 from engine.backgammon.plays import Move, Play
 from engine.backgammon.turn import Stepped, TurnInProgress, turn_of
@@ -205,7 +205,8 @@ class BackgammonState(MatchFields, GameState, GameView):
         seat = self.turn_seat or 0
         return (sides[1 - seat], sides[seat])
 
-    def _sides_of(self, board: Board) -> tuple[Side, Side]:
+    def sides_of(self, board: Board) -> tuple[Side, Side]:
+        """The two sides in seat order (``sides``) of a GNUBG ``board`` of the seat on turn."""
         opp, me = board
         return (me, opp) if (self.turn_seat or 0) == 0 else (opp, me)
 
@@ -246,7 +247,8 @@ class BackgammonState(MatchFields, GameState, GameView):
         """Whether ``seat`` may still ask to end this money session after the game in progress."""
         return self.money is not None and self.result is None and self.stopping is None and seat in (0, 1)
 
-    def _turn(self) -> TurnInProgress:
+    def turn_in_progress(self) -> TurnInProgress:
+        """The roll being played (``PLAY`` only): its legal plays from the position it started from."""
         assert self.start is not None and self.dice is not None
         return turn_of(self._board_of(self.start), *self.dice, self.rules)
 
@@ -254,13 +256,13 @@ class BackgammonState(MatchFields, GameState, GameView):
         """The single moves that may come next in the play in progress (empty outside it)."""
         if self.phase is not Phase.PLAY:
             return []
-        return self._turn().steps(self.board, self.dice_left, len(self.played))
+        return self.turn_in_progress().steps(self.board, self.dice_left, len(self.played))
 
     def plays(self) -> tuple[Play, ...]:
         """The legal ways to finish the play in progress (from the turn's start: the legal plays)."""
         if self.phase is not Phase.PLAY:
             return ()
-        return self._turn().completions(self.board, self.dice_left, len(self.played))
+        return self.turn_in_progress().completions(self.board, self.dice_left, len(self.played))
 
     def resign_offers(self) -> tuple[OfferResignation, ...]:
         """The resignations the player on turn may offer now: before rolling or before moving, once
@@ -335,7 +337,7 @@ class BackgammonState(MatchFields, GameState, GameView):
             return (AcceptResignation(), DeclineResignation())
         if self.phase is not Phase.PLAY:
             return ()
-        turn = self._turn()
+        turn = self.turn_in_progress()
         if len(turn.finishes(self.board, self.dice_left, len(self.played))) == 1:
             finishes = self.plays()
             return (Checkers(finishes[0].moves, finishes[0].result),)
@@ -345,7 +347,7 @@ class BackgammonState(MatchFields, GameState, GameView):
         return self.result
 
     def apply(self, action: Action) -> BackgammonState:
-        after = _apply(self, action)
+        after = apply_action(self, action)
         # A checker's move continues the text of the roll, or of the play so far, of this turn:
         # "White rolled 6-4" becomes "White rolled 6-4: 24/18", then "White rolled 6-4: 24/14".
         said = f"{COLOURS[self.turn_seat or 0]} rolled {self.dice_text}"
@@ -504,6 +506,8 @@ def _sides(raw: Any) -> tuple[Side, Side]:
 SAVED = SavedReader("the saved backgammon match")
 ADDED_FIELDS = frozenset({"game_start_turn"})
 """Saved fields newer than the schema: a saved match without them reads them as their defaults."""
+_WIN_KEYS = frozenset(win.value for win in BackgammonWin)
+"""The saved keys of ``BackgammonWin``; any other reason of a saved result is a ``Forfeit``."""
 
 
 def _read_state(cls: type[BackgammonState], data: Mapping[str, Any]) -> BackgammonState:
@@ -517,16 +521,7 @@ def _read_state(cls: type[BackgammonState], data: Mapping[str, Any]) -> Backgamm
     phase = Phase(data["phase"])
     seat = SAVED.seat(data["turn_seat"], "the seat on turn")
     money, stopping, automatic_doubles = _read_money(data.get("money"))
-    if (
-        not 0 <= length <= cube.MAX_LENGTH
-        or min(score_t) < 0
-        or (length == cube.MONEY) != (money is not None)
-    ):
-        raise CorruptStateError("the match length or score is impossible")
-    if value < 1 or value & (value - 1) or value > cube.MAX_CUBE:
-        raise CorruptStateError(f"{value} is not a cube value")
-    if (value > 1 or owner is not None) and not cube.cube_in_play(rules, length):
-        raise CorruptStateError("this match has no doubling cube")
+    _check_match(rules, length, score_t, money, value, owner)
     if (seat is None) != (phase is Phase.OPENING) and phase is not Phase.OVER:
         raise CorruptStateError("the seat on turn does not fit the phase")
     dice = data["dice"]
@@ -538,26 +533,8 @@ def _read_state(cls: type[BackgammonState], data: Mapping[str, Any]) -> Backgamm
         Stepped(Move(int(src), int(dst), bool(hit)), int(die)) for src, dst, hit, die in data["played"]
     )
     resume = None if data["resume"] is None else Phase(data["resume"])
-    last_play = None
-    if data["last_play"] is not None:
-        lp = data["last_play"]
-        last_play = LastPlay(
-            SAVED.seat(lp["seat"], "the last player") or 0,
-            (int(lp["dice"][0]), int(lp["dice"][1])),
-            tuple(Move(int(s), int(d), bool(h)) for s, d, h in lp["moves"]),
-        )
-    res = data["result"]
-    result = None
-    if res is not None:
-        key = str(res["reason"])
-        reason: EndReason = BackgammonWin(key) if key in BackgammonWin._value2member_map_ else Forfeit(key)
-        result = Outcome(
-            winner=SAVED.seat(res["winner"], "the winner"),
-            reason=reason,
-            description=str(res["description"]),
-            points=int(res["points"]),
-            length=int(res["length"]),
-        )
+    last_play = None if data["last_play"] is None else _read_last_play(data["last_play"])
+    result = None if data["result"] is None else _read_result(data["result"])
     if (result is None) == (phase is Phase.OVER):
         raise CorruptStateError("the result does not fit the phase")
     if not 0 <= int(data.get("game_start_turn", 0)) <= int(data["turn_number"]):
@@ -598,14 +575,59 @@ def _read_state(cls: type[BackgammonState], data: Mapping[str, Any]) -> Backgamm
         stopping=stopping,
         automatic_doubles=automatic_doubles,
     )
-    if phase is Phase.PLAY:
-        if start is None:
-            raise CorruptStateError("a play in progress needs the position it started from")
-        turn = state._turn()
-        if not turn.finishes(state.board, state.dice_left, len(played)) and not state.is_terminal():
-            raise CorruptStateError("the moves made so far lead to no legal play of the dice")
-    elif start is not None or played or state.dice_left:
-        raise CorruptStateError("only a play in progress has moves made so far")
-    if phase is Phase.DECIDE and seat is not None and not state.may_double(seat):
-        raise CorruptStateError("the player on turn may not double here")
+    _check_turn(state)
     return state
+
+
+def _check_match(
+    rules: RuleSet,
+    length: int,
+    score: tuple[int, int],
+    money: MoneyRules | None,
+    value: int,
+    owner: int | None,
+) -> None:
+    """The match length and score, the cube's value and whether the match has a cube at all."""
+    if not 0 <= length <= cube.MAX_LENGTH or min(score) < 0 or (length == cube.MONEY) != (money is not None):
+        raise CorruptStateError("the match length or score is impossible")
+    if value < 1 or value & (value - 1) or value > cube.MAX_CUBE:
+        raise CorruptStateError(f"{value} is not a cube value")
+    if (value > 1 or owner is not None) and not cube.cube_in_play(rules, length):
+        raise CorruptStateError("this match has no doubling cube")
+
+
+def _read_last_play(raw: Any) -> LastPlay:
+    return LastPlay(
+        SAVED.seat(raw["seat"], "the last player") or 0,
+        (int(raw["dice"][0]), int(raw["dice"][1])),
+        tuple(Move(int(s), int(d), bool(h)) for s, d, h in raw["moves"]),
+    )
+
+
+def _read_result(raw: Any) -> Outcome:
+    """A saved result: its reason one of ``BackgammonWin`` or else a ``Forfeit``."""
+    key = str(raw["reason"])
+    reason: EndReason = BackgammonWin(key) if key in _WIN_KEYS else Forfeit(key)
+    return Outcome(
+        winner=SAVED.seat(raw["winner"], "the winner"),
+        reason=reason,
+        description=str(raw["description"]),
+        points=int(raw["points"]),
+        length=int(raw["length"]),
+    )
+
+
+def _check_turn(state: BackgammonState) -> None:
+    """The play in progress leads to a legal play (only a play has one), and a player asked to roll
+    or double may double."""
+    if state.phase is Phase.PLAY:
+        if state.start is None:
+            raise CorruptStateError("a play in progress needs the position it started from")
+        turn = state.turn_in_progress()
+        if not turn.finishes(state.board, state.dice_left, len(state.played)) and not state.is_terminal():
+            raise CorruptStateError("the moves made so far lead to no legal play of the dice")
+    elif state.start is not None or state.played or state.dice_left:
+        raise CorruptStateError("only a play in progress has moves made so far")
+    seat = state.turn_seat
+    if state.phase is Phase.DECIDE and seat is not None and not state.may_double(seat):
+        raise CorruptStateError("the player on turn may not double here")

@@ -29,6 +29,11 @@ def _point(p: int) -> str:
     return "bar" if p == BAR_POINT else "off" if p == OFF_POINT else str(p)
 
 
+def move_text(move: Move) -> str:
+    """One checker's move by one die, as a step of a play is named: ``24/18``, ``bar/22*``, ``3/off``."""
+    return f"{_point(move.src)}/{_point(move.dst)}{'*' if move.hit else ''}"
+
+
 def _paths(moves: tuple[Move, ...], blots: frozenset[int]) -> list[list[int]]:
     """The moves as checker paths, the way GNU Backgammon's ``FormatMove`` groups them.
 

@@ -17,8 +17,8 @@ from engine.backgammon.actions import (
     Roll,
     RollOn,
     StopAfterGame,
-    _path,
 )
+from engine.backgammon.notation import move_text
 from engine.backgammon.words import post_crawford
 from engine.protocol import Action
 
@@ -29,7 +29,7 @@ if TYPE_CHECKING:
 def describe(action: Action) -> str:
     """An action in words, for the board's story (the state's ``describe``)."""
     if isinstance(action, MoveChecker):
-        return f"move {_path(action.move)}"
+        return f"move {move_text(action.move)}"
     if isinstance(action, Checkers):
         return f"play {action.notation}"
     if isinstance(action, Roll):

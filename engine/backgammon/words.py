@@ -23,13 +23,12 @@ from engine.backgammon.actions import (
     RollOn,
     StopAfterGame,
     Take,
-    _path,
 )
 from engine.backgammon.board import (
     BAR_POINT,
     OFF_POINT,
 )
-from engine.backgammon.notation import NO_PLAY, parse_among, play_text
+from engine.backgammon.notation import NO_PLAY, move_text, parse_among, play_text
 from engine.backgammon.plays import Play
 from engine.errors import IllegalActionError, NotationError, NotYourTurnError
 from engine.protocol import Action
@@ -53,7 +52,7 @@ def _parse_step(state: BackgammonState, text: str) -> MoveChecker:
     if die is not None:
         candidates = [s for s in candidates if s.die == die]
     if not candidates:
-        options = ", ".join(sorted({_path(s.move) for s, _ in state.steps()}))
+        options = ", ".join(sorted({move_text(s.move) for s, _ in state.steps()}))
         raise IllegalActionError(
             f"{body} is not a move that leads to a legal play of {state.dice_text}; moves now: {options}"
         )

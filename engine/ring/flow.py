@@ -1,4 +1,6 @@
-"""How a ring turn moves on: what each action does to a state, the end of a turn and the win check."""
+"""How a ring turn moves on: what each action does to a state, the end of a turn and the win check.
+
+``apply_action`` is the whole interface: ``RingState.apply`` checks an action is legal, then hands it here."""
 
 from __future__ import annotations
 
@@ -6,13 +8,14 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
+from engine.errors import IllegalActionError
 from engine.protocol import (
     Action,
     Outcome,
 )
 from engine.ring.rules import (
-    _NUMBER_WORDS,
     COLOURS,
+    NUMBER_WORDS,
     Knock,
     LastEvent,
     Mark,
@@ -22,12 +25,28 @@ from engine.ring.rules import (
     Phase,
     Roll,
     Swap,
-    _count,
+    counted,
     winning_condition,
 )
 
 if TYPE_CHECKING:
     from engine.ring.state import RingState
+
+
+def apply_action(state: RingState, action: Action) -> RingState:
+    """The state after ``action``, already checked legal in ``state``: what it does to the board,
+    its words, and the turn's events (an opening roll or a roll starts them afresh)."""
+    if isinstance(action, Opening):
+        return _recorded(state, _apply_opening(state, action), starts_turn=True)
+    if isinstance(action, Roll):
+        return _recorded(state, _apply_roll(state, action), starts_turn=True)
+    if isinstance(action, Swap):
+        return _recorded(state, _apply_swap(state, action))
+    if isinstance(action, Knock):
+        return _recorded(state, _apply_knock(state, action))
+    if isinstance(action, Move):
+        return _recorded(state, _apply_move(state, action))
+    raise IllegalActionError(f"{action} is not an action of this game")
 
 
 def _recorded(state: RingState, after: RingState, starts_turn: bool = False) -> RingState:
@@ -103,7 +122,7 @@ def _apply_opening(state: RingState, action: Opening) -> RingState:
 def _apply_roll(state: RingState, action: Roll) -> RingState:
     assert state.turn_seat is not None
     seat = state.turn_seat
-    name = state._name()
+    name = state.player_name()
     w1, w2, black = action.values
     rolled = replace(state, dice=action.values, dice_left=())
     head = f"{name} rolled {w1}-{w2}-{black}"
@@ -114,7 +133,7 @@ def _apply_roll(state: RingState, action: Roll) -> RingState:
         placed = _place(rolled, seat, w1, wanted=2, blocked_by=3)
         if placed is not None:
             board, piles, n, captured = placed
-            placed_words = f"{_NUMBER_WORDS.get(n, str(n))} {'token' if n == 1 else 'tokens'}"
+            placed_words = f"{NUMBER_WORDS.get(n, str(n))} {'token' if n == 1 else 'tokens'}"
             text = f"{head} (triples): {placed_words} placed on {w1}"
             if captured:
                 text += f", capturing {captured}"
@@ -128,16 +147,16 @@ def _apply_roll(state: RingState, action: Roll) -> RingState:
         odds = ordered == [1, 3, 5]
         enemy_stacks = rolled.stacks_of(1 - seat)
         if odds and rolled.stacks_of(seat) and enemy_stacks:
-            text = f"{head} (odds): {name} swaps one of its stacks with one of {state._enemy_name()}'s."
+            text = f"{head} (odds): {name} swaps one of its stacks with one of {state.enemy_name()}'s."
             return replace(rolled, phase=Phase.SWAP, last=_event(state, action, text))
         if not odds and enemy_stacks:
-            text = f"{head} (evens): {name} knocks one of {state._enemy_name()}'s stacks out of play."
+            text = f"{head} (evens): {name} knocks one of {state.enemy_name()}'s stacks out of play."
             return replace(rolled, phase=Phase.KNOCK, last=_event(state, action, text))
         kind = "odds" if odds else "evens"
         reason = (
             "both players need a stack on the board to swap"
             if odds
-            else (f"{state._enemy_name()} has no stack to knock out")
+            else (f"{state.enemy_name()} has no stack to knock out")
         )
         text = f"{head} ({kind}), but {reason}: the turn ends."
         return _end_turn(state, replace(rolled, last=_event(state, action, text)))
@@ -157,7 +176,7 @@ def _apply_roll(state: RingState, action: Roll) -> RingState:
         notes.append(_blocked_note(rolled, seat, w1, "doubles"))
     moving = replace(rolled, phase=Phase.MOVE, dice_left=(w1, w2))
     text = head + (": " + "; ".join(notes) if notes else "") + f". {name} moves {w1} and {w2}."
-    if not moving._legal_moves():
+    if not moving.legal_actions():
         text = head + (": " + "; ".join(notes) if notes else "") + f". {name} has no legal move."
         return _end_turn(state, replace(moving, last=_event(state, action, text)))
     return replace(moving, last=_event(state, action, text))
@@ -172,7 +191,7 @@ def _place(
     if enemy_here >= blocked_by or state.piles[seat] == 0:
         return None
     placing = min(wanted, state.piles[seat])
-    sign = state._sign(seat)
+    sign = state.sign_of(seat)
     board = list(state.board)
     piles = list(state.piles)
     if enemy_here:
@@ -194,7 +213,7 @@ def _apply_swap(state: RingState, action: Swap) -> RingState:
     board = list(state.board)
     board[action.own - 1], board[action.enemy - 1] = board[action.enemy - 1], board[action.own - 1]
     text = (
-        f"{state._name()} swapped its stack on {action.own} with {state._enemy_name()}'s stack on "
+        f"{state.player_name()} swapped its stack on {action.own} with {state.enemy_name()}'s stack on "
         f"{action.enemy}."
     )
     marks = (
@@ -213,7 +232,7 @@ def _apply_knock(state: RingState, action: Knock) -> RingState:
     board[action.space - 1] = 0
     piles = list(state.piles)
     piles[enemy] += n
-    text = f"{state._name()} knocked {state._enemy_name()}'s {_count(n)} on {action.space} out of play."
+    text = f"{state.player_name()} knocked {state.enemy_name()}'s {counted(n)} on {action.space} out of play."
     after = replace(
         state,
         board=tuple(board),
@@ -225,10 +244,10 @@ def _apply_knock(state: RingState, action: Knock) -> RingState:
 
 def _apply_move(state: RingState, action: Move) -> RingState:
     assert state.turn_seat is not None
-    board, captured = state._board_after_step(action)
+    board, captured = state.board_after_step(action)
     piles = list(state.piles)
     piles[1 - state.turn_seat] += captured
-    text = f"{state._name()} moved {_count(action.count)} from {action.source} to {action.target}"
+    text = f"{state.player_name()} moved {counted(action.count)} from {action.source} to {action.target}"
     marks = [
         Mark(MarkKind.FROM, action.source, action.count),
         Mark(MarkKind.TO, action.target, action.count),
@@ -248,7 +267,7 @@ def _apply_move(state: RingState, action: Move) -> RingState:
     after = _checked(after, after)
     if after.result is not None:
         return _with_win_text(state, _end_turn(state, after))
-    if after.dice_left and after._legal_moves():
+    if after.dice_left and after.legal_actions():
         return after
     if after.dice_left:
         assert after.last is not None

@@ -236,11 +236,13 @@ class LastEvent:
 
 
 # ---------------------------------------------------------------------------------------------
-# The state
+# Words shared by the state and the flow
 
 
-def _count(n: int, noun: str = "token") -> str:
+def counted(n: int, noun: str = "token") -> str:
+    """``n`` and the noun, plural unless one: "1 token", "3 tokens"."""
     return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
 
 
-_NUMBER_WORDS = {1: "one", 2: "two"}
+NUMBER_WORDS = {1: "one", 2: "two"}
+"""The small numbers written as words ("two tokens placed on 5")."""

@@ -1,5 +1,5 @@
 """The ring game's position (``RingState``): reading the board, the protocol, the words; what an
-action does is in ``engine.ring.flow``."""
+action does is in ``engine.ring.flow`` (``apply_action``)."""
 
 from __future__ import annotations
 
@@ -22,7 +22,7 @@ from engine.protocol import (
     JSONDict,
     Outcome,
 )
-from engine.ring.flow import _apply_knock, _apply_move, _apply_opening, _apply_roll, _apply_swap, _recorded
+from engine.ring.flow import apply_action
 from engine.ring.rules import (
     COLOURS,
     SCHEMA,
@@ -34,8 +34,8 @@ from engine.ring.rules import (
     Phase,
     Roll,
     Swap,
-    _count,
     can_step,
+    counted,
     winning_condition,
 )
 
@@ -129,23 +129,17 @@ class RingState(GameState, GameView):
             if not isinstance(action, Opening):
                 raise NotYourTurnError("the game has not started: the opening roll decides who goes first")
             self.chance_action((action.red, action.blue))
-            return _recorded(self, _apply_opening(self, action), starts_turn=True)
+            return apply_action(self, action)
         if self.phase is Phase.ROLL:
             if not isinstance(action, Roll):
-                raise IllegalActionError(f"{self._name()} must roll the dice first")
+                raise IllegalActionError(f"{self.player_name()} must roll the dice first")
             self.chance_action(action.values)
-            return _recorded(self, _apply_roll(self, action), starts_turn=True)
+            return apply_action(self, action)
         if isinstance(action, Opening | Roll):
             raise IllegalActionError("the dice have already been rolled this turn")
         if action not in self.legal_actions():
             raise IllegalActionError(self._why_illegal(action))
-        if isinstance(action, Swap):
-            return _recorded(self, _apply_swap(self, action))
-        if isinstance(action, Knock):
-            return _recorded(self, _apply_knock(self, action))
-        if isinstance(action, Move):
-            return _recorded(self, _apply_move(self, action))
-        raise IllegalActionError(f"{action} is not an action of this game")
+        return apply_action(self, action)
 
     def to_json(self) -> JSONDict:
         return {
@@ -165,7 +159,7 @@ class RingState(GameState, GameView):
         }
 
     def describe(self, action: Action) -> str:
-        name = self._name()
+        name = self.player_name()
         if isinstance(action, Opening):
             return f"Red rolls {action.red}, Blue rolls {action.blue} for the start"
         if isinstance(action, Roll):
@@ -175,11 +169,11 @@ class RingState(GameState, GameView):
             _, theirs = self.stack(action.enemy)
             return (
                 f"swap your stack of {mine} on {action.own} with "
-                f"{self._enemy_name()}'s stack of {theirs} on {action.enemy}"
+                f"{self.enemy_name()}'s stack of {theirs} on {action.enemy}"
             )
         if isinstance(action, Knock):
             _, n = self.stack(action.space)
-            return f"knock {self._enemy_name()}'s stack of {n} on {action.space} out of play"
+            return f"knock {self.enemy_name()}'s stack of {n} on {action.space} out of play"
         if isinstance(action, Move):
             _, n = self.stack(action.source)
             what = (
@@ -202,33 +196,36 @@ class RingState(GameState, GameView):
             return self.result.description
         if self.phase is Phase.OPENING:
             return "Each player rolls one die: the higher starts"
-        name = self._name()
+        name = self.player_name()
         if self.phase is Phase.ROLL:
             return f"{name} to roll"
         if self.phase is Phase.SWAP:
-            return f"{name} rolled odds: swap a {name} stack with a {self._enemy_name()} stack"
+            return f"{name} rolled odds: swap a {name} stack with a {self.enemy_name()} stack"
         if self.phase is Phase.KNOCK:
-            return f"{name} rolled evens: knock a {self._enemy_name()} stack out of play"
+            return f"{name} rolled evens: knock a {self.enemy_name()} stack out of play"
         dice = " and ".join(str(d) for d in self.dice_left)
         return f"{name} to move: {dice} to play"
 
-    # -- helpers -----------------------------------------------------------------------------------
+    # -- the player on turn (``engine.ring.flow`` reads these too) ------------------------------------
 
-    def _name(self, seat: int | None = None) -> str:
+    def player_name(self, seat: int | None = None) -> str:
+        """The colour of ``seat`` (by default the player on turn), "Nobody" before the opening roll."""
         seat = self.turn_seat if seat is None else seat
         return COLOURS[seat] if seat is not None else "Nobody"
 
-    def _enemy_name(self) -> str:
+    def enemy_name(self) -> str:
+        """The colour of the player not on turn."""
         assert self.turn_seat is not None
         return COLOURS[1 - self.turn_seat]
 
-    def _sign(self, seat: int) -> int:
+    def sign_of(self, seat: int) -> int:
+        """How ``seat``'s tokens are counted on ``board``: +1 for Red (seat 0), -1 for Blue."""
         return 1 if seat == 0 else -1
 
     def _steps(self, board: Sequence[int], die: int) -> list[Move]:
         """Every single step with ``die`` on ``board`` for the player on turn, must-move aside."""
         assert self.turn_seat is not None
-        sign = self._sign(self.turn_seat)
+        sign = self.sign_of(self.turn_seat)
         steps: list[Move] = []
         for i, v in enumerate(board):
             mine = v * sign
@@ -244,7 +241,7 @@ class RingState(GameState, GameView):
 
     def _can_step(self, board: Sequence[int], die: int) -> bool:
         assert self.turn_seat is not None
-        return can_step(board, self._sign(self.turn_seat), die)
+        return can_step(board, self.sign_of(self.turn_seat), die)
 
     def _legal_moves(self) -> list[Move]:
         """Single steps allowed by the must-move rule (ruling 9): both dice whenever possible.
@@ -261,7 +258,7 @@ class RingState(GameState, GameView):
         for die, other in ((first, second), (second, first)) if first != second else ((first, second),):
             for step in self._steps(self.board, die):
                 single.append(step)
-                board, _ = self._board_after_step(step)
+                board, _ = self.board_after_step(step)
                 if self._can_step(board, other):
                     both.append(step)
                 else:
@@ -277,10 +274,10 @@ class RingState(GameState, GameView):
         stranded = {step for step, _ in stranding}
         return [step for step in single if step in winning or step not in stranded]
 
-    def _board_after_step(self, step: Move) -> tuple[tuple[int, ...], int]:
-        """The board after ``step`` and how many enemy tokens it captured."""
+    def board_after_step(self, step: Move) -> tuple[tuple[int, ...], int]:
+        """The board after the player on turn makes ``step``, and how many enemy tokens it captured."""
         assert self.turn_seat is not None
-        sign = self._sign(self.turn_seat)
+        sign = self.sign_of(self.turn_seat)
         board = list(self.board)
         board[step.source - 1] -= step.count * sign
         target = step.target - 1
@@ -292,7 +289,7 @@ class RingState(GameState, GameView):
         return tuple(board), captured
 
     def _why_illegal(self, action: Action) -> str:
-        name = self._name()
+        name = self.player_name()
         if self.phase is Phase.SWAP:
             if not isinstance(action, Swap):
                 return f"{name} rolled odds and must swap two stacks now"
@@ -301,12 +298,12 @@ class RingState(GameState, GameView):
             if owner_own != self.turn_seat:
                 return f"you have no stack on {action.own} to swap"
             if owner_enemy is None or owner_enemy == self.turn_seat:
-                return f"{self._enemy_name()} has no stack on {action.enemy} to swap with"
+                return f"{self.enemy_name()} has no stack on {action.enemy} to swap with"
             return f"{action} is not allowed"
         if self.phase is Phase.KNOCK:
             if not isinstance(action, Knock):
                 return f"{name} rolled evens and must knock an enemy stack out of play now"
-            return f"{self._enemy_name()} has no stack on {action.space} to knock out"
+            return f"{self.enemy_name()} has no stack on {action.space} to knock out"
         if self.phase is Phase.MOVE:
             if not isinstance(action, Move):
                 return f"{name} is in the move phase and must move a stack"
@@ -317,17 +314,15 @@ class RingState(GameState, GameView):
             if owner != self.turn_seat:
                 return f"you have no stack on {action.source}"
             if not 1 <= action.count <= n:
-                return f"your stack on {action.source} has {_count(n)}, so you cannot move {action.count}"
+                return f"your stack on {action.source} has {counted(n)}, so you cannot move {action.count}"
             target_owner, target_n = self.stack(action.target)
             if target_owner is not None and target_owner != self.turn_seat and action.count < target_n:
                 return (
                     f"{action.count} {'token' if action.count == 1 else 'tokens'} cannot land on "
-                    f"{action.target}: {self._enemy_name()}'s stack there is larger ({target_n})"
+                    f"{action.target}: {self.enemy_name()}'s stack there is larger ({target_n})"
                 )
             return (
                 f"moving {action.count} from {action.source} by {action.die} would leave the other die "
                 f"unplayable, and you must play both dice when you can"
             )
         return f"{action} cannot be played now"
-
-    # -- applying actions ----------------------------------------------------------------------------

@@ -220,3 +220,17 @@ def card_of(card_id: int) -> Card:
 
 def timed(timing: Timing) -> tuple[Card, ...]:
     return tuple(c for c in CARDS if c.timing is timing)
+
+
+ATTACK_KINDS = frozenset(c.kind for c in CARDS if c.timing is Timing.ATTACK)
+"""The kinds of card the attacker plays in a fight."""
+DEFENSE_KINDS = frozenset(c.kind for c in CARDS if c.timing is Timing.DEFENSE)
+"""The kinds of card the defender plays in a fight."""
+DIE_BONUS_KINDS = (ION_THRUSTERS.kind, WARP_OVERDRIVE.kind, MAXIMUM_BURN.kind)
+"""The cards that add to one die."""
+ROLL_CARD_KINDS = frozenset({BATTLE_COMPUTERS.kind, *DIE_BONUS_KINDS})
+"""The cards of the roll-card step (after the roll)."""
+MOVE_CARD_KINDS = frozenset(
+    {STRATEGIC_MOVE.kind, SPACE_COMBAT_TACTICS.kind, DEFEND_THE_HOMEWORLD.kind, HOLD_POSITION.kind}
+)
+"""The cards of the move phase."""

@@ -1,5 +1,8 @@
-"""The turn's flow of space: what each kind of action does to the working copy (``_STEPS``), the
-phases that follow, fights, the end of a turn and of the game, and the words said on the way."""
+"""The turn's flow of space: what each kind of action does to the working copy (``STEPS``), the
+phases that follow, fights, the end of a turn and of the game, and the words said on the way.
+
+Its interface is ``STEPS``: ``SpaceState.apply`` checks an action, makes the working copy
+(``state.working_copy``) and runs the step of the action's kind on it."""
 
 from __future__ import annotations
 
@@ -37,7 +40,7 @@ from engine.space.state import (
     MoveRecord,
     Phase,
     SpaceWin,
-    _Table,
+    Table,
     hand_limit,
 )
 
@@ -45,7 +48,7 @@ from engine.space.state import (
 # The flow of a turn, on the mutable working copy
 
 
-def _say(table: _Table, text: str, seat: int | None = None, private: tuple[int, str] | None = None) -> None:
+def _say(table: Table, text: str, seat: int | None = None, private: tuple[int, str] | None = None) -> None:
     """Add ``text`` to the words of this action; ``private`` (seat, words) replaces it for that seat."""
     last = table.last
     if private is None:
@@ -82,13 +85,13 @@ def _units_words(units: Sequence[int]) -> str:
     return ", ".join([_UNIT_NAMES[u] for u in units])
 
 
-def _set_hand(table: _Table, seat: int, hand: Sequence[int]) -> None:
+def _set_hand(table: Table, seat: int, hand: Sequence[int]) -> None:
     hands = list(table.hands)
     hands[seat] = tuple(sorted(hand))
     table.hands = (hands[0], hands[1])
 
 
-def _remove_card(table: _Table, seat: int, kind: int) -> int:
+def _remove_card(table: Table, seat: int, kind: int) -> int:
     """Take one card of ``kind`` from ``seat``'s hand to the vortex; its id."""
     hand = list(table.hands[seat])
     card = next(c for c in hand if c // C.COPIES == kind)
@@ -98,7 +101,7 @@ def _remove_card(table: _Table, seat: int, kind: int) -> int:
     return card
 
 
-def _take_die(table: _Table, value: int) -> None:
+def _take_die(table: Table, value: int) -> None:
     """Use the first die left that shows ``value`` (with its additions)."""
     dice, bonus, left = table.dice, table.bonus, table.dice_left
     for k, i in enumerate(left):
@@ -108,7 +111,7 @@ def _take_die(table: _Table, value: int) -> None:
     raise AssertionError("no such die")
 
 
-def _step_units(table: _Table, units: Sequence[int], value: int, forwards: bool, how: str = "die") -> None:
+def _step_units(table: Table, units: Sequence[int], value: int, forwards: bool, how: str = "die") -> None:
     """Move ``units`` (of the player on turn) ``value`` sectors, forwards or back, as one move of the
     turn: each takes one more die of its two and stops if it ends on an enemy sector."""
     seat = table.turn_seat
@@ -130,7 +133,7 @@ def _step_units(table: _Table, units: Sequence[int], value: int, forwards: bool,
     table.turn_moves = (*table.turn_moves, *records)
 
 
-def _step_one(table: _Table, unit: int, value: int, direction: int, how: str) -> tuple[int, int]:
+def _step_one(table: Table, unit: int, value: int, direction: int, how: str) -> tuple[int, int]:
     """``_step_units`` for one unit (the plain move, made hundreds of times a game): (from, to)."""
     positions = table.positions
     source = positions[unit]
@@ -156,11 +159,11 @@ _UNIT_NAMES = tuple(unit_name(u) for u in range(2 * UNITS_PER_SIDE))
 _SECTOR_NAMES = tuple(sector_name(s) for s in range(SECTORS + 1))
 
 
-def _next_move_number(table: _Table) -> int:
+def _next_move_number(table: Table) -> int:
     return table.turn_moves[-1].number + 1 if table.turn_moves else 1
 
 
-def _continue_drawing(table: _Table) -> None:
+def _continue_drawing(table: Table) -> None:
     """Draw what is still to be drawn (the initial hands, or the turn's two cards), stopping at a
     shuffle when the deck runs out; then go on to the discards."""
     for seat in (0, 1):
@@ -186,7 +189,7 @@ def _continue_drawing(table: _Table) -> None:
     _after_draw(table)
 
 
-def _say_drawn(table: _Table, seat: int, drawn: Sequence[int]) -> None:
+def _say_drawn(table: Table, seat: int, drawn: Sequence[int]) -> None:
     """ "Evil Empire drew 2 cards." for everyone, "You drew Hyper Jump and Espionage." for the drawer."""
     if drawn:
         _say(
@@ -200,7 +203,7 @@ def _cards(n: int) -> str:
     return "1 card" if n == 1 else f"{n} cards"
 
 
-def _start_turn(table: _Table, seat: int) -> None:
+def _start_turn(table: Table, seat: int) -> None:
     table.turn_seat = seat
     table.turn_number += 1
     table.dice = table.bonus = table.dice_left = ()
@@ -219,7 +222,7 @@ def _start_turn(table: _Table, seat: int) -> None:
     _continue_drawing(table)
 
 
-def _after_draw(table: _Table) -> None:
+def _after_draw(table: Table) -> None:
     seat = table.turn_seat
     if len(table.hands[seat]) > hand_limit(table.positions, seat):
         table.phase = Phase.DISCARD
@@ -227,7 +230,7 @@ def _after_draw(table: _Table) -> None:
         table.phase = Phase.ESPIONAGE
 
 
-def _to_build(table: _Table) -> None:
+def _to_build(table: Table) -> None:
     seat = table.turn_seat
     table.builds = 1 if table.dice[0] == table.dice[1] else 0
     if table.has_scrapped(seat) and table.controls_homeworld(seat):
@@ -236,19 +239,19 @@ def _to_build(table: _Table) -> None:
         _to_jam(table)
 
 
-def _to_jam(table: _Table) -> None:
+def _to_jam(table: Table) -> None:
     if table.on_board(table.turn_seat):
         table.phase = Phase.JAM
     else:
         _to_move(table)
 
 
-def _to_move(table: _Table) -> None:
+def _to_move(table: Table) -> None:
     table.phase = Phase.MOVE
     table.dice_left = tuple(range(len(table.dice)))
 
 
-def _next_fight(table: _Table, after: int) -> None:
+def _next_fight(table: Table, after: int) -> None:
     later = [s for s in contested(table.positions) if s > after]
     if not later:
         _end_turn(table)
@@ -261,7 +264,7 @@ def _next_fight(table: _Table, after: int) -> None:
     _say(table, f"Fight in sector {sector_name(later[0])}.")
 
 
-def _resolve_fight(table: _Table) -> None:
+def _resolve_fight(table: Table) -> None:
     seat = table.turn_seat
     sector = table.fight_sector
     mine = table.units_at(sector, seat)
@@ -285,7 +288,7 @@ def _resolve_fight(table: _Table) -> None:
     )
 
 
-def _end_turn(table: _Table) -> None:
+def _end_turn(table: Table) -> None:
     table.phase = Phase.OVER
     table.fight_sector = table.keep_difference = 0
     table.keep_seat = -1
@@ -320,13 +323,13 @@ def _holder_of_all_planets(positions: Sequence[int]) -> int | None:
 _ALL_PLANETS = frozenset(PLANETS)
 
 
-def _finish(table: _Table, winner: int, reason: SpaceWin, text: str) -> None:
+def _finish(table: Table, winner: int, reason: SpaceWin, text: str) -> None:
     table.phase = Phase.OVER
     table.result = Outcome(winner=winner, reason=reason, description=text)
     _say(table, text)
 
 
-def _apply_move(table: _Table, move: Move) -> None:
+def _apply_move(table: Table, move: Move) -> None:
     seat = table.turn_seat
     _take_die(table, move.die)
     source, target = _step_one(table, move.unit, move.die, DIRECTION[seat], "die")
@@ -337,7 +340,7 @@ def _apply_move(table: _Table, move: Move) -> None:
     )
 
 
-def _apply_shuffle(table: _Table, action: Shuffle) -> None:
+def _apply_shuffle(table: Table, action: Shuffle) -> None:
     pool = sorted(table.vortex)
     table.deck = (*table.deck, *(pool[i] for i in action.order))
     table.vortex = ()
@@ -348,12 +351,12 @@ def _apply_shuffle(table: _Table, action: Shuffle) -> None:
     _continue_drawing(table)
 
 
-def _apply_roll(table: _Table, action: RollDice) -> None:
+def _apply_roll(table: Table, action: RollDice) -> None:
     table.phase = Phase.DICE
     _say(table, f"{SIDES[table.turn_seat]} rolls.", table.turn_seat)
 
 
-def _apply_discard(table: _Table, action: Discard) -> None:
+def _apply_discard(table: Table, action: Discard) -> None:
     seat = table.turn_seat
     card = _remove_card(table, seat, action.kind)
     _say(table, f"{SIDES[seat]} discarded {card_of(card).name}.", seat)
@@ -361,7 +364,7 @@ def _apply_discard(table: _Table, action: Discard) -> None:
         table.phase = Phase.ESPIONAGE
 
 
-def _apply_build(table: _Table, action: Build) -> None:
+def _apply_build(table: Table, action: Build) -> None:
     unit = action.unit
     _rebuild(table, unit)
     table.builds -= 1
@@ -369,7 +372,7 @@ def _apply_build(table: _Table, action: Build) -> None:
     _after_build(table)
 
 
-def _dice(table: _Table, action: Dice) -> None:
+def _dice(table: Table, action: Dice) -> None:
     values = action.values
     seat = table.turn_seat
     if table.phase is Phase.DICE:
@@ -399,13 +402,13 @@ def _dice(table: _Table, action: Dice) -> None:
         _say(table, f"The die adds {values[0]} to the force.")
 
 
-def _rebuild(table: _Table, unit: int) -> None:
+def _rebuild(table: Table, unit: int) -> None:
     positions = list(table.positions)
     positions[unit] = HOMEWORLD[owner(unit)]
     table.positions = tuple(positions)
 
 
-def _after_build(table: _Table) -> None:
+def _after_build(table: Table) -> None:
     if not table.has_scrapped(table.turn_seat):
         _to_jam(table)
 
@@ -427,7 +430,7 @@ _PASS_WORDS = {
 }
 
 
-def _pass(table: _Table, action: Pass) -> None:
+def _pass(table: Table, action: Pass) -> None:
     seat = table.turn_seat
     phase = table.phase
     words = _PASS_WORDS.get((phase, seat))
@@ -450,7 +453,7 @@ def _pass(table: _Table, action: Pass) -> None:
         _resolve_fight(table)
 
 
-def _keep(table: _Table, action: Keep) -> None:
+def _keep(table: Table, action: Keep) -> None:
     kept = action.units
     sector = table.fight_sector
     positions = list(table.positions)
@@ -477,41 +480,18 @@ def _keep(table: _Table, action: Keep) -> None:
     _next_fight(table, sector)
 
 
-def _play(table: _Table, action: Play) -> None:
+def _play(table: Table, action: Play) -> None:
     seat = _decider(table)
     card = action.card
     _remove_card(table, seat, card.kind)
-    name = SIDES[seat]
     if card is C.ESPIONAGE:
-        seen = table.hands[1 - seat]
-        table.spy = (seat, seen)
-        table.phase = Phase.ROLL
-        held = (
-            f"{SIDES[1 - seat]} holds {_card_names(seen)}." if seen else f"{SIDES[1 - seat]} holds no card."
-        )
-        _say(table, f"{name} played {card.name}.", seat, private=(seat, f"You played {card.name}: {held}"))
+        _play_espionage(table, seat, card)
         return
-    _say(table, f"{name} played {card.name}.", seat)
+    _say(table, f"{SIDES[seat]} played {card.name}.", seat)
     if card is C.MAJOR_OFFENSIVE:
-        for kind in action.discards:
-            _remove_card(table, seat, kind)
-        table.extra_turns += 1
-        _say(table, f"It discarded {CARDS[action.discards[0]].name} and {CARDS[action.discards[1]].name}.")
-        if table.phase is Phase.DISCARD and len(table.hands[seat]) <= hand_limit(table.positions, seat):
-            table.phase = Phase.ESPIONAGE
-    elif card is C.HYPER_JUMP:
-        table.hyper = True
-    elif card is C.BATTLE_COMPUTERS:
-        assert action.die is not None
-        table.reroll = next(i for i in range(2) if table.dice[i] + table.bonus[i] == action.die)
-        table.phase = Phase.REROLL
-    elif card.die_bonus:
-        assert action.die is not None
-        i = next(i for i in range(len(table.dice)) if table.dice[i] + table.bonus[i] == action.die)
-        bonus = list(table.bonus)
-        bonus[i] += card.die_bonus
-        table.bonus = tuple(bonus)
-        _say(table, f"The {action.die} becomes {action.die + card.die_bonus}.")
+        _play_major_offensive(table, seat, action)
+    elif card is C.HYPER_JUMP or card is C.BATTLE_COMPUTERS or card.die_bonus:
+        _play_roll_card(table, card, action)
     elif card is C.REINFORCEMENTS:
         assert action.unit is not None
         _rebuild(table, action.unit)
@@ -521,9 +501,56 @@ def _play(table: _Table, action: Play) -> None:
         assert action.unit is not None
         table.jammed = tuple(sorted((*table.jammed, action.unit)))
         _say(table, f"{unit_name(action.unit)} cannot move this turn.")
-    elif card is C.STRATEGIC_MOVE:
+    elif card.kind in C.MOVE_CARD_KINDS:
+        _play_move_card(table, seat, card, action)
+    elif card.timing is Timing.ATTACK:
+        _fight_card(table, card, attacker=True)
+    elif card.timing is Timing.DEFENSE:
+        _fight_card(table, card, attacker=False)
+
+
+def _play_espionage(table: Table, seat: int, card: C.Card) -> None:
+    """Espionage: the spy sees the other hand (and alone reads what it holds)."""
+    seen = table.hands[1 - seat]
+    table.spy = (seat, seen)
+    table.phase = Phase.ROLL
+    held = f"{SIDES[1 - seat]} holds {_card_names(seen)}." if seen else f"{SIDES[1 - seat]} holds no card."
+    _say(table, f"{SIDES[seat]} played {card.name}.", seat, private=(seat, f"You played {card.name}: {held}"))
+
+
+def _play_major_offensive(table: Table, seat: int, action: Play) -> None:
+    """Major Offensive: two more cards discarded for an extra turn."""
+    for kind in action.discards:
+        _remove_card(table, seat, kind)
+    table.extra_turns += 1
+    _say(table, f"It discarded {CARDS[action.discards[0]].name} and {CARDS[action.discards[1]].name}.")
+    if table.phase is Phase.DISCARD and len(table.hands[seat]) <= hand_limit(table.positions, seat):
+        table.phase = Phase.ESPIONAGE
+
+
+def _play_roll_card(table: Table, card: C.Card, action: Play) -> None:
+    """Hyper Jump (a third die), Battle Computers (a die rerolled) or a die's addition."""
+    if card is C.HYPER_JUMP:
+        table.hyper = True
+    elif card is C.BATTLE_COMPUTERS:
+        assert action.die is not None
+        table.reroll = next(i for i in range(2) if table.dice[i] + table.bonus[i] == action.die)
+        table.phase = Phase.REROLL
+    else:
+        assert action.die is not None
+        i = next(i for i in range(len(table.dice)) if table.dice[i] + table.bonus[i] == action.die)
+        bonus = list(table.bonus)
+        bonus[i] += card.die_bonus
+        table.bonus = tuple(bonus)
+        _say(table, f"The {action.die} becomes {action.die + card.die_bonus}.")
+
+
+def _play_move_card(table: Table, seat: int, card: C.Card, action: Play) -> None:
+    """A card of the move phase: Strategic Move, Space Combat Tactics, Defend the Homeworld, Hold
+    Position."""
+    if card is C.STRATEGIC_MOVE:
         assert action.sector is not None and action.die is not None
-        used = table._used()
+        used = table.used_dice()
         units = [u for u in table.units_at(action.sector, seat) if table.movable(u, used)]
         _take_die(table, action.die)
         _step_units(table, units, action.die, forwards=True, how=card.key)
@@ -556,17 +583,13 @@ def _play(table: _Table, action: Play) -> None:
             MoveRecord(_next_move_number(table), action.unit, source, home, 0, card.key),
         )
         _say(table, f"{unit_name(action.unit)} jumped from {sector_name(source)} to its homeworld.")
-    elif card is C.HOLD_POSITION:
+    else:
         assert action.die is not None
         _take_die(table, action.die)
         _say(table, f"The {action.die} is not used.")
-    elif card.timing is Timing.ATTACK:
-        _fight_card(table, card, attacker=True)
-    elif card.timing is Timing.DEFENSE:
-        _fight_card(table, card, attacker=False)
 
 
-_STEPS: dict[type[Action], Callable[[_Table, Any], None]] = {
+STEPS: dict[type[Action], Callable[[Table, Any], None]] = {
     Pass: _pass,
     Move: _apply_move,
     Play: _play,
@@ -580,7 +603,7 @@ _STEPS: dict[type[Action], Callable[[_Table, Any], None]] = {
 """What each kind of action does to the working copy (each step takes its own kind of action)."""
 
 
-def _fight_card(table: _Table, card: C.Card, attacker: bool) -> None:
+def _fight_card(table: Table, card: C.Card, attacker: bool) -> None:
     if card.rolls_die:
         table.die_for = table.turn_seat if attacker else 1 - table.turn_seat
         table.phase = Phase.FIGHT_DIE
@@ -590,6 +613,6 @@ def _fight_card(table: _Table, card: C.Card, attacker: bool) -> None:
         table.defense_bonus += card.force
 
 
-def _decider(table: _Table) -> int:
+def _decider(table: Table) -> int:
     """The seat deciding in ``table``'s phase (the player on turn, or the other in a window)."""
     return 1 - table.turn_seat if table.phase in WINDOW_PHASES else table.turn_seat

@@ -18,28 +18,30 @@ of the opponent's hand and never the order of the deck. The words of the last ac
 (``LastEvent.for_viewer``): "You drew Hyper Jump and Espionage" for the drawer, "Evil Empire drew 2
 cards" for everyone else.
 
-One declaration of the fields. ``_Table`` declares every field of a position once, as a mutable
+One declaration of the fields. ``Table`` declares every field of a position once, as a mutable
 slotted dataclass: it is the working copy while one action is applied. ``SpaceState`` is the same
 class frozen: a subclass with the same slots that refuses assignment. Applying an action copies the
-state into a ``_Table`` (one copy), lets the turn's flow change it, and hands it back as a
+state into a ``Table`` (one copy), lets the turn's flow change it, and hands it back as a
 ``SpaceState`` by switching its class (same memory layout), so no field is listed twice and nothing
 is copied twice.
 
 Speed (``bench/selfplay.py``): the legal actions are listed once per state and kept with it
-(``SpaceState.listed``), each made once for the whole game (``_MOVE_ROWS``, ``_BY_DIE``, ...), so
-``apply`` recognises the very object of the list (a driver's pick) and checks anything else in full
-against the list; the must-use rule is decided without a search while the units free to move are at
-least as many as the dice; the working copy is made by one generated function (``_copy``) from the
-field names; what an action does and what a phase lists are found in tables, not chains of tests.
-The lists that never change (a window with nothing to play, ``roll``) are shared tuples, the kinds
-of card in a hand are worked out once per hand (``_kinds_held``), and each action kind's step takes
-its own kind of action directly (``_STEPS``).
+(``SpaceState.listed``), each made once for the whole game (``legal``'s ``_MOVE_ROWS``, ``_BY_DIE``,
+...), so ``apply`` recognises the very object of the list (a driver's pick) and checks anything else
+in full against the list; the must-use rule is decided without a search while the units free to
+move are at least as many as the dice (``must_use``); the working copy is made by one generated
+function (``state.working_copy``) from the field names; what an action does and what a phase lists
+are found in tables, not chains of tests (``flow.STEPS``, ``legal.LISTERS``). The lists that never
+change (a window with nothing to play, ``roll``) are shared tuples, the kinds of card in a hand are
+worked out once per hand (in ``legal.list_actions``), and each action kind's step takes its own kind
+of action directly (``flow.STEPS``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import FrozenInstanceError
+from itertools import product
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from engine.errors import GameOverError, IllegalActionError, NotYourTurnError
@@ -58,21 +60,10 @@ from engine.space.board import (
     initial_positions,
 )
 from engine.space.fights import may_keep
-from engine.space.flow import _STEPS
-from engine.space.legal import (
-    _DICE,
-    _FIGHT_DIE_SPECS,
-    _MAJOR_OFFENSIVE,
-    _REROLL_SPEC,
-    _ROLL_SPECS,
-    LISTERS,
-    _kinds_held,
-    major_offensive_plays,
-    why_illegal,
-)
+from engine.space.flow import STEPS
+from engine.space.legal import list_actions, why_illegal
 from engine.space.state import (
     CHANCE_PHASES,
-    OWN_TURN_PHASES,
     SCHEMA,
     SECRET_PHASES,
     START_HAND,
@@ -82,10 +73,10 @@ from engine.space.state import (
     MoveRecord,
     Phase,
     SpaceWin,
-    _copy,
-    _Table,
-    _values,
+    Table,
+    field_values,
     hand_limit,
+    working_copy,
 )
 from engine.space.texts import describe, phase_text
 from engine.space.view import SpaceView
@@ -105,9 +96,21 @@ __all__ = [
     "new_state",
 ]
 
+_ROLL_SPECS = {
+    hyper: ChanceSpec(ChanceKind.DICE, count=3 if hyper else 2, sides=6, label="Roll")
+    for hyper in (False, True)
+}
+_REROLL_SPEC = ChanceSpec(ChanceKind.DICE, count=1, sides=6, label="Battle Computers")
+_FIGHT_DIE_SPECS = {
+    attacker: ChanceSpec(ChanceKind.DICE, count=1, sides=6, label="Surprise Attack" if attacker else "Ambush")
+    for attacker in (False, True)
+}
+_DICE = {values: Dice(values) for n in (1, 2, 3) for values in product(range(1, 7), repeat=n)}
+"""Every roll's action, made once."""
 
-class SpaceState(_Table, GameState):
-    """A position of space, immutable: the fields of ``_Table`` (documented there), frozen. Seat 0
+
+class SpaceState(Table, GameState):
+    """A position of space, immutable: the fields of ``Table`` (documented there), frozen. Seat 0
     is the Evil Empire (moves first), seat 1 the Terrans."""
 
     __slots__ = ()
@@ -119,8 +122,8 @@ class SpaceState(_Table, GameState):
 
         def __init__(self, *args: Any, **kwargs: Any) -> None:
             # The dataclass's own initialiser assigns the fields: run it on the mutable class.
-            object.__setattr__(self, "__class__", _Table)
-            _Table.__init__(self, *args, **kwargs)
+            object.__setattr__(self, "__class__", Table)
+            Table.__init__(self, *args, **kwargs)
             object.__setattr__(self, "__class__", SpaceState)
 
     def __setattr__(self, name: str, value: object) -> None:
@@ -130,7 +133,7 @@ class SpaceState(_Table, GameState):
         raise FrozenInstanceError(f"cannot delete field {name!r}: a SpaceState is immutable")
 
     def __reduce__(self) -> tuple[type[SpaceState], tuple[Any, ...]]:
-        return (SpaceState, _values(self))
+        return (SpaceState, field_values(self))
 
     # -- protocol ---------------------------------------------------------------------------------
 
@@ -193,23 +196,7 @@ class SpaceState(_Table, GameState):
         listed = self.listed
         if listed is not None:
             return listed
-        phase = self.phase
-        lister = LISTERS.get(phase)
-        if lister is None or self.result is not None:  # a chance step, or the end
-            listed = ()
-        else:
-            turn_seat = self.turn_seat
-            seat = (
-                1 - turn_seat
-                if phase in WINDOW_PHASES
-                else self.keep_seat
-                if phase is Phase.KEEP
-                else turn_seat
-            )
-            kinds = _kinds_held(self.hands[seat])
-            listed = lister(self, seat, kinds)
-            if _MAJOR_OFFENSIVE in kinds and phase in OWN_TURN_PHASES and seat == turn_seat:
-                listed += major_offensive_plays(self, seat)
+        listed = list_actions(self)
         object.__setattr__(self, "listed", listed)
         return listed
 
@@ -223,10 +210,10 @@ class SpaceState(_Table, GameState):
                 break
         else:
             self._check(action)
-        step = _STEPS.get(type(action))
+        step = STEPS.get(type(action))
         if step is None:
             raise IllegalActionError(f"{action} is not an action of space")
-        table = _copy(self)
+        table = working_copy(self)
         step(table, action)
         # Freeze the working copy: the same slots, now the immutable class.
         object.__setattr__(table, "__class__", SpaceState)

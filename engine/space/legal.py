@@ -1,18 +1,18 @@
 """The legal actions of a space position: every action made once for the whole game, and one lister
-per phase where a seat decides (``LISTERS``), reading the position only."""
+per phase where a seat decides (``LISTERS``), reading the position only.
+
+Its interface: ``list_actions`` (what ``SpaceState.legal_actions`` lists) and ``why_illegal``."""
 
 from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable
-from itertools import combinations_with_replacement, product
+from itertools import combinations_with_replacement
 from typing import TYPE_CHECKING
 
 from engine.memo import MB, bytes_lru, deep_size
 from engine.protocol import (
     Action,
-    ChanceKind,
-    ChanceSpec,
 )
 from engine.space import cards as C
 from engine.space.actions import Build, Dice, Discard, Keep, Move, Pass, Play, RollDice, Shuffle
@@ -26,17 +26,18 @@ from engine.space.board import (
     unit_label,
     units_of,
 )
-from engine.space.cards import CARDS, Target
-from engine.space.fights import keep_choices
-from engine.space.state import (
-    _ATTACK_KINDS,
-    _DEFENSE_KINDS,
-    _DIE_BONUS_KINDS,
-    _ROLL_CARD_KINDS,
-    Phase,
-    _after_step,
-    max_dice,
+from engine.space.cards import (
+    ATTACK_KINDS,
+    CARDS,
+    DEFENSE_KINDS,
+    DIE_BONUS_KINDS,
+    MOVE_CARD_KINDS,
+    ROLL_CARD_KINDS,
+    Target,
 )
+from engine.space.fights import keep_choices
+from engine.space.must_use import after_step, max_dice
+from engine.space.state import OWN_TURN_PHASES, WINDOW_PHASES, Phase
 
 if TYPE_CHECKING:
     from engine.space.game import SpaceState
@@ -56,22 +57,9 @@ _STRATEGIC_MOVE, _SPACE_COMBAT_TACTICS, _DEFEND_THE_HOMEWORLD, _HOLD_POSITION = 
     C.DEFEND_THE_HOMEWORLD.kind,
     C.HOLD_POSITION.kind,
 )
-_MOVE_CARD_KINDS = frozenset({_STRATEGIC_MOVE, _SPACE_COMBAT_TACTICS, _DEFEND_THE_HOMEWORLD, _HOLD_POSITION})
-"""The cards of the move phase."""
-_ROLL_SPECS = {
-    hyper: ChanceSpec(ChanceKind.DICE, count=3 if hyper else 2, sides=6, label="Roll")
-    for hyper in (False, True)
-}
-_REROLL_SPEC = ChanceSpec(ChanceKind.DICE, count=1, sides=6, label="Battle Computers")
-_FIGHT_DIE_SPECS = {
-    attacker: ChanceSpec(ChanceKind.DICE, count=1, sides=6, label="Surprise Attack" if attacker else "Ambush")
-    for attacker in (False, True)
-}
-_DICE = {values: Dice(values) for n in (1, 2, 3) for values in product(range(1, 7), repeat=n)}
-"""Every roll's action, made once."""
 _DISCARDS = tuple(Discard(k) for k in range(len(CARDS)))
 _BUILDS = tuple(Build(u) for u in range(2 * UNITS_PER_SIDE))
-_MOST = 6 + C.COPIES * sum(C.CARDS[k].die_bonus for k in _DIE_BONUS_KINDS)
+_MOST = 6 + C.COPIES * sum(C.CARDS[k].die_bonus for k in DIE_BONUS_KINDS)
 """No die can show more: a 6 with every die addition of the deck on it."""
 _UNITS = range(2 * UNITS_PER_SIDE)
 _VALUES = range(_MOST + 1)
@@ -150,11 +138,11 @@ def _window_plays(kinds: frozenset[int]) -> tuple[Action, ...]:
 
 
 def _defend_actions(state: SpaceState, seat: int, kinds: frozenset[int]) -> tuple[Action, ...]:
-    return _window_plays(kinds & _DEFENSE_KINDS)
+    return _window_plays(kinds & DEFENSE_KINDS)
 
 
 def _attack_actions(state: SpaceState, seat: int, kinds: frozenset[int]) -> tuple[Action, ...]:
-    return _window_plays(kinds & _ATTACK_KINDS)
+    return _window_plays(kinds & ATTACK_KINDS)
 
 
 def _discard_actions(state: SpaceState, seat: int, kinds: frozenset[int]) -> tuple[Action, ...]:
@@ -172,7 +160,7 @@ def _roll_actions(state: SpaceState, seat: int, kinds: frozenset[int]) -> tuple[
 
 
 def _roll_card_actions(state: SpaceState, seat: int, kinds: frozenset[int]) -> tuple[Action, ...]:
-    if not kinds & _ROLL_CARD_KINDS:
+    if not kinds & ROLL_CARD_KINDS:
         return _ONLY_PASS
     acts: list[Action] = [_PASS]
     shown = [d + b for d, b in zip(state.dice, state.bonus, strict=True)]
@@ -181,7 +169,7 @@ def _roll_card_actions(state: SpaceState, seat: int, kinds: frozenset[int]) -> t
         normal = sorted(set(shown[:2]))  # not the Hyper Jump die
         by_die = _BY_DIE[_BATTLE_COMPUTERS]
         acts += [by_die[v] for v in normal]
-    for kind in _DIE_BONUS_KINDS:
+    for kind in DIE_BONUS_KINDS:
         if kind in kinds:
             by_die = _BY_DIE[kind]
             acts += [by_die[v] for v in values]
@@ -214,7 +202,7 @@ def _keep_actions(state: SpaceState, seat: int, kinds: frozenset[int]) -> tuple[
     return _keeps(tuple(state.units_at(state.fight_sector, state.keep_seat)), state.keep_difference)
 
 
-def major_offensive_plays(state: SpaceState, seat: int) -> tuple[Play, ...]:
+def _major_offensive_plays(state: SpaceState, seat: int) -> tuple[Play, ...]:
     return _major_offensives(tuple(state.hand_kinds(seat)))
 
 
@@ -226,14 +214,14 @@ def _move_actions(state: SpaceState, seat: int, kinds: frozenset[int]) -> tuple[
         values: list[int] = []
     else:
         values = sorted(set(dice))
-        free = state._free_units()
+        free = state.free_units()
         if len(free) >= len(dice):
             # A unit for every die: any unit may take any die (the must-use rule keeps nothing out).
             rows = _MOVE_ROWS
             acts = [rows[u][v] for u in free for v in values]
         else:
             acts = _must_use_moves(state, seat, dice, values)
-    if kinds & _MOVE_CARD_KINDS:
+    if kinds & MOVE_CARD_KINDS:
         acts += _move_card_plays(state, seat, kinds, free, values)
     return tuple(acts)
 
@@ -242,9 +230,9 @@ def _must_use_moves(state: SpaceState, seat: int, dice: tuple[int, ...], values:
     """The plain moves when fewer units than dice are free to move: those that keep the dice in
     use as fully as possible (the must-use rule), and ``pass`` if no die can be used."""
     acts: list[Action] = []
-    entries = state._movers()
+    entries = state.movers()
     movers = tuple(sorted(m for _, m in entries))
-    usable = max_dice(movers, dice, state._enemy_sectors(), DIRECTION[seat])
+    usable = max_dice(movers, dice, state.enemy_sectors(), DIRECTION[seat])
     if usable == 0:
         acts.append(_PASS)
     allowed: dict[tuple[tuple[int, int], int], bool] = {}
@@ -297,11 +285,11 @@ def _keeps_dice_in_use(
     if len(movers) - 1 >= len(dice) - 1:
         # Every other die still has a unit of its own: nothing is lost.
         return usable == len(dice)
-    enemy = state._enemy_sectors()
+    enemy = state.enemy_sectors()
     direction = DIRECTION[state.turn_seat]
     rest = list(dice)
     rest.remove(value)
-    after = _after_step(movers, mover, value, enemy, direction)
+    after = after_step(movers, mover, value, enemy, direction)
     return 1 + max_dice(after, tuple(rest), enemy, direction) == usable
 
 
@@ -338,3 +326,20 @@ LISTERS: dict[Phase, Callable[[SpaceState, int, frozenset[int]], tuple[Action, .
     Phase.KEEP: _keep_actions,
 }
 """The deciding seat's actions in each phase where a seat decides (the chance steps have none)."""
+
+
+def list_actions(state: SpaceState) -> tuple[Action, ...]:
+    """Every action of the seat deciding in ``state``, listed afresh (``SpaceState.legal_actions``
+    keeps the list with the state): its phase's lister, and Major Offensive in the phases of the
+    player's own turn."""
+    phase = state.phase
+    lister = LISTERS.get(phase)
+    if lister is None or state.result is not None:  # a chance step, or the end
+        return ()
+    turn_seat = state.turn_seat
+    seat = 1 - turn_seat if phase in WINDOW_PHASES else state.keep_seat if phase is Phase.KEEP else turn_seat
+    kinds = _kinds_held(state.hands[seat])
+    listed = lister(state, seat, kinds)
+    if _MAJOR_OFFENSIVE in kinds and phase in OWN_TURN_PHASES and seat == turn_seat:
+        listed += _major_offensive_plays(state, seat)
+    return listed

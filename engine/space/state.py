@@ -1,5 +1,5 @@
 """The fields of a space position and what they say: phases, records of moves and fights, the
-working copy ``_Table`` (see ``engine/space/game.py`` for the design)."""
+working copy ``Table`` (see ``engine/space/game.py`` for the design)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,6 @@ from enum import Enum
 from operator import attrgetter
 from typing import Any, NamedTuple, cast
 
-from engine.memo import MB, bytes_lru, deep_size
 from engine.protocol import (
     Action,
     EndReason,
@@ -24,9 +23,8 @@ from engine.space.board import (
     SCRAP,
     UNITS_PER_SIDE,
     owner,
-    step,
 )
-from engine.space.cards import CARDS, Timing
+from engine.space.must_use import max_dice
 
 SCHEMA = 1
 BASE_HAND_LIMIT = 6
@@ -88,21 +86,6 @@ OWN_TURN_PHASES = frozenset(
 )
 """Phases of the player on turn in which Major Offensive may be played."""
 
-_ATTACK_KINDS = frozenset(c.kind for c in CARDS if c.timing is Timing.ATTACK)
-_DEFENSE_KINDS = frozenset(c.kind for c in CARDS if c.timing is Timing.DEFENSE)
-_DIE_BONUS_KINDS = (C.ION_THRUSTERS.kind, C.WARP_OVERDRIVE.kind, C.MAXIMUM_BURN.kind)
-_ROLL_CARD_KINDS = frozenset({C.BATTLE_COMPUTERS.kind, *_DIE_BONUS_KINDS})
-"""The cards of the roll-card step (after the roll)."""
-
-
-def planet_controllers(positions: Sequence[int]) -> dict[int, int | None]:
-    """The seat that controls each planet (``board.controller``), from the sets of sectors each side holds."""
-    empire, terrans = set(positions[:UNITS_PER_SIDE]), set(positions[UNITS_PER_SIDE:])
-    return {
-        p: (0 if p not in terrans else None) if p in empire else (1 if p in terrans else None)
-        for p in PLANETS
-    }
-
 
 def hand_limit(positions: Sequence[int], seat: int) -> int:
     """6, +1 per controlled Nimrod / Cygnus-7, -2 without control of the own homeworld."""
@@ -122,49 +105,6 @@ def hand_limit(positions: Sequence[int], seat: int) -> int:
 
 _BONUS_PLANETS = tuple(p for p in PLANETS if p not in HOMEWORLD)
 """Nimrod and Cygnus-7: +1 card each to the hand limit of the side that controls it."""
-
-
-@bytes_lru(2 * MB, deep_size)
-def max_dice(
-    movers: tuple[tuple[int, int], ...], dice: tuple[int, ...], enemy: frozenset[int], direction: int
-) -> int:
-    """How many of ``dice`` can be used by plain moves of ``movers`` ((sector, dice used) of each unit
-    free to move, sorted): a unit takes at most two dice and stops when a step ends on an enemy
-    sector. Any unit can move by any die, so as many units as dice use them all; otherwise (two or
-    three dice, fewer units) the few ways are tried."""
-    if len(movers) >= len(dice):
-        return len(dice)
-    if not movers:
-        return 0
-    best = 0
-    for d in sorted(set(dice)):
-        rest = list(dice)
-        rest.remove(d)
-        for mover in sorted(set(movers)):
-            got = 1 + max_dice(_after_step(movers, mover, d, enemy, direction), tuple(rest), enemy, direction)
-            if got > best:
-                best = got
-                if best == len(dice):
-                    return best
-    return best
-
-
-def _after_step(
-    movers: tuple[tuple[int, int], ...],
-    mover: tuple[int, int],
-    value: int,
-    enemy: frozenset[int],
-    direction: int,
-) -> tuple[tuple[int, int], ...]:
-    """``movers`` after ``mover`` took the die ``value``: it may take a second die unless it stopped
-    on an enemy sector or has now taken two."""
-    others = list(movers)
-    others.remove(mover)
-    sector, used = mover
-    target = step(sector, direction * value)
-    if used == 0 and target not in enemy:
-        others.append((target, 1))
-    return tuple(sorted(others))
 
 
 class LastEvent(NamedTuple):
@@ -236,7 +176,7 @@ class FightRecord(NamedTuple):
 
 
 @dataclass(slots=True, unsafe_hash=True)
-class _Table:
+class Table:
     """Every field of a space position, declared once. Mutable: the working copy while one action
     is applied. ``SpaceState`` is the same fields frozen (see the module docstring).
 
@@ -330,17 +270,18 @@ class _Table:
         first = seat * UNITS_PER_SIDE
         return self.positions[first : first + UNITS_PER_SIDE].count(SCRAP) < UNITS_PER_SIDE
 
-    def _used(self) -> dict[int, tuple[int, bool]]:
+    def used_dice(self) -> dict[int, tuple[int, bool]]:
+        """(dice taken, stopped on an enemy sector) of each unit moved this turn, for ``movable``."""
         return {u: (n, stopped) for u, n, stopped in self.moved}
 
     def movable(self, unit: int, used: dict[int, tuple[int, bool]] | None = None) -> bool:
         """Whether ``unit`` of the player on turn may still take a die this turn."""
         if owner(unit) != self.turn_seat or self.positions[unit] == SCRAP or unit in self.jammed:
             return False
-        n, stopped = (self._used() if used is None else used).get(unit, (0, False))
+        n, stopped = (self.used_dice() if used is None else used).get(unit, (0, False))
         return n < 2 and not stopped
 
-    def _free_units(self) -> list[int]:
+    def free_units(self) -> list[int]:
         """The units of the player on turn that may still take a die: on the board, not jammed,
         not stopped on an enemy sector, fewer than two dice taken."""
         first = self.turn_seat * UNITS_PER_SIDE
@@ -353,13 +294,14 @@ class _Table:
         blocked.update(u for u, n, stopped in self.moved if n >= 2 or stopped)
         return [u for u, where in enumerate(own, first) if where != SCRAP and u not in blocked]
 
-    def _movers(self) -> list[tuple[int, tuple[int, int]]]:
+    def movers(self) -> list[tuple[int, tuple[int, int]]]:
         """(unit, (sector, dice used)) of each unit of the player on turn free to take a die."""
         used = {u: n for u, n, _ in self.moved}
         positions = self.positions
-        return [(u, (positions[u], used.get(u, 0))) for u in self._free_units()]
+        return [(u, (positions[u], used.get(u, 0))) for u in self.free_units()]
 
-    def _enemy_sectors(self) -> frozenset[int]:
+    def enemy_sectors(self) -> frozenset[int]:
+        """The sectors where the player not on turn has a unit."""
         first = (1 - self.turn_seat) * UNITS_PER_SIDE
         return frozenset(self.positions[first : first + UNITS_PER_SIDE]) - {SCRAP}
 
@@ -374,17 +316,19 @@ class _Table:
 
     def dice_usable(self) -> int:
         """How many of the dice left can still be used by plain moves (the must-use rule)."""
-        movers = tuple(sorted(m for _, m in self._movers()))
-        return max_dice(movers, self.dice_values_left(), self._enemy_sectors(), DIRECTION[self.turn_seat])
+        movers = tuple(sorted(m for _, m in self.movers()))
+        return max_dice(movers, self.dice_values_left(), self.enemy_sectors(), DIRECTION[self.turn_seat])
 
 
-_FIELDS = tuple(f.name for f in fields(_Table) if f.init)
-_values = attrgetter(*_FIELDS)
+_FIELDS = tuple(f.name for f in fields(Table) if f.init)
+field_values = attrgetter(*_FIELDS)
+"""``field_values(state)``: the values of a position's fields in declaration order (``Table(*...)``
+makes the position again; ``SpaceState`` is pickled this way)."""
 
 
-def _copier() -> Callable[[_Table], _Table]:
-    """``copy(state) -> _Table``: the working copy of a state, written out field by field from
-    ``_FIELDS`` (plain attribute reads run about twice as fast as ``_values``, and assigning the
+def _copier() -> Callable[[Table], Table]:
+    """``copy(state) -> Table``: the working copy of a state, written out field by field from
+    ``_FIELDS`` (plain attribute reads run about twice as fast as ``field_values``, and assigning the
     slots of a new object a third faster than passing them to ``__init__``; an action makes one).
     The copy has no words of its own yet (``last``) and lists no actions yet (``listed``).
 
@@ -393,10 +337,11 @@ def _copier() -> Callable[[_Table], _Table]:
     ``for name in _FIELDS: setattr(copy, name, getattr(state, name))``. Freezing the working copy by
     switching its class (``SpaceState.apply``) saves a second copy of the same size."""
     body = "".join(f"    t.{name} = s.{name}\n" for name in _FIELDS if name != "last")
-    source = f"def copy(s):\n    t = _new(_Table)\n{body}    t.last = t.listed = None\n    return t\n"
-    namespace: dict[str, Any] = {"_Table": _Table, "_new": object.__new__}
+    source = f"def copy(s):\n    t = _new(Table)\n{body}    t.last = t.listed = None\n    return t\n"
+    namespace: dict[str, Any] = {"Table": Table, "_new": object.__new__}
     exec(source, namespace)  # built from the dataclass's own field names, nothing else
-    return cast(Callable[[_Table], _Table], namespace["copy"])
+    return cast(Callable[[Table], Table], namespace["copy"])
 
 
-_copy = _copier()
+working_copy = _copier()
+"""``working_copy(state) -> Table``: the mutable copy an action changes (see ``_copier``)."""

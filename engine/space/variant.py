@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, ClassVar
+from typing import Any, ClassVar, NamedTuple
 
 from engine.errors import CorruptStateError
 from engine.protocol import Action, EndReason, GameState, Outcome, TurnConfirmation, Variant
@@ -81,15 +81,77 @@ SAVED = SavedReader("the saved space game")
 
 def _read(saved: Mapping[str, Any]) -> SpaceState:
     data = _with_defaults(saved)
+    _check_game(data)
+    positions = SAVED.numbers(data["positions"], 0, SECTORS, "unit position")
+    if len(positions) != 2 * UNITS_PER_SIDE:
+        raise CorruptStateError("the saved space game does not have 15 units a side")
+    deck, hands, vortex = _read_cards(data)
+    phase = Phase(data["phase"])
+    dice, bonus, dice_left = _read_dice(data)
+    moved = _read_moved(data["moved"])
+    spy = _read_spy(data["spy"])
+    last = _read_last(data["last"])
+    result = None if data["outcome"] is None else Outcome.from_json(data["outcome"], VARIANT)
+    if (result is not None) != (phase is Phase.OVER):
+        raise CorruptStateError("the saved space game's result does not match its phase")
+    marks = _read_phase_marks(data, phase, dice, vortex)
+    turn = SAVED.number(data["turn"], 0, 1, "turn")
+    jammed = SAVED.numbers(data["jammed"], 0, 29, "jammed unit")
+    if any(owner(u) != turn for u in jammed) or any(owner(u) != turn for u, _, _ in moved):
+        raise CorruptStateError("the saved space game moves or jams a unit of the player not on turn")
+    if spy is not None and spy[0] == turn:
+        raise CorruptStateError("the saved space game has the player on turn spying on itself")
+    if phase in _BEFORE_MOVE and contested(positions):
+        raise CorruptStateError("the saved space game has both sides in one sector before the move")
+    turn_moves = tuple(_move_record(raw) for raw in data["turn_moves"])
+    last_fight = None if data["last_fight"] is None else _fight_record(data["last_fight"])
+    return SpaceState(
+        positions=positions,
+        deck=deck,
+        hands=(hands[0], hands[1]),
+        vortex=vortex,
+        phase=phase,
+        turn_seat=turn,
+        turn_number=marks.turn_number,
+        to_draw=marks.to_draw,
+        dice=dice,
+        bonus=bonus,
+        dice_left=dice_left,
+        hyper=SAVED.flag(data["hyper"], "Hyper Jump"),
+        builds=SAVED.number(data["builds"], 0, 1, "builds"),
+        reroll=marks.reroll,
+        moved=moved,
+        jammed=jammed,
+        fight_sector=marks.fight_sector,
+        attack_bonus=SAVED.number(data["attack_bonus"], 0, 999, "attack bonus"),
+        defense_bonus=SAVED.number(data["defense_bonus"], 0, 999, "defense bonus"),
+        die_for=marks.die_for,
+        keep_seat=marks.keep_seat,
+        keep_difference=SAVED.number(data["keep_difference"], 0, 999, "difference"),
+        extra_turns=SAVED.number(data["extra_turns"], 0, 99, "extra turns"),
+        spy=spy,
+        turn_moves=turn_moves,
+        last_fight=last_fight,
+        last=last,
+        result=result,
+    )
+
+
+def _check_game(data: Mapping[str, Any]) -> None:
+    """Refuse anything but a saved space game of this schema."""
     if data.get("game") != "space":
         raise CorruptStateError(f"the saved state is not a space game (game: {data.get('game')!r})")
     if data.get("schema") != SCHEMA:
         raise CorruptStateError(
             f"the saved space game has schema {data.get('schema')!r}; this bot reads {SCHEMA}"
         )
-    positions = SAVED.numbers(data["positions"], 0, SECTORS, "unit position")
-    if len(positions) != 2 * UNITS_PER_SIDE:
-        raise CorruptStateError("the saved space game does not have 15 units a side")
+
+
+_Cards = tuple[int, ...]
+
+
+def _read_cards(data: Mapping[str, Any]) -> tuple[_Cards, tuple[_Cards, ...], _Cards]:
+    """The deck, the two hands (each sorted) and the vortex: each of the 50 cards exactly once."""
     deck = SAVED.numbers(data["deck"], 0, DECK_SIZE - 1, "card")
     hands = tuple(SAVED.numbers(h, 0, DECK_SIZE - 1, "card") for h in data["hands"])
     if len(hands) != 2 or any(list(h) != sorted(h) for h in hands):
@@ -98,7 +160,11 @@ def _read(saved: Mapping[str, Any]) -> SpaceState:
     every = sorted((*deck, *hands[0], *hands[1], *vortex))
     if every != list(range(DECK_SIZE)):
         raise CorruptStateError("the saved space game does not hold each of the 50 cards exactly once")
-    phase = Phase(data["phase"])
+    return deck, hands, vortex
+
+
+def _read_dice(data: Mapping[str, Any]) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]:
+    """The dice (none, 2 or 3), their bonuses and the indices of the dice left, fitting together."""
     dice = SAVED.numbers(data["dice"], 1, 6, "die")
     bonus = SAVED.numbers(data["bonus"], 0, 99, "die bonus")
     dice_left = SAVED.numbers(data["dice_left"], 0, 2, "die index")
@@ -106,27 +172,54 @@ def _read(saved: Mapping[str, Any]) -> SpaceState:
         raise CorruptStateError("the saved space game's dice do not fit together")
     if len(set(dice_left)) != len(dice_left):
         raise CorruptStateError("the saved space game lists a die twice")
+    return dice, bonus, dice_left
+
+
+def _read_moved(raw_moved: Any) -> tuple[tuple[int, int, bool], ...]:
+    """(unit, dice used, stopped) of each unit moved this turn."""
     moved = []
-    for raw in data["moved"]:
+    for raw in raw_moved:
         u, n, stopped = raw
         moved.append(
             (SAVED.number(u, 0, 29, "unit"), SAVED.number(n, 1, 2, "dice used"), SAVED.flag(stopped, "stop"))
         )
-    spy_raw = data["spy"]
-    spy = None
-    if spy_raw is not None:
-        spy = (SAVED.number(spy_raw[0], 0, 1, "seat"), SAVED.numbers(spy_raw[1], 0, DECK_SIZE - 1, "card"))
-    last_raw = data["last"]
-    last = None
-    if last_raw is not None:
-        seat = None if last_raw["seat"] is None else SAVED.number(last_raw["seat"], 0, 1, "seat")
-        own = last_raw["own"]
-        if not isinstance(own, list) or len(own) != 2 or not all(isinstance(t, str) for t in own):
-            raise CorruptStateError("the saved space game's last words per seat are not two texts")
-        last = LastEvent(seat, str(last_raw["text"]), (own[0], own[1]))
-    result = None if data["outcome"] is None else Outcome.from_json(data["outcome"], VARIANT)
-    if (result is not None) != (phase is Phase.OVER):
-        raise CorruptStateError("the saved space game's result does not match its phase")
+    return tuple(moved)
+
+
+def _read_spy(spy_raw: Any) -> tuple[int, tuple[int, ...]] | None:
+    """The spying seat and the hand it saw, after Espionage."""
+    if spy_raw is None:
+        return None
+    return (SAVED.number(spy_raw[0], 0, 1, "seat"), SAVED.numbers(spy_raw[1], 0, DECK_SIZE - 1, "card"))
+
+
+def _read_last(last_raw: Any) -> LastEvent | None:
+    """The words of the last action, for everyone and per seat."""
+    if last_raw is None:
+        return None
+    seat = None if last_raw["seat"] is None else SAVED.number(last_raw["seat"], 0, 1, "seat")
+    own = last_raw["own"]
+    if not isinstance(own, list) or len(own) != 2 or not all(isinstance(t, str) for t in own):
+        raise CorruptStateError("the saved space game's last words per seat are not two texts")
+    return LastEvent(seat, str(last_raw["text"]), (own[0], own[1]))
+
+
+class _PhaseMarks(NamedTuple):
+    """The fields that say where in the turn the game is, each checked against the phase."""
+
+    to_draw: tuple[int, int]
+    turn_number: int
+    fight_sector: int
+    keep_seat: int
+    reroll: int
+    die_for: int
+
+
+def _read_phase_marks(
+    data: Mapping[str, Any], phase: Phase, dice: tuple[int, ...], vortex: tuple[int, ...]
+) -> _PhaseMarks:
+    """The cards to draw, the turn number and the marks of a fight, a keep, a reroll and a fight die,
+    each fitting the phase (and the dice and the vortex it needs)."""
     to_draw = SAVED.numbers(data["to_draw"], 0, 5, "number of cards to draw")
     if len(to_draw) != 2:
         raise CorruptStateError("the saved space game's cards to draw are not two numbers")
@@ -149,46 +242,7 @@ def _read(saved: Mapping[str, Any]) -> SpaceState:
         raise CorruptStateError("the saved space game's fight die does not match its phase")
     if phase is Phase.SHUFFLE and not vortex:
         raise CorruptStateError("the saved space game waits for a shuffle of an empty vortex")
-    turn = SAVED.number(data["turn"], 0, 1, "turn")
-    jammed = SAVED.numbers(data["jammed"], 0, 29, "jammed unit")
-    if any(owner(u) != turn for u in jammed) or any(owner(u) != turn for u, _, _ in moved):
-        raise CorruptStateError("the saved space game moves or jams a unit of the player not on turn")
-    if spy is not None and spy[0] == turn:
-        raise CorruptStateError("the saved space game has the player on turn spying on itself")
-    if phase in _BEFORE_MOVE and contested(positions):
-        raise CorruptStateError("the saved space game has both sides in one sector before the move")
-    turn_moves = tuple(_move_record(raw) for raw in data["turn_moves"])
-    last_fight = None if data["last_fight"] is None else _fight_record(data["last_fight"])
-    return SpaceState(
-        positions=positions,
-        deck=deck,
-        hands=(hands[0], hands[1]),
-        vortex=vortex,
-        phase=phase,
-        turn_seat=turn,
-        turn_number=turn_number,
-        to_draw=(to_draw[0], to_draw[1]),
-        dice=dice,
-        bonus=bonus,
-        dice_left=dice_left,
-        hyper=SAVED.flag(data["hyper"], "Hyper Jump"),
-        builds=SAVED.number(data["builds"], 0, 1, "builds"),
-        reroll=reroll,
-        moved=tuple(moved),
-        jammed=jammed,
-        fight_sector=fight_sector,
-        attack_bonus=SAVED.number(data["attack_bonus"], 0, 999, "attack bonus"),
-        defense_bonus=SAVED.number(data["defense_bonus"], 0, 999, "defense bonus"),
-        die_for=die_for,
-        keep_seat=keep_seat,
-        keep_difference=SAVED.number(data["keep_difference"], 0, 999, "difference"),
-        extra_turns=SAVED.number(data["extra_turns"], 0, 99, "extra turns"),
-        spy=spy,
-        turn_moves=turn_moves,
-        last_fight=last_fight,
-        last=last,
-        result=result,
-    )
+    return _PhaseMarks((to_draw[0], to_draw[1]), turn_number, fight_sector, keep_seat, reroll, die_for)
 
 
 _HOW = frozenset({"die", *(c.key for c in CARDS)})

@@ -1,18 +1,32 @@
 """A tournament's saved form: canonical JSON with a schema version, read back with every field
-checked, so a damaged row is refused with a reason instead of pairing nonsense."""
+checked, so a damaged row is refused with a reason instead of pairing nonsense.
+
+It writes and reads the fields of a tournament (``SavedTournament``), not the ``Tournament`` itself:
+``Tournament.to_json`` and ``from_json`` (engine/tournament/state.py) hand them over, so this module
+needs nothing of the state's."""
 
 from __future__ import annotations
 
 import json
-from typing import Any, Final
+from typing import Any, Final, NamedTuple
 
-from engine.tournament.model import FORMATS, HOWS, Entrant, Pairing, Result, TournamentError
-from engine.tournament.state import Tournament
+from engine.tournament.model import FORMATS, HOWS, Entrant, Format, Pairing, Result, TournamentError
 
 SCHEMA: Final = 1
 
 
-def dump(t: Tournament) -> str:
+class SavedTournament(NamedTuple):
+    """The fields of a ``Tournament``, in its order: what is saved and what is read back."""
+
+    format: Format
+    rounds: int
+    entrants: tuple[Entrant, ...]
+    pairings: tuple[Pairing, ...]
+    results: tuple[Result, ...]
+    withdrawn: frozenset[int]
+
+
+def dump(t: SavedTournament) -> str:
     data = {
         "schema": SCHEMA,
         "format": t.format,
@@ -25,7 +39,7 @@ def dump(t: Tournament) -> str:
     return json.dumps(data, sort_keys=True, separators=(",", ":"))
 
 
-def load(text: str) -> Tournament:
+def load(text: str) -> SavedTournament:
     try:
         return _load(text)
     except TournamentError:
@@ -52,7 +66,7 @@ def _player(value: Any, players: set[int], what: str) -> int:
     return int(value)
 
 
-def _load(text: str) -> Tournament:
+def _load(text: str) -> SavedTournament:
     data = json.loads(text)
     if not isinstance(data, dict) or data.get("schema") != SCHEMA:
         raise _corrupt(f"it is not a tournament of schema {SCHEMA}")
@@ -87,4 +101,6 @@ def _load(text: str) -> Tournament:
     if len({(r.round, r.table) for r in results}) != len(results):
         raise _corrupt("a table has two results")
     withdrawn = frozenset(_player(p, players, "a withdrawn player") for p in data["withdrawn"])
-    return Tournament(data["format"], rounds, tuple(entrants), tuple(pairings), tuple(results), withdrawn)
+    return SavedTournament(
+        data["format"], rounds, tuple(entrants), tuple(pairings), tuple(results), withdrawn
+    )

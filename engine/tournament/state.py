@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from functools import cached_property
 
-from engine.tournament import knockout, swiss
+from engine.tournament import knockout, saved, swiss
 from engine.tournament.model import (
     FORMATS,
     HOWS,
@@ -206,15 +206,17 @@ class Tournament:
         return self._pair_swiss()
 
     def to_json(self) -> str:
-        from engine.tournament.saved import dump
-
-        return dump(self)
+        """The saved form (``saved.dump``): canonical JSON, read back by ``from_json``."""
+        return saved.dump(
+            saved.SavedTournament(
+                self.format, self.rounds, self.entrants, self.pairings, self.results, self.withdrawn
+            )
+        )
 
     @classmethod
     def from_json(cls, text: str) -> Tournament:
-        from engine.tournament.saved import load
-
-        return load(text)
+        """Read back ``to_json``; a damaged saved form raises ``TournamentError`` with the reason."""
+        return cls(*saved.load(text))
 
     # Helpers
 

@@ -22,13 +22,14 @@ def test_a_state_is_immutable_and_its_fields_are_declared_once() -> None:
     import pytest
 
     from engine.space.game import Phase as P
-    from engine.space.game import SpaceState, _Table
+    from engine.space.game import SpaceState
+    from engine.space.state import Table
     from tests.engine.space_helpers import make_state as make
 
     state = make({"E1": 5, "T1": 9}, phase=P.MOVE, dice=(3, 4))
     with pytest.raises(FrozenInstanceError):
         state.phase = P.OVER
-    assert [f.name for f in fields(SpaceState)] == [f.name for f in fields(_Table)]
+    assert [f.name for f in fields(SpaceState)] == [f.name for f in fields(Table)]
     assert "positions" not in SpaceState.__dict__  # the slots are the working copy's own
     fresh = replace(state)
     state.legal_actions()
