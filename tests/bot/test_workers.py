@@ -128,6 +128,14 @@ async def drop_every_connection(db: Path) -> None:
         await admin.close()
 
 
+@pytest.fixture
+def fake(monkeypatch: pytest.MonkeyPatch) -> FakeDiscord:
+    """The Discord of the bot process (in place of the in-process one of ``tests/conftest.py``), a bot
+    that runs no heavy job itself (``HEAVY_JOBS=0``): the workers do."""
+    monkeypatch.setenv("HEAVY_JOBS", "0")
+    return FakeDiscord(timeout=30, token="process-token")
+
+
 async def posted_once(fake: FakeDiscord, channel: int, db: Path, start: str) -> FakeMessage:
     """The one public message of ``channel`` that starts with ``start`` (a job's result), once its job
     is marked posted."""
@@ -165,11 +173,9 @@ async def finished_match(fake: FakeDiscord, db: Path, alice: FakeUser, bob: Fake
 @pytest.mark.postgres_only("workers take heavy jobs from PostgreSQL (pgqueuer)")
 @pytest.mark.asyncio
 async def test_a_worker_killed_mid_analysis_loses_its_job_to_another_and_it_is_posted_once(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, fake: FakeDiscord
 ) -> None:
-    monkeypatch.setenv("HEAVY_JOBS", "0")
     db = tmp_path / "db.sqlite3"
-    fake = FakeDiscord(timeout=30, token="process-token")
     alice = fake.add_user("alice")
     async with bot_processes(tmp_path, fake) as start:
         await start()
@@ -204,12 +210,8 @@ async def test_a_worker_killed_mid_analysis_loses_its_job_to_another_and_it_is_p
 
 @pytest.mark.postgres_only("workers take heavy jobs from PostgreSQL (pgqueuer)")
 @pytest.mark.asyncio
-async def test_every_connection_dropped_during_a_job_loses_nothing(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setenv("HEAVY_JOBS", "0")
+async def test_every_connection_dropped_during_a_job_loses_nothing(tmp_path: Path, fake: FakeDiscord) -> None:
     db = tmp_path / "db.sqlite3"
-    fake = FakeDiscord(timeout=30, token="process-token")
     alice = fake.add_user("alice")
     async with bot_processes(tmp_path, fake) as start:
         await start()
@@ -233,11 +235,9 @@ NO_REPLAYS_HERE = "import app.client; app.client.REPLAY_LANES = 0"
 @pytest.mark.postgres_only("workers take heavy jobs from PostgreSQL (pgqueuer)")
 @pytest.mark.asyncio
 async def test_a_replay_is_made_by_a_worker_and_posted_once_by_the_bot(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, fake: FakeDiscord
 ) -> None:
-    monkeypatch.setenv("HEAVY_JOBS", "0")
     db = tmp_path / "db.sqlite3"
-    fake = FakeDiscord(timeout=30, token="process-token")
     alice, bob, carol = (fake.add_user(name) for name in ("alice", "bob", "carol"))
     async with bot_processes(tmp_path, fake, prelude=NO_REPLAYS_HERE) as start:
         await start()
