@@ -2,7 +2,7 @@
 the match's saved log through a ``Replayer`` (the bot's heavy worker lane, ``app.render_pool``, or a
 thread of ``python -m bot worker``) and kept with the job's end, so that the bot posts it
 (``bot.replays``). A replay has no decisions to stop at: once the runner stops, one being made is
-abandoned and goes back to the queue."""
+abandoned and goes back to the queue. ``RunningJob`` is what the runner knows of each job it runs."""
 
 from __future__ import annotations
 
@@ -64,8 +64,11 @@ class Replayer(Protocol):
 
 
 @dataclass(slots=True)
-class _Running:
-    """What a lane knows of its job as it goes."""
+class RunningJob:
+    """A job a lane of ``JobRunner`` is running (``JobRunner.running``), shared by the runner and its
+    replay part: the progress last reported (``done`` of ``total``), written to the database with each
+    renewal of the lease, and ``lost``, set once the lease is found held by another process (the job's
+    end is then not saved here)."""
 
     job: JobRecord
     done: int = 0
@@ -89,7 +92,7 @@ class ReplayRuns:
     def _ended(self, job: JobRecord) -> None:
         raise NotImplementedError
 
-    async def _replay(self, running: _Running) -> None:
+    async def _replay(self, running: RunningJob) -> None:
         """Make a replay's GIF from the match's saved log and keep it with the job's end."""
         job = running.job
         assert job.replay_of is not None

@@ -29,12 +29,12 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Protocol
 
 from bot.clock import Clock
-from bot.jobs.replay_runs import TRIES, Replayer, ReplayRuns, _Running
+from bot.jobs.replay_runs import TRIES, Replayer, ReplayRuns, RunningJob
 from bot.store import Store
 from bot.store.imports import pack
 from bot.store.jobs import ANALYSIS, FILE, REPLAY, JobRecord, unpack_file
 from bot.work_claims import OWNER, gone
-from bot.worker_lanes import HeavyWorkFailed, HeavyWorkOverBudget
+from bot.worker_lanes import HeavyWorkFailed, HeavyWorkOverBudget, on_loop, throttled
 from engine import VARIANTS, GameError
 from engine.ai.coaches import ANALYSES
 from engine.ai.coaching import Analysis, AnalysisStopped, ProgressReport, StopCheck, analysis_to_json
@@ -69,7 +69,8 @@ class Analyser(Protocol):
 
 class InThread:
     """An ``Analyser`` without worker processes: a thread, stopped by ``should_stop``; ``progress`` is
-    told on the event loop (the analysis reports from its thread)."""
+    told on the event loop (the analysis reports from its thread), at most every
+    ``bot.worker_lanes.PROGRESS_EVERY`` seconds and once at the end, as from a heavy worker."""
 
     async def analyse(
         self,
@@ -79,14 +80,7 @@ class InThread:
         should_stop: StopCheck,
         progress: ProgressReport | None = None,
     ) -> Analysis:
-        report: ProgressReport | None = None
-        if progress is not None:
-            loop = asyncio.get_running_loop()
-            told = progress
-
-            def report(done: int, total: int) -> None:
-                loop.call_soon_threadsafe(told, done, total)
-
+        report = None if progress is None else throttled(on_loop(asyncio.get_running_loop(), progress))
         return await asyncio.to_thread(ANALYSES[game], options, list(log), should_stop, report)
 
 
@@ -117,7 +111,7 @@ class JobRunner(ReplayRuns):
         self._stop = threading.Event()
         self._wake = asyncio.Event()
         self._tasks: list[asyncio.Task[None]] = []
-        self.running: dict[int, _Running] = {}
+        self.running: dict[int, RunningJob] = {}
         #: jobs this runner ended since start (tests and the bench wait on it)
         self.ended = 0
         self.changed = asyncio.Event()
@@ -209,7 +203,7 @@ class JobRunner(ReplayRuns):
 
     async def run(self, job: JobRecord) -> None:
         """Compute a job this process holds, and save its end (a failure included)."""
-        running = self.running[job.id] = _Running(job)
+        running = self.running[job.id] = RunningJob(job)
         beat = asyncio.get_running_loop().create_task(self._beat(running), name=f"ringside-job-{job.id}-beat")
         try:
             await self._run(running)
@@ -225,7 +219,7 @@ class JobRunner(ReplayRuns):
             self.running.pop(job.id, None)
             self.changed.set()
 
-    async def _run(self, running: _Running) -> None:
+    async def _run(self, running: RunningJob) -> None:
         job = running.job
         if job.kind == REPLAY:
             await self._replay(running)
@@ -331,7 +325,7 @@ class JobRunner(ReplayRuns):
         if self.on_end is not None:
             self.on_end(job)
 
-    async def _beat(self, running: _Running) -> None:
+    async def _beat(self, running: RunningJob) -> None:
         """Every ``PROGRESS_EVERY``: the job's progress saved and its lease renewed (lost: stop it)."""
         shown = (-1, -1)
         while True:

@@ -22,7 +22,7 @@ from bot.store.challenges import ChallengeStore
 from bot.store.claims import ClaimStore
 from bot.store.connection import Connection, StoreError, WriteFailed
 from bot.store.deadlines import DeadlineStore
-from bot.store.imports import ImportedRecord, ImportStore
+from bot.store.imports import ImportedRecord, ImportStore, NewImport
 from bot.store.jobs import JobStore
 from bot.store.matches import MatchStore
 from bot.store.preferences import PreferenceStore
@@ -47,6 +47,7 @@ __all__ = [
     "ImportedRecord",
     "LoggedAction",
     "MatchRecord",
+    "NewImport",
     "ResultRecord",
     "Store",
     "StoreError",

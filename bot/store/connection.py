@@ -10,7 +10,8 @@ The SQL of the store is written once, in the common dialect of both (``?`` for a
 CONFLICT``, ``RETURNING``, ``CASE``; no SQLite-only functions). The PostgreSQL backend numbers the
 parameters; the migrations are written for each (``bot/migrations/NNN_name.sql`` and
 ``bot/migrations/postgres/NNN_name.sql``, the same numbers, checked by a test to give the same tables,
-columns and indexes).
+columns and indexes). Each backend applies, in its own transaction each, those of ``migrations(dialect)``
+that its ``schema_migrations`` table does not list yet.
 """
 
 from __future__ import annotations
@@ -153,7 +154,7 @@ def statements(sql: str) -> list[str]:
     return found
 
 
-def _migrations(dialect: str = "sqlite") -> list[tuple[int, str, str]]:
+def migrations(dialect: str = "sqlite") -> list[tuple[int, str, str]]:
     """Every migration of ``dialect`` ("sqlite" or "postgres") as (number, file name, SQL), in order."""
     folder = resources.files("bot.migrations")
     if dialect != "sqlite":

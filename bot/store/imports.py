@@ -32,6 +32,23 @@ class ImportedRecord:
     created_at: float
 
 
+@dataclass(frozen=True, slots=True)
+class NewImport:
+    """An imported match to keep (``ImportStore.add``, ``add_import``): its log and its analysis
+    ``pack``-ed, and when it was analysed (``now``)."""
+
+    guild_id: int | None
+    channel_id: int
+    sender_id: int
+    game: str
+    file_name: str
+    names: Sequence[str]
+    options: dict[str, Any]
+    packed_log: bytes
+    packed_analysis: bytes
+    now: float
+
+
 def pack(data: Any) -> bytes:
     return zlib.compress(json.dumps(data, separators=(",", ":")).encode("utf-8"), 6)
 
@@ -40,35 +57,10 @@ class ImportStore:
     def __init__(self, connection: Connection) -> None:
         self._c = connection
 
-    async def add(
-        self,
-        *,
-        guild_id: int | None,
-        channel_id: int,
-        sender_id: int,
-        game: str,
-        file_name: str,
-        names: Sequence[str],
-        options: dict[str, Any],
-        packed_log: bytes,
-        packed_analysis: bytes,
-        now: float,
-    ) -> int:
-        """A new imported match (``pack`` the log and the analysis first, off the event loop); its id."""
+    async def add(self, new: NewImport) -> int:
+        """A new imported match (``pack`` its log and its analysis first, off the event loop); its id."""
         async with self._c.transaction() as db:
-            return await add_import(
-                db,
-                guild_id=guild_id,
-                channel_id=channel_id,
-                sender_id=sender_id,
-                game=game,
-                file_name=file_name,
-                names=names,
-                options=options,
-                packed_log=packed_log,
-                packed_analysis=packed_analysis,
-                now=now,
-            )
+            return await add_import(db, new)
 
     async def posted(self, import_id: int, message_id: int) -> None:
         async with self._c.transaction() as db:
@@ -118,35 +110,22 @@ class ImportStore:
             return await db.execute("DELETE FROM imported_matches WHERE created_at < ?", (created_before,))
 
 
-async def add_import(
-    db: Transaction,
-    *,
-    guild_id: int | None,
-    channel_id: int,
-    sender_id: int,
-    game: str,
-    file_name: str,
-    names: Sequence[str],
-    options: dict[str, Any],
-    packed_log: bytes,
-    packed_analysis: bytes,
-    now: float,
-) -> int:
+async def add_import(db: Transaction, new: NewImport) -> int:
     """``ImportStore.add`` inside the caller's transaction (a file's job ends with it: ``bot.store.jobs``)."""
     found = await db.insert(
         "INSERT INTO imported_matches (guild_id, channel_id, sender_id, game, file_name, names,"
         " options, log, analysis, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         (
-            guild_id,
-            channel_id,
-            sender_id,
-            game,
-            file_name,
-            json.dumps(list(names)),
-            json.dumps(options),
-            packed_log,
-            packed_analysis,
-            now,
+            new.guild_id,
+            new.channel_id,
+            new.sender_id,
+            new.game,
+            new.file_name,
+            json.dumps(list(new.names)),
+            json.dumps(new.options),
+            new.packed_log,
+            new.packed_analysis,
+            new.now,
         ),
     )
     assert found is not None

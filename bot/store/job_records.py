@@ -1,4 +1,7 @@
-"""The records of heavy jobs (migration 025, ``bot.store.jobs``): their states, kinds, limits and rows."""
+"""The records of heavy jobs (migration 025, ``bot.store.jobs``): their states, kinds, limits and rows.
+
+The parts of the store that read ``heavy_jobs`` (``bot.store.jobs``, ``bot.store.job_runs``) select
+``LIGHT_COLUMNS`` and turn each row into a ``JobRecord`` with ``job_record``."""
 
 from __future__ import annotations
 
@@ -13,7 +16,7 @@ PRIORITY = {ANALYSIS: 0, REPLAY: 1, FILE: 2}
 """Lower first: our own matches' analyses, then replays (a member waits for seconds of work), then
 imported files (migration 026)."""
 
-_LIGHT = (
+LIGHT_COLUMNS = (
     "id, kind, priority, owner_id, guild_id, channel_id, match_id, game, file_name, size, state, done,"
     " total, message_id, reply_token, shown, attempts, worker, lease_until, error, result_id, posted,"
     " seconds, created_at, started_at, finished_at, replay_of, detail"
@@ -84,7 +87,8 @@ def unpack_file(payload: bytes) -> bytes:
     return zlib.decompress(payload)
 
 
-def _record(row: Row) -> JobRecord:
+def job_record(row: Row) -> JobRecord:
+    """A ``heavy_jobs`` row, selected with ``LIGHT_COLUMNS``, as a record."""
     return JobRecord(
         id=int(row["id"]),
         kind=row["kind"],

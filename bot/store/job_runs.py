@@ -9,17 +9,17 @@ from typing import Any
 
 from bot.store.analyses import FAILED, PENDING, save_analysis
 from bot.store.connection import Connection
-from bot.store.imports import add_import
+from bot.store.imports import NewImport, add_import
 from bot.store.job_records import (
-    _LIGHT,
     ANALYSIS,
     FILE,
     JOB_DONE,
     JOB_FAILED,
+    LIGHT_COLUMNS,
     QUEUED,
     RUNNING,
     JobRecord,
-    _record,
+    job_record,
 )
 
 
@@ -57,10 +57,10 @@ class JobRuns:
         expired = f" OR (state = '{RUNNING}' AND lease_until <= ?)" if expired_too else ""
         row = await db.one(
             "UPDATE heavy_jobs SET state = ?, worker = ?, lease_until = ?, attempts = attempts + 1,"
-            f" started_at = ?, done = 0 WHERE id = ? AND (state = ?{expired}) RETURNING {_LIGHT}",
+            f" started_at = ?, done = 0 WHERE id = ? AND (state = ?{expired}) RETURNING {LIGHT_COLUMNS}",
             (RUNNING, owner, now + lease, now, job_id, QUEUED, *([now] if expired_too else [])),
         )
-        return None if row is None else _record(row)
+        return None if row is None else job_record(row)
 
     async def progress(self, job_id: int, owner: str, done: int, total: int, until: float) -> bool:
         """The running job's progress, and its lease renewed; False when ``owner`` no longer holds it."""
@@ -109,41 +109,25 @@ class JobRuns:
         """A file analysed: kept (``imported_matches``, to post) with the job's end, in one transaction,
         if ``owner`` still holds the job; the imported match's id (None: not ours any more)."""
         assert job.file_name is not None and job.owner_id is not None
+        new = NewImport(
+            guild_id=job.guild_id,
+            channel_id=job.channel_id,
+            sender_id=job.owner_id,
+            game=job.game,
+            file_name=job.file_name,
+            names=names,
+            options=options,
+            packed_log=packed_log,
+            packed_analysis=packed_analysis,
+            now=now,
+        )
         try:
-            return await self._finish_file(
-                job, owner, names, options, packed_log, packed_analysis, seconds, now
-            )
+            async with self._c.transaction() as db:
+                import_id = await add_import(db, new)
+                if not await self._end(db, job.id, owner, JOB_DONE, None, import_id, seconds, now):
+                    raise _NotOurs  # rolls the import back
         except _NotOurs:
             return None
-
-    async def _finish_file(
-        self,
-        job: JobRecord,
-        owner: str,
-        names: Sequence[str],
-        options: dict[str, Any],
-        packed_log: bytes,
-        packed_analysis: bytes,
-        seconds: float,
-        now: float,
-    ) -> int:
-        assert job.file_name is not None and job.owner_id is not None
-        async with self._c.transaction() as db:
-            import_id = await add_import(
-                db,
-                guild_id=job.guild_id,
-                channel_id=job.channel_id,
-                sender_id=job.owner_id,
-                game=job.game,
-                file_name=job.file_name,
-                names=names,
-                options=options,
-                packed_log=packed_log,
-                packed_analysis=packed_analysis,
-                now=now,
-            )
-            if not await self._end(db, job.id, owner, JOB_DONE, None, import_id, seconds, now):
-                raise _NotOurs  # rolls the import back
         return import_id
 
     async def finish_replay(

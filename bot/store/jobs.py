@@ -17,11 +17,11 @@ from typing import Any
 
 from bot.store.connection import Connection
 from bot.store.job_records import (
-    _LIGHT,
     ANALYSIS,
     FILE,
     JOB_DONE,
     JOB_FAILED,
+    LIGHT_COLUMNS,
     PRIORITY,
     QUEUED,
     REPLAY,
@@ -29,7 +29,7 @@ from bot.store.job_records import (
     JobRecord,
     Limits,
     Refused,
-    _record,
+    job_record,
     pack_file,
     unpack_file,
 )
@@ -41,10 +41,10 @@ async def _admit(db: Any, kind: str, owner_id: int, guild_id: int | None, limits
     await db.serialize("heavy-jobs-admission")  # two at once are counted one after the other
     open_ = _held(kind)
     held = await db.all(
-        f"SELECT {_LIGHT} FROM heavy_jobs WHERE {open_} AND owner_id = ? ORDER BY id", (owner_id,)
+        f"SELECT {LIGHT_COLUMNS} FROM heavy_jobs WHERE {open_} AND owner_id = ? ORDER BY id", (owner_id,)
     )
     if len(held) >= limits.per_member:
-        raise Refused("member", limits.per_member, _record(held[0]))
+        raise Refused("member", limits.per_member, job_record(held[0]))
     if guild_id is not None:
         here = await db.one(f"SELECT COUNT(*) FROM heavy_jobs WHERE {open_} AND guild_id = ?", (guild_id,))
         if here is not None and int(here[0]) >= limits.per_server:
@@ -210,20 +210,20 @@ class JobStore(JobRuns):
     # -- reading ---------------------------------------------------------------------------------------
 
     async def get(self, job_id: int) -> JobRecord | None:
-        row = await self._c.one(f"SELECT {_LIGHT} FROM heavy_jobs WHERE id = ?", (job_id,))
-        return None if row is None else _record(row)
+        row = await self._c.one(f"SELECT {LIGHT_COLUMNS} FROM heavy_jobs WHERE id = ?", (job_id,))
+        return None if row is None else job_record(row)
 
     async def of_match(self, match_id: int) -> JobRecord | None:
-        row = await self._c.one(f"SELECT {_LIGHT} FROM heavy_jobs WHERE match_id = ?", (match_id,))
-        return None if row is None else _record(row)
+        row = await self._c.one(f"SELECT {LIGHT_COLUMNS} FROM heavy_jobs WHERE match_id = ?", (match_id,))
+        return None if row is None else job_record(row)
 
     async def file_of(self, owner_id: int) -> JobRecord | None:
         """The member's file queued or running, if any (the oldest)."""
         row = await self._c.one(
-            f"SELECT {_LIGHT} FROM heavy_jobs WHERE kind = ? AND owner_id = ? AND state IN (?, ?) ORDER BY id",
+            f"SELECT {LIGHT_COLUMNS} FROM heavy_jobs WHERE kind = ? AND owner_id = ? AND state IN (?, ?) ORDER BY id",
             (FILE, owner_id, QUEUED, RUNNING),
         )
-        return None if row is None else _record(row)
+        return None if row is None else job_record(row)
 
     async def payload(self, job_id: int) -> bytes | None:
         row = await self._c.one("SELECT payload FROM heavy_jobs WHERE id = ?", (job_id,))
@@ -232,19 +232,19 @@ class JobStore(JobRuns):
     async def open(self) -> list[JobRecord]:
         """The jobs queued or running, in the order they are taken (running first)."""
         rows = await self._c.all(
-            f"SELECT {_LIGHT} FROM heavy_jobs WHERE state IN (?, ?)"
+            f"SELECT {LIGHT_COLUMNS} FROM heavy_jobs WHERE state IN (?, ?)"
             " ORDER BY CASE WHEN state = ? THEN 0 ELSE 1 END, priority, id",
             (RUNNING, QUEUED, RUNNING),
         )
-        return [_record(r) for r in rows]
+        return [job_record(r) for r in rows]
 
     async def to_tell(self) -> list[JobRecord]:
         """The jobs done or failed whose result (or failure) is not posted yet, oldest first."""
         rows = await self._c.all(
-            f"SELECT {_LIGHT} FROM heavy_jobs WHERE state IN (?, ?) AND posted = 0 ORDER BY id",
+            f"SELECT {LIGHT_COLUMNS} FROM heavy_jobs WHERE state IN (?, ?) AND posted = 0 ORDER BY id",
             (JOB_DONE, JOB_FAILED),
         )
-        return [_record(r) for r in rows]
+        return [job_record(r) for r in rows]
 
     async def seconds_per_action(self, last: int = 20) -> float | None:
         """The wall seconds per action of the ``last`` analyses done (None: none yet; replays, a

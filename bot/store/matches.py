@@ -113,6 +113,61 @@ async def _insert_result(db: Transaction, result: ResultRecord) -> None:
     )
 
 
+_NEW_MATCH = (
+    "INSERT INTO matches (guild_id, channel_id, parent_id, game, options, player0, player1,"
+    " state, version, status, rated, created_at, updated_at, board_version, new_board,"
+    " board_steps, thread_name, thread_on, computer_level, human)"
+    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'active', ?, ?, ?, ?, 1, ?, ?, ?, ?, ?)"
+)
+"""A new match's row (``MatchStore.create``): active, its first board still to show."""
+
+
+async def _insert_match(db: Transaction, values: tuple[Any, ...], human: int | None) -> int:
+    """The new match's row (``_NEW_MATCH`` with ``values``); its id. ``ComputerMatchExists`` if
+    ``human`` has an active match against the computer in that place already."""
+    try:
+        match_id = await db.insert(_NEW_MATCH, values)
+    except Conflict as exc:
+        if "one_computer_match" in exc.constraint or "matches.human" in exc.constraint:
+            raise ComputerMatchExists(human) from exc
+        raise
+    assert match_id is not None
+    return match_id
+
+
+async def _start_live_clock(db: Transaction, match_id: int, live_clock: LiveClock) -> None:
+    """A new match's live clock: its delay, and each seat's reserve full."""
+    await db.execute(
+        "UPDATE matches SET clock_delay = ?, clock_left0 = ?, clock_left1 = ? WHERE id = ?",
+        (live_clock.delay, live_clock.reserve, live_clock.reserve, match_id),
+    )
+
+
+async def _accept_challenge(db: Transaction, challenge_id: int, match_id: int) -> None:
+    """The challenge a new match starts from, accepted; ``ChallengeAnswered`` (which rolls the match
+    back) if it is no longer pending."""
+    changed = await db.execute(
+        "UPDATE challenges SET status = 'accepted', match_id = ? WHERE id = ? AND status = 'pending'",
+        (match_id, challenge_id),
+    )
+    if changed != 1:
+        raise ChallengeAnswered(challenge_id)
+
+
+async def _note_rematch(db: Transaction, rematch_of: int, match_id: int, now: float) -> None:
+    """The finished match ``rematch_of`` noted as rematched by ``match_id``, its Rematch button due to
+    be greyed out now at the latest; ``AlreadyRematched`` (which rolls the match back) if it was
+    rematched already."""
+    changed = await db.execute(
+        "UPDATE matches SET rematch_id = ?,"
+        " rematch_until = CASE WHEN rematch_until > ? THEN ? ELSE rematch_until END"
+        " WHERE id = ? AND rematch_id IS NULL",
+        (match_id, now, now, rematch_of),
+    )
+    if changed != 1:
+        raise AlreadyRematched(rematch_of)
+
+
 class MatchStore:
     """Creating, advancing and ending matches; reading them, their logs, results and history."""
 
@@ -155,62 +210,39 @@ class MatchStore:
         ``live_clock``: the match's live clock, each seat's reserve full.
         """
         async with self._c.transaction() as db:
-            try:
-                match_id = await db.insert(
-                    "INSERT INTO matches (guild_id, channel_id, parent_id, game, options, player0, player1,"
-                    " state, version, status, rated, created_at, updated_at, board_version, new_board,"
-                    " board_steps, thread_name, thread_on, computer_level, human)"
-                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'active', ?, ?, ?, ?, 1, ?, ?, ?, ?, ?)",
-                    (
-                        guild_id,
-                        channel_id,
-                        parent_id,
-                        game,
-                        encode("options", options),
-                        players[0],
-                        players[1],
-                        state,
-                        len(actions),
-                        encode("rated", rated),
-                        now,
-                        now,
-                        len(actions),
-                        encode("board_steps", board_steps),
-                        thread_name,
-                        thread_on,
-                        computer_level,
-                        human,
-                    ),
-                )
-            except Conflict as exc:
-                if "one_computer_match" in exc.constraint or "matches.human" in exc.constraint:
-                    raise ComputerMatchExists(human) from exc
-                raise
-            assert match_id is not None
+            match_id = await _insert_match(
+                db,
+                (
+                    guild_id,
+                    channel_id,
+                    parent_id,
+                    game,
+                    encode("options", options),
+                    players[0],
+                    players[1],
+                    state,
+                    len(actions),
+                    encode("rated", rated),
+                    now,
+                    now,
+                    len(actions),
+                    encode("board_steps", board_steps),
+                    thread_name,
+                    thread_on,
+                    computer_level,
+                    human,
+                ),
+                human,
+            )
             await _insert_actions(db, match_id, 0, actions, now)
             if live_clock is not None:
-                await db.execute(
-                    "UPDATE matches SET clock_delay = ?, clock_left0 = ?, clock_left1 = ? WHERE id = ?",
-                    (live_clock.delay, live_clock.reserve, live_clock.reserve, match_id),
-                )
+                await _start_live_clock(db, match_id, live_clock)
             if deadlines is not None:
                 await set_deadlines(db, match_id, deadlines, now)
             if challenge_id is not None:
-                changed = await db.execute(
-                    "UPDATE challenges SET status = 'accepted', match_id = ? WHERE id = ? AND status = 'pending'",
-                    (match_id, challenge_id),
-                )
-                if changed != 1:
-                    raise ChallengeAnswered(challenge_id)  # rolls the match back
+                await _accept_challenge(db, challenge_id, match_id)
             if rematch_of is not None:
-                changed = await db.execute(
-                    "UPDATE matches SET rematch_id = ?,"
-                    " rematch_until = CASE WHEN rematch_until > ? THEN ? ELSE rematch_until END"
-                    " WHERE id = ? AND rematch_id IS NULL",
-                    (match_id, now, now, rematch_of),
-                )
-                if changed != 1:
-                    raise AlreadyRematched(rematch_of)  # rolls the match back
+                await _note_rematch(db, rematch_of, match_id, now)
         found = await self.get(match_id)
         assert found is not None
         return found

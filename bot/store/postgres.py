@@ -257,7 +257,7 @@ class PostgresConnection(Connection):
 async def _migrate(raw: asyncpg.Connection) -> int:
     await raw.execute("CREATE TABLE IF NOT EXISTS schema_migrations (version BIGINT PRIMARY KEY)")
     applied = {int(row[0]) for row in await raw.fetch("SELECT version FROM schema_migrations")}
-    for number, _name, sql in common._migrations("postgres"):
+    for number, _name, sql in common.migrations("postgres"):
         if number in applied:
             continue
         async with raw.transaction():

@@ -247,7 +247,7 @@ class SqliteConnection(Connection):
         await self.db.execute("CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY)")
         async with self.db.execute("SELECT version FROM schema_migrations") as cur:
             applied = {int(row[0]) for row in await cur.fetchall()}
-        for number, _name, sql in common._migrations():
+        for number, _name, sql in common.migrations():
             if number in applied:
                 continue
             async with self.transaction() as tx:

@@ -191,12 +191,12 @@ async def test_a_migration_merged_later_with_a_lower_number_is_still_applied(
 ) -> None:
     import bot.store.connection as connection
 
-    real = connection._migrations()
+    real = connection.migrations()
     later = (99, "099_x.sql", "CREATE TABLE x99 (a);")
-    monkeypatch.setattr(connection, "_migrations", lambda: [*real, later])
+    monkeypatch.setattr(connection, "migrations", lambda: [*real, later])
     await (await Connection.open(tmp_path / "db.sqlite3")).close()
     merged = (98, "098_y.sql", "CREATE TABLE y98 (a);")
-    monkeypatch.setattr(connection, "_migrations", lambda: [*real, merged, later])
+    monkeypatch.setattr(connection, "migrations", lambda: [*real, merged, later])
     opened = await Connection.open(tmp_path / "db.sqlite3")
     assert await opened.one("SELECT name FROM sqlite_master WHERE name = 'y98'") is not None
     assert await opened.migrate() == 99

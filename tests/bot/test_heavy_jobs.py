@@ -27,13 +27,13 @@ from bot.store.jobs import (
     JobRecord,
     Limits,
     Refused,
-    pack_file,
 )
 from bot.worker_lanes import HeavyWorkFailed, HeavyWorkOverBudget
 from engine.ai import backgammon_analysis
 from engine.ai.coaching import Analysis, AnalysisStopped, ProgressReport, StopCheck
 from fakediscord import FakeDiscord
 from fakediscord.patience import patient
+from tests.bot.heavy_jobs_support import empty_match, job_record, opened_store, queued_file
 from tests.bot.test_analyse_file import ONE_POINT
 from tests.bot.test_coach_discord import change_analysis
 from tests.databases import sql
@@ -79,18 +79,19 @@ def source(user: Any, fake: FakeDiscord, name: str) -> FileSource:
 # -- the store ---------------------------------------------------------------------------------------
 
 
-async def _file(store: Store, owner: int, guild: int | None = 1, limits: Limits | None = None) -> int:
-    return await store.jobs.add_file(
-        owner_id=owner,
-        guild_id=guild,
-        channel_id=10,
-        game="backgammon",
-        file_name=f"m{owner}.mat",
-        payload=pack_file(ONE_POINT),
-        size=30,
-        reply_token=None,
-        limits=limits or Limits(),
-        now=1.0,
+async def finish_empty_file(
+    store: Store, job: JobRecord, owner: str, *, seconds: float, now: float
+) -> int | None:
+    """``job``'s end saved by ``owner`` with an empty analysis of players a and b."""
+    return await store.jobs.finish_file(
+        job,
+        owner,
+        names=("a", "b"),
+        options={},
+        packed_log=b"",
+        packed_analysis=b"",
+        seconds=seconds,
+        now=now,
     )
 
 
@@ -98,28 +99,24 @@ async def _file(store: Store, owner: int, guild: int | None = 1, limits: Limits 
 async def test_files_are_limited_per_member_per_server_and_in_all_and_our_matches_go_first(
     tmp_path: Path,
 ) -> None:
-    store = await Store.open(tmp_path / "db.sqlite3")
-    try:
+    async with opened_store(tmp_path) as store:
         limits = Limits(per_member=1, per_server=3, in_all=4)
-        first = await _file(store, 100, limits=limits)
+        first = await queued_file(store, 100, limits=limits)
         with pytest.raises(Refused) as refused:
-            await _file(store, 100, limits=limits)
+            await queued_file(store, 100, limits=limits)
         assert refused.value.reason == "member" and refused.value.holding is not None
         assert refused.value.holding.id == first
-        await _file(store, 101, limits=limits)
-        await _file(store, 102, limits=limits)
+        await queued_file(store, 101, limits=limits)
+        await queued_file(store, 102, limits=limits)
         with pytest.raises(Refused) as full:
-            await _file(store, 103, limits=limits)
+            await queued_file(store, 103, limits=limits)
         assert (full.value.reason, full.value.limit) == ("server", 3)
-        await _file(store, 104, guild=2, limits=limits)
+        await queued_file(store, 104, guild=2, limits=limits)
         with pytest.raises(Refused) as everywhere:
-            await _file(store, 105, guild=3, limits=limits)
+            await queued_file(store, 105, guild=3, limits=limits)
         assert (everywhere.value.reason, everywhere.value.limit) == ("all", 4)
         # Our own match's analysis, queued after the files, is taken first.
-        made = await store.matches.create(
-            guild_id=1, channel_id=10, parent_id=None, game="backgammon", options={},
-            players=(100, 101), state="{}", actions=[], rated=False, now=5.0,
-        )  # fmt: skip
+        made = await empty_match(store)
         ours = await store.jobs.add_analysis(
             match_id=made.id, game="backgammon", guild_id=1, channel_id=10, size=5, message_id=None, now=6.0
         )
@@ -150,29 +147,11 @@ async def test_files_are_limited_per_member_per_server_and_in_all_and_our_matche
         # Saved once: the end of a job that is no longer ours changes nothing.
         held = await store.jobs.take(first, "host:4:d", 90.0, 60.0)
         assert held is not None
-        kept = await store.jobs.finish_file(
-            held,
-            "host:3:c",
-            names=("a", "b"),
-            options={},
-            packed_log=b"",
-            packed_analysis=b"",
-            seconds=1.0,
-            now=91.0,
-        )
+        kept = await finish_empty_file(store, held, "host:3:c", seconds=1.0, now=91.0)
         assert kept is None and sql(tmp_path / "db.sqlite3", "SELECT COUNT(*) FROM imported_matches") == [
             (0,)
         ]
-        kept = await store.jobs.finish_file(
-            held,
-            "host:4:d",
-            names=("a", "b"),
-            options={},
-            packed_log=b"",
-            packed_analysis=b"",
-            seconds=3.0,
-            now=92.0,
-        )
+        kept = await finish_empty_file(store, held, "host:4:d", seconds=3.0, now=92.0)
         done = await store.jobs.get(first)
         assert kept is not None and done is not None and (done.state, done.result_id) == (JOB_DONE, kept)
         assert await store.jobs.payload(first) is None  # the file's bytes go with the job's end
@@ -183,21 +162,10 @@ async def test_files_are_limited_per_member_per_server_and_in_all_and_our_matche
         # Housekeeping deletes a file's job once posted, after a while; our match's stays with it.
         assert await store.jobs.purge_before(92.0) == 0 and await store.jobs.purge_before(93.0) == 1
         assert await store.jobs.get(first) is None and await store.jobs.get(ours) is not None
-    finally:
-        await store.close()
-
-
-def _job(job_id: int, state: str, size: int, done: int = 0, total: int = 0) -> JobRecord:
-    return JobRecord(
-        id=job_id, kind=FILE, priority=1, owner_id=job_id, guild_id=1, channel_id=1, match_id=None,
-        game="backgammon", file_name="m.mat", size=size, state=state, done=done, total=total,
-        message_id=None, reply_token=None, shown=None, attempts=0, worker=None, lease_until=None,
-        error=None, result_id=None, posted=False, seconds=None, created_at=0.0,
-    )  # fmt: skip
 
 
 def test_a_place_counts_the_work_ahead_at_the_measured_rate_over_the_workers() -> None:
-    jobs = [_job(1, RUNNING, 100, 50, 100), _job(2, QUEUED, 200), _job(3, QUEUED, 300)]
+    jobs = [job_record(1, RUNNING, 100, 50, 100), job_record(2, QUEUED, 200), job_record(3, QUEUED, 300)]
     found = places(jobs, 0.5, 1)
     assert found[1].place == 0 and found[1].seconds == 25.0
     assert (found[2].place, found[2].seconds) == (1, (50 + 200) * 0.5)
@@ -236,11 +204,10 @@ async def test_a_lost_worker_costs_one_more_try_and_two_fail_the_job_with_a_reas
 ) -> None:
     from bot.clock import ManualClock
 
-    store = await Store.open(tmp_path / "db.sqlite3")
-    try:
+    async with opened_store(tmp_path) as store:
         pool = LosingPool(losses)
         runner = JobRunner(store, ManualClock(), pool, owner="host:1:a")
-        job_id = await _file(store, 100)
+        job_id = await queued_file(store, 100)
         for _ in range(2):
             job = await store.jobs.claim(runner.owner, 1.0, 60.0)
             if job is None:
@@ -252,8 +219,6 @@ async def test_a_lost_worker_costs_one_more_try_and_two_fail_the_job_with_a_reas
             assert ended.state == JOB_DONE and ended.result_id is not None
         else:
             assert (ended.state, ended.error) == (JOB_FAILED, FILE_FAILED)
-    finally:
-        await store.close()
 
 
 @pytest.mark.asyncio
@@ -263,19 +228,16 @@ async def test_an_analysis_over_its_cpu_budget_fails_at_once_with_a_reason_and_i
     """A second try of a job that used all its CPU seconds would only use as many again."""
     from bot.clock import ManualClock
 
-    store = await Store.open(tmp_path / "db.sqlite3")
-    try:
+    async with opened_store(tmp_path) as store:
         pool = LosingPool(1, HeavyWorkOverBudget)
         runner = JobRunner(store, ManualClock(), pool, owner="host:1:a")
-        job_id = await _file(store, 100)
+        job_id = await queued_file(store, 100)
         job = await store.jobs.claim(runner.owner, 1.0, 60.0)
         assert job is not None
         await runner.run(job)
         ended = await store.jobs.get(job_id)
         assert ended is not None and (ended.state, ended.error) == (JOB_FAILED, FILE_FAILED)
         assert pool.calls == 1 and await store.jobs.claim(runner.owner, 2.0, 60.0) is None
-    finally:
-        await store.close()
 
 
 # -- on Discord ----------------------------------------------------------------------------------------
@@ -357,16 +319,11 @@ async def test_a_file_killed_mid_analysis_is_taken_up_again_at_the_next_start(
 ) -> None:
     """A job left running by a process that died (its lease not run out) goes back to the queue at
     the next start on SQLite, where one process holds the database."""
-    store = await Store.open(tmp_path / "db.sqlite3")
     alice = fake.add_user("alice")
-    job_id = await store.jobs.add_file(
-        owner_id=alice.id, guild_id=fake.guild.id, channel_id=fake.channel.id, game="backgammon",
-        file_name="orphan.mat", payload=pack_file(ONE_POINT), size=30, reply_token=None, limits=Limits(),
-        now=1.0,
-    )  # fmt: skip
-    assert await store.jobs.take(job_id, "elsewhere:99999999:dead", 1.0, 1e9) is not None
-    await store.jobs.answered(job_id, None, "orphan.mat: place 1")
-    await store.close()
+    async with opened_store(tmp_path) as store:
+        job_id = await queued_file(store, alice.id, fake.guild.id, channel=fake.channel.id, name="orphan.mat")
+        assert await store.jobs.take(job_id, "elsewhere:99999999:dead", 1.0, 1e9) is not None
+        await store.jobs.answered(job_id, None, "orphan.mat: place 1")
     bot = await start_bot(fake, tmp_path / "db.sqlite3")
     await fake.wait_for(
         lambda: any(

@@ -9,13 +9,13 @@ from typing import Any
 
 import pytest
 
-from bot.store.connection import Connection, _migrations
+from bot.store.connection import Connection, migrations
 from tests import databases
 
 
 def test_both_backends_have_the_same_migrations() -> None:
-    sqlite = [(number, name) for number, name, _ in _migrations("sqlite")]
-    postgres = [(number, name) for number, name, _ in _migrations("postgres")]
+    sqlite = [(number, name) for number, name, _ in migrations("sqlite")]
+    postgres = [(number, name) for number, name, _ in migrations("postgres")]
     assert sqlite == postgres
 
 

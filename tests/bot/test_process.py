@@ -359,20 +359,26 @@ async def test_kill_9_of_the_bot_takes_its_worker_processes_with_it(tmp_path: Pa
 
 @contextlib.asynccontextmanager
 async def bot_processes(
-    directory: Path, fake: FakeDiscord
+    directory: Path, fake: FakeDiscord, prelude: str = ""
 ) -> AsyncIterator[Callable[[], Awaitable[Process]]]:
     """Starts ``python -m bot`` processes against ``fake`` served locally, on the database
     ``directory/db.sqlite3``, all logging to ``directory/bot.log`` (printed if the block fails); each
-    is stopped at the end. Yields ``start()``, which returns a process once the bot has synced."""
+    is stopped at the end. Yields ``start()``, which returns a process once the bot has synced.
+    ``prelude``: Python statements each process runs first (a test's bounds, such as a constant of
+    ``app.client`` changed)."""
     log_path = directory / "bot.log"
     started: list[Process] = []
     async with FakeDiscordServer(fake) as server:
         env = _env(directory, DISCORD_TOKEN=fake.token, **process_env(directory / "db.sqlite3"))
+        command = server.bot_command()
+        if prelude:
+            launch = "import sys; from fakediscord.run_bot import main; sys.exit(main(sys.argv[1:]))"
+            command = [sys.executable, "-c", f"{prelude}\n{launch}", *command[3:]]
         with log_path.open("wb") as log:
 
             async def start() -> Process:
                 proc = await asyncio.create_subprocess_exec(
-                    *server.bot_command(),
+                    *command,
                     cwd=directory,
                     env=env,
                     stdout=log,

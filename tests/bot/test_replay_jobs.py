@@ -18,14 +18,20 @@ from bot.clock import ManualClock
 from bot.jobs import runner as runner_module
 from bot.jobs.runner import JobRunner
 from bot.replays import KEPT_AT_RESTART, MAKING
-from bot.store import Store
-from bot.store.jobs import ANALYSIS, FILE, QUEUED, REPLAY, Limits, pack_file
+from bot.store.jobs import ANALYSIS, FILE, QUEUED, REPLAY, Limits
 from bot.worker_lanes import HeavyWorkOverBudget
 from fakediscord import FakeDiscord
 from fakediscord.patience import patient
 from render.replay import ReplayGif, ReplayTooLarge, write_progress
-from tests.bot.test_analyse_file import ONE_POINT
-from tests.bot.test_replay_command import _finished_match, over
+from tests.bot.heavy_jobs_support import (
+    ask_replay,
+    bot_with_a_finished_match,
+    empty_match,
+    job_record,
+    opened_store,
+    queued_file,
+)
+from tests.bot.test_replay_command import over
 from tests.databases import sql
 from tests.support import start_bot, stop_bot
 
@@ -68,15 +74,14 @@ async def test_a_replay_is_queued_with_its_place_shows_its_frames_and_is_posted_
     fake: FakeDiscord, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr("app.client.REPLAY_LANES", 1)  # one made at a time: the second waits
-    bot = await start_bot(fake, tmp_path / "db.sqlite3")
-    match_id, channel = await _finished_match(fake, bot)
+    bot, match_id, channel = await bot_with_a_finished_match(fake, tmp_path)
     release = held(bot, monkeypatch)
     carol, dave = fake.add_user("carol"), fake.add_user("dave")
-    first = await fake.slash(carol, "replay", {"match": match_id}, channel=channel, idle=True)
+    first = await ask_replay(fake, match_id, channel, carol)
     await fake.wait_for(
         lambda: said(first, f"{MAKING} 40 of 212 frames"), timeout=patient(30), what="its frames"
     )
-    second = await fake.slash(dave, "replay", {"match": match_id}, channel=channel, idle=True)
+    second = await ask_replay(fake, match_id, channel, dave)
     assert second.message is not None and not second.ephemeral
     assert second.message.content == f"{MAKING} (place 1 in the queue, ready in under a minute)"
     # One at a time per member: refused at once, privately, the limit named.
@@ -104,12 +109,9 @@ async def test_a_replay_is_queued_with_its_place_shows_its_frames_and_is_posted_
 async def test_a_replay_being_made_at_a_restart_is_made_after_it_and_posted_once(
     fake: FakeDiscord, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    bot = await start_bot(fake, tmp_path / "db.sqlite3")
-    match_id, channel = await _finished_match(fake, bot)
+    bot, match_id, channel = await bot_with_a_finished_match(fake, tmp_path)
     held(bot, monkeypatch)  # never released: this process stops while it is being made
-    asked = await fake.slash(
-        fake.add_user("carol"), "replay", {"match": match_id}, channel=channel, idle=True
-    )
+    asked = await ask_replay(fake, match_id, channel)
     await fake.wait_for(
         lambda: said(asked, f"{MAKING} 40 of 212 frames"), timeout=patient(30), what="its frames"
     )
@@ -136,16 +138,13 @@ async def test_a_replay_being_made_at_a_restart_is_made_after_it_and_posted_once
 async def test_a_replay_too_large_is_told_privately(
     fake: FakeDiscord, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    bot = await start_bot(fake, tmp_path / "db.sqlite3")
-    match_id, channel = await _finished_match(fake, bot)
+    bot, match_id, channel = await bot_with_a_finished_match(fake, tmp_path)
 
     async def too_large(*args: Any, **kwargs: Any) -> ReplayGif:
         raise ReplayTooLarge("even the fewest frames are too large")
 
     monkeypatch.setattr(bot.render_pool, "replay", too_large)
-    asked = await fake.slash(
-        fake.add_user("carol"), "replay", {"match": match_id}, channel=channel, idle=True
-    )
+    asked = await ask_replay(fake, match_id, channel)
     await over(bot)
     assert asked.private is not None
     assert asked.private.content == f"Match #{match_id} is too long for a replay Discord would take."
@@ -161,11 +160,10 @@ async def test_a_replay_made_after_its_token_ran_out_is_posted_in_the_channel_fo
     fake: FakeDiscord, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     clock = ManualClock()
-    bot = await start_bot(fake, tmp_path / "db.sqlite3", clock)
-    match_id, channel = await _finished_match(fake, bot)
+    bot, match_id, channel = await bot_with_a_finished_match(fake, tmp_path, clock)
     release = held(bot, monkeypatch)
     carol = fake.add_user("carol")
-    await fake.slash(carol, "replay", {"match": match_id}, channel=channel, idle=True)
+    await ask_replay(fake, match_id, channel, carol)
     clock.advance(20 * 60)  # Discord honours an interaction's token for 15 minutes
     release.set()
     await over(bot)
@@ -178,16 +176,9 @@ async def test_a_replay_made_after_its_token_ran_out_is_posted_in_the_channel_fo
 
 @pytest.mark.asyncio
 async def test_replays_are_taken_after_our_analyses_and_before_imported_files(tmp_path: Path) -> None:
-    store = await Store.open(tmp_path / "db.sqlite3")
-    try:
-        made = await store.matches.create(
-            guild_id=1, channel_id=10, parent_id=None, game="backgammon", options={},
-            players=(100, 101), state="{}", actions=[], rated=False, now=5.0,
-        )  # fmt: skip
-        await store.jobs.add_file(
-            owner_id=100, guild_id=1, channel_id=10, game="backgammon", file_name="m.mat",
-            payload=pack_file(ONE_POINT), size=30, reply_token=None, limits=Limits(), now=1.0,
-        )  # fmt: skip
+    async with opened_store(tmp_path) as store:
+        made = await empty_match(store)
+        await queued_file(store, 100, name="m.mat")
         await store.jobs.add_replay(
             owner_id=101, guild_id=1, channel_id=10, match_id=made.id, game="backgammon", size=5,
             detail="{}", reply_token=None, limits=Limits(), now=2.0,
@@ -199,8 +190,6 @@ async def test_replays_are_taken_after_our_analyses_and_before_imported_files(tm
         while (job := await store.jobs.claim("host:1:a", 10.0, 60.0, (ANALYSIS, REPLAY, FILE))) is not None:
             taken.append(job.kind)
         assert taken == [ANALYSIS, REPLAY, FILE]
-    finally:
-        await store.close()
 
 
 @pytest.mark.asyncio
@@ -210,11 +199,8 @@ async def test_a_worker_process_makes_a_replay_through_the_database_and_the_bot_
     """What ``python -m bot worker`` does with a replay handed to it (``bot.jobs.worker``: a runner
     without lanes, replays made in a thread): the GIF goes through the database, the bot posts it."""
     monkeypatch.setattr("app.client.REPLAY_LANES", 0)  # the bot makes none itself here
-    bot = await start_bot(fake, tmp_path / "db.sqlite3")
-    match_id, channel = await _finished_match(fake, bot)
-    asked = await fake.slash(
-        fake.add_user("carol"), "replay", {"match": match_id}, channel=channel, idle=True
-    )
+    bot, match_id, channel = await bot_with_a_finished_match(fake, tmp_path)
+    asked = await ask_replay(fake, match_id, channel)
     (job,) = await bot.store.jobs.open()
     without = JobRunner(bot.store, bot.clock, owner="elsewhere:1:a", lanes=0)
     assert not await without.run_id(job.id)  # a worker without a replayer leaves it to the bot
@@ -234,8 +220,7 @@ async def test_a_worker_process_makes_a_replay_through_the_database_and_the_bot_
 async def test_a_replay_over_its_cpu_budget_is_told_at_once_and_not_tried_again(
     fake: FakeDiscord, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    bot = await start_bot(fake, tmp_path / "db.sqlite3")
-    match_id, channel = await _finished_match(fake, bot)
+    bot, match_id, channel = await bot_with_a_finished_match(fake, tmp_path)
     tries: list[int] = []
 
     async def over_budget(*args: Any, **kwargs: Any) -> ReplayGif:
@@ -243,9 +228,7 @@ async def test_a_replay_over_its_cpu_budget_is_told_at_once_and_not_tried_again(
         raise HeavyWorkOverBudget("a heavy job ran past its CPU budget")
 
     monkeypatch.setattr(bot.render_pool, "replay", over_budget)
-    asked = await fake.slash(
-        fake.add_user("carol"), "replay", {"match": match_id}, channel=channel, idle=True
-    )
+    asked = await ask_replay(fake, match_id, channel)
     await over(bot)
     assert tries == [1]
     assert asked.private is not None and "could not be made in time: the bot is busy" in asked.private.content
@@ -260,10 +243,9 @@ def test_a_replay_s_place_counts_the_replays_ahead_only_at_the_replays_rate() ->
     from dataclasses import replace
 
     from bot.jobs.places import REPLAY_SECONDS_PER_ACTION, places
-    from tests.bot.test_heavy_jobs import _job
 
-    analysis = _job(1, "running", 10_000)
-    first, second = (replace(_job(i, QUEUED, 500), kind=REPLAY) for i in (2, 3))
+    analysis = job_record(1, "running", 10_000)
+    first, second = (replace(job_record(i, QUEUED, 500), kind=REPLAY) for i in (2, 3))
     found = places([analysis, first, second], 0.5, 1, replay_workers=1)
     assert (found[2].place, found[2].seconds) == (1, 500 * REPLAY_SECONDS_PER_ACTION)
     assert (found[3].place, found[3].seconds) == (2, 1000 * REPLAY_SECONDS_PER_ACTION)

@@ -1,7 +1,8 @@
 """``python -m bot worker`` (issue 34, ``bot.jobs.worker``): heavy jobs run by worker processes on
 PostgreSQL, dispatched by pgqueuer, posted by the bot once. Real processes on a real server: the bot
 (``HEAVY_JOBS=0``: it runs none itself) and two workers; a worker killed mid-analysis loses its job to
-the other, and every connection dropped (what a server restart does) loses nothing."""
+the other, every connection dropped (what a server restart does) loses nothing, and a replay made by
+a worker is posted by the bot."""
 
 from __future__ import annotations
 
@@ -17,7 +18,8 @@ import asyncpg
 import pytest
 
 from app.render_pool import HEAVY_NICE
-from fakediscord import FakeDiscord
+from fakediscord import FakeDiscord, FakeMessage, FakeUser
+from fakediscord.matches import match_id_of
 from fakediscord.patience import patient
 from tests.bot.test_process import REPO, bot_processes
 from tests.databases import process_env, sql, url_for
@@ -92,11 +94,16 @@ def niceness(pid: int) -> int:
     return int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[16])
 
 
+def worker_pid(owner: str) -> int:
+    """The process id in a job's ``worker`` (``bot.work_claims.owner_name``: machine, pid, token)."""
+    return int(owner.rsplit(":", 2)[1])
+
+
 def running_worker_pid(db: Path) -> int | None:
     rows = sql(db, "SELECT worker FROM heavy_jobs WHERE state = 'running'")
     if not rows or rows[0][0] is None:
         return None
-    return int(str(rows[0][0]).rsplit(":", 2)[1])
+    return worker_pid(str(rows[0][0]))
 
 
 async def until(predicate: object, seconds: float, what: str) -> None:
@@ -121,14 +128,54 @@ async def drop_every_connection(db: Path) -> None:
         await admin.close()
 
 
+@pytest.fixture
+def fake(monkeypatch: pytest.MonkeyPatch) -> FakeDiscord:
+    """The Discord of the bot process (in place of the in-process one of ``tests/conftest.py``), a bot
+    that runs no heavy job itself (``HEAVY_JOBS=0``): the workers do."""
+    monkeypatch.setenv("HEAVY_JOBS", "0")
+    return FakeDiscord(timeout=30, token="process-token")
+
+
+async def posted_once(fake: FakeDiscord, channel: int, db: Path, start: str) -> FakeMessage:
+    """The one public message of ``channel`` that starts with ``start`` (a job's result), once its job
+    is marked posted."""
+    posted = [m for m in fake.messages_in(channel) if not m.ephemeral and m.content.startswith(start)]
+    assert len(posted) == 1, [m.content for m in fake.messages_in(channel)]
+    await until(lambda: sql(db, "SELECT posted FROM heavy_jobs") == [(1,)], 30, "the job marked posted")
+    return posted[0]
+
+
+async def finished_match(fake: FakeDiscord, db: Path, alice: FakeUser, bob: FakeUser) -> tuple[int, int]:
+    """A ring match between ``alice`` and ``bob`` played through the bot process and resigned by
+    ``alice``: (its id, its thread)."""
+    challenged = await fake.slash(alice, "challenge", {"opponent": bob, "game": "ring"})
+    challenge = challenged.message
+    assert challenge is not None
+    await fake.click(bob, challenge, next(c for c in challenge.custom_ids if c.endswith(":accept")))
+    await fake.wait_for(
+        lambda: (t := fake.thread_of(challenge)) is not None and bool(fake.messages_in(t)), 60, "the board"
+    )
+    thread = fake.thread_of(challenge)
+    assert thread is not None
+    match_id = match_id_of(fake.messages_in(thread)[-1])
+    prompt = await fake.slash(alice, "resign", channel=thread.id)
+    await fake.wait_for(lambda: prompt.message is not None, 60, "the resign prompt")
+    assert prompt.message is not None
+    await fake.click(alice, prompt.message, next(c for c in prompt.message.custom_ids if c.endswith(":yes")))
+    await until(
+        lambda: sql(db, "SELECT status FROM matches WHERE id = ?", (match_id,)) != [("active",)],
+        60,
+        "the match over",
+    )
+    return match_id, thread.id
+
+
 @pytest.mark.postgres_only("workers take heavy jobs from PostgreSQL (pgqueuer)")
 @pytest.mark.asyncio
 async def test_a_worker_killed_mid_analysis_loses_its_job_to_another_and_it_is_posted_once(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, fake: FakeDiscord
 ) -> None:
-    monkeypatch.setenv("HEAVY_JOBS", "0")
     db = tmp_path / "db.sqlite3"
-    fake = FakeDiscord(timeout=30, token="process-token")
     alice = fake.add_user("alice")
     async with bot_processes(tmp_path, fake) as start:
         await start()
@@ -156,23 +203,15 @@ async def test_a_worker_killed_mid_analysis_loses_its_job_to_another_and_it_is_p
             await fake.wait_for(
                 lambda: "seven.mat is analysed" in asked.private.content, 900, "the analysis posted"
             )
-            posted = [m for m in fake.messages_in(fake.channel) if not m.ephemeral]
-            assert len(posted) == 1 and posted[0].content.startswith("📊 **Analysis of seven.mat**")
-            await until(
-                lambda: sql(db, "SELECT posted FROM heavy_jobs") == [(1,)], 30, "the job marked posted"
-            )
+            await posted_once(fake, fake.channel.id, db, "📊 **Analysis of seven.mat**")
             assert sql(db, "SELECT state, attempts FROM heavy_jobs") == [("done", 2)]
             assert sql(db, "SELECT COUNT(*) FROM imported_matches") == [(1,)]
 
 
 @pytest.mark.postgres_only("workers take heavy jobs from PostgreSQL (pgqueuer)")
 @pytest.mark.asyncio
-async def test_every_connection_dropped_during_a_job_loses_nothing(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setenv("HEAVY_JOBS", "0")
+async def test_every_connection_dropped_during_a_job_loses_nothing(tmp_path: Path, fake: FakeDiscord) -> None:
     db = tmp_path / "db.sqlite3"
-    fake = FakeDiscord(timeout=30, token="process-token")
     alice = fake.add_user("alice")
     async with bot_processes(tmp_path, fake) as start:
         await start()
@@ -185,12 +224,41 @@ async def test_every_connection_dropped_during_a_job_loses_nothing(
                 900,
                 "the analysis posted",
             )
-            posted = [m for m in fake.messages_in(fake.channel) if not m.ephemeral]
-            assert len(posted) == 1 and posted[0].content.startswith("📊 **Analysis of seven.mat**")
-            await until(
-                lambda: sql(db, "SELECT posted FROM heavy_jobs") == [(1,)], 30, "the job marked posted"
-            )
+            await posted_once(fake, fake.channel.id, db, "📊 **Analysis of seven.mat**")
             assert sql(db, "SELECT state FROM heavy_jobs") == [("done",)]
+
+
+NO_REPLAYS_HERE = "import app.client; app.client.REPLAY_LANES = 0"
+"""The bot process makes no replay itself (it would otherwise race the worker for the job)."""
+
+
+@pytest.mark.postgres_only("workers take heavy jobs from PostgreSQL (pgqueuer)")
+@pytest.mark.asyncio
+async def test_a_replay_is_made_by_a_worker_and_posted_once_by_the_bot(
+    tmp_path: Path, fake: FakeDiscord
+) -> None:
+    db = tmp_path / "db.sqlite3"
+    alice, bob, carol = (fake.add_user(name) for name in ("alice", "bob", "carol"))
+    async with bot_processes(tmp_path, fake, prelude=NO_REPLAYS_HERE) as start:
+        await start()
+        match_id, thread = await finished_match(fake, db, alice, bob)
+        async with workers(tmp_path, 1) as (worker,):
+            asked = await fake.slash(carol, "replay", {"match": match_id}, channel=thread)
+            title = f"Replay of match #{match_id}, Ring"
+            await fake.wait_for(
+                lambda: asked.message is not None and asked.message.content.startswith(title),
+                300,
+                "the replay posted",
+            )
+            assert asked.message is not None
+            assert asked.message.attachment(f"match-{match_id}.gif").data.startswith(b"GIF8")
+            assert (await posted_once(fake, thread, db, title)).id == asked.message.id
+            # Made once, by the worker, and its GIF not kept once posted.
+            ((kind, state, attempts, owner, kept),) = sql(
+                db, "SELECT kind, state, attempts, worker, result FROM heavy_jobs"
+            )
+            assert (kind, state, attempts, kept) == ("replay", "done", 1, None)
+            assert worker_pid(str(owner)) == worker.pid
 
 
 def test_a_worker_without_postgresql_and_a_bot_without_heavy_jobs_on_sqlite_are_refused_in_one_line(
