@@ -17,15 +17,13 @@ from discord.ext import commands
 from bot.analyses import FileNotAnalysed, FileSource
 from bot.history import NoMatchHere
 from bot.session import (
-    MatchOver,
-    NotInMatch,
-    NotYourTurn,
     Session,
     StaleControl,
     UserError,
     check_readable,
     deciding_seat,
 )
+from bot.session_errors import MatchOver, NotInMatch, NotYourTurn
 from bot.store import MatchRecord
 from cogs.analysis_posts import AnalysisPosts, FilePosts
 from cogs.analysis_words import SCALE_WORDS, signed

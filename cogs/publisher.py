@@ -28,7 +28,8 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.board_repair import BACKOFF, QUICK_TRIES
-from bot.session import REMATCH_SECONDS, Session, UserError, deciding_seat, steps_of, told
+from bot.session import REMATCH_SECONDS, Session, UserError, deciding_seat, told
+from bot.steps import steps_of
 from bot.store import MatchRecord, StoreError
 from bot.store.analyses import FAILED, POSTED
 from bot.turn_driver import board_waits
