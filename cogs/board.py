@@ -12,7 +12,7 @@ import discord
 
 from bot.session import Session, Step, deciding_seat, in_window, told
 from bot.store import MatchRecord
-from cogs.components import (
+from cogs.control_kinds import (
     GameButton,
     GameSelect,
     HandButton,

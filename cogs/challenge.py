@@ -15,6 +15,7 @@ from bot.publishing import MatchPublisher
 from bot.session import UserError
 from cogs.board import in_brackets
 from cogs.challenge_answers import ChallengeAnswers, ThreadPlan, challenge_view, level_words
+from cogs.control_kinds import CHALLENGE
 from cogs.mentions import pings
 from cogs.replies import reply_privately
 from engine import VARIANTS, GameError, find_variant
@@ -36,7 +37,7 @@ LENGTH_SUGGESTIONS = 13  # how many match lengths the autocomplete offers at mos
 class Challenge(commands.Cog):
     def __init__(self, bot: RingsideBot) -> None:
         self.bot = bot
-        #: the answers to challenges and rematches (``bot.controls.challenge``)
+        #: the answers to challenges and rematches (``bot.controls``, as ``CHALLENGE``)
         self.answers = ChallengeAnswers(self)
 
     @app_commands.command(name="challenge", description="Challenge someone (or me) to a game.")
@@ -325,13 +326,12 @@ class Challenge(commands.Cog):
 
     async def cog_load(self) -> None:
         self.bot.publishers.challenges = self.answers
-        self.bot.controls.challenge = self.answers
+        self.bot.controls.register(CHALLENGE, self.answers)
 
     async def cog_unload(self) -> None:
         if self.bot.publishers.challenges is self.answers:
             self.bot.publishers.challenges = None
-        if self.bot.controls.challenge is self.answers:
-            self.bot.controls.challenge = None
+        self.bot.controls.unregister(CHALLENGE, self.answers)
 
 
 def _variant_of(interaction: discord.Interaction[Any]) -> Variant | None:

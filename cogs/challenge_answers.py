@@ -14,7 +14,7 @@ from bot.challenges import ChallengeError
 from bot.session import REMATCH_SECONDS, MatchCannotStart, UserError
 from bot.store import ChallengeRecord
 from cogs.board import in_brackets
-from cogs.components import ChallengeButton
+from cogs.control_kinds import ChallengeButton
 from cogs.mentions import pings
 from cogs.replies import reply_privately
 from engine import VARIANTS

@@ -23,7 +23,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from cogs.components import OpenRulesButton, RulesButton
+from cogs.control_kinds import RULES, OpenRulesButton, RulesButton
 from cogs.panels import PANELS
 from cogs.panels.base import HandPanel
 from cogs.replies import reply_privately
@@ -256,11 +256,10 @@ class Help(commands.Cog):
         self._files: dict[str, bytes | None] = {}
 
     async def cog_load(self) -> None:
-        self.bot.controls.rules = self
+        self.bot.controls.register(RULES, self)
 
     async def cog_unload(self) -> None:
-        if self.bot.controls.rules is self:
-            self.bot.controls.rules = None
+        self.bot.controls.unregister(RULES, self)
 
     # -- /help ---------------------------------------------------------------------------------------
 

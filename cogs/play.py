@@ -22,7 +22,7 @@ from bot.turn_driver import board_waits
 from cogs.board import (
     match_label,
 )
-from cogs.components import PICK_ARG_LIMIT, MatchPicker, ResignButton
+from cogs.control_kinds import GAME, PICK_ARG_LIMIT, MatchPicker, ResignButton
 from cogs.match_controls import MatchControls
 from cogs.match_notices import MatchNotices
 from cogs.origin import board_link
@@ -44,7 +44,7 @@ class Play(commands.Cog):
     def __init__(self, bot: RingsideBot) -> None:
         self.bot = bot
         self.publisher = BoardPublisher(bot)
-        #: the answers to the matches' controls (``bot.controls.game``)
+        #: the answers to the matches' controls (``bot.controls``, as ``GAME``)
         self.controls = MatchControls(self)
         #: what is shown of a match when the scheduler or another cog asks (``bot.publishers.matches``)
         self.notices = MatchNotices(self)
@@ -55,13 +55,12 @@ class Play(commands.Cog):
 
     async def cog_load(self) -> None:
         self.bot.publishers.matches = self.notices
-        self.bot.controls.game = self.controls
+        self.bot.controls.register(GAME, self.controls)
 
     async def cog_unload(self) -> None:
         if self.bot.publishers.matches is self.notices:
             self.bot.publishers.matches = None
-        if self.bot.controls.game is self.controls:
-            self.bot.controls.game = None
+        self.bot.controls.unregister(GAME, self.controls)
         await self.publisher.close()
 
     # -- commands ------------------------------------------------------------------------------------
