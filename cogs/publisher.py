@@ -90,7 +90,6 @@ class BoardPublisher:
     def __init__(self, bot: RingsideBot) -> None:
         self.bot = bot
         self._locks: dict[int, asyncio.Lock] = {}
-        self._retries: set[asyncio.Task[None]] = set()
         #: seconds before each quick retry of a board that could not be shown; later tries are the
         #: scheduler's (``bot.board_repair.BACKOFF``)
         self.retry_delays: tuple[float, ...] = BACKOFF[:QUICK_TRIES]
@@ -180,8 +179,7 @@ class BoardPublisher:
             return True
 
     async def close(self) -> None:
-        for task in list(self._retries):
-            task.cancel()
+        self.recovery.close()
 
     async def _show(
         self, session: Session, interaction: discord.Interaction[Any] | None, headline: str | None
