@@ -1,5 +1,5 @@
-"""The answers to a match's persistent controls (``bot.controls.game``): game buttons and selects, My hand,
-the standing answers to response windows, Resign and its confirmation, the match picker. Each checks
+"""The answers to a match's persistent controls (``GameControls``, registered in ``bot.controls`` as
+``GAME``): game buttons and selects, My hand, the standing answers to response windows, Resign and its confirmation, the match picker. Each checks
 through the services, acknowledges a change at once and shows its result (a private panel for a turn
 in progress, the public board otherwise)."""
 
