@@ -1,7 +1,7 @@
 """The answers to a match's persistent controls (``GameControls``, registered in ``bot.controls`` as
-``GAME``): game buttons and selects, My hand, the standing answers to response windows, Resign and its confirmation, the match picker. Each checks
-through the services, acknowledges a change at once and shows its result (a private panel for a turn
-in progress, the public board otherwise)."""
+``GAME``): game buttons and selects, My hand, the standing answers to response windows, Resign and its
+confirmation, the match picker. Each checks through the services, acknowledges a change at once and
+shows its result (a private panel for a turn in progress, the public board otherwise)."""
 
 from __future__ import annotations
 
