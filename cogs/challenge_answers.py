@@ -1,5 +1,6 @@
 """The answers to a challenge (``ChallengeControls``, registered in ``bot.controls`` as ``CHALLENGE``;
-``bot.publishers.challenges``): Accept, which starts the match, Decline and Cancel, a challenge that ran out, and Rematch on a finished match."""
+``bot.publishers.challenges``): Accept, which starts the match, Decline and Cancel, a challenge that
+ran out, and Rematch on a finished match."""
 
 from __future__ import annotations
 
