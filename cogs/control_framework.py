@@ -4,10 +4,12 @@ a restart. The controls themselves are declared in ``cogs.control_kinds``.
 Every kind of control is a ``Control``: a declaration of its custom id (``id_format`` with named
 ``fields``, each with its pattern), of who answers it (``answer = GAME.calls(GameControls.on_control)``:
 the role of the handler, registered in ``ControlHandlers``, and the method of that handler's type that
-is called) and of its look (``build``). The base makes the template discord.py matches, the custom id, the parsing
-and the dispatch, so a new kind is a declaration and nothing else. The method is a reference the type
-checker follows: "go to definition" on a kind's ``answer`` lands on the method that answers it, and a
-method of another handler type, or one that does not take the interaction, is a type error.
+is called) and of its look (``build``). The base makes the template discord.py matches, the custom id,
+the parsing and the dispatch, so a new kind is a declaration and nothing else. The method is a
+reference the type checker follows: "go to definition" on a kind's ``answer`` lands on the handler
+type's declaration of the method (its implementation is the registered handler's method of that name),
+and a method of another handler type, or one that does not take the interaction, is a type error; a
+kind whose fields are not the method's parameters fails as it is declared (``_check_answers``).
 
 A custom id is data a modified client can forge: a kind answers only the component type it makes
 (a button kind refuses a select, and the other way round), its fields match only values the bot
