@@ -331,6 +331,8 @@ class MatchPicker(Control[discord.ui.Select[Any]]):
     id_format = "pick:{op}[:{arg}]"
     fields = named(op=Field("board|resign|position|move|hint"), arg=Field(f".{{1,{PICK_ARG_LIMIT}}}"))
     answer = GAME.calls(GameControls.on_pick)
+    #: ``/hint``'s picker is answered by the coach.
+    hint_answer: ClassVar[Answer[HintControls]] = HINT.calls(HintControls.on_pick)
 
     @classmethod
     def build(cls, op: str, choices: list[tuple[int, str]], arg: str = "") -> MatchPicker:
@@ -342,9 +344,6 @@ class MatchPicker(Control[discord.ui.Select[Any]]):
             options=[discord.SelectOption(label=label[:100], value=str(mid)) for mid, label in choices[:25]],
         )
         return cls(select, op=op, arg=arg)
-
-    #: ``/hint``'s picker is answered by the coach.
-    hint_answer: ClassVar[Answer[HintControls]] = HINT.calls(HintControls.on_pick)
 
     def answer_for(self) -> Answer[Any]:
         return self.hint_answer if self.values["op"] == "hint" else self.answer
