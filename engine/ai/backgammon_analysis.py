@@ -52,6 +52,7 @@ from engine.ai.backgammon_bgsage import (
     sage_board,
     turn_start,
 )
+from engine.ai.backgammon_candidates import cube_candidates, play_candidates
 from engine.ai.backgammon_filter import (
     CubeEquities,
     RollOutlook,
@@ -387,6 +388,7 @@ def double_decision(state: BackgammonState, doubled: bool, cubes: Cubes) -> Deci
         loss=max(0.0, loss),
         unforced=doubled or (_cube_alive(state, seat) and best - double < CLOSE_CUBE),
         **_standing(chosen, (no_double, double)),
+        candidates=cube_candidates(no_double, take, drop),
     )
 
 
@@ -419,6 +421,7 @@ def _take(state: BackgammonState, answer: str, cubes: Cubes) -> Decision:
         loss=max(0.0, worth[best] - worth[answer]),
         unforced=True,
         **_standing(worth[answer], tuple(worth.values())),
+        candidates=cube_candidates(float(cube.equity_nd), float(cube.equity_dt), float(cube.equity_dp)),
     )
 
 
@@ -501,6 +504,7 @@ def _play_decision(
         unforced=True,
         roll=state.dice_text,
         **_standing(equities[chosen], [equity for equity, _ in ranked], choices),
+        candidates=play_candidates(ranked, played),
     )
 
 

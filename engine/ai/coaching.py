@@ -65,6 +65,16 @@ class Hint:
 
 
 @dataclass(frozen=True, slots=True)
+class Candidate:
+    """One choice the engine judged at a decision of a match: a checker play as its notation
+    (``13/7 8/7``) or a cube action (``No double``, ``Double, take``, ``Double, pass``, from the
+    doubler's view), with its equity from the decider's view (the doubler's for the cube)."""
+
+    text: str
+    equity: float
+
+
+@dataclass(frozen=True, slots=True)
 class Decision:
     """One analysed decision of a match."""
 
@@ -95,6 +105,10 @@ class Decision:
     action: int | None = None
     """The index in the match's action log of the action that made the decision: the position it was
     made in is the state before that action (``engine.ai.review.decision_state``)."""
+    candidates: tuple[Candidate, ...] = ()
+    """The choices judged, best first: a checker play's candidates (the played one always among them),
+    a cube decision's three actions; empty in analyses saved before they were kept (the ``.sgf`` file
+    of such a match then carries the moves only)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -166,7 +180,7 @@ def analysis_from_json(data: Mapping[str, Any]) -> Analysis:
             raise ValueError("an analysis has two players")
         return Analysis(
             players=(players[0], players[1]),
-            decisions=tuple(Decision(**d) for d in data["decisions"]),
+            decisions=tuple(_decision(d) for d in data["decisions"]),
             chances=tuple(tuple(float(p) for p in game) for game in data["chances"]),
             scale=Scale(data["scale"]),
             level=str(data["level"]),
@@ -175,3 +189,12 @@ def analysis_from_json(data: Mapping[str, Any]) -> Analysis:
         )
     except (KeyError, TypeError) as exc:
         raise ValueError(f"not a saved analysis: {exc}") from exc
+
+
+def _decision(data: Mapping[str, Any]) -> Decision:
+    """A saved decision: its candidates (JSON lists) back to ``Candidate``; none in older saves."""
+    fields = dict(data)
+    fields["candidates"] = tuple(
+        Candidate(text=str(c["text"]), equity=float(c["equity"])) for c in fields.get("candidates", ())
+    )
+    return Decision(**fields)

@@ -106,15 +106,17 @@ def mat_record(
             actions, score = [], after.score
         state = after
     if ending is not None and ending.winner is not None and not state.is_terminal():
-        actions += _resigned(state, ending.winner)
+        actions += resigned_ending(state, ending.winner)
     if actions:
         games.append(MatGame(score, tuple(actions)))
     return MatMatch(length=state.length, names=names, games=tuple(games), rules=state.rules)
 
 
-def _resigned(state: BackgammonState, winner: int) -> list[MatAction]:
-    """The end of the game under way when the match ended off the board, as a resignation (nothing
-    before the game's first roll: GNU Backgammon has no game to resign then)."""
+def resigned_ending(state: BackgammonState, winner: int) -> list[MatAction]:
+    """The end of the game under way in ``state`` when the match ended off the board with ``winner``
+    winning, as GNU Backgammon would record it (``decline``, ``pass``/``take``, ``rolled``, then
+    ``resign``, ``accept`` and ``win``): nothing before the game's first roll, GNU Backgammon has no
+    game to resign then. The ``.sgf`` export (``sgfexport``) ends such a game the same way."""
     loser = 1 - winner
     if state.phase is Phase.OPENING:
         return []
