@@ -1,12 +1,16 @@
 """The analysis of a finished match, posted as a reply to its result message with its chart and a
 **Review** button; the result message's line about it says how it goes (its place in the queue, its
 progress), then whether it was posted or could not be computed (``bot.analyses`` computes it and calls
-this, its ``AnalysisPublisher``). ``FilePosts``: the same for match files sent to ``/analyse file:``."""
+this, its ``AnalysisPublisher``). ``FilePosts``: the same for match files sent to ``/analyse file:``.
+Both carry the match with its analysis as a file another program opens (``Variant.export_analysis``:
+GNU Backgammon's ``.sgf``), when the game has such a format."""
 
 from __future__ import annotations
 
 import io
 import logging
+import re
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 import aiohttp
@@ -19,8 +23,9 @@ from bot.store.jobs import JobRecord
 from cogs.analysis_words import analysis_text
 from cogs.board import options_text, player_names
 from cogs.control_kinds import OpenReviewButton, Reviewed
+from cogs.match_endings import ATTACHMENT_DESCRIPTION_LIMIT
 from cogs.publisher import ANALYSIS_FAILED, ANALYSIS_PENDING, ANALYSIS_POSTED, ANALYSIS_UNPOSTABLE, transient
-from engine import find_variant
+from engine import Outcome, Variant, find_variant
 from engine.ai.coaching import Analysis, analysis_from_json
 from render import SEAT_STYLES
 
@@ -28,6 +33,32 @@ if TYPE_CHECKING:
     from app.client import RingsideBot
 
 log = logging.getLogger(__name__)
+
+
+def analysed_match_file(
+    variant: Variant,
+    match: tuple[dict[str, Any], Sequence[str], Outcome | None],
+    names: tuple[str, str],
+    analysis: Analysis,
+    filename: str,
+) -> discord.File | None:
+    """The match (its options, action log and ending off the board) with ``analysis`` in it, as the
+    game's file for other programs named ``filename`` + its suffix; None when the game has no such
+    format, or building it failed (logged: the analysis is posted without it)."""
+    options, actions, ending = match
+    try:
+        exported = variant.export_analysis(options, actions, names, analysis, ending)
+    except Exception:
+        log.exception("the analysed match file %s could not be built; the analysis goes without it", filename)
+        return None
+    if exported is None:
+        return None
+    suffix = exported.filename.rsplit(".", 1)[-1]
+    return discord.File(
+        io.BytesIO(exported.data),
+        filename=f"{filename}.{suffix}",
+        description=exported.description[:ATTACHMENT_DESCRIPTION_LIMIT] or None,
+    )
 
 
 class AnalysisPosts:
@@ -59,6 +90,12 @@ class AnalysisPosts:
         if record.result_message_id is not None:
             message = channel.get_partial_message(record.result_message_id)
             reply = {"reference": message.to_reference(fail_if_not_exists=False), "mention_author": False}
+        files = [discord.File(io.BytesIO(chart), filename=f"analysis-{match_id}.png")]
+        history = self.bot.sessions.history
+        played = [a.notation for a in await history.action_log(match_id)]
+        match = (record.options, played, await history.result_of(match_id))
+        sgf = analysed_match_file(variant, match, (shown[0], shown[1]), analysis, f"match-{match_id}")
+        files += [sgf] if sgf is not None else []
         try:
             text = analysis_text(
                 analysis, match_id, variant.title, options_text(session), (shown[0], shown[1])
@@ -67,7 +104,7 @@ class AnalysisPosts:
             review.add_item(OpenReviewButton.build(Reviewed(match_id)))
             sent = await channel.send(
                 text[:2000],
-                file=discord.File(io.BytesIO(chart), filename=f"analysis-{match_id}.png"),
+                files=files,
                 view=review,
                 allowed_mentions=discord.AllowedMentions.none(),
                 **reply,
@@ -170,10 +207,15 @@ class FilePosts:
         channel = self.bot.get_partial_messageable(imported.channel_id, guild_id=imported.guild_id)
         review = discord.ui.View(timeout=None)
         review.add_item(OpenReviewButton.build(Reviewed(imported.id, from_file=True)))
+        files = [discord.File(io.BytesIO(chart), filename="analysis.png")]
+        stem = re.sub(r"[^A-Za-z0-9]+", "-", imported.file_name.rsplit(".", 1)[0]).strip("-")[:40] or "match"
+        match = (imported.options, imported.log, None)
+        sgf = analysed_match_file(variant, match, names, analysis, stem)
+        files += [sgf] if sgf is not None else []
         try:
             sent = await channel.send(
                 text[:2000],
-                file=discord.File(io.BytesIO(chart), filename="analysis.png"),
+                files=files,
                 view=review,
                 allowed_mentions=discord.AllowedMentions.none(),
             )

@@ -15,9 +15,12 @@ from abc import ABC, abstractmethod
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from enum import Enum, StrEnum
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from engine.errors import BadOptionsError, CorruptStateError, IllegalActionError, NotationError
+
+if TYPE_CHECKING:
+    from engine.ai.coaching import Analysis
 
 CHANCE = -1
 """The value of ``GameState.to_move()`` when the next step is a chance outcome."""
@@ -465,6 +468,19 @@ class Variant(ABC):
         play stopped), ``names`` the players' display names in seat order ("" for one unknown),
         ``ending`` how the match ended when play did not end it (a resignation, a timeout), if known.
         """
+        return None
+
+    def export_analysis(
+        self,
+        options: Mapping[str, Any],
+        log: Sequence[str],
+        names: tuple[str, str],
+        analysis: Analysis,
+        ending: Outcome | None = None,
+    ) -> MatchFile | None:
+        """The analysed match as a file another program opens with ``analysis`` in it (backgammon: GNU
+        Backgammon's ``.sgf``), or ``None`` (the default: no such format). The arguments are those of
+        ``export_match``, with the match's analysis."""
         return None
 
     def stop_after_game(self, state: GameState, seat: int) -> Action:

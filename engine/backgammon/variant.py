@@ -7,6 +7,7 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
+from engine.ai.coaching import Analysis
 from engine.backgammon import cube
 from engine.backgammon.board import RuleSet
 from engine.backgammon.flow import session_outcome
@@ -26,6 +27,7 @@ from engine.backgammon.game import (
 from engine.backgammon.matexport import mat_file
 from engine.backgammon.matimport import read_mat
 from engine.backgammon.position_start import PositionCodeError, check_match, read_code, start_from
+from engine.backgammon.sgfexport import sgf_text
 from engine.errors import BadOptionsError, CorruptStateError
 from engine.protocol import (
     Action,
@@ -300,12 +302,36 @@ class BackgammonVariant(Variant):
         text = mat_file(self, options, log, names, ending)
         if text is None:
             return None
-        stem = "-vs-".join(re.sub(r"[^A-Za-z0-9]+", "", name)[:20] or "player" for name in names)
         return MatchFile(
-            filename=f"{stem}.mat",
+            filename=f"{_file_stem(names)}.mat",
             data=text.encode("utf-8"),
             description="The match for GNU Backgammon or eXtreme Gammon (File, Import, .mat)",
         )
+
+    def export_analysis(
+        self,
+        options: Mapping[str, Any],
+        log: Sequence[str],
+        names: tuple[str, str],
+        analysis: Analysis,
+        ending: Outcome | None = None,
+    ) -> MatchFile | None:
+        """The match with its analysis as a GNU Backgammon ``.sgf`` file (``sgfexport``): each
+        decision's candidates with our equities, for GNU Backgammon's File, Open. None where the
+        ``.mat`` file has none (Old English, a set position, no roll)."""
+        text = sgf_text(self, options, log, names, analysis, ending)
+        if text is None:
+            return None
+        return MatchFile(
+            filename=f"{_file_stem(names)}.sgf",
+            data=text.encode("utf-8"),
+            description="The match with this analysis, for GNU Backgammon (File, Open)",
+        )
+
+
+def _file_stem(names: tuple[str, str]) -> str:
+    """The players' names as a file name: ``Alice-vs-Bob``."""
+    return "-vs-".join(re.sub(r"[^A-Za-z0-9]+", "", name)[:20] or "player" for name in names)
 
 
 def _money_rules(resolved: Mapping[str, Any]) -> MoneyRules | None:

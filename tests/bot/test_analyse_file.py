@@ -75,6 +75,8 @@ async def test_a_gnubg_export_is_analysed_and_posted_with_the_players_of_the_fil
     header = posted.content.split("```")[1].splitlines()[1]
     assert "gnubg" in header and "root" in header
     assert posted.attachment("analysis.png").data.startswith(b"\x89PNG")
+    sgf = posted.attachment("gnubg-1-point.sgf").data.decode()  # the file's match with our analysis
+    assert sgf.startswith("(;FF[4]GM[6]") and "PW[gnubg]" in sgf and " E ver 3 " in sgf
     # Nothing of ours was created for it.
     assert await bot.store.matches.active() == [] and await bot.store.analyses.open() == []
     fake.assert_clean()

@@ -222,6 +222,9 @@ async def check_posted(fake: FakeDiscord, bot: Any, thread_id: int, result: Fake
     assert posted.message_reference is not None and int(posted.message_reference["message_id"]) == result.id
     chart = Image.open(io.BytesIO(posted.attachment(f"analysis-{match_id}.png").data))
     assert chart.format == "PNG" and chart.size == (800, 420)
+    # The match with its analysis, for GNU Backgammon (its own test: tests/engine/test_backgammon_sgfexport.py).
+    sgf = posted.attachment(f"match-{match_id}.sgf").data.decode()
+    assert sgf.startswith("(;FF[4]GM[6]") and " E ver 3 " in sgf
     await fake.wait_for(
         lambda: ANALYSIS_POSTED in fake.world.messages[result.id].content,
         timeout=10,

@@ -4,6 +4,7 @@ the winning-chances chart (render.analysis_chart)."""
 from __future__ import annotations
 
 import io
+import json
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
@@ -279,6 +280,17 @@ def test_the_analysis_round_trips_through_json_and_can_be_stopped(
     for decision in older["decisions"]:
         del decision["roll"]
     assert all(d.roll is None for d in analysis_from_json(older).decisions)
+    # Each decision keeps the candidates judged (the .sgf file's), through JSON text too; an analysis
+    # saved before they were kept reads back without them.
+    assert all(d.candidates for d in analysis.decisions)
+    assert analysis_from_json(json.loads(json.dumps(analysis_to_json(analysis)))) == analysis
+    for decision in older["decisions"]:
+        del decision["candidates"]
+    assert all(d.candidates == () for d in analysis_from_json(older).decisions)
+    with pytest.raises(ValueError, match="not a saved analysis"):
+        analysis_from_json(
+            {"decisions": [{"candidates": [1]}], **{k: v for k, v in older.items() if k != "decisions"}}
+        )
     with pytest.raises(ValueError, match="not a saved analysis"):
         analysis_from_json({"players": []})
     with pytest.raises(AnalysisStopped):
