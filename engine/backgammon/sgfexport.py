@@ -22,7 +22,10 @@ Our analysis (``engine.ai.coaching.Analysis``, matched to the moves by ``Decisio
 - our marks: ``BM[2]`` a blunder, ``BM[1]`` an error, ``DO[]`` doubtful (``BC``/``DC`` for the cube
   decision before a move); the depth is ours less one (GNU Backgammon counts plies from 0).
 
-No file (None) where ``.mat`` has none either (``matexport``): Old English, a match with no roll.
+No file (None) where ``.mat`` has none either (``matexport``): Old English, a match started from a set
+position, a match with no roll. A money session with automatic doubles, which ``.mat`` cannot hold,
+has one: each game's root gives its cube (``CV[2]``). The luck of the rolls (``LU[]``) is not written:
+the analysis keeps each player's sum, not each roll's.
 """
 
 from __future__ import annotations

@@ -296,3 +296,20 @@ def test_gnu_backgammon_sees_our_analysis(tmp_path: Path) -> None:
             assert read["dt"] == pytest.approx(node.cube.candidates[1].equity, abs=1e-5)
             cubes += 1
     assert checked >= 10 and cubes >= 1
+
+
+@needs_gnubg
+def test_an_automatic_double_starts_the_games_cube_in_gnu_backgammon(tmp_path: Path) -> None:
+    """A money session with automatic doubles (which a .mat file cannot hold): the game's root says its
+    cube (``CV[2]``), and GNU Backgammon reads each game's result as ours."""
+    given, log, _ = random_session(0, automatic=1)
+    games = sgf_games(VARIANT, given, log)
+    assert games[0].cube == 2 and VARIANT.export_match(given, log, NAMES) is None
+    text = sgf_text(VARIANT, given, log, NAMES)
+    assert text is not None and "CV[2]" in text.split("\n")[0]
+    (tmp_path / "auto.sgf").write_text(text)
+    (read,) = gnubg_reads(tmp_path, [f"load match {tmp_path / 'auto.sgf'}"])
+    assert read[0]["info"]["initial-cube"] == 2
+    assert [(g["info"]["winner"], g["info"]["points-won"]) for g in read] == [
+        ("XO"[game.winner or 0], game.points) for game in games
+    ]
