@@ -91,10 +91,7 @@ class AnalysisPosts:
             message = channel.get_partial_message(record.result_message_id)
             reply = {"reference": message.to_reference(fail_if_not_exists=False), "mention_author": False}
         files = [discord.File(io.BytesIO(chart), filename=f"analysis-{match_id}.png")]
-        history = self.bot.sessions.history
-        played = [a.notation for a in await history.action_log(match_id)]
-        match = (record.options, played, await history.result_of(match_id))
-        sgf = analysed_match_file(variant, match, (shown[0], shown[1]), analysis, f"match-{match_id}")
+        sgf = await self._analysed_file(record, variant, (shown[0], shown[1]), analysis)
         files += [sgf] if sgf is not None else []
         try:
             text = analysis_text(
@@ -125,6 +122,22 @@ class AnalysisPosts:
             raise Unpostable(repr(exc)) from exc
         await self._note_on_result(record, ANALYSIS_POSTED)
         return sent.id
+
+    async def _analysed_file(
+        self, record: MatchRecord, variant: Variant, names: tuple[str, str], analysis: Analysis
+    ) -> discord.File | None:
+        """The match with its analysis for other programs (``analysed_match_file``), or None, also
+        when its log cannot be read (logged: the analysis is posted without it)."""
+        history = self.bot.sessions.history
+        try:
+            played = [a.notation for a in await history.action_log(record.id)]
+            ending = await history.result_of(record.id)
+        except Exception:
+            log.exception("match %s: its log could not be read for its analysed file", record.id)
+            return None
+        return analysed_match_file(
+            variant, (record.options, played, ending), names, analysis, f"match-{record.id}"
+        )
 
     async def analysis_failed(self, match_id: int) -> None:
         record = await self.bot.sessions.history.match(match_id)

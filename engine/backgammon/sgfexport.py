@@ -113,7 +113,8 @@ class _Replay:
         seat = before.turn_seat if before.turn_seat is not None else after.turn_seat or 0
         if isinstance(action, Opening | Roll):
             self.moves = []
-            if isinstance(action, Opening) and after.turn_seat is not None:
+            if isinstance(action, Opening):
+                self.rolled_on = None  # a roll on before a resignation is no decision of this game
                 self.game.cube = after.cube
             if before.phase is not Phase.OPENING or after.turn_seat is not None:
                 self._rolled(seat, before, after)

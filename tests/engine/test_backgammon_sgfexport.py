@@ -127,6 +127,26 @@ def test_cube_decisions_carry_no_double_and_double_take() -> None:
     assert nodes[4].startswith(";W[52")
 
 
+def test_a_roll_on_before_a_resignation_is_on_no_node() -> None:
+    log = [
+        "opening 3-1",
+        "8/5 6/5",
+        "roll",
+        "roll 6-4",
+        "resign single",
+        "accept",
+        "opening 5-2",
+        "13/8 13/11",
+    ]
+    three = (Candidate("No double", 0.45), Candidate("Double, take", 0.4), Candidate("Double, pass", 1.0))
+    rolled_on = Decision(1, 1, 1, "cube", "No double", "No double", 0.0, True, action=2, candidates=three)
+    text = sgf_text(VARIANT, {"length": 3}, log, NAMES, _analysis((rolled_on,)))
+    assert text is not None and "DA[" not in text
+    assert text.rstrip().endswith(
+        ";PL[B]DI[64])\n(;FF[4]GM[6]CA[UTF-8]AP[Ringside]MI[length:3][game:1][ws:1][bs:0]PW[Alice]PB[Bob]RU[Crawford]\n;W[52mhmk])"
+    )
+
+
 def test_a_beaver_is_a_double_back_then_the_doublers_take() -> None:
     given, log, _ = random_session(8, beavers=True)
     text = sgf_text(VARIANT, given, log, NAMES)
