@@ -182,8 +182,20 @@ def test_nackgammon_a_money_game_and_the_matches_without_a_file() -> None:
     options, log, _ = random_match(1, 1, "oldenglish")
     assert sgf_text(VARIANT, options, log, NAMES) is None  # GNU Backgammon does not know the rule
     assert sgf_text(VARIANT, {"length": 3}, [], NAMES) is None  # no roll: nothing to open
+    # A match started from a set position: each game of the file starts from the opening.
+    started = VARIANT.resolve_options({"position": "4HPwATDgc/ABMA:MAHuAAAAAAAE"})
+    assert sgf_text(VARIANT, started, ["13/9 24/21"], NAMES) is None
+    assert VARIANT.export_analysis(started, ["13/9 24/21"], NAMES, _analysis(())) is None
     no_jacoby = sgf_text(VARIANT, {"length": 0, "jacoby": False}, ["opening 3-1", "8/5 6/5"], NAMES)
     assert no_jacoby is not None and "MI[length:0]" in no_jacoby and "RU[" not in no_jacoby
+
+
+def test_the_variant_names_the_file_after_the_players() -> None:
+    exported = VARIANT.export_analysis(
+        {"length": 3}, ["opening 3-1", "8/5 6/5"], ("Ann Lee", "Bo!"), _analysis(())
+    )
+    assert exported is not None and exported.filename == "AnnLee-vs-Bo.sgf"
+    assert exported.data.startswith(b"(;FF[4]GM[6]") and "GNU Backgammon" in exported.description
 
 
 def test_names_are_escaped() -> None:
