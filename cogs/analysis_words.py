@@ -48,7 +48,7 @@ def analysis_text(analysis: Analysis, match_id: int, title: str, options: str, n
         "```\n" + "\n".join(table) + "\n```",
         "PR: 500 × the equity lost per decision, on average (lower is better; 0 plays like the engine). "
         f"Doubtful from {low:.2f} equity lost, error from {mid:.2f}, blunder from {high:.2f}. "
-        luck_words(analysis),
+        + luck_words(analysis),
         f"Engine: {analysis.level}; {SCALE_WORDS[analysis.scale]}. The chart shows the first player's "
         "chance to win each game, before each roll.",
     ]

@@ -106,7 +106,9 @@ def draw_pr_panel(title: str, series: PrSeries) -> Image.Image:
     lines = [pr_subtitle(series)] if shown else list(EMPTY_WORDS)
     for n, line in enumerate(lines):
         text = fit(line, SUBTITLE_SIZE, WIDTH - 2 * MARGIN, bold=False)
-        theme.label(image, (MARGIN, 52 + 30 * n), text, SUBTITLE_SIZE, MUTED, bold=False, stroke=0, cache=False)
+        theme.label(
+            image, (MARGIN, 52 + 30 * n), text, SUBTITLE_SIZE, MUTED, bold=False, stroke=0, cache=False
+        )
     return image
 
 
