@@ -61,7 +61,7 @@ from engine.ai.backgammon_filter import (
     roll_outlook,
 )
 from engine.ai.backgammon_hints import APPROXIMATE, cube_best, level_words, scale_of
-from engine.ai.backgammon_luck import LuckTally, luck_figures, opening_luck
+from engine.ai.backgammon_luck import LuckTally, opening_luck, with_luck
 from engine.ai.coaching import (
     Analysis,
     AnalysisStopped,
@@ -322,9 +322,9 @@ def _analysis(
             if after.result is None:
                 games.append([])
     approximate = APPROXIMATE if first.rules in APPROXIMATE_RULES else None
-    luck = luck_figures((tallies[0].gnu, tallies[1].gnu), first, states[-1])
+    reports = (tallies[0].report(0), tallies[1].report(1))
     return Analysis(
-        players=(replace(tallies[0].report(0), **luck[0]), replace(tallies[1].report(1), **luck[1])),
+        players=with_luck(reports, (tallies[0].gnu, tallies[1].gnu), first, states[-1]),
         decisions=tuple(decisions),
         chances=tuple(tuple(game) for game in games if game),
         scale=scale_of(first),

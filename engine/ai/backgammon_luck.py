@@ -26,10 +26,11 @@ cubes; only MWC adds up over a match and compares with its result (GNU Backgammo
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from bgbot_cpp import eq2mwc, get_met
 
+from engine.ai.coaching import PlayerReport
 from engine.backgammon.game import BackgammonState
 
 Roll = tuple[int, int]
@@ -111,21 +112,26 @@ class LuckTally:
         self.result_luck += luck_in_result_units(luck, state, seat)
 
 
-def luck_figures(
-    tallies: tuple[LuckTally, LuckTally], first: BackgammonState, last: BackgammonState
-) -> tuple[dict[str, float | str], dict[str, float | str]]:
-    """Each seat's ``PlayerReport`` luck fields: ``luck_total``, ``luck_result``, ``result``,
-    ``luck_adjusted`` and ``luck_unit``."""
+def with_luck(
+    reports: tuple[PlayerReport, PlayerReport],
+    tallies: tuple[LuckTally, LuckTally],
+    first: BackgammonState,
+    last: BackgammonState,
+) -> tuple[PlayerReport, PlayerReport]:
+    """The players' ``reports`` with their luck fields (``luck_total``, ``luck_result``, ``result``,
+    ``luck_adjusted``, ``luck_unit``) from ``tallies``, the match played from ``first`` to ``last``."""
     results = (match_result(first, last, 0), match_result(first, last, 1))
+    unit = result_unit(first)
 
-    def fields(seat: int) -> dict[str, float | str]:
+    def report(seat: int) -> PlayerReport:
         mine, theirs = tallies[seat], tallies[1 - seat]
-        return {
-            "luck_total": mine.total,
-            "luck_result": mine.result_luck,
-            "result": results[seat],
-            "luck_adjusted": luck_adjusted(results[seat], mine.result_luck, theirs.result_luck),
-            "luck_unit": result_unit(first),
-        }
+        return replace(
+            reports[seat],
+            luck_total=mine.total,
+            luck_result=mine.result_luck,
+            result=results[seat],
+            luck_adjusted=luck_adjusted(results[seat], mine.result_luck, theirs.result_luck),
+            luck_unit=unit,
+        )
 
-    return fields(0), fields(1)
+    return report(0), report(1)

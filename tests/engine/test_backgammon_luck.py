@@ -4,6 +4,7 @@ each player's report of an analysis (engine.ai.backgammon_analysis); old saved a
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from itertools import islice
 from types import SimpleNamespace
 from typing import cast
@@ -19,11 +20,11 @@ from engine.ai.backgammon_luck import (
     POINTS,
     LuckTally,
     luck_adjusted,
-    luck_figures,
     luck_in_result_units,
     match_result,
     match_winning_chances,
     opening_luck,
+    with_luck,
 )
 from engine.ai.coaching import Analysis, PlayerReport, Scale, analysis_from_json, analysis_to_json
 from engine.ai.selfplay import notations_played
@@ -104,17 +105,19 @@ def test_the_luck_adjusted_result_takes_away_ones_own_luck_and_gives_back_the_op
     assert luck_adjusted(-0.5, 0.40, -0.05) == pytest.approx(-0.95)  # lost with the dice on their side
 
 
-def test_luck_figures_add_up_to_zero_between_the_players() -> None:
+def test_the_luck_adjusted_results_of_the_two_players_add_up_to_zero() -> None:
     first = start({"length": 3})
     tallies = (LuckTally(), LuckTally())
     tallies[0].add(0.2, first, 0)
     tallies[1].add(-0.1, first, 1)
-    mine, theirs = luck_figures(tallies, first, first)
-    assert mine["luck_total"] == pytest.approx(0.2) and theirs["luck_total"] == pytest.approx(-0.1)
-    assert mine["result"] == theirs["result"] == 0.0  # nothing played yet
-    assert mine["luck_adjusted"] == pytest.approx(-float(theirs["luck_adjusted"]))
-    assert mine["luck_unit"] == MWC
-    assert luck_figures(tallies, start({"length": 0}), start({"length": 0}))[0]["luck_unit"] == POINTS
+    report = PlayerReport(0, 0, 0.0, 0, 0, 0, 0.0, 1)
+    mine, theirs = with_luck((report, replace(report, seat=1)), tallies, first, first)
+    assert mine.luck_total == pytest.approx(0.2) and theirs.luck_total == pytest.approx(-0.1)
+    assert mine.result == theirs.result == 0.0  # nothing played yet
+    assert mine.luck_adjusted == pytest.approx(-(theirs.luck_adjusted or 0.0))
+    assert mine.luck_unit == MWC
+    money = start({"length": 0})
+    assert with_luck((report, report), tallies, money, money)[0].luck_unit == POINTS
 
 
 def test_an_analysis_gives_each_player_gnubgs_luck_in_mwc_and_the_luck_adjusted_result() -> None:
