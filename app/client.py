@@ -37,7 +37,8 @@ from cogs.about import About
 from cogs.answer_deadline import ANSWER_DEADLINE, answer_in_time
 from cogs.challenge import Challenge
 from cogs.coach import Coach
-from cogs.components import DYNAMIC_ITEMS, ControlHandlers
+from cogs.control_framework import ControlHandlers
+from cogs.control_kinds import DYNAMIC_ITEMS
 from cogs.help import Help
 from cogs.mentions import NOBODY
 from cogs.outcomes import note

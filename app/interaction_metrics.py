@@ -19,7 +19,7 @@ import discord
 
 from bot.metrics import Metrics
 from cogs.answer_deadline import DeadlineResponse
-from cogs.components import control_kind
+from cogs.control_kinds import control_kind
 from cogs.outcomes import note, outcome_of
 
 COUNTED = (discord.InteractionType.application_command, discord.InteractionType.component)

@@ -5,56 +5,26 @@ action's notation; they get back what happened, or a ``UserError`` whose message
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import random
 
 from bot.board_handoff import BoardHandoff
 from bot.clock import Clock
-from bot.computer_seats import ComputerSeats
+from bot.computer_seats import ComputerSeats, Thinker, think_in_thread
 from bot.history import MatchHistory
 from bot.match_ends import MatchEnds
-from bot.session import (
-    STANDING_PASS,
-    MatchCannotStart,
-    MatchNotFound,
-    NotYourTurn,
-    Played,
-    Session,
-    StaleControl,
-    Step,
-    Thinker,
-    UserError,
-    board_change,
-    check_member,
-    check_own_action,
-    deciding_seat,
-    noted,
-    own_step,
-    parsed,
-    played_next,
-    result_record,
-    session_from,
-    step_of,
-    steps_of,
-    think_in_thread,
-    turn_complete,
-    whose_turn,
-)
+from bot.match_writer import MatchWriter
+from bot.session import Played, Session
+from bot.session_checks import check_member, check_own_action, parsed, played_next, whose_turn
+from bot.session_errors import MatchCannotStart, NotYourTurn, UserError
 from bot.settings import PlayerPreferences, ServerSettings
-from bot.store import Deadlines, LoggedAction, MatchRecord, Store
+from bot.steps import Step, step_of
+from bot.store import LoggedAction, MatchRecord, Store
 from bot.store.matches import AlreadyRematched, ChallengeAnswered, ComputerMatchExists
 from bot.turn_clocks import TurnClocks
-from bot.turn_drafts import RollJudge, TurnDrafts, judge_in_thread
-from bot.turn_driver import (
-    MAX_AUTOMATIC_ACTIONS,
-    RunsForever,
-    board_held,
-    clock_after,
-    forced_steps,
-    next_automatic,
-    others_acted,
-)
+from bot.turn_drafts import RollJudge, TurnChoices, TurnDrafts, judge_in_thread
+from bot.turn_driver import forced_steps
+from bot.turn_policy import deciding_seat, own_step, turn_complete
 from engine import (
     GameError,
     GameState,
@@ -99,6 +69,9 @@ def unsaved_record(
 
 
 class SessionManager:
+    """The services of the matches, built on one ``MatchWriter`` (the sessions in memory, advancing
+    and committing); each service is handed only the parts of the writer and the store it uses."""
+
     def __init__(
         self,
         store: Store,
@@ -114,80 +87,64 @@ class SessionManager:
         # Dice of live games come from the operating system's random source.
         self.rng: random.Random = rng if rng is not None else random.SystemRandom()
         self.computer_ids = set(computer_ids)
-        #: how the computer's move is computed (the bot sets its compute workers' ``computer_move``)
-        self.think: Thinker = think_in_thread
-        self._sessions: dict[int, Session] = {}
-        self._loading = asyncio.Lock()
-        #: the turn clocks, response windows and due work of the matches
-        self.clocks = TurnClocks(self)
-        #: what the publisher notes back about the public boards
-        self.boards = BoardHandoff(self)
         #: what each player asked the bot to do for them (``/preferences``)
         self.preferences = PlayerPreferences(store, clock)
-        #: whether the coach finds a double clearly wrong (the bot sets its compute workers' judge)
-        self.judge: RollJudge = judge_in_thread
-        #: turns in progress: drafts, Undo and Confirm, and what the player's preferences play for them
-        self.drafts = TurnDrafts(self)
+        #: what the player's preferences play for them: Confirm, and a roll (with the coach's judge)
+        self.choices = TurnChoices(self.preferences, judge_in_thread)
+        #: the sessions of the active matches, and every change played and saved on them
+        self.writer = MatchWriter(
+            store.matches, clock, self.rng, self.computer_ids, self.choices.rolls_itself, think_in_thread
+        )
+        #: the turn clocks, response windows and due work of the matches
+        self.clocks = TurnClocks(
+            self.writer, store.matches, store.deadlines, self.settings, self.computer_ids, clock
+        )
+        #: what the publisher notes back about the public boards
+        self.boards = BoardHandoff(self.writer, store.boards, store.matches, clock)
+        #: turns in progress: drafts, Undo and Confirm
+        self.drafts = TurnDrafts(self.writer, store.matches, clock)
         #: what the store says of matches, for the commands
         self.history = MatchHistory(store)
         #: the computer's seats and the one-match-per-place rule
-        self.computer = ComputerSeats(self)
+        self.computer = ComputerSeats(self.computer_ids, self.history)
         #: resignations, and matches ended without a move
-        self.ends = MatchEnds(self)
+        self.ends = MatchEnds(self.writer, store.matches, self.drafts, clock)
+
+    @property
+    def think(self) -> Thinker:
+        """How the computer's move is computed (the bot sets its compute workers' ``computer_move``)."""
+        return self.writer.think
+
+    @think.setter
+    def think(self, think: Thinker) -> None:
+        self.writer.think = think
+
+    @property
+    def judge(self) -> RollJudge:
+        """Whether the coach finds a double clearly wrong (the bot sets its compute workers' judge)."""
+        return self.choices.judge
+
+    @judge.setter
+    def judge(self, judge: RollJudge) -> None:
+        self.choices.judge = judge
 
     # -- loading ---------------------------------------------------------------------------------
 
     async def get(self, match_id: int) -> Session:
-        """The match's session: the one in memory while it is active, else read from the store.
-
-        A match that is over is not kept: each read of it (a Rematch, a late click on an old board)
-        reads it again, and nothing can change it any more.
-        """
-        session = self._sessions.get(match_id)
-        if session is not None:
-            return session
-        async with self._loading:
-            session = self._sessions.get(match_id)
-            if session is None:
-                record = await self.store.matches.get(match_id)
-                if record is None:
-                    raise MatchNotFound("This match does not exist any more.")
-                session = session_from(record)
-                if record.status == "active":
-                    self._sessions[match_id] = session
-        return session
+        """The match's session (``MatchWriter.get``)."""
+        return await self.writer.get(match_id)
 
     async def current(self, match_id: int, seen: int | None, *, reread: bool = False) -> Session:
-        """The match's session for a request made at version ``seen`` (the version in the control that
-        was clicked). When our copy is at another version, the saved match is read again first:
-        another process (or this one's scheduler) may have moved it on, and a control made by that
-        move must not be refused as stale by an old copy. Every write is still conditional on the
-        version it was computed from, so an old copy can never be saved over a newer match."""
-        session = await self.get(match_id)
-        if reread or (seen is not None and seen not in (session.version, session.record.board_version)):
-            async with session.lock:
-                await self.reload(session)
-        return session
+        """The match's session for a request made at version ``seen`` (``MatchWriter.current``)."""
+        return await self.writer.current(match_id, seen, reread=reread)
 
     async def reload(self, session: Session) -> None:
-        """Bring ``session`` up to the saved match if that has moved on (call with its lock held)."""
-        record = await self.store.matches.get(session.id)
-        if record is None or (record.version == session.version and record.status == session.record.status):
-            return
-        fresh = session_from(record)
-        session.record, session.variant, session.state = fresh.record, fresh.variant, fresh.state
-        session.damage, session.draft, session.working = fresh.damage, fresh.draft, fresh.working
-        if record.status != "active":
-            self._forget(session)
+        """Bring ``session`` up to the saved match (``MatchWriter.reload``; call with its lock held)."""
+        await self.writer.reload(session)
 
     def in_memory(self, match_id: int) -> bool:
         """Whether the match's session is held in memory (only active matches are)."""
-        return match_id in self._sessions
-
-    def _forget(self, session: Session) -> None:
-        """Drop a match that has just ended from memory; whoever holds ``session`` may still read it."""
-        if self._sessions.get(session.id) is session:
-            del self._sessions[session.id]
+        return self.writer.in_memory(match_id)
 
     # -- starting ----------------------------------------------------------------------------------
 
@@ -221,7 +178,7 @@ class SessionManager:
         )
         starting = Session(record=stub, variant=variant, state=state)
         steps: list[Step] = []
-        state = await self._advance(starting, state, steps, starting=True)
+        state = await self.writer.advance(starting, state, steps, starting=True)
         now = self.clock.now()
         try:
             record = await self.store.matches.create(
@@ -241,7 +198,7 @@ class SessionManager:
         except AlreadyRematched as exc:
             raise MatchCannotStart(f"Match #{rematch_of} has had its rematch already: {NEW_MATCH}") from exc
         session = Session(record=record, variant=variant, state=state)
-        self._sessions[record.id] = session
+        self.writer.keep(session)
         return Played(session=session, before=None, steps=tuple(steps))
 
     # -- acting ------------------------------------------------------------------------------------
@@ -274,13 +231,15 @@ class SessionManager:
                     raise UserError("Play one step at a time in this game.")
                 after = forced_steps(after, seat, steps)
                 if not turn_complete(after, seat) or (
-                    mode is TurnConfirmation.CONFIRM and not await self.drafts.confirms_itself(user_id)
+                    mode is TurnConfirmation.CONFIRM and not await self.choices.confirms_itself(user_id)
                 ):
                     return await self.drafts.save(session, after, steps)
-            after = await self._advance(session, after, steps)
+            after = await self.writer.advance(session, after, steps)
             for text in more:  # nothing is saved until all of them are played
-                after = await self._advance(session, played_next(session, seat, after, text, steps), steps)
-            return await self._commit(session, state, after, steps)
+                after = await self.writer.advance(
+                    session, played_next(session, seat, after, text, steps), steps
+                )
+            return await self.writer.commit(session, state, after, steps)
 
     async def roll(self, match_id: int, user_id: int, version: int | None) -> Played:
         """Roll the dice for the user when the position waits for their roll."""
@@ -293,104 +252,5 @@ class SessionManager:
             action = state.chance_action(sample_outcome(spec, self.rng))
             after = state.apply(action)
             steps = [step_of(None, action, state, after, automatic=False)]
-            after = await self._advance(session, after, steps)
-            return await self._commit(session, state, after, steps)
-
-    async def _advance(
-        self,
-        session: Session,
-        state: GameState,
-        steps: list[Step],
-        always_pass: tuple[bool, bool] | None = None,
-        *,
-        starting: bool = False,
-    ) -> GameState:
-        """Play what needs nobody's decision (``turn_driver.next_automatic``); ``always_pass``: the
-        standing answers to response windows, when they change with this request. The computer
-        thinks in a worker process (``think``), so neither the event loop nor other matches wait for
-        it (the session's lock keeps this match's clicks out meanwhile). Where that never ends,
-        ``RunsForever`` tells the player (``MatchCannotStart`` for the match being ``starting``)."""
-        standing = always_pass or session.record.always_pass
-
-        def is_computer(seat: int) -> bool:
-            return session.user_of(seat) in self.computer_ids
-
-        told_before = steps_of(session.record.turn_steps)
-        for _ in range(MAX_AUTOMATIC_ACTIONS):
-            held = board_held(state, [*told_before, *steps])
-            found = next_automatic(state, is_computer, standing, self.rng, held)
-            if found is None or (found.judged and not await self.drafts.rolls_itself(session, state)):
-                return state
-            seat, action = found.seat, found.action
-            if action is None:
-                assert seat is not None
-                # A seed crosses to the worker, not the random source: the move is a pure function
-                # of (view, seed), and a seeded test's games are the same in a worker or a thread.
-                seed = self.rng.getrandbits(64)
-                level = session.record.computer_level
-                action = await self.think(session.variant.key, level, state.view(seat), seed)
-            after = state.apply(action)
-            step = step_of(seat, action, state, after, automatic=True)
-            if found.standing:
-                assert seat is not None
-                step = noted(step, STANDING_PASS, session.variant.seat_names[seat])
-            steps.append(step)
-            state = after
-        log.warning(
-            "match %s: more than %s automatic actions, nothing saved", session.id, MAX_AUTOMATIC_ACTIONS
-        )
-        raise MatchCannotStart(str(RunsForever(starting=True))) if starting else RunsForever()
-
-    async def _commit(
-        self,
-        session: Session,
-        before: GameState,
-        after: GameState,
-        steps: list[Step],
-        always_pass: tuple[bool, bool] | None = None,
-    ) -> Played:
-        """Save ``steps`` (the draft's among them) and the position after them; note what the public
-        board must show next: the steps of the turn so far, as a new message when someone else is
-        asked to decide now, or asked in another way (``board_change``: a response window inside a
-        turn keeps its story on one board and mentions a player once): the whole turn that just
-        ended, every step in order. ``always_pass``: the players' standing answers to
-        response windows, saved with it when they change."""
-        now = self.clock.now()
-        self.clocks.check_in_time(session, deciding_seat(before))
-        record = session.record
-        outcome = after.outcome()
-        result = result_record(session.id, outcome, now) if outcome is not None else None
-        waiting = deciding_seat(after)
-        human = waiting is not None and session.user_of(waiting) not in self.computer_ids
-        deadlines = clock_after(before, after, human)
-        if deadlines is None and session.record.clock_delay is not None and others_acted(before, steps):
-            # The computer played in between: the live clock charges this decision and starts afresh
-            # (a new delay) when the board asking for the next one is shown.
-            deadlines = Deadlines(None, None)
-        turn = [*record.turn_steps, *(s.to_json() for s in steps)]
-        change = board_change(before, after, steps_of(turn), now - record.updated_at)
-        new_board = change.new_message or (record.new_board and record.behind)
-        saved = await self.store.matches.record_actions(
-            session.id,
-            expected_version=session.version,
-            actions=[LoggedAction(s.seat, s.notation) for s in steps],
-            state=after.canonical(),
-            now=now,
-            result=result,
-            deadlines=deadlines,
-            board_steps=turn,
-            turn_steps=[] if change.story_ends else turn,
-            new_board=new_board,
-            always_pass=always_pass,
-        )
-        if saved is None:
-            # Another process moved this match on: drop our copy and let the user retry.
-            self._sessions.pop(session.id, None)
-            raise StaleControl("This match changed in the meantime; use the latest board message.")
-        # The record as saved, with whatever the publisher noted meanwhile (a board, its clock).
-        session.record = saved
-        session.state = after
-        session.draft, session.working = (), None
-        if result is not None:
-            self._forget(session)
-        return Played(session=session, before=before, steps=tuple(steps))
+            after = await self.writer.advance(session, after, steps)
+            return await self.writer.commit(session, state, after, steps)

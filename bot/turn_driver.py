@@ -15,19 +15,11 @@ import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from bot.session import (
-    Session,
-    Step,
-    UserError,
-    asked,
-    deciding_seat,
-    in_window,
-    own_step,
-    step_of,
-    steps_of,
-    turn_complete,
-)
+from bot.session import Session
+from bot.session_errors import UserError
+from bot.steps import Step, step_of, steps_of
 from bot.store import Deadlines
+from bot.turn_policy import asked, deciding_seat, in_window, own_step, turn_complete
 from engine import Action, GameState
 from engine.ai.random_player import sample_outcome
 

@@ -18,7 +18,7 @@ from bot.store import ImportedRecord, MatchRecord
 from bot.store.jobs import JobRecord
 from cogs.analysis_words import analysis_text
 from cogs.board import options_text, player_names
-from cogs.components import OpenReviewButton, Reviewed
+from cogs.control_kinds import OpenReviewButton, Reviewed
 from cogs.publisher import ANALYSIS_FAILED, ANALYSIS_PENDING, ANALYSIS_POSTED, ANALYSIS_UNPOSTABLE, transient
 from engine import find_variant
 from engine.ai.coaching import Analysis, analysis_from_json

@@ -17,9 +17,10 @@ queue of the bot's own writes can be slow too. The deferral is logged, so an ope
 from __future__ import annotations
 
 import asyncio
+import copy
 import logging
 from collections.abc import Sequence
-from typing import Any, cast
+from typing import Any
 
 import discord
 from discord.interactions import InteractionCallbackResponse, InteractionResponse
@@ -68,7 +69,16 @@ class DeadlineResponse(InteractionResponse[Any]):
       followups that answer it are public.
     """
 
-    __slots__ = ("_answered_late", "_arrived", "_late", "_lock", "_placeholder", "_timer", "first_answer")
+    __slots__ = (
+        "_answered_late",
+        "_arrived",
+        "_deferral",
+        "_late",
+        "_lock",
+        "_placeholder",
+        "_timer",
+        "first_answer",
+    )
 
     def __init__(self, parent: discord.Interaction[Any], seconds: float) -> None:
         super().__init__(parent)
@@ -76,6 +86,7 @@ class DeadlineResponse(InteractionResponse[Any]):
         self._late = False  # deferred by the deadline
         self._answered_late = False  # the handler's first answer came after that and was turned
         self._placeholder = False  # the private "thinking…" of a late command, not filled in yet
+        self._deferral: InteractionCallbackResponse[Any] | None = None  # Discord's answer to the deadline's
         loop = asyncio.get_running_loop()
         self._arrived = loop.time()
         self._timer = loop.call_later(seconds, self._deadline_passed)
@@ -102,9 +113,9 @@ class DeadlineResponse(InteractionResponse[Any]):
                 return
             try:
                 if _updates_a_message(parent):
-                    await super().defer()
+                    self._deferral = await super().defer()
                 else:
-                    await super().defer(ephemeral=True, thinking=True)
+                    self._deferral = await super().defer(ephemeral=True, thinking=True)
                     self._placeholder = True
                 self._answered()
             except Exception as exc:  # expired, or the bot is closing: the handler answers or not
@@ -138,18 +149,14 @@ class DeadlineResponse(InteractionResponse[Any]):
     def _callback(
         self, message_id: int, kind: discord.InteractionResponseType
     ) -> InteractionCallbackResponse[Any]:
-        """What discord.py would have returned for an answer that became ``message_id``."""
-        parent = self._parent
-        data: dict[str, Any] = {
-            "interaction": {
-                "id": str(parent.id),
-                "type": parent.type.value,
-                "response_message_id": str(message_id),
-            }
-        }
-        return InteractionCallbackResponse(
-            data=cast(Any, data), parent=parent, state=parent._state, type=kind
-        )
+        """What discord.py would have returned for an answer that became ``message_id``: the response
+        to the deadline's deferral, saying what the answer became."""
+        assert self._deferral is not None, "an answer is turned only after the deadline's deferral"
+        turned = copy.copy(self._deferral)
+        turned.type = kind
+        turned.message_id = message_id
+        turned.resource = None
+        return turned
 
     # -- the handler's answers ---------------------------------------------------------------------
 

@@ -12,7 +12,7 @@ import discord
 
 from bot.session import Session, Step, deciding_seat, in_window, told
 from bot.store import MatchRecord
-from cogs.components import (
+from cogs.control_kinds import (
     GameButton,
     GameSelect,
     HandButton,
@@ -155,61 +155,91 @@ def private_reply(
     view = position.view(seat)
     panel = PANELS[session.variant.key]
     lines = [f"**{session.variant.title} · match #{session.id}** (only you see this)"]
-    if draft:
-        if session.draft:
-            lines.append("**Your turn so far** (your opponent sees it when it is complete):")
-            # A play told checker by checker is one line, the play so far, not the play again per step.
-            lines += [f"{i}. {text}" for i, text in enumerate(told(session.draft, seat), 1)]
-        else:
-            lines.append("Every step is taken back.")
-    else:
-        lines += told(steps, seat)
+    lines += _turn_so_far(session, seat) if draft else told(steps, seat)
     if isinstance(panel, HandPanel):
         lines.append(panel.hand_text(view))
-    controls = None
     standing: str | None = None
     if session.record.status == "active" and session.record.always_pass[seat]:
         lines.append(
             "Your standing answer in this match: **always pass** (your response windows pass as they open)."
         )
         standing = "ask"
-    if session.record.status == "active" and deciding_seat(state) == seat:
+    now = _private_now(session, seat, view, selection, draft=draft)
+    lines += now.lines
+    controls = now.controls
+    standing = standing or now.standing
+    if standing is not None:
+        controls = with_standing_answer(controls, session, standing)
+    embed, file = _turn_picture(session, seat, picture)
+    return PrivateMessage("\n".join(lines)[:2000], controls, embed, file)
+
+
+def _turn_so_far(session: Session, seat: int) -> list[str]:
+    """``seat``'s turn in progress, as only it sees it yet: its steps so far, one line each."""
+    if not session.draft:
+        return ["Every step is taken back."]
+    # A play told checker by checker is one line, the play so far, not the play again per step.
+    return [
+        "**Your turn so far** (your opponent sees it when it is complete):",
+        *(f"{i}. {text}" for i, text in enumerate(told(session.draft, seat), 1)),
+    ]
+
+
+@dataclass(frozen=True, slots=True)
+class PrivateNow:
+    """What a player's private reply says of the present: what they are to do (or who is), their
+    controls if the decision is theirs, and the standing answer offered with them (``pass``)."""
+
+    lines: list[str]
+    controls: discord.ui.View | None = None
+    standing: str | None = None
+
+
+def _private_now(session: Session, seat: int, view: GameView, selection: str, *, draft: bool) -> PrivateNow:
+    """What ``seat`` is to do now, with its controls when the decision is its own; or who is deciding."""
+    state = session.state
+    assert state is not None
+    active = session.record.status == "active"
+    if active and deciding_seat(state) == seat:
         spec = panel_for(session, selection, draft=draft)
         if draft:
             if session.awaiting_confirmation:
-                lines.append("**Your turn is complete:** confirm it, or take a step back.")
+                said = "**Your turn is complete:** confirm it, or take a step back."
             else:
-                lines.append(f"**Your next step:** {view.phase_text}.")
-            controls = build_view(session, _with_draft_row(session, spec))
-        elif spec.private:
-            lines.append(f"**Your decision:** {view.phase_text}.")
+                said = f"**Your next step:** {view.phase_text}."
+            return PrivateNow([said], build_view(session, _with_draft_row(session, spec)))
+        if spec.private:
+            lines = [f"**Your decision:** {view.phase_text}."]
             if in_window(state):
                 lines.append(window_line(session.record.window_at))
-                standing = standing or "pass"
-            controls = build_view(session, spec)
-        else:
-            lines.append("It is your turn: use the controls on the board.")
-    elif session.record.status == "active" and state.secret_decision() and not in_window(state):
+                return PrivateNow(lines, build_view(session, spec), "pass")
+            return PrivateNow(lines, build_view(session, spec))
+        return PrivateNow(["It is your turn: use the controls on the board."])
+    if active and state.secret_decision() and not in_window(state):
         # Which private step of their turn the opponent is at would show what the public board does
         # not while it waits for them (``turn_driver.board_held``); it says where they are.
         mover = deciding_seat(state)
         assert mover is not None
-        lines.append(f"Now: {session.variant.seat_names[mover]} is taking their turn.")
-    elif session.record.status == "active":
-        lines.append(f"Now: {view.phase_text}.")
-    if standing is not None:
-        controls = with_standing_answer(controls, session, standing)
-    embed = file = None
-    if picture is not None:
-        embed = discord.Embed(
-            title=f"Your turn so far · match #{session.id}"
-            if session.draft
-            else f"Your turn · match #{session.id}",
-            colour=seat_colour(session, seat),
-        )
-        embed.set_image(url="attachment://turn.png")
-        file = discord.File(io.BytesIO(picture), filename="turn.png")
-    return PrivateMessage("\n".join(lines)[:2000], controls, embed, file)
+        return PrivateNow([f"Now: {session.variant.seat_names[mover]} is taking their turn."])
+    if active:
+        return PrivateNow([f"Now: {view.phase_text}."])
+    return PrivateNow([])
+
+
+def _turn_picture(
+    session: Session, seat: int, picture: bytes | None
+) -> tuple[discord.Embed | None, discord.File | None]:
+    """The picture of ``seat``'s turn in progress, in its embed (none without a picture)."""
+    if picture is None:
+        return None, None
+    embed = discord.Embed(
+        title=f"Your turn so far · match #{session.id}"
+        if session.draft
+        else f"Your turn · match #{session.id}",
+        colour=seat_colour(session, seat),
+    )
+    embed.set_image(url="attachment://turn.png")
+    return embed, discord.File(io.BytesIO(picture), filename="turn.png")
 
 
 def window_line(window_at: float | None) -> str:
@@ -397,53 +427,19 @@ def board_message(
     lines += _step_lines(steps)
     lines += list(spec.notes)
     if rating_changes:
-        lines.append(
-            "Ratings: "
-            + ", ".join(
-                f"<@{user}> {before:.0f} → {after:.0f} ({after - before:+.1f})"
-                for user, before, after in rating_changes
-            )
-        )
+        lines.append(_ratings_line(rating_changes))
     seat = deciding_seat(state) if session.record.status == "active" else None
     outcome = outcome or state.outcome()
     if outcome is not None and session.record.status != "active":
-        winner = outcome.winner
-        options = in_brackets(options_text(session))
-        content = (
-            f"🏆 <@{session.user_of(winner)}> wins{options}: {how_won(session, outcome)}"
-            if winner is not None
-            else f"The match{options} is drawn: {sentence(outcome.description)}"
-        )
-        colour = seat_colour(session, winner) if winner is not None else NEUTRAL_COLOUR
-        if session.record.clock_left is not None:
-            lines.append(clock_line(session, None))  # how much time each had left
+        call = _result_call(session, outcome)
     elif seat is not None and in_window(state):
-        # A response window: the same words whatever the hand holds, and a wait, not a forfeit.
-        lines.append(f"**{public.phase_text}**")
-        deadline = session.record.window_at or window_at
-        when = ""
-        if deadline is not None:
-            due = int(deadline)
-            when = f" <t:{due}:R>"
-            lines.append(f"⏳ Answer by <t:{due}:f> (<t:{due}:R>), or the window passes by itself.")
-        how = "open **My hand** to answer" if spec.private else "answer with the buttons below"
-        content = f"<@{session.user_of(seat)}>: {how}, or it passes by itself{when}."
-        colour = seat_colour(session, seat)
+        call = _window_call(session, seat, public, spec, window_at)
     elif seat is not None:
-        lines.append(f"**{public.phase_text}**")
-        deadline = session.record.timeout_at or timeout_at
-        if session.record.clock_left is not None:
-            lines.append(clock_line(session, deadline, now))
-        elif deadline is not None:
-            # Discord shows a timestamp in each reader's own time zone, and counts down the relative one.
-            due = int(deadline)
-            lines.append(f"⏳ Play by <t:{due}:f> (<t:{due}:R>), or the match is lost on time.")
-        where = " Open **My hand** to decide." if spec.private else ""
-        content = f"<@{session.user_of(seat)}>, your turn ({session.variant.seat_names[seat]}).{where}"
-        colour = seat_colour(session, seat)
+        call = _turn_call(session, seat, public, spec, timeout_at, now)
     else:
-        content = sentence(public.phase_text)
-        colour = NEUTRAL_COLOUR
+        call = BoardCall(sentence(public.phase_text), NEUTRAL_COLOUR)
+    lines += call.lines
+    content, colour = call.content, call.colour
     embed = discord.Embed(
         title=f"{session.variant.title} · match #{session.id}",
         description="\n".join(lines)[:4096],
@@ -455,19 +451,94 @@ def board_message(
     if picture is None:
         picture = render_board(*board_picture(session, outcome, names, now))
     file = discord.File(io.BytesIO(picture), filename="board.png")
-    view = build_view(session, spec, public=True)
-    if session.record.status == "finished":
-        view = rematch_view(session.id, session.variant.key)
-    elif view is None or session.record.status != "active":
-        view = view or discord.ui.View(timeout=None)
-        add_rules_button(view, session.variant.key)  # on every board, after the game's controls
     return BoardMessage(
         content=content[:2000],
         embed=embed,
         file=file,
-        view=view,
+        view=_board_view(session, spec),
         mentions=pings(*session.record.players),
     )
+
+
+def _ratings_line(rating_changes: Sequence[tuple[int, float, float]]) -> str:
+    return "Ratings: " + ", ".join(
+        f"<@{user}> {before:.0f} → {after:.0f} ({after - before:+.1f})"
+        for user, before, after in rating_changes
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class BoardCall:
+    """What a board calls out: its message's first line (who is to act, or the result), the colour of
+    its embed, and the lines that say it more fully at the end of the embed (a deadline, the clocks)."""
+
+    content: str
+    colour: int
+    lines: tuple[str, ...] = ()
+
+
+def _result_call(session: Session, outcome: Outcome) -> BoardCall:
+    """The match is over: who won and how (or the draw), and how much time each had left."""
+    winner = outcome.winner
+    options = in_brackets(options_text(session))
+    content = (
+        f"🏆 <@{session.user_of(winner)}> wins{options}: {how_won(session, outcome)}"
+        if winner is not None
+        else f"The match{options} is drawn: {sentence(outcome.description)}"
+    )
+    colour = seat_colour(session, winner) if winner is not None else NEUTRAL_COLOUR
+    # How much time each had left.
+    clocks = (clock_line(session, None),) if session.record.clock_left is not None else ()
+    return BoardCall(content, colour, clocks)
+
+
+def _window_call(
+    session: Session, seat: int, public: GameView, spec: PanelSpec, window_at: float | None
+) -> BoardCall:
+    """A response window: the same words whatever the hand holds, and a wait, not a forfeit."""
+    lines = [f"**{public.phase_text}**"]
+    deadline = session.record.window_at or window_at
+    when = ""
+    if deadline is not None:
+        due = int(deadline)
+        when = f" <t:{due}:R>"
+        lines.append(f"⏳ Answer by <t:{due}:f> (<t:{due}:R>), or the window passes by itself.")
+    how = "open **My hand** to answer" if spec.private else "answer with the buttons below"
+    content = f"<@{session.user_of(seat)}>: {how}, or it passes by itself{when}."
+    return BoardCall(content, seat_colour(session, seat), tuple(lines))
+
+
+def _turn_call(
+    session: Session,
+    seat: int,
+    public: GameView,
+    spec: PanelSpec,
+    timeout_at: float | None,
+    now: float | None,
+) -> BoardCall:
+    """``seat``'s turn: whose it is, what they decide, and by when (their clock, or the turn's deadline)."""
+    lines = [f"**{public.phase_text}**"]
+    deadline = session.record.timeout_at or timeout_at
+    if session.record.clock_left is not None:
+        lines.append(clock_line(session, deadline, now))
+    elif deadline is not None:
+        # Discord shows a timestamp in each reader's own time zone, and counts down the relative one.
+        due = int(deadline)
+        lines.append(f"⏳ Play by <t:{due}:f> (<t:{due}:R>), or the match is lost on time.")
+    where = " Open **My hand** to decide." if spec.private else ""
+    content = f"<@{session.user_of(seat)}>, your turn ({session.variant.seat_names[seat]}).{where}"
+    return BoardCall(content, seat_colour(session, seat), tuple(lines))
+
+
+def _board_view(session: Session, spec: PanelSpec) -> discord.ui.View | None:
+    """The board's controls: the game's while it is played, Rematch once it is finished, and Rules."""
+    view = build_view(session, spec, public=True)
+    if session.record.status == "finished":
+        return rematch_view(session.id, session.variant.key)
+    if view is None or session.record.status != "active":
+        view = view or discord.ui.View(timeout=None)
+        add_rules_button(view, session.variant.key)  # on every board, after the game's controls
+    return view
 
 
 def board_picture(

@@ -33,6 +33,12 @@ one line; anything else is a bug, logged with its traceback."""
 class BoardRecovery:
     def __init__(self, publisher: BoardPublisher) -> None:
         self.publisher = publisher
+        self._retries: set[asyncio.Task[None]] = set()  # the quick retries waiting, kept from the GC
+
+    def close(self) -> None:
+        """Cancel the quick retries still waiting (the bot is closing)."""
+        for task in list(self._retries):
+            task.cancel()
 
     async def show_behind(self, *, everything: bool = False) -> int:
         """Show every match whose board is behind what is saved and due to be tried (``everything``:
@@ -94,8 +100,8 @@ class BoardRecovery:
             task = asyncio.get_running_loop().create_task(
                 self.retry(session.id, self.publisher.retry_delays[tries - 1])
             )
-            self.publisher._retries.add(task)
-            task.add_done_callback(self.publisher._retries.discard)
+            self._retries.add(task)
+            task.add_done_callback(self._retries.discard)
 
     async def gone(self, session: Session, exc: discord.HTTPException) -> None:
         """Discord says the match's channel is gone: never tried again; an active match is abandoned,

@@ -10,11 +10,11 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.challenges import ChallengeError, NewChallenge
-from bot.publishing import MatchPublisher
+from bot.challenges import ChallengeError
 from bot.session import UserError
 from cogs.board import in_brackets
-from cogs.challenge_answers import ChallengeAnswers, ThreadPlan, challenge_view, level_words
+from cogs.challenge_answers import ChallengeAnswers, ThreadPlan, challenge_view, level_words, match_publisher
+from cogs.control_kinds import CHALLENGE
 from cogs.mentions import pings
 from cogs.replies import reply_privately
 from engine import VARIANTS, GameError, find_variant
@@ -36,7 +36,7 @@ LENGTH_SUGGESTIONS = 13  # how many match lengths the autocomplete offers at mos
 class Challenge(commands.Cog):
     def __init__(self, bot: RingsideBot) -> None:
         self.bot = bot
-        #: the answers to challenges and rematches (``bot.controls.challenge``)
+        #: the answers to challenges and rematches (``bot.controls``, as ``CHALLENGE``)
         self.answers = ChallengeAnswers(self)
 
     @app_commands.command(name="challenge", description="Challenge someone (or me) to a game.")
@@ -117,7 +117,7 @@ class Challenge(commands.Cog):
             options=options,
             rated=rated,
         )
-        if not await self._created(interaction, new):
+        if not await self.answers.created(interaction, new):
             return
         record = new.record
         minutes = round((record.expires_at - record.created_at) / 60)
@@ -145,38 +145,6 @@ class Challenge(commands.Cog):
         names = (players[0].display_name, players[1].display_name)
         png = await self.bot.render_pool.png(state.view(None), Caption(names=names))
         return discord.File(io.BytesIO(png), filename="position.png", description="The starting position")
-
-    async def _created(self, interaction: discord.Interaction[Any], new: NewChallenge) -> bool:
-        """Whether a new challenge was made; if the pair already had one pending for this game here
-        (crossed challenges, two Rematch clicks), say so privately, pointing to it."""
-        for expired in new.expired:
-            await self.answers.challenge_expired(expired)
-        if new.created:
-            return True
-        record = new.record
-        link = ""
-        if record.message_id is not None and record.guild_id is not None:
-            link = (
-                f" (https://discord.com/channels/{record.guild_id}/{record.channel_id}/{record.message_id})"
-            )
-        title = VARIANTS[record.game].title if record.game in VARIANTS else record.game
-        if record.challenger_id == interaction.user.id:
-            text = (
-                f"You already have a challenge waiting for <@{record.opponent_id}> here{link}: "
-                "wait for an answer or cancel it."
-            )
-        elif record.rematch_of is not None:
-            text = (
-                f"<@{record.challenger_id}> already asked for a rematch of **{title}**{link}: press "
-                "Accept on it to play (one match, not two)."
-            )
-        else:
-            text = (
-                f"<@{record.challenger_id}> already challenged you to **{title}** here{link}: press Accept "
-                "on that challenge to play (one match, not two)."
-            )
-        await reply_privately(interaction, text)
-        return False
 
     async def thread_plan(
         self,
@@ -257,9 +225,9 @@ class Challenge(commands.Cog):
             await interaction.edit_original_response(content=str(exc))
             return
         if rematch_of is not None:
-            await self.answers._rematched(rematch_of)
+            await self.answers.rematch_started(rematch_of)
         match_id = played.session.id
-        await self._publisher().show(match_id, headline=headline)
+        await match_publisher(self.bot).show(match_id, headline=headline)
         where = played.session.record.channel_id
         await interaction.followup.send(
             f"{headline} The match is on in <#{where}>."
@@ -267,11 +235,6 @@ class Challenge(commands.Cog):
             else f"{headline} The match is on below.",
             allowed_mentions=discord.AllowedMentions.none(),
         )
-
-    def _publisher(self) -> MatchPublisher:
-        publisher = self.bot.publishers.matches
-        assert publisher is not None, "the Play cog shows every board"
-        return publisher
 
     @challenge.autocomplete("game")
     async def game_names(
@@ -325,13 +288,12 @@ class Challenge(commands.Cog):
 
     async def cog_load(self) -> None:
         self.bot.publishers.challenges = self.answers
-        self.bot.controls.challenge = self.answers
+        self.bot.controls.register(CHALLENGE, self.answers)
 
     async def cog_unload(self) -> None:
         if self.bot.publishers.challenges is self.answers:
             self.bot.publishers.challenges = None
-        if self.bot.controls.challenge is self.answers:
-            self.bot.controls.challenge = None
+        self.bot.controls.unregister(CHALLENGE, self.answers)
 
 
 def _variant_of(interaction: discord.Interaction[Any]) -> Variant | None:

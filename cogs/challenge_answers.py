@@ -1,5 +1,6 @@
-"""The answers to a challenge (``bot.controls.challenge``, ``bot.publishers.challenges``): Accept, which
-starts the match, Decline and Cancel, a challenge that ran out, and Rematch on a finished match."""
+"""The answers to a challenge (``ChallengeControls``, registered in ``bot.controls`` as ``CHALLENGE``;
+``bot.publishers.challenges``): Accept, which starts the match, Decline and Cancel, a challenge that
+ran out, and Rematch on a finished match."""
 
 from __future__ import annotations
 
@@ -10,11 +11,12 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.challenges import ChallengeError
+from bot.challenges import ChallengeError, NewChallenge
+from bot.publishing import MatchPublisher
 from bot.session import REMATCH_SECONDS, MatchCannotStart, UserError
 from bot.store import ChallengeRecord
 from cogs.board import in_brackets
-from cogs.components import ChallengeButton
+from cogs.control_kinds import ChallengeButton
 from cogs.mentions import pings
 from cogs.replies import reply_privately
 from engine import VARIANTS
@@ -48,7 +50,15 @@ def level_words(level: str | None) -> str:
 
 
 if TYPE_CHECKING:
+    from app.client import RingsideBot
     from cogs.challenge import Challenge
+
+
+def match_publisher(bot: RingsideBot) -> MatchPublisher:
+    """Who shows the matches' boards (the ``Play`` cog's, ``bot.publishers.matches``)."""
+    publisher = bot.publishers.matches
+    assert publisher is not None, "the Play cog shows every board"
+    return publisher
 
 
 class ChallengeAnswers:
@@ -125,7 +135,7 @@ class ChallengeAnswers:
             await reply_privately(interaction, str(exc))
             return
         if record.rematch_of is not None:
-            await self._rematched(record.rematch_of)
+            await self.rematch_started(record.rematch_of)
         # A thread opened on the challenge message has that message's id.
         place = (
             f" in <#{plan.thread_on}>"
@@ -141,7 +151,7 @@ class ChallengeAnswers:
             view=challenge_view(record.id, disabled=True),
             allowed_mentions=discord.AllowedMentions.none(),
         )
-        shown = await self.challenge._publisher().show(
+        shown = await match_publisher(self.challenge.bot).show(
             played.session.id,
             headline=f"<@{record.challenger_id}> vs <@{record.opponent_id}>: good luck to both!",
         )
@@ -165,12 +175,12 @@ class ChallengeAnswers:
             allowed_mentions=discord.AllowedMentions.none(),
         )
 
-    async def _rematched(self, match_id: int) -> None:
+    async def rematch_started(self, match_id: int) -> None:
         """Match ``match_id`` has its rematch now: its Rematch button is greyed out at once (claimed,
         so once; if this fails, the scheduler's round does it, as when the offer runs out)."""
         record = await self.challenge.bot.sessions.clocks.claim_rematch(match_id)
         if record is not None:
-            await self.challenge._publisher().rematch_expired(record)
+            await match_publisher(self.challenge.bot).rematch_expired(record)
 
     async def on_rematch(self, interaction: discord.Interaction[Any], match_id: int) -> None:
         """Offer the other player a new match of the same game with seats swapped (once per match)."""
@@ -234,7 +244,7 @@ class ChallengeAnswers:
             rated=record.rated,
             rematch_of=record.id,
         )
-        if not await self.challenge._created(interaction, new):
+        if not await self.created(interaction, new):
             return
         challenge = new.record
         minutes = round((challenge.expires_at - challenge.created_at) / 60)
@@ -249,6 +259,38 @@ class ChallengeAnswers:
         )
         if response.message_id is not None:
             await self.challenge.bot.challenges.set_message(challenge.id, response.message_id)
+
+    async def created(self, interaction: discord.Interaction[Any], new: NewChallenge) -> bool:
+        """Whether a new challenge was made; if the pair already had one pending for this game here
+        (crossed challenges, two Rematch clicks), say so privately, pointing to it."""
+        for expired in new.expired:
+            await self.challenge_expired(expired)
+        if new.created:
+            return True
+        record = new.record
+        link = ""
+        if record.message_id is not None and record.guild_id is not None:
+            link = (
+                f" (https://discord.com/channels/{record.guild_id}/{record.channel_id}/{record.message_id})"
+            )
+        title = VARIANTS[record.game].title if record.game in VARIANTS else record.game
+        if record.challenger_id == interaction.user.id:
+            text = (
+                f"You already have a challenge waiting for <@{record.opponent_id}> here{link}: "
+                "wait for an answer or cancel it."
+            )
+        elif record.rematch_of is not None:
+            text = (
+                f"<@{record.challenger_id}> already asked for a rematch of **{title}**{link}: press "
+                "Accept on it to play (one match, not two)."
+            )
+        else:
+            text = (
+                f"<@{record.challenger_id}> already challenged you to **{title}** here{link}: press Accept "
+                "on that challenge to play (one match, not two)."
+            )
+        await reply_privately(interaction, text)
+        return False
 
     async def challenge_expired(self, record: ChallengeRecord) -> None:
         """Say on the challenge message that it expired, with its buttons disabled."""

@@ -17,20 +17,19 @@ from discord.ext import commands
 from bot.analyses import FileNotAnalysed, FileSource
 from bot.history import NoMatchHere
 from bot.session import (
-    MatchOver,
-    NotInMatch,
-    NotYourTurn,
     Session,
     StaleControl,
     UserError,
     check_readable,
     deciding_seat,
 )
+from bot.session_errors import MatchOver, NotInMatch, NotYourTurn
 from bot.store import MatchRecord
 from cogs.analysis_posts import AnalysisPosts, FilePosts
 from cogs.analysis_words import SCALE_WORDS, signed
 from cogs.board import match_label, options_text
-from cogs.components import NOT_RUNNING, MatchPicker, PlayHintButton
+from cogs.control_framework import NOT_RUNNING
+from cogs.control_kinds import GAME, HINT, MatchPicker, PlayHintButton
 from cogs.origin import check_origin
 from cogs.replies import reply_privately
 from engine import VARIANTS
@@ -57,15 +56,14 @@ class Coach(commands.Cog):
     async def cog_load(self) -> None:
         self.bot.publishers.analyses = self.posts
         self.bot.publishers.files = self.files
-        self.bot.controls.hint = self
+        self.bot.controls.register(HINT, self)
 
     async def cog_unload(self) -> None:
         if self.bot.publishers.analyses is self.posts:
             self.bot.publishers.analyses = None
         if self.bot.publishers.files is self.files:
             self.bot.publishers.files = None
-        if self.bot.controls.hint is self:
-            self.bot.controls.hint = None
+        self.bot.controls.unregister(HINT, self)
 
     # -- /hint ----------------------------------------------------------------------------------------
 
@@ -124,7 +122,7 @@ class Coach(commands.Cog):
         except UserError as exc:
             await reply_privately(interaction, str(exc))
             return
-        game = self.bot.controls.game
+        game = self.bot.controls.get(GAME)
         if game is None:
             await reply_privately(interaction, NOT_RUNNING)
             return

@@ -23,7 +23,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from cogs.components import OpenRulesButton, RulesButton
+from cogs.control_kinds import RULES, OpenRulesButton, RulesButton
 from cogs.panels import PANELS
 from cogs.panels.base import HandPanel
 from cogs.replies import reply_privately
@@ -209,21 +209,37 @@ def rules_pages(text: str, limit: int = PAGE_LIMIT) -> list[RulesPage]:
 # -- the persistent page buttons --------------------------------------------------------------------
 
 
+ROW_WIDTH = 5
+"""How much of a row Discord's items fill: a button takes 1, a select all 5."""
+
+
+def laid_out(view: discord.ui.View) -> dict[int, int]:
+    """The row of each of ``view``'s items (by ``id``) as discord.py lays them out, from what they say
+    of themselves: an item with a ``row`` goes there, any other fills the first row with room for its
+    ``width``, in the order they were added (items that fit nowhere are left out)."""
+    filled = [0] * ROW_WIDTH
+    rows: dict[int, int] = {}
+    for item in view.children:
+        row = item.row
+        if row is None:
+            row = next((i for i, taken in enumerate(filled) if taken + item.width <= ROW_WIDTH), None)
+        if row is None or not 0 <= row < ROW_WIDTH:
+            continue
+        filled[row] += item.width
+        rows[id(item)] = row
+    return rows
+
+
 def add_rules_button(view: discord.ui.View, game: str) -> None:
     """Put **Rules** on ``view``: on a row of its own after the game's controls (on the last row when
     the game uses all five and it has room)."""
     button = OpenRulesButton.build(game)
-
-    def row_of(item: discord.ui.Item[Any]) -> int | None:
-        # Where the view put it (a select built with a row may report none).
-        return item.row if item.row is not None else item._rendered_row
-
-    rows = [row for row in map(row_of, view.children) if row is not None]
-    last = max(rows, default=None)
+    placed = laid_out(view)
+    last = max(placed.values(), default=None)
     if last is None:
         button.row = None
     else:
-        on_last = [item for item in view.children if row_of(item) == last]
+        on_last = [item for item in view.children if placed.get(id(item)) == last]
         room = sum(item.width for item in on_last) < 5 and not any(
             isinstance(getattr(item, "item", item), discord.ui.Select) for item in on_last
         )
@@ -256,11 +272,10 @@ class Help(commands.Cog):
         self._files: dict[str, bytes | None] = {}
 
     async def cog_load(self) -> None:
-        self.bot.controls.rules = self
+        self.bot.controls.register(RULES, self)
 
     async def cog_unload(self) -> None:
-        if self.bot.controls.rules is self:
-            self.bot.controls.rules = None
+        self.bot.controls.unregister(RULES, self)
 
     # -- /help ---------------------------------------------------------------------------------------
 

@@ -1,7 +1,7 @@
-"""The answers to a match's persistent controls (``bot.controls.game``): game buttons and selects, My hand,
-the standing answers to response windows, Resign and its confirmation, the match picker. Each checks
-through the services, acknowledges a change at once and shows its result (a private panel for a turn
-in progress, the public board otherwise)."""
+"""The answers to a match's persistent controls (``GameControls``, registered in ``bot.controls`` as
+``GAME``): game buttons and selects, My hand, the standing answers to response windows, Resign and its
+confirmation, the match picker. Each checks through the services, acknowledges a change at once and
+shows its result (a private panel for a turn in progress, the public board otherwise)."""
 
 from __future__ import annotations
 
@@ -209,7 +209,7 @@ class MatchControls:
     ) -> None:
         """A match chosen in the picker of /board, /resign, /position or /move (``arg``: its notation)."""
         if op == "move":
-            await self.play._play_typed(interaction, match_id, arg)
+            await self.play.requests.play_typed(interaction, match_id, arg)
             return
         if op == "position":
             try:
@@ -217,23 +217,39 @@ class MatchControls:
             except UserError as exc:
                 await reply_privately(interaction, str(exc))
                 return
-            await self.play._show_position(interaction, picked)
+            await self.play.requests.show_position(interaction, picked)
             return
-        session = await self.play._own_live_match(interaction, match_id, "You are not playing in this match.")
+        session = await self._own_live_match(interaction, match_id, "You are not playing in this match.")
         if session is None:
             return
         if op == "board":
-            await self.play._show_board(interaction, session)
+            await self.play.requests.show_board(interaction, session)
         else:
-            await self.play._ask_resign(interaction, session)
+            await self.play.requests.ask_resign(interaction, session)
+
+    async def _own_live_match(
+        self, interaction: discord.Interaction[Any], match_id: int, stranger: str
+    ) -> Session | None:
+        """The clicker's live match ``match_id``; otherwise a private answer (``stranger`` for someone
+        not playing in it) and None."""
+        try:
+            session = await self.play.bot.sessions.get(match_id)
+            if session.seat_of(interaction.user.id) is None:
+                raise UserError(stranger)
+            if session.record.status != "active":
+                raise UserError(f"Match #{match_id} is already over.")
+        except UserError as exc:
+            await reply_privately(interaction, str(exc))
+            return None
+        return session
 
     async def on_resign_ask(self, interaction: discord.Interaction[Any], match_id: int) -> None:
         """The Resign button on a board: a private confirmation for the player who clicked."""
         if not await self._belongs(interaction, match_id):
             return
         only = "Only the players of this match can resign it."
-        if (session := await self.play._own_live_match(interaction, match_id, only)) is not None:
-            await self.play._ask_resign(interaction, session)
+        if (session := await self._own_live_match(interaction, match_id, only)) is not None:
+            await self.play.requests.ask_resign(interaction, session)
 
     async def _belongs(self, interaction: discord.Interaction[Any], match_id: int) -> bool:
         """Whether the control of match ``match_id`` was clicked where it belongs (``check_origin``);

@@ -7,7 +7,7 @@
   position, an illegal move, a challenge that is gone ...). ``reply_privately`` notes it, so no cog
   has to: an ``except UserError`` that answers the player is a refusal by construction. A control
   the bot did not make, or one that cannot be answered while the bot starts, is noted where it is
-  answered (``cogs.components``).
+  answered (``cogs.control_framework``).
 - ``error``: the handler raised, or the database refused a write (``cogs.replies``, the command
   tree's error handler in ``app.client``).
 

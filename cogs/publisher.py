@@ -28,7 +28,8 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.board_repair import BACKOFF, QUICK_TRIES
-from bot.session import REMATCH_SECONDS, Session, UserError, deciding_seat, steps_of, told
+from bot.session import REMATCH_SECONDS, Session, UserError, deciding_seat, told
+from bot.steps import steps_of
 from bot.store import MatchRecord, StoreError
 from bot.store.analyses import FAILED, POSTED
 from bot.turn_driver import board_waits
@@ -90,7 +91,6 @@ class BoardPublisher:
     def __init__(self, bot: RingsideBot) -> None:
         self.bot = bot
         self._locks: dict[int, asyncio.Lock] = {}
-        self._retries: set[asyncio.Task[None]] = set()
         #: seconds before each quick retry of a board that could not be shown; later tries are the
         #: scheduler's (``bot.board_repair.BACKOFF``)
         self.retry_delays: tuple[float, ...] = BACKOFF[:QUICK_TRIES]
@@ -180,8 +180,7 @@ class BoardPublisher:
             return True
 
     async def close(self) -> None:
-        for task in list(self._retries):
-            task.cancel()
+        self.recovery.close()
 
     async def _show(
         self, session: Session, interaction: discord.Interaction[Any] | None, headline: str | None
@@ -191,17 +190,7 @@ class BoardPublisher:
         record = session.record
         sessions = self.bot.sessions
         if record.status == "abandoned":
-            said = told(steps_of(record.board_steps), None)
-            text = (
-                said[-1]
-                if said
-                else f"Match #{session.id} was abandoned: its saved position was damaged. It is not rated."
-            )
-            await self._retire(session, record.message_id, interaction)
-            await self.threads.channel_of(session).send(
-                text, nonce=board_nonce(record), allowed_mentions=discord.AllowedMentions.none()
-            )
-            await self._note(session, record, None, None)
+            await self._show_abandoned(session, record, interaction)
             return
         finished = record.status == "finished"
         outcome = await sessions.history.result_of(session.id) if finished else None
@@ -232,6 +221,36 @@ class BoardPublisher:
         if record.new_board or record.message_id is None:
             await self._post(session, record, message, interaction, outcome, names, first, clock)
             return
+        await self._edit(session, record, message, interaction, clock)
+
+    async def _show_abandoned(
+        self, session: Session, record: MatchRecord, interaction: discord.Interaction[Any] | None
+    ) -> None:
+        """An abandoned match: its board loses its controls, and a message says why it ended."""
+        said = told(steps_of(record.board_steps), None)
+        text = (
+            said[-1]
+            if said
+            else f"Match #{session.id} was abandoned: its saved position was damaged. It is not rated."
+        )
+        await self._retire(session, record.message_id, interaction)
+        await self.threads.channel_of(session).send(
+            text, nonce=board_nonce(record), allowed_mentions=discord.AllowedMentions.none()
+        )
+        await self._note(session, record, None, None)
+
+    async def _edit(
+        self,
+        session: Session,
+        record: MatchRecord,
+        message: BoardMessage,
+        interaction: discord.Interaction[Any] | None,
+        clock: Any,
+    ) -> None:
+        """The board message ``record`` names, edited to ``message`` (through the click's interaction
+        when it is the message clicked); one a moderator deleted is replaced by a new post."""
+        assert record.message_id is not None
+        sessions = self.bot.sessions
         edit: dict[str, Any] = dict(
             content=message.content,
             embed=message.embed,

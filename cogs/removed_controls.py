@@ -7,13 +7,13 @@ carries a component of that custom id and type (``ViewStore.schedule_dynamic_ite
 the rest, and the player sees "This interaction failed".
 
 ``removed_answer`` takes exactly those clicks: a component interaction whose custom id one of the
-bot's kinds matches (``cogs.components.DYNAMIC_ITEMS``) and whose message does not carry that
+bot's kinds matches (``cogs.control_kinds.DYNAMIC_ITEMS``) and whose message does not carry that
 component, decided by the same test discord.py makes on the same message, so one of the two answers
 every such click and never both. The kind answers it through ``Control.on_removed``, with the fields
 of its custom id, as any click: a game control from an earlier position is refused by the version
 check with a link to the latest board (its player's turn in progress gets its private panel), a rules
 or review page's button shows the page it leads to, My hand shows the present; Resign's question, which
-its message loses only by being answered, says that it was (``Control.removed_method``). Forged ids
+its message loses only by being answered, says that it was (``Control.answer_when_removed``). Forged ids
 reach the same checks as on the message.
 """
 
@@ -26,7 +26,8 @@ from typing import Any
 
 import discord
 
-from cogs.components import DYNAMIC_ITEMS, Control, MalformedControl
+from cogs.control_framework import Control, RefusedControl
+from cogs.control_kinds import DYNAMIC_ITEMS
 
 log = logging.getLogger(__name__)
 
@@ -90,7 +91,7 @@ async def _answer(
     )
     try:
         item = await kind.from_custom_id(interaction, base, match)
-        if isinstance(item, Control | MalformedControl):
+        if isinstance(item, Control | RefusedControl):
             await item.on_removed(interaction)
     except Exception:
         # As discord.py reports a control's failure (the answer deadline still acknowledges it).

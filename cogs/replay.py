@@ -123,8 +123,13 @@ class ReplayPosts:
             return None
         if self.bot.clock.now() - job.created_at > TOKEN_LIFE:
             return None
-        data: Any = {"id": self.bot.application_id, "type": 3, "token": job.reply_token}
-        return discord.Webhook.from_state(data, self.bot._connection)
+        # The interaction's own webhook, as ``Interaction.followup`` makes it: an application's, which
+        # may send private messages, authorised as the bot.
+        webhook = discord.Webhook.partial(
+            self.bot.application_id, job.reply_token, client=self.bot, bot_token=self.bot.http.token
+        )
+        webhook.type = discord.WebhookType.application
+        return webhook
 
     async def replay_shown(self, job: JobRecord, line: str) -> None:
         reply = self._reply(job)

@@ -30,7 +30,7 @@ from bot.session import UserError
 from bot.store.analyses import DONE, FAILED, PENDING, POSTED
 from cogs.analysis_words import SCALE_WORDS, decision_place
 from cogs.board import record_names
-from cogs.components import ReviewButton, Reviewed
+from cogs.control_kinds import REVIEW, ReviewButton, Reviewed
 from cogs.replies import reply_privately
 from engine import find_variant
 from engine.ai.coaching import Analysis, Decision, analysis_from_json
@@ -162,11 +162,10 @@ class Review(commands.Cog):
         self.bot = bot
 
     async def cog_load(self) -> None:
-        self.bot.controls.review = self
+        self.bot.controls.register(REVIEW, self)
 
     async def cog_unload(self) -> None:
-        if self.bot.controls.review is self:
-            self.bot.controls.review = None
+        self.bot.controls.unregister(REVIEW, self)
 
     @app_commands.command(
         name="review",

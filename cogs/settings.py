@@ -3,13 +3,14 @@ results channel; ``/preferences``: what a player asks the bot to do for them, in
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.session import UserError
 from bot.settings import AUTO_CONFIRM, AUTO_ROLL, PREFERENCES, PlayerPrefs
 from bot.store import GuildSettings
 from cogs.replies import reply_privately
@@ -70,6 +71,82 @@ def describe_preferences(prefs: PlayerPrefs) -> str:
     )
 
 
+def allowed_games(text: str) -> tuple[str, ...] | None:
+    """The games ``/settings games`` allows: those named, comma-separated, or every one ("all": None);
+    a ``UserError`` for a name that is no game, or none at all."""
+    wanted = [g.strip().lower() for g in text.split(",") if g.strip()]
+    if wanted == ["all"]:
+        return None
+    unknown = [g for g in wanted if g not in VARIANTS]
+    if unknown or not wanted:
+        raise UserError(
+            unknown_game_text(unknown[0])
+            if unknown
+            else "Name the games to allow, separated by commas, or “all”."
+        )
+    return tuple(dict.fromkeys(wanted))
+
+
+@dataclass(frozen=True, slots=True)
+class SettingsAsked:
+    """The options ``/settings`` was given (None, False: left as they are)."""
+
+    reminder_hours: float | None
+    timeout_hours: float | None
+    challenge_minutes: float | None
+    games: str | None
+    threads: bool | None
+    results_channel: discord.TextChannel | None
+    clear_results: bool
+    window_wait: app_commands.Choice[int] | None
+    organiser_role: discord.Role | None
+    clear_organiser_role: bool
+    tournaments_rated: bool | None
+
+    def to_change(self) -> bool:
+        """Whether any setting is to change (only a member with Manage Server may ask)."""
+        given = (
+            self.reminder_hours,
+            self.timeout_hours,
+            self.challenge_minutes,
+            self.games,
+            self.threads,
+            self.results_channel,
+            self.window_wait,
+            self.organiser_role,
+            self.tournaments_rated,
+        )
+        return any(value is not None for value in given) or self.clear_results or self.clear_organiser_role
+
+    def changes(self) -> dict[str, Any]:
+        """The ``GuildSettings`` fields asked for, with their new values (``UserError``: games that are
+        not the bot's)."""
+        changes: dict[str, Any] = {}
+        if self.reminder_hours is not None:
+            changes["reminder_seconds"] = self.reminder_hours * 3600
+        if self.timeout_hours is not None:
+            changes["timeout_seconds"] = self.timeout_hours * 3600
+        if self.window_wait is not None:
+            changes["window_seconds"] = float(self.window_wait.value)
+        if self.challenge_minutes is not None:
+            changes["challenge_seconds"] = self.challenge_minutes * 60
+        if self.games is not None:
+            changes["allowed_games"] = allowed_games(self.games)
+        if self.threads is not None:
+            changes["use_threads"] = self.threads
+        if self.results_channel is not None:
+            changes["results_channel"] = self.results_channel.id
+        if self.clear_results:
+            changes["results_channel"] = None
+        if self.organiser_role is not None:
+            changes["organiser_role"] = self.organiser_role.id
+        if self.clear_organiser_role:
+            changes["organiser_role"] = None
+        if self.tournaments_rated is not None:
+            changes["tournament_rated"] = self.tournaments_rated
+        return changes
+
+
 class Settings(commands.Cog):
     def __init__(self, bot: RingsideBot) -> None:
         self.bot = bot
@@ -113,25 +190,20 @@ class Settings(commands.Cog):
             await reply_privately(interaction, "Settings belong to a server; use this command in one.")
             return
         current = await self.bot.settings.get(interaction.guild_id)
-        asked_to_change = (
-            any(
-                value is not None
-                for value in (
-                    reminder_hours,
-                    timeout_hours,
-                    challenge_minutes,
-                    games,
-                    threads,
-                    results_channel,
-                    window_wait,
-                    organiser_role,
-                    tournaments_rated,
-                )
-            )
-            or clear_results
-            or clear_organiser_role
+        asked = SettingsAsked(
+            reminder_hours=reminder_hours,
+            timeout_hours=timeout_hours,
+            challenge_minutes=challenge_minutes,
+            games=games,
+            threads=threads,
+            results_channel=results_channel,
+            clear_results=clear_results,
+            window_wait=window_wait,
+            organiser_role=organiser_role,
+            clear_organiser_role=clear_organiser_role,
+            tournaments_rated=tournaments_rated,
         )
-        if asked_to_change and not interaction.permissions.manage_guild:
+        if asked.to_change() and not interaction.permissions.manage_guild:
             # Anyone may look; only a member with Manage Server may change.
             await reply_privately(
                 interaction,
@@ -139,42 +211,11 @@ class Settings(commands.Cog):
                 "use /settings without options to see them.",
             )
             return
-        changes: dict[str, Any] = {}
-        if reminder_hours is not None:
-            changes["reminder_seconds"] = reminder_hours * 3600
-        if timeout_hours is not None:
-            changes["timeout_seconds"] = timeout_hours * 3600
-        if window_wait is not None:
-            changes["window_seconds"] = float(window_wait.value)
-        if challenge_minutes is not None:
-            changes["challenge_seconds"] = challenge_minutes * 60
-        if games is not None:
-            wanted = [g.strip().lower() for g in games.split(",") if g.strip()]
-            if wanted == ["all"]:
-                changes["allowed_games"] = None
-            else:
-                unknown = [g for g in wanted if g not in VARIANTS]
-                if unknown or not wanted:
-                    text = (
-                        unknown_game_text(unknown[0])
-                        if unknown
-                        else "Name the games to allow, separated by commas, or “all”."
-                    )
-                    await reply_privately(interaction, text)
-                    return
-                changes["allowed_games"] = tuple(dict.fromkeys(wanted))
-        if threads is not None:
-            changes["use_threads"] = threads
-        if results_channel is not None:
-            changes["results_channel"] = results_channel.id
-        if clear_results:
-            changes["results_channel"] = None
-        if organiser_role is not None:
-            changes["organiser_role"] = organiser_role.id
-        if clear_organiser_role:
-            changes["organiser_role"] = None
-        if tournaments_rated is not None:
-            changes["tournament_rated"] = tournaments_rated
+        try:
+            changes = asked.changes()
+        except UserError as exc:
+            await reply_privately(interaction, str(exc))
+            return
         updated = replace(current, **changes)
         if updated.reminder_seconds >= updated.timeout_seconds:
             await reply_privately(

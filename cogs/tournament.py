@@ -15,6 +15,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.tournaments import FORMATS, Organiser, TournamentProblem, Update
+from cogs.control_kinds import TOURNAMENT
 from cogs.mentions import NOBODY
 from cogs.replies import reply_privately
 from cogs.tournament_notices import TournamentNotices, announcement_view
@@ -46,13 +47,12 @@ class Tournament(commands.Cog):
 
     async def cog_load(self) -> None:
         self.bot.publishers.tournaments = self
-        self.bot.controls.tournament = self
+        self.bot.controls.register(TOURNAMENT, self)
 
     async def cog_unload(self) -> None:
         if self.bot.publishers.tournaments is self:
             self.bot.publishers.tournaments = None
-        if self.bot.controls.tournament is self:
-            self.bot.controls.tournament = None
+        self.bot.controls.unregister(TOURNAMENT, self)
         for task in list(self._tasks):
             task.cancel()
 

@@ -20,7 +20,7 @@ import discord
 from bot.store.tournaments import TournamentRecord
 from bot.tournaments import Tournaments, Update
 from cogs.board import in_brackets
-from cogs.components import TournamentButton
+from cogs.control_kinds import TournamentButton
 from cogs.mentions import NOBODY, pings
 from engine import find_variant
 from engine.tournament import Tournament

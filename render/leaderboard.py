@@ -94,12 +94,7 @@ def draw_chart(
     _fill_under(image, points)
     draw.line(points, fill=HIGHLIGHT, width=3 * S, joint="curve")
     if len(values) - 1 <= MAX_DOTS:
-        for i, (x, y) in enumerate(points[1:]):
-            r = 5 * S
-            if i >= len(wins) or wins[i]:
-                draw.ellipse((x - r, y - r, x + r, y + r), fill=WIN, outline=BOARD, width=S)
-            else:
-                draw.ellipse((x - r, y - r, x + r, y + r), fill=BOARD, outline=LOSS, width=round(2.5 * S))
+        _draw_results(draw, points[1:], wins)
     last_x, last_y = points[-1]
     r = 8 * S
     draw.ellipse((last_x - r, last_y - r, last_x + r, last_y + r), outline=HIGHLIGHT, width=2 * S)
@@ -107,9 +102,25 @@ def draw_chart(
     image = image.resize((WIDTH, HEIGHT), Image.Resampling.LANCZOS)
     for xy, text, size, anchor in labels:
         theme.label(image, xy, text, size, MUTED, anchor=anchor, bold=False, stroke=0)
+    _draw_header(image, ratings, title, subtitle)
+    return image
 
-    # The header: title and subtitle on the left, the current rating and the change on the right.
-    current = f"{values[-1]:.1f}"
+
+def _draw_results(
+    draw: ImageDraw.ImageDraw, points: Sequence[tuple[float, float]], wins: Sequence[bool]
+) -> None:
+    """A mark on each match's point: a filled dot for a win (or a match not said), a ring for a loss."""
+    r = 5 * S
+    for i, (x, y) in enumerate(points):
+        if i >= len(wins) or wins[i]:
+            draw.ellipse((x - r, y - r, x + r, y + r), fill=WIN, outline=BOARD, width=S)
+        else:
+            draw.ellipse((x - r, y - r, x + r, y + r), fill=BOARD, outline=LOSS, width=round(2.5 * S))
+
+
+def _draw_header(image: Image.Image, ratings: Sequence[float], title: str, subtitle: str) -> None:
+    """The title and subtitle on the left, the current rating and the change on the right."""
+    current = f"{ratings[-1]:.1f}"
     value_width = theme.font(VALUE_SIZE).getlength(current)
     room = WIDTH - 2 * MARGIN - value_width - 16
     theme.label(image, (MARGIN, 16), fit(title, TITLE_SIZE, room), TITLE_SIZE, TEXT, stroke=0, cache=False)
@@ -129,7 +140,6 @@ def draw_chart(
             anchor="ra",
             stroke=0,
         )
-    return image
 
 
 def fit(text: str, size: int, width: float, bold: bool = True) -> str:

@@ -28,6 +28,8 @@ SETTINGS = (
     "METRICS_PORT",
     "LOG_FORMAT",
     "DEV_GUILD_ID",
+    "HEAVY_JOBS",
+    "WORKER_JOBS",
 )
 # A Discord bot token: three base64url parts separated by dots.
 TOKEN_SHAPE = re.compile(r"[A-Za-z0-9_-]{23,}\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,}")

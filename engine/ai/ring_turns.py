@@ -2,7 +2,7 @@
 
 The engine's ``RingState.apply`` builds a full state with the text of every step, which a search
 that meets tens of thousands of positions per decision cannot afford. This module plays the same
-rules (``engine/ring/``, the rulings of docs/rules/ring.md) on a bare position, a board tuple and
+rules (``engine/ring/``, the rulings of cogs/rules/ring.md) on a bare position, a board tuple and
 the two piles, and returns only where a turn can end and who, if anyone, has won there
 (``roll_ends``), or where the uniform random player's turn ends (``random_turn``, for the rollouts
 of bench/ring_headroom.py). tests/engine/test_ring_turns.py checks both against the engine over

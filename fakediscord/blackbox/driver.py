@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from bot.session import steps_of
+from bot.steps import steps_of
 from bot.turn_driver import board_held
 from engine import find_variant
 from fakediscord.errors import NoResponse

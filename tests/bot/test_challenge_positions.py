@@ -309,7 +309,7 @@ async def test_a_move_after_which_nobody_ever_decides_is_refused_in_words(
     match_id = await only_match(bot)
     before = await bot.store.matches.get(match_id)
     assert before is not None
-    monkeypatch.setattr("bot.sessions.MAX_AUTOMATIC_ACTIONS", 1)
+    monkeypatch.setattr("bot.match_writer.MAX_AUTOMATIC_ACTIONS", 1)
     moved = await fake.slash(alice, "move", {"notation": "13/9 24/21"}, channel=before.channel_id, idle=True)
     assert moved.errors == []
     answer = moved.private

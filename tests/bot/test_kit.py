@@ -17,7 +17,8 @@ from bot.sessions import SessionManager
 from bot.store import ChallengeRecord, Store
 from cogs.board import board_message
 from cogs.challenge import Challenge
-from cogs.components import ControlHandlers
+from cogs.control_framework import ControlHandlers
+from cogs.control_kinds import CHALLENGE, GAME, HINT, REVIEW, RULES, TOURNAMENT
 from cogs.play import Play
 from cogs.stats import default_game
 from engine import VARIANTS, CorruptStateError, Forfeit
@@ -129,11 +130,11 @@ async def test_the_cogs_register_as_publishers_and_unregister_when_unloaded(
     assert isinstance(play, Play)
     assert bot.publishers.matches is play.notices
     assert bot.publishers.analyses is bot.get_cog("Coach").posts  # type: ignore[union-attr]
-    assert bot.controls.game is play.controls and bot.controls.rules is bot.get_cog("Help")
-    assert bot.controls.challenge is challenge.answers and bot.controls.hint is bot.get_cog("Coach")
-    assert bot.controls.review is bot.get_cog("Review")
+    assert bot.controls.get(GAME) is play.controls and bot.controls.get(RULES) is bot.get_cog("Help")
+    assert bot.controls.get(CHALLENGE) is challenge.answers and bot.controls.get(HINT) is bot.get_cog("Coach")
+    assert bot.controls.get(REVIEW) is bot.get_cog("Review")
     assert bot.publishers.tournaments is bot.get_cog("Tournament")
-    assert bot.controls.tournament is bot.get_cog("Tournament")
+    assert bot.controls.get(TOURNAMENT) is bot.get_cog("Tournament")
     assert bot.publishers.replays is bot.get_cog("Replay").posts  # type: ignore[union-attr]
     for name in ("Play", "Coach", "Challenge", "Help", "Review", "Tournament", "Replay"):
         await bot.remove_cog(name)

@@ -20,7 +20,7 @@ from bot.clock import ManualClock
 from bot.config import ConfigError
 from bot.metrics import Metrics, MetricsServer, MetricsUnavailable, metrics_address
 from bot.store import Store
-from cogs.components import (
+from cogs.control_kinds import (
     ChallengeButton,
     GameButton,
     GameSelect,

@@ -6,7 +6,6 @@ import importlib
 import pkgutil
 import random
 import sys
-import typing
 from pathlib import Path
 
 import discord
@@ -35,8 +34,9 @@ def _dynamic_item_classes() -> set[type[discord.ui.DynamicItem[discord.ui.Item[d
         # A module reloaded by a test leaves its old classes behind: only the current one counts.
         if cls.__module__.split(".")[0] in ("bot", "cogs") and getattr(module, cls.__qualname__, None) is cls:
             found.add(cls)
-    # The base of the declared controls matches nothing itself (``(?!)``): it is not a kind.
-    found.discard(sys.modules["cogs.components"].Control)
+    # The bases of the declared controls match nothing themselves (``(?!)``): they are not kinds.
+    found.discard(sys.modules["cogs.control_framework"].Control)
+    found.discard(sys.modules["cogs.control_framework"].RefusedControl)
     return found
 
 
@@ -189,23 +189,20 @@ LITERAL_IDS = {
 
 
 def test_every_kind_of_control_is_declared_on_the_one_base() -> None:
-    from cogs.components import DYNAMIC_ITEMS, Control, ControlHandlers, MalformedControl
+    from cogs.control_framework import Answer, Control
+    from cogs.control_kinds import DYNAMIC_ITEMS, KINDS, MalformedControl
 
     kinds = [kind for kind in DYNAMIC_ITEMS if kind is not MalformedControl]
+    assert kinds == list(KINDS)
     assert all(issubclass(kind, Control) for kind in kinds)
     assert {kind.__name__ for kind in kinds} == set(LITERAL_IDS)
-    hints = typing.get_type_hints(ControlHandlers)
-    protocols = {name: typing.get_args(hint)[0] for name, hint in hints.items()}
     for kind in kinds:
-        assert kind.handler in protocols, f"{kind.__name__} is answered by {kind.handler}, not a handler"
-        assert callable(getattr(protocols[kind.handler], kind.method, None)), (
-            f"{kind.__name__}: {protocols[kind.handler].__name__} has no {kind.method}"
-        )
+        assert isinstance(kind.answer, Answer), f"{kind.__name__} declares no answer"
 
 
 @pytest.mark.parametrize("name", sorted(LITERAL_IDS))
 def test_custom_ids_are_the_same_as_before_and_read_back(name: str) -> None:
-    from cogs.components import DYNAMIC_ITEMS, MalformedControl
+    from cogs.control_kinds import DYNAMIC_ITEMS, MalformedControl
 
     kind = next(k for k in DYNAMIC_ITEMS if k.__name__ == name)
     others = [k for k in DYNAMIC_ITEMS if k is not kind]
@@ -222,7 +219,7 @@ def test_custom_ids_are_the_same_as_before_and_read_back(name: str) -> None:
 
 
 def test_a_looked_up_control_is_built_with_the_id_it_declares() -> None:
-    from cogs.components import ChallengeButton, HandButton, MatchPicker, RulesButton, StandingAnswerButton
+    from cogs.control_kinds import ChallengeButton, HandButton, MatchPicker, RulesButton, StandingAnswerButton
 
     assert ChallengeButton.build(7, "accept").item.custom_id == "ch:7:accept"
     assert HandButton.build(5).item.custom_id == "hand:5"

@@ -6,6 +6,7 @@ of it tells the opponent more about the defender's hand than the card counts."""
 from __future__ import annotations
 
 import json
+import random
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -14,9 +15,11 @@ import pytest
 
 from app.client import RingsideBot
 from bot.clock import ManualClock
-from bot.session import Session, Step, step_of
-from bot.sessions import SessionManager
-from bot.store import MatchRecord, Store
+from bot.match_writer import MatchWriter
+from bot.session import Session
+from bot.steps import Step, step_of, steps_of
+from bot.store import MatchRecord
+from bot.turn_policy import was_asked
 from cogs.board import board_message
 from fakediscord import FakeDiscord, FakeMessage, FakeUser
 from tests.games import duel
@@ -240,8 +243,6 @@ async def test_always_pass_passes_at_once_survives_a_restart_and_ask_me_turns_it
     assert "always pass" in answered.content and answered.buttons[-1].label == ASK
     assert (await record_of(bot, mid)).always_pass == (False, True)
     # Pressed in the window, it answered it: Bob was asked in this turn (not mentioned again in it).
-    from bot.session import steps_of, was_asked
-
     assert any(was_asked(step, 1) for step in steps_of((await record_of(bot, mid)).board_steps))
     await play(fake, bob, "Draw a card", channel)
     await stop_bot(bot)
@@ -381,9 +382,19 @@ def test_a_window_board_is_the_same_whatever_the_defender_holds() -> None:
     )
 
 
+def playing_writer() -> MatchWriter:
+    """A writer that only plays what plays by itself (``advance``): it reads and saves nothing, and
+    nobody in these games is rolled for by a preference."""
+
+    async def never(session: Session, state: object) -> bool:
+        raise AssertionError("no roll is judged here")
+
+    return MatchWriter(None, ManualClock(), random.SystemRandom(), set(), never)  # type: ignore[arg-type]
+
+
 @pytest.mark.asyncio
 async def test_always_pass_closes_the_window_the_same_way_whatever_the_defender_holds() -> None:
-    manager = SessionManager(Store.__new__(Store), ManualClock())
+    manager = playing_writer()
     results = []
     for order in (WITH_GUARD, WITHOUT_GUARD):
         session = session_of(dealt(order), always_pass=(False, True))
@@ -391,7 +402,7 @@ async def test_always_pass_closes_the_window_the_same_way_whatever_the_defender_
         steps: list[Step] = []
         opened = state.apply(duel.Play("S1"))
         steps.append(step_of(0, duel.Play("S1"), state, opened, automatic=False))
-        closed = await manager._advance(session, opened, steps)
+        closed = await manager.advance(session, opened, steps)
         assert closed.window_pass() is None and closed.to_move() == 1, "the window closed at once"
         session.state = closed
         results.append(public_parts(session, tuple(steps)))

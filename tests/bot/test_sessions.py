@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 from bot.clock import ManualClock
-from bot.session import MatchDamaged, NotInMatch, NotYourTurn, Session, StaleControl, UserError
+from bot.session import Session
+from bot.session_errors import MatchDamaged, NotInMatch, NotYourTurn, StaleControl, UserError
 from bot.sessions import SessionManager
 from bot.store import Store
 from engine import find_variant, replay

@@ -14,21 +14,11 @@ import pytest
 
 from app.client import RingsideBot
 from bot.clock import ManualClock
-from bot.session import (
-    NO_ANSWER,
-    PANEL_LIFETIME,
-    BoardChange,
-    Session,
-    Step,
-    asked,
-    board_change,
-    in_window,
-    noted,
-    step_of,
-)
-from bot.sessions import SessionManager
-from bot.store import Store
+from bot.match_writer import MatchWriter
+from bot.session import Session
+from bot.steps import NO_ANSWER, Step, noted, step_of
 from bot.turn_driver import board_held, next_automatic
+from bot.turn_policy import PANEL_LIFETIME, BoardChange, asked, board_change, in_window
 from cogs.board import board_message
 from engine.space import cards as C
 from engine.space.actions import Pass
@@ -146,7 +136,7 @@ def test_a_window_inside_a_turn_keeps_one_story_and_mentions_a_player_once() -> 
     played_for = Step(0, "roll", "", automatic=True)
     assert board_change(jam, moving, [step(1), played_for, step(1)]) == BoardChange(True, False)
     # A window let run out did ask its player: the next window of the turn mentions them no more.
-    ran_out = Step(1, "pass", "Jam let the window pass (no answer in time)", automatic=True)
+    ran_out = Step(1, "pass", "Jam let the window pass (no answer in time)", automatic=True, note=NO_ANSWER)
     assert board_change(build, jam, [ran_out, step(0)]) == BoardChange(False, False)
     # A window that waited longer than a private panel lives: the player on turn is mentioned again.
     assert board_change(jam, moving, [step(0), step(1)], PANEL_LIFETIME + 1) == BoardChange(True, False)
@@ -171,6 +161,16 @@ def test_the_defender_keeping_units_in_the_movers_turn_is_told_on_the_turns_boar
     assert board_change(after, next_turn, [step(0), step(1), step(0)]) == BoardChange(True, True)
 
 
+def playing_writer() -> MatchWriter:
+    """A writer that only plays what plays by itself (``advance``): it reads and saves nothing, and
+    nobody in these games is rolled for by a preference."""
+
+    async def never(session: Session, state: object) -> bool:
+        raise AssertionError("no roll is judged here")
+
+    return MatchWriter(None, ManualClock(), random.SystemRandom(), set(), never)  # type: ignore[arg-type]
+
+
 def public_parts(session: Session, steps: Sequence[Step]) -> tuple[str, str, bytes, str]:
     return board_parts(board_message(session, steps, window_at=1_790_000_120.0))
 
@@ -181,21 +181,27 @@ async def test_a_window_inside_a_turn_costs_the_same_whatever_the_responder_hold
     responder let pass: whether or not they hold a Jam Transmission, the bot stops at the window
     (nothing is played for them), the board is edited the same way (no second mention) and reads
     the same, and the window that runs out closes it the same way."""
-    manager = SessionManager(Store.__new__(Store), ManualClock())
+    manager = playing_writer()
     seen, answers = [], []
     for card in (C.JAM_TRANSMISSION, C.ION_THRUSTERS):
         build = make_state({"T1": 3, "E1": 20}, phase=Phase.BUILD, dice=(2, 5), hands=((), (card,)))
         session = session_of(build)
-        espionage = Step(1, "pass", "The Evil Empire let the window pass (no answer in time)", automatic=True)
+        espionage = Step(
+            1,
+            "pass",
+            "The Evil Empire let the window pass (no answer in time)",
+            automatic=True,
+            note=NO_ANSWER,
+        )
         steps = [espionage, step_of(0, Pass(), build, build.apply(Pass()), automatic=False)]
-        opened = await manager._advance(session, build.apply(Pass()), steps)
+        opened = await manager.advance(session, build.apply(Pass()), steps)
         assert in_window(opened) and opened.to_move() == 1, "the window opens whatever the hand holds"
         change = board_change(build, opened, steps)
         session.state = opened
         window = public_parts(session, steps)
         closed = opened.apply(Pass())
         ran_out = noted(step_of(1, Pass(), opened, closed, automatic=True), NO_ANSWER, "Evil Empire")
-        after = await manager._advance(session, closed, [*steps, ran_out])
+        after = await manager.advance(session, closed, [*steps, ran_out])
         session.state = after
         seen.append(
             (change, window, board_change(opened, after, [*steps, ran_out]), public_parts(session, []))

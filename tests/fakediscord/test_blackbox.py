@@ -17,7 +17,7 @@ import pytest
 import pytest_asyncio
 from discord.ext import commands
 
-from cogs.components import DYNAMIC_ITEMS
+from cogs.control_kinds import DYNAMIC_ITEMS
 from fakediscord import FakeDiscord
 from fakediscord.blackbox import Ledger
 from fakediscord.blackbox.driver import (
