@@ -90,6 +90,7 @@ def main() -> None:
             mat.write_text(text)
             ours = analyse(options, log, level=args.level)
             theirs = gnubg_luck(mat, args.gnubg)
+            adjusted = theirs["adjusted"]  # empty when GNU Backgammon shows no result (no game finished)
             for seat, report in enumerate(ours.players):
                 row = {
                     "match": n,
@@ -101,7 +102,7 @@ def main() -> None:
                     "ours_mwc_pct": round(100 * (report.luck_result or 0.0), 2),
                     "gnubg_mwc_pct": round(100 * theirs["mwc"][seat], 2),
                     "ours_adjusted_pct": round(100 * (report.luck_adjusted or 0.0), 2),
-                    "gnubg_adjusted_pct": round(100 * theirs["adjusted"][seat], 2) if theirs["adjusted"] else None,
+                    "gnubg_adjusted_pct": round(100 * adjusted[seat], 2) if adjusted else None,
                 }
                 rows.append(row)
                 print(json.dumps(row), file=sys.stderr, flush=True)
