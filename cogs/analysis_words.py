@@ -39,7 +39,8 @@ def analysis_text(analysis: Analysis, match_id: int, title: str, options: str, n
         row("Doubtful", lambda p: p.doubtful),
         row("Errors", lambda p: p.errors),
         row("Blunders", lambda p: p.blunders),
-        row("Luck", lambda p: signed(p.luck, 2)),
+        row("Luck", lambda p: signed(p.luck if p.luck_total is None else p.luck_total, 2)),
+        *luck_rows(analysis, row),
     ]
     what = f"{title}" + (f", {options}" if options else "")
     lines = [
@@ -47,7 +48,7 @@ def analysis_text(analysis: Analysis, match_id: int, title: str, options: str, n
         "```\n" + "\n".join(table) + "\n```",
         "PR: 500 × the equity lost per decision, on average (lower is better; 0 plays like the engine). "
         f"Doubtful from {low:.2f} equity lost, error from {mid:.2f}, blunder from {high:.2f}. "
-        "Luck: what the dice gave against average rolls, in equity (+ lucky, − unlucky).",
+        + luck_words(analysis),
         f"Engine: {analysis.level}; {SCALE_WORDS[analysis.scale]}. The chart shows the first player's "
         "chance to win each game, before each roll.",
     ]
@@ -63,6 +64,50 @@ def analysis_text(analysis: Analysis, match_id: int, title: str, options: str, n
         lines.append(f"⚠️ This analysis is {analysis.approximate}.")
     lines.append(REVIEW_NOTE)
     return "\n".join(lines)
+
+
+LUCK_WORDS = "Luck: what the dice gave against average rolls, in equity (+ lucky, − unlucky)."
+MATCH_LUCK_WORDS = (
+    "Luck: what the dice gave against average rolls, in equity and in match winning chances "
+    "(+ lucky, − unlucky). Luck adj.: the result (+50% won, −50% lost) minus your luck plus your "
+    "opponent's, as GNU Backgammon counts it: above 0, you outplayed your opponent whatever the dice."
+)
+MONEY_LUCK_WORDS = (
+    "Luck: what the dice gave against average rolls, in equity and in points (+ lucky, − unlucky). "
+    "Luck adj.: points won per game, minus your luck plus your opponent's, as GNU Backgammon counts it: "
+    "above 0, you outplayed your opponent whatever the dice."
+)
+
+
+def luck_rows(analysis: Analysis, row: Any) -> list[str]:
+    """The table's rows of luck in the result's units and of the luck-adjusted result; none for an
+    analysis saved before they were kept."""
+    first = analysis.players[0]
+    if first.luck_result is None or first.luck_adjusted is None:
+        return []
+    if first.luck_unit == "points":
+        games = max(1, len(analysis.chances))
+        return [
+            row("Luck pts", lambda p: signed(p.luck_result or 0.0, 2)),
+            row("Luck adj.", lambda p: signed((p.luck_adjusted or 0.0) / games, 2)),
+        ]
+    return [
+        row("Luck MWC", lambda p: percent(p.luck_result or 0.0)),
+        row("Luck adj.", lambda p: percent(p.luck_adjusted or 0.0)),
+    ]
+
+
+def percent(share: float) -> str:
+    """A share of match winning chances as a signed percentage: ``+4.5%``."""
+    return f"{100 * share:+.1f}%"
+
+
+def luck_words(analysis: Analysis) -> str:
+    """The definition of the luck rows shown."""
+    first = analysis.players[0]
+    if first.luck_result is None or first.luck_adjusted is None:
+        return LUCK_WORDS
+    return MONEY_LUCK_WORDS if first.luck_unit == "points" else MATCH_LUCK_WORDS
 
 
 REVIEW_NOTE = "**Review**: every decision that lost equity, a page each, privately (anyone may review)."

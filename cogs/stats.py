@@ -19,11 +19,12 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.ratings import PROVISIONAL_EXPERIENCE, PlayedMatch, RatedResult, Standing
-from bot.store.analyses import ErrorRates
+from bot.store.analyses import MWC, POINTS, ErrorRates
 from cogs.replies import reply_privately
 from engine import VARIANTS, EndReason, Forfeit, GameError, find_variant
 from engine.ai.coaches import ANALYSES
 from render.leaderboard import rating_chart
+from render.profile_chart import PrSeries, RatingSeries, profile_chart
 
 if TYPE_CHECKING:
     from app.client import RingsideBot
@@ -154,6 +155,7 @@ def stats_embed(
             f"<@{user_id}>",
             f"Rating **{rating_text(standing)}**{provisional} · rank **{rank}** of {players}",
             *([pr_line(rates)] if rates is not None else []),
+            *(luck_lines(rates) if rates is not None else []),
             f"Record **{record_text(standing)}**{share}",
             f"Streak: {streak_text(standing.streak)}",
         ]
@@ -181,6 +183,8 @@ def stats_embed(
 
 PR_MATCHES = 10
 """How many of the latest analysed matches ``/stats`` lists the PR of."""
+CHART_PR_MATCHES = 30
+"""How many of the latest analysed matches ``/stats``'s picture draws the PR of."""
 PR_COUNTED = "every analysed match on this server, against the computer or people, rated or not"
 
 
@@ -194,28 +198,76 @@ def pr_line(rates: ErrorRates) -> str:
 
 def add_pr_history(embed: discord.Embed, rates: ErrorRates) -> None:
     """The latest analysed matches' PRs, oldest first, as a field (none without any)."""
-    if not rates.history:
+    history = rates.history[-PR_MATCHES:]
+    if not history:
         return
-    shown = " · ".join("—" if pr is None else f"{pr:.1f}" for _, pr in rates.history)
+    shown = " · ".join("—" if pr is None else f"{pr:.1f}" for _, pr in history)
     embed.add_field(
-        name=f"PR of the last {len(rates.history)} analysed matches, oldest first",
+        name=f"PR of the last {len(history)} analysed matches, oldest first",
         value=f"{shown}\nCounted: {PR_COUNTED}. `/review` shows a match's decisions.",
         inline=False,
     )
+
+
+LUCK_MEANS = (
+    "Luck: what the dice gave against average rolls; luck-adjusted: the result minus your luck plus "
+    "your opponent's (above 0: you outplayed them whatever the dice), as GNU Backgammon counts them."
+)
+
+
+def luck_lines(rates: ErrorRates) -> list[str]:
+    """The average luck and luck-adjusted result over the analysed matches that have them: in match
+    winning chances per match, and apart in points per game over money sessions; none without any."""
+    lines = []
+    match = rates.luck.get(MWC)
+    if match is not None:
+        luck, adjusted = match.per_match()
+        count = f"{match.matches} match{'es' if match.matches != 1 else ''}"
+        lines.append(
+            f"Luck **{signed(100 * luck)}%** a match · luck-adjusted result **{signed(100 * adjusted)}%** "
+            f"(match winning chances, over {count})"
+        )
+    money = rates.luck.get(POINTS)
+    if money is not None:
+        luck, adjusted = money.per_match()
+        count = f"{money.games} game{'s' if money.games != 1 else ''}"
+        lines.append(
+            f"Money play: luck **{signed(luck, 2)}** · luck-adjusted **{signed(adjusted, 2)}** points a game "
+            f"(over {count})"
+        )
+    return lines
 
 
 def pr_only_embed(user_id: int, name: str, game: str, rates: ErrorRates) -> discord.Embed:
     """A player with analysed matches of ``game`` here but no rating in it (only unrated matches or
     matches against the computer)."""
     description = "\n".join(
-        [f"<@{user_id}>", "No rating yet: ratings come from rated matches between people.", pr_line(rates)]
+        [
+            f"<@{user_id}>",
+            "No rating yet: ratings come from rated matches between people.",
+            pr_line(rates),
+            *luck_lines(rates),
+        ]
     )
     embed = discord.Embed(title=f"{name} · {game_title(game)}", description=description, colour=COLOUR)
     add_pr_history(embed, rates)
+    embed.set_image(url=f"attachment://{CHART_FILE}")
     return embed
 
 
-def chart_png(name: str, game: str, results: Sequence[RatedResult]) -> bytes:
+def profile_png(name: str, game: str, results: Sequence[RatedResult], rates: ErrorRates) -> bytes:
+    """``/stats``'s picture in a game with analyses: the rating chart (when there are rated results)
+    above the PRs of the latest analysed matches."""
+    prs = [pr for _, pr in rates.history]
+    first = rates.matches - len(prs) + 1
+    series = PrSeries(prs, rates.pr, first_match=max(1, first), total=rates.matches)
+    return profile_chart(f"{game_title(game)} PR · {name}", series, rating_series(name, game, results))
+
+
+def rating_series(name: str, game: str, results: Sequence[RatedResult]) -> RatingSeries | None:
+    """The rating chart's figures (as ``chart_png`` draws them), None without rated results."""
+    if not results:
+        return None
     shown = results[-CHART_MATCHES:]
     first = len(results) - len(shown) + 1
     count = len(results)
@@ -224,12 +276,25 @@ def chart_png(name: str, game: str, results: Sequence[RatedResult]) -> bytes:
         if first == 1
         else f"the last {len(shown)} of {count} rated matches"
     )
-    return rating_chart(
+    return RatingSeries(
         [shown[0].before, *(r.after for r in shown)],
         title=f"{game_title(game)} rating · {name}",
         subtitle=subtitle,
         wins=[r.won for r in shown],
         first_match=first,
+    )
+
+
+def chart_png(name: str, game: str, results: Sequence[RatedResult]) -> bytes:
+    series = rating_series(name, game, results)
+    if series is None:
+        raise ValueError("a rating chart needs at least one rated result")
+    return rating_chart(
+        series.ratings,
+        title=series.title,
+        subtitle=series.subtitle,
+        wins=series.wins,
+        first_match=series.first_match,
     )
 
 
@@ -339,10 +404,15 @@ class Stats(commands.Cog):
             await reply_privately(interaction, _sentence(str(exc)))
             return
         standing = next((g for g in games if g.game == key), None)
-        rates = await history.error_rates(guild_id, key, target.id, PR_MATCHES) if key in ANALYSES else None
+        rates = (
+            await history.error_rates(guild_id, key, target.id, CHART_PR_MATCHES) if key in ANALYSES else None
+        )
         if standing is None and rates is not None and rates.matches:
             embed = pr_only_embed(target.id, target.display_name, key, rates)
-            await interaction.response.send_message(embed=embed, allowed_mentions=NO_PINGS)
+            png = await asyncio.to_thread(profile_png, target.display_name, key, (), rates)
+            await interaction.response.send_message(
+                embed=embed, file=discord.File(io.BytesIO(png), CHART_FILE), allowed_mentions=NO_PINGS
+            )
             return
         if standing is None:
             what = f"rated {game_title(key).lower()} matches" if games else "rated matches"
@@ -359,7 +429,10 @@ class Stats(commands.Cog):
         if not results:
             await interaction.response.send_message(embed=embed, allowed_mentions=NO_PINGS)
             return
-        png = await asyncio.to_thread(chart_png, name, key, results)
+        if rates is not None:
+            png = await asyncio.to_thread(profile_png, name, key, results, rates)
+        else:
+            png = await asyncio.to_thread(chart_png, name, key, results)
         await interaction.response.send_message(
             embed=embed, file=discord.File(io.BytesIO(png), CHART_FILE), allowed_mentions=NO_PINGS
         )

@@ -121,3 +121,14 @@ def test_taps_space_counts_by_game_turn_and_the_windows_pass_by_themselves() -> 
     assert result["game_turns"] > 0 and result["mover_taps"]["median"] > 0
     assert result["other_taps"]["median"] == 0
     assert result["my_hand_per_turn_per_player"]["max"] <= 1
+
+
+def test_luck_vs_gnubg_prints_both_programs_luck_per_player() -> None:
+    """Our luck and luck-adjusted result beside GNU Backgammon's, per player: each program's
+    luck-adjusted results are opposite between the two players, and agree in sign (seed 1)."""
+    (result,) = run_bench("luck_vs_gnubg.py", "--matches", "1", "--lengths", "3")
+    one, two = result["players"]
+    assert result["summary"]["players"] == 2 and one["rolls"] > 0
+    for key in ("ours_adjusted_pct", "gnubg_adjusted_pct"):
+        assert one[key] == pytest.approx(-two[key], abs=0.02)
+    assert (one["ours_adjusted_pct"] > 0) == (one["gnubg_adjusted_pct"] > 0)

@@ -7,7 +7,7 @@ from __future__ import annotations
 import asyncio
 import json
 import zlib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from bot.store.connection import Connection, Transaction
@@ -96,6 +96,12 @@ class AnalysisStore:
             f"SELECT COUNT(*) AS matches, SUM(e.decisions) AS decisions, SUM(e.equity_lost) AS lost{mine}",
             args,
         )
+        lucky = await self._c.all(
+            "SELECT e.luck_unit AS unit, COUNT(*) AS matches, SUM(e.luck) AS luck,"
+            f" SUM(e.luck_adjusted) AS adjusted, SUM(e.games) AS games{mine} AND e.luck IS NOT NULL"
+            " GROUP BY e.luck_unit",
+            args,
+        )
         latest = await self._c.all(
             f"SELECT e.match_id, e.decisions, e.equity_lost{mine}"
             " ORDER BY m.finished_at DESC, m.id DESC LIMIT ?",
@@ -110,6 +116,7 @@ class AnalysisStore:
                 (int(r["match_id"]), _pr(int(r["decisions"]), float(r["equity_lost"])))
                 for r in reversed(latest)
             ),
+            luck={str(r["unit"]): _luck_record(r) for r in lucky},
         )
 
     async def fill_error_rates(self, after: int = 0, limit: int = 20) -> tuple[int, int]:
@@ -198,11 +205,42 @@ async def save_analysis(
 
 
 ERROR_RATE_ROW = (
-    "INSERT INTO analysis_error_rates (match_id, seat, user_id, decisions, equity_lost)"
-    " VALUES (?, ?, ?, ?, ?) ON CONFLICT (match_id, seat)"
+    "INSERT INTO analysis_error_rates"
+    " (match_id, seat, user_id, decisions, equity_lost, luck, luck_adjusted, luck_unit, games)"
+    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (match_id, seat)"
     " DO UPDATE SET user_id = excluded.user_id, decisions = excluded.decisions,"
-    " equity_lost = excluded.equity_lost"
+    " equity_lost = excluded.equity_lost, luck = excluded.luck, luck_adjusted = excluded.luck_adjusted,"
+    " luck_unit = excluded.luck_unit, games = excluded.games"
 )
+MWC, POINTS = "mwc", "points"
+"""The units of a row's luck: match winning chances (a match), points (a money session)."""
+
+
+@dataclass(frozen=True, slots=True)
+class LuckRecord:
+    """A player's luck over analysed matches of one unit (``MWC`` or ``POINTS``): sums over them."""
+
+    matches: int
+    luck: float
+    """The dice luck, summed (GNU Backgammon's "Luck total" in MWC or points)."""
+    adjusted: float
+    """The luck-adjusted results, summed."""
+    games: int
+    """The games of those matches (a money session's figures are shown per game)."""
+
+    def per_match(self) -> tuple[float, float]:
+        """The average luck and luck-adjusted result per match (per game in points)."""
+        count = self.games if self.games else self.matches
+        return self.luck / max(1, count), self.adjusted / max(1, count)
+
+
+def _luck_record(row: Any) -> LuckRecord:
+    return LuckRecord(
+        matches=int(row["matches"]),
+        luck=float(row["luck"] or 0.0),
+        adjusted=float(row["adjusted"] or 0.0),
+        games=int(row["games"] or 0) if row["unit"] == POINTS else 0,
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -214,6 +252,8 @@ class ErrorRates:
     equity_lost: float
     history: tuple[tuple[int, float | None], ...]
     """The latest matches' (match id, PR), oldest first; None: no decision counted in that match."""
+    luck: dict[str, LuckRecord] = field(default_factory=dict)
+    """The luck over the analysed matches that have it (analyses saved since issue 36), by unit."""
 
     @property
     def pr(self) -> float | None:
@@ -226,16 +266,33 @@ def _pr(decisions: int, equity_lost: float) -> float | None:
     return 500.0 * equity_lost / decisions if decisions else None
 
 
-def _error_rates(match_id: int, players: Any, analysis: Any) -> list[tuple[int, int, int, int, float]]:
+def _error_rates(match_id: int, players: Any, analysis: Any) -> list[tuple[Any, ...]]:
     """The rows of ``analysis_error_rates`` for a saved analysis (JSON data, ``coaching.analysis_to_json``:
-    each player's ``unforced`` decisions and ``equity_lost``); none for data without them."""
+    each player's ``unforced`` decisions and ``equity_lost``, and since issue 36 ``luck_result`` and
+    ``luck_adjusted``); none for data without the first two, no luck for data without the others."""
     try:
+        games = len(analysis.get("chances") or ())
         return [
-            (match_id, seat, int(players[f"player{seat}"]), int(p["unforced"]), float(p["equity_lost"]))
+            (
+                match_id,
+                seat,
+                int(players[f"player{seat}"]),
+                int(p["unforced"]),
+                float(p["equity_lost"]),
+                *_luck_of(p, games),
+            )
             for seat, p in enumerate(analysis["players"][:2])
         ]
-    except (KeyError, TypeError, ValueError):
+    except (AttributeError, KeyError, TypeError, ValueError):
         return []
+
+
+def _luck_of(player: Any, games: int) -> tuple[float | None, float | None, str | None, int | None]:
+    """A player's luck, luck-adjusted result, their unit and the games (all None before issue 36)."""
+    luck, adjusted, unit = player.get("luck_result"), player.get("luck_adjusted"), player.get("luck_unit")
+    if luck is None or adjusted is None or unit not in (MWC, POINTS):
+        return None, None, None, None
+    return float(luck), float(adjusted), str(unit), games
 
 
 def _analysis(row: Any) -> Any:

@@ -62,6 +62,7 @@ from engine.ai.backgammon_filter import (
     roll_outlook,
 )
 from engine.ai.backgammon_hints import APPROXIMATE, cube_best, level_words, scale_of
+from engine.ai.backgammon_luck import LuckTally, opening_luck, with_luck
 from engine.ai.coaching import (
     Analysis,
     AnalysisStopped,
@@ -119,6 +120,8 @@ class _Tally:
     counts: dict[str, int] = field(default_factory=lambda: {"doubtful": 0, "error": 0, "blunder": 0})
     luck: float = 0.0
     rolls: int = 0
+    gnu: LuckTally = field(default_factory=LuckTally)
+    """The luck as GNU Backgammon counts it, and in MWC (``engine.ai.backgammon_luck``)."""
 
     def add(self, decision: Decision) -> None:
         if not decision.unforced:
@@ -320,8 +323,9 @@ def _analysis(
             if after.result is None:
                 games.append([])
     approximate = APPROXIMATE if first.rules in APPROXIMATE_RULES else None
+    reports = (tallies[0].report(0), tallies[1].report(1))
     return Analysis(
-        players=(tallies[0].report(0), tallies[1].report(1)),
+        players=with_luck(reports, (tallies[0].gnu, tallies[1].gnu), first, states[-1]),
         decisions=tuple(decisions),
         chances=tuple(tuple(game) for game in games if game),
         scale=scale_of(first),
@@ -366,7 +370,13 @@ def _roll(
     outlook = cubes.outlook(board, state, seat)
     curve.append(outlook.win if seat == 0 else 1.0 - outlook.win)
     tallies[seat].rolls += 1
-    tallies[seat].luck += outlook.luck(dice, opening=isinstance(action, Opening))
+    luck = outlook.luck(dice, opening=isinstance(action, Opening))
+    tallies[seat].luck += luck
+    if isinstance(action, Opening):  # GNU Backgammon's opening luck: the opponent's 15 first moves count
+        luck = opening_luck(
+            outlook.equities, cubes.outlook((board[1], board[0]), state, 1 - seat).equities, dice
+        )
+    tallies[seat].gnu.add(luck, state, seat)
 
 
 def double_decision(state: BackgammonState, doubled: bool, cubes: Cubes) -> Decision:

@@ -125,6 +125,20 @@ class PlayerReport:
     luck: float
     """Sum of the player's dice luck, in equity (positive: luckier than average rolls)."""
     rolls: int
+    luck_total: float | None = None
+    """The luck as GNU Backgammon counts it ("Luck total EMG"), in equity: as ``luck`` but an opening
+    roll is averaged over the 30 ways it could go, so winning it is luck too
+    (``engine.ai.backgammon_luck``; None in analyses saved before it was kept, as the three below)."""
+    luck_result: float | None = None
+    """The same luck in the result's units: match winning chances in a match (0.05 = 5%), points in
+    a money session."""
+    result: float | None = None
+    """The result in those units: the match winning chances gained (+0.5 a match won, -0.5 lost), or
+    the points won."""
+    luck_adjusted: float | None = None
+    """The luck-adjusted result: ``result`` minus the player's ``luck_result`` plus the opponent's."""
+    luck_unit: str | None = None
+    """The units of the three above: ``mwc`` (match winning chances) or ``points`` (a money session)."""
 
     @property
     def pr(self) -> float | None:
