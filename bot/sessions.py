@@ -247,9 +247,9 @@ class SessionManager:
                     mode is TurnConfirmation.CONFIRM and not await self.choices.confirms_itself(user_id)
                 ):
                     return await self.drafts.save(session, after, steps)
-            if not anyway:
-                drafted = mode is TurnConfirmation.CONFIRM and not more
-                held = await self.held_by_tutor(session, seat, state, after, steps, more, drafted)
+            if not anyway and not more:
+                drafted = mode is TurnConfirmation.CONFIRM
+                held = await self.held_by_tutor(session, seat, state, after, steps, drafted)
                 if held is not None:
                     return held
             after = await self.writer.advance(session, after, steps)
@@ -266,18 +266,18 @@ class SessionManager:
         state: GameState,
         after: GameState,
         steps: list[Step],
-        more: tuple[str, ...],
         drafted: bool,
     ) -> Played | None:
-        """The decision of ``steps`` (and ``more``) held back by the tutor, or None to go on: a play
+        """The decision of ``steps`` held back by the tutor, or None to go on: a play
         made checker by checker (``drafted``) is saved as the turn's draft, waiting for Confirm; any
         other decision (a cube action, a whole play typed at once) is not played at all."""
-        note = await self.tutor.review(session, seat, state, [*(s.notation for s in steps), *more])
+        note = await self.tutor.review(session, seat, state, [s.notation for s in steps])
         if note is None:
             return None
         if drafted:
             return replace(await self.drafts.save(session, after, steps), tutor=note)
-        return Played(session, state, (), draft=True, tutor=note)
+        # Not played: the steps are those Confirm anyway plays (``cogs.tutor``).
+        return Played(session, state, tuple(steps), draft=True, tutor=note)
 
     async def roll(self, match_id: int, user_id: int, version: int | None) -> Played:
         """Roll the dice for the user when the position waits for their roll."""
