@@ -156,10 +156,12 @@ class RingsideBot(commands.Bot):
         self.replays = Replays(
             store, self.clock, wake=self.analyses.queued, places=self.analyses.showing.places
         )
-        # The computer thinks in a compute worker (with no workers, in a thread).
-        self.sessions.think = self.render_pool.computer_move
-        self.sessions.judge = self.render_pool.double_not_sensible
-        self.sessions.tutor.check = self.render_pool.tutor_check
+        # The computer thinks in a compute worker (with no workers, in a thread); so do the coach's
+        # auto-roll judge and the tutor's check.
+        pool = self.render_pool
+        self.sessions.think, self.sessions.judge, self.sessions.tutor.check = (
+            pool.computer_move, pool.double_not_sensible, pool.tutor_check
+        )  # fmt: skip
         self.dev_guild_id = dev_guild_id
         self.run_scheduler = run_scheduler
         self._scheduler: asyncio.Task[None] | None = None

@@ -5,7 +5,7 @@ final checker play and cube decision of a player with the tutor on, at several d
 
 Positions are the checker plays and cube decisions of seeded 7-point matches played by the medium
 computer; at each, the choice checked is the easy computer's (a noisy player: some of its choices are
-errors the tutor warns of). Each depth is warmed once, then every position timed in this process
+errors the tutor warns of). Each depth is warmed on a play and a cube decision, then every position timed in this process
 (what a compute worker does). Prints one JSON line per depth: the median, 95th percentile and
 maximum in milliseconds for checker plays and for cube decisions, and how many warnings it gave.
 """
@@ -105,7 +105,10 @@ def main() -> None:
     found = decisions(args.positions, args.seed, args.length)
     for level in args.levels.split(","):
         player = SagePlayer(f"tutor-{level}", level, level, level)
-        tutor_check(*found[0], player=player)
+        for kind in (True, False):  # warm a play's evaluator and a cube decision's
+            warm = next(((st, steps) for st, steps in found if (st.phase is Phase.PLAY) is kind), None)
+            if warm is not None:
+                tutor_check(*warm, player=player)
         plays: list[float] = []
         cubes: list[float] = []
         warned = 0

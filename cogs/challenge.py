@@ -74,15 +74,10 @@ class Challenge(commands.Cog):
         tutor: bool | None = None,
     ) -> None:
         challenges = self.bot.challenges
-        given = {name: value for name, value in (("length", length), ("rules", rules)) if value is not None}
-        money = (("jacoby", jacoby), ("beavers", beavers), ("automatic", automatic), ("limit", limit))
-        given |= {name: value for name, value in money if value is not None}
-        if position is not None:
-            given["position"] = position
-        if clock is not None:
-            given["clock"] = clock
-        if tutor:
-            given["tutor"] = True
+        named = (("length", length), ("rules", rules), ("jacoby", jacoby), ("beavers", beavers))
+        named += (("automatic", automatic), ("limit", limit), ("position", position), ("clock", clock))
+        # tutor:false is the default: left out, as an option not given.
+        given = {name: value for name, value in (*named, ("tutor", tutor or None)) if value is not None}
         try:
             variant = await challenges.check_new(
                 guild_id=interaction.guild_id,

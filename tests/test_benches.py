@@ -121,3 +121,10 @@ def test_taps_space_counts_by_game_turn_and_the_windows_pass_by_themselves() -> 
     assert result["game_turns"] > 0 and result["mover_taps"]["median"] > 0
     assert result["other_taps"]["median"] == 0
     assert result["my_hand_per_turn_per_player"]["max"] <= 1
+
+
+def test_tutor_bench_times_plays_and_cube_decisions_at_each_depth() -> None:
+    """``bench/tutor.py``: one line per depth, with checker plays and cube decisions timed."""
+    lines = run_bench("tutor.py", "--positions", "8", "--levels", "1ply")
+    assert [line["level"] for line in lines] == ["1ply"]
+    assert lines[0]["plays"]["count"] + lines[0]["cubes"]["count"] == 8
