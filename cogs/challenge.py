@@ -74,10 +74,10 @@ class Challenge(commands.Cog):
         tutor: bool | None = None,
     ) -> None:
         challenges = self.bot.challenges
-        named = (("length", length), ("rules", rules), ("jacoby", jacoby), ("beavers", beavers))
-        named += (("automatic", automatic), ("limit", limit), ("position", position), ("clock", clock))
+        named: list[tuple[str, object]] = [("length", length), ("rules", rules), ("jacoby", jacoby)]
+        named += [("beavers", beavers), ("automatic", automatic), ("limit", limit), ("position", position)]
         # tutor:false is the default: left out, as an option not given.
-        given = {name: value for name, value in (*named, ("tutor", tutor or None)) if value is not None}
+        given = {k: v for k, v in (*named, ("clock", clock), ("tutor", tutor or None)) if v is not None}
         try:
             variant = await challenges.check_new(
                 guild_id=interaction.guild_id,

@@ -31,7 +31,7 @@ STALE = "This tutor warning is for an earlier position (the decision was confirm
 def tutor_words(note: TutorNote) -> str:
     """The warning's lines: ``"⚠️ **Tutor: this play loses 0.083 against 13/7 8/7**"`` and the details."""
     return (
-        f"⚠️ **{note.text()}** (only you see this)\n"
+        f"⚠️ **{note.text()}**\n"
         f"You chose {note.chosen}; the engine ({note.level}) prefers {note.better}, by {note.loss:.3f} "
         "in equity. **Undo** to choose again, or **Confirm anyway**."
     )
