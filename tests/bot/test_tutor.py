@@ -10,8 +10,8 @@ The tutor's check is replaced by a scripted one (its equities are the engine's, 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 import random
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -94,7 +94,6 @@ async def test_the_tutor_warns_of_an_error_privately_before_confirm(
 ) -> None:
     check = ScriptedCheck()
     bot, board, users = await tutored_match(fake, tmp_path, check, tutor=True)
-    mid = match_id_of(board)
     user = user_on_turn(board, users)
     assert user is not None
     panel = await complete_play(fake, board, user)
@@ -172,7 +171,6 @@ async def test_undo_on_the_warning_returns_to_the_turn(fake: FakeDiscord, tmp_pa
 async def test_a_good_play_is_not_held_back(fake: FakeDiscord, tmp_path: Path) -> None:
     check = ScriptedCheck(errors=False)
     bot, board, users = await tutored_match(fake, tmp_path, check, tutor=True)
-    mid = match_id_of(board)
     user = user_on_turn(board, users)
     assert user is not None
     panel = await complete_play(fake, board, user)
@@ -189,7 +187,6 @@ async def test_a_good_play_is_not_held_back(fake: FakeDiscord, tmp_path: Path) -
 async def test_with_auto_confirm_an_error_waits_for_confirm_anyway(fake: FakeDiscord, tmp_path: Path) -> None:
     check = ScriptedCheck()
     bot, board, users = await tutored_match(fake, tmp_path, check, tutor=True)
-    mid = match_id_of(board)
     user = user_on_turn(board, users)
     assert user is not None
     await fake.slash(user, "preferences", {"auto_confirm": True}, idle=True)
@@ -236,7 +233,9 @@ async def test_the_tutor_holds_back_a_cube_decision_privately(fake: FakeDiscord,
     assert warned is not None
     await fake.click(second, warned, buttons(warned)["Confirm anyway"], idle=True)
     offer = live_board(fake, board.channel_id)
-    assert offer.id != board.id and user_on_turn(offer, users) == first and "Take (cube at 2)" in buttons(offer)
+    assert (
+        offer.id != board.id and user_on_turn(offer, users) == first and "Take (cube at 2)" in buttons(offer)
+    )
     nothing_of_the_tutor_for(fake, board.channel_id, first)
     fake.assert_clean()
     await stop_bot(bot)
