@@ -5,11 +5,11 @@ Pure: the position before the decision and the decision's steps in (their notati
 saved them), a ``TutorNote`` or None out. It is asked before every final decision of a player with
 the tutor on, so it must be fast: it uses the hard computer's depth (``TUTOR``, 2-ply, cubeful with
 the score), one ply below the hint's and the analysis's 3-ply. Measured by ``bench/tutor.py`` in one
-process on one core: a checker play's check at 2-ply is some tens of milliseconds at the median and
-well under half a second at the 95th percentile, where 3-ply takes seconds; a cube decision's is a
-few milliseconds. An error of 0.04 at 2-ply is nearly always one at 3-ply too; where the depths
-disagree by a little, the tutor may say nothing of a play the analysis later calls a small error
-(never the other way round for the hint's best play, which 2-ply seldom ranks 0.04 behind).
+process (bench/README.md): a checker play's check at 2-ply takes about 40 ms at the median and 130 ms
+at the 95th percentile, where 3-ply takes 0.7 s and 3 s; a cube decision's about 35 ms and 50 ms.
+The depths can disagree near the threshold (in the bench's 80 decisions 2-ply named 8 errors,
+3-ply 9), so the tutor may say nothing of a decision the analysis later calls an error, or the
+other way round.
 
 Not warned of: forced plays, plays that bear off the last checker (ranked by the points they win,
 not by equity), Old English (the engine plays it only approximately), and anything that is not a

@@ -322,3 +322,22 @@ async def test_the_tutor_preference_warns_against_the_computer(fake: FakeDiscord
     assert all(view.to_move() == check.asked[0][0].to_move() for view, _ in check.asked)
     fake.assert_clean()
     await stop_bot(bot)
+
+
+@pytest.mark.asyncio
+async def test_a_failed_check_lets_the_decision_through(fake: FakeDiscord, tmp_path: Path) -> None:
+    async def failing(game: str, view: GameView, chosen: Sequence[str]) -> TutorNote | None:
+        raise TimeoutError("the compute worker did not answer")
+
+    bot = await start_bot(fake, tmp_path / "db.sqlite3")
+    bot.sessions.tutor.check = failing
+    alice, bob = fake.add_user("alice"), fake.add_user("bob")
+    board = await challenge_and_accept(fake, alice, bob, "backgammon", tutor=True)
+    users = {alice.id: alice, bob.id: bob}
+    user = user_on_turn(board, users)
+    assert user is not None
+    panel = await complete_play(fake, board, user)
+    await fake.click(user, panel, buttons(panel)["Confirm"], idle=True)
+    assert user_on_turn(live_board(fake, board.channel_id), users) == other(users, user)
+    fake.assert_clean()
+    await stop_bot(bot)
