@@ -50,6 +50,7 @@ from cogs.review import Review
 from cogs.settings import Settings
 from cogs.stats import Stats
 from cogs.tournament import Tournament
+from cogs.tutor import Tutoring
 
 log = logging.getLogger(__name__)
 
@@ -64,6 +65,7 @@ COGS: tuple[Callable[[RingsideBot], commands.Cog], ...] = (
     Coach,
     Review,
     Tournament,
+    Tutoring,
 )
 """The cogs, added as instances of the classes imported here. Not loaded as extensions: an extension
 is executed as a second module object beside the one other modules imported, and a control holding a
@@ -154,9 +156,12 @@ class RingsideBot(commands.Bot):
         self.replays = Replays(
             store, self.clock, wake=self.analyses.queued, places=self.analyses.showing.places
         )
-        # The computer thinks in a compute worker (with no workers, in a thread).
-        self.sessions.think = self.render_pool.computer_move
-        self.sessions.judge = self.render_pool.double_not_sensible
+        # The computer thinks in a compute worker (with no workers, in a thread); so do the coach's
+        # auto-roll judge and the tutor's check.
+        pool = self.render_pool
+        self.sessions.think, self.sessions.judge, self.sessions.tutor.check = (
+            pool.computer_move, pool.double_not_sensible, pool.tutor_check
+        )  # fmt: skip
         self.dev_guild_id = dev_guild_id
         self.run_scheduler = run_scheduler
         self._scheduler: asyncio.Task[None] | None = None

@@ -4,7 +4,7 @@ pictures, computing and heavy work off the event loop and out of each other's wa
 - ``board``: board pictures (about 10 ms of pure-Python/Pillow CPU each; one worker per core by
   default). Drawn on the event loop, 300 simultaneous clicks would queue 3 s of pictures in front of
   every answer; in a thread, the GIL would keep them on one core.
-- ``compute``: the computer's moves, ``/hint`` and the auto-roll judge (bgsage does not release the
+- ``compute``: the computer's moves, ``/hint``, the auto-roll judge and the tutor's check (bgsage does not release the
   GIL for all its work: in a thread of the bot a hard move held the event loop for up to 90 ms at a time).
 - ``heavy``: replays (the frames rebuilt from the saved log and drawn, seconds for a long match),
   analyses (minutes) and their charts; ``HEAVY_WORKERS`` independent single-worker slots
@@ -67,8 +67,8 @@ from bot.worker_lanes import (
     on_loop,
     throttled,
 )
-from engine.ai.coaches import double_not_sensible
-from engine.ai.coaching import Analysis, AnalysisStopped, Hint, ProgressReport, StopCheck
+from engine.ai.coaches import double_not_sensible, tutor_check
+from engine.ai.coaching import Analysis, AnalysisStopped, Hint, ProgressReport, StopCheck, TutorNote
 from engine.ai.levels import seeded_move
 from engine.protocol import Action, GameView, Outcome
 from render.replay import GIF_LIMIT, ReplayGif, ReplayTooLarge, SavedMatch, read_progress, replay_match
@@ -228,6 +228,12 @@ class RenderPool:
         in a compute worker, else a thread: the ``auto_roll`` preference."""
         clear: bool = await self._compute(game, double_not_sensible, game, view)
         return clear
+
+    async def tutor_check(self, game: str, view: GameView, chosen: Sequence[str]) -> TutorNote | None:
+        """The tutor's warning for a decision about to be final (``engine.ai.coaches.tutor_check``),
+        in a compute worker, else a thread."""
+        note: TutorNote | None = await self._compute(game, tutor_check, game, view, tuple(chosen))
+        return note
 
     async def _compute(self, game: str, job: Any, *args: Any) -> Any:
         if self.compute.knows(game):

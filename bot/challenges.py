@@ -14,6 +14,11 @@ from engine.ai.levels import DEFAULT_LEVEL, levels_of
 from engine.live_clock import parse_clock
 from engine.protocol import OptionSpec
 
+TUTOR_ELSEWHERE = (
+    "The tutor is for backgammon only: {game} has no tutor yet. Leave tutor out of this challenge."
+)
+"""The answer to ``tutor:on`` for a game without a tutor (``bot.tutor``)."""
+
 
 class ChallengeError(Exception):
     """A challenge request or answer that cannot be carried out; the message is for the user."""
@@ -80,6 +85,8 @@ class Challenges:
         """
         cleaned: dict[str, Any] = {}
         specs = {spec.name: spec for spec in variant.options}
+        if given.get("tutor") and "tutor" not in specs:
+            raise ChallengeError(TUTOR_ELSEWHERE.format(game=variant.title))
         for name, value in given.items():
             spec = specs.get(name)
             if spec is not None and isinstance(value, str):

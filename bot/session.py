@@ -18,6 +18,7 @@ from bot.steps import AUTOMATIC, Step, step_of, told
 from bot.store import MatchRecord, ResultRecord
 from bot.turn_policy import asked, deciding_seat, in_window, turn_complete, turn_in_progress
 from engine import GameError, GameState, Outcome, Variant, find_variant
+from engine.ai.coaching import TutorNote
 
 __all__ = [
     "REMATCH_SECONDS",
@@ -110,6 +111,9 @@ class Played:
     steps: tuple[Step, ...]
     draft: bool = False
     """The change is to the turn's draft (a step taken or taken back): the public board stays as it is."""
+    tutor: TutorNote | None = None
+    """The tutor held the decision back (``bot.tutor``): what it loses, for the player's private panel
+    only; nothing is final (``draft`` is True)."""
 
     @property
     def decider_changed(self) -> bool:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import logging
 import random
+from dataclasses import replace
 
 from bot.board_handoff import BoardHandoff
 from bot.clock import Clock
@@ -25,6 +26,7 @@ from bot.turn_clocks import TurnClocks
 from bot.turn_drafts import RollJudge, TurnChoices, TurnDrafts, judge_in_thread
 from bot.turn_driver import forced_steps
 from bot.turn_policy import deciding_seat, own_step, turn_complete
+from bot.tutor import Tutor
 from engine import (
     GameError,
     GameState,
@@ -101,8 +103,10 @@ class SessionManager:
         )
         #: what the publisher notes back about the public boards
         self.boards = BoardHandoff(self.writer, store.boards, store.matches, clock)
+        #: the tutor: an error held back before it is final, for players who have it on
+        self.tutor = Tutor(self.preferences, self.computer_ids)
         #: turns in progress: drafts, Undo and Confirm
-        self.drafts = TurnDrafts(self.writer, store.matches, clock)
+        self.drafts = TurnDrafts(self.writer, store.matches, clock, self.tutor)
         #: what the store says of matches, for the commands
         self.history = MatchHistory(store)
         #: the computer's seats and the one-match-per-place rule
@@ -204,10 +208,19 @@ class SessionManager:
     # -- acting ------------------------------------------------------------------------------------
 
     async def act(
-        self, match_id: int, user_id: int, version: int | None, notation: str, *more: str
+        self,
+        match_id: int,
+        user_id: int,
+        version: int | None,
+        notation: str,
+        *more: str,
+        anyway: bool = False,
     ) -> Played:
         """Apply the user's action (given as notation) if it is theirs to take and legal; ``more``:
         theirs after it, as one click (a select of several): all are played and saved, or none.
+        With the tutor on (``bot.tutor``), a decision about to be final that is an error is held back
+        (a checker play as a draft waiting for Confirm), the result carrying the tutor's note, unless
+        ``anyway`` (the player confirmed after the note).
 
         In a game whose turns can be taken back (``Variant.turn_confirmation``), a step that does not
         complete the turn goes to the turn's draft: saved, shown only to its player, not final.
@@ -234,12 +247,37 @@ class SessionManager:
                     mode is TurnConfirmation.CONFIRM and not await self.choices.confirms_itself(user_id)
                 ):
                     return await self.drafts.save(session, after, steps)
+            if not anyway and not more:
+                drafted = mode is TurnConfirmation.CONFIRM
+                held = await self.held_by_tutor(session, seat, state, after, steps, drafted)
+                if held is not None:
+                    return held
             after = await self.writer.advance(session, after, steps)
             for text in more:  # nothing is saved until all of them are played
                 after = await self.writer.advance(
                     session, played_next(session, seat, after, text, steps), steps
                 )
             return await self.writer.commit(session, state, after, steps)
+
+    async def held_by_tutor(
+        self,
+        session: Session,
+        seat: int,
+        state: GameState,
+        after: GameState,
+        steps: list[Step],
+        drafted: bool,
+    ) -> Played | None:
+        """The decision of ``steps`` held back by the tutor, or None to go on: a play
+        made checker by checker (``drafted``) is saved as the turn's draft, waiting for Confirm; any
+        other decision (a cube action, a whole play typed at once) is not played at all."""
+        note = await self.tutor.review(session, seat, state, [s.notation for s in steps])
+        if note is None:
+            return None
+        if drafted:
+            return replace(await self.drafts.save(session, after, steps), tutor=note)
+        # Not played: the steps are those Confirm anyway plays (``cogs.tutor``).
+        return Played(session, state, tuple(steps), draft=True, tutor=note)
 
     async def roll(self, match_id: int, user_id: int, version: int | None) -> Played:
         """Roll the dice for the user when the position waits for their roll."""

@@ -50,7 +50,14 @@ AUTO_CONFIRM = Preference(
     "Confirm automatically",
     "A play is final as soon as it is complete: no Confirm or Undo step.",
 )
-PREFERENCES: dict[str, Preference] = {p.key: p for p in (AUTO_ROLL, AUTO_CONFIRM)}
+TUTOR = Preference(
+    "tutor",
+    "Tutor",
+    "In an unrated match (against me, a money game, a set position, or a challenge made unrated), "
+    "before a play or cube decision that loses 0.04 or more is final, your private panel says so and "
+    "shows the better choice; Undo, or Confirm anyway. Backgammon only; never in a rated match.",
+)
+PREFERENCES: dict[str, Preference] = {p.key: p for p in (AUTO_ROLL, AUTO_CONFIRM, TUTOR)}
 """Every per-player preference by key. They apply in every game where they mean something (a game
 without a cube never asks whether to double; a game whose turns need no Confirm has none to skip)."""
 

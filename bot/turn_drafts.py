@@ -18,6 +18,7 @@ from bot.settings import AUTO_CONFIRM, AUTO_ROLL, PlayerPrefs
 from bot.steps import AUTOMATIC, Step
 from bot.store import MatchRecord
 from bot.turn_policy import deciding_seat
+from bot.tutor import Tutor
 from engine import GameState, GameView
 from engine.ai.coaches import double_not_sensible
 
@@ -105,10 +106,14 @@ class DraftRows(Protocol):
 
 
 class TurnDrafts:
-    def __init__(self, matches: DraftSessions, rows: DraftRows, clock: Clock) -> None:
+    def __init__(
+        self, matches: DraftSessions, rows: DraftRows, clock: Clock, tutor: Tutor | None = None
+    ) -> None:
         self.matches = matches
         self.rows = rows
         self.clock = clock
+        #: holds back an error of a player with the tutor on, before Confirm makes it final
+        self.tutor = tutor
 
     async def undo(self, match_id: int, user_id: int, version: int | None) -> Played:
         """Take back the latest step of the user's turn in progress (with the forced steps after it)."""
@@ -129,8 +134,12 @@ class TurnDrafts:
                 position = position.apply(session.variant.parse_action(position, step.notation))
             return await self.save(session, position, steps)
 
-    async def confirm(self, match_id: int, user_id: int, version: int | None) -> Played:
-        """Make the user's complete turn final: the opponent sees it now."""
+    async def confirm(
+        self, match_id: int, user_id: int, version: int | None, *, anyway: bool = False
+    ) -> Played:
+        """Make the user's complete turn final: the opponent sees it now. With the tutor on and an
+        error in it, nothing changes yet: the result carries the tutor's note (``anyway``: the player
+        confirmed after the note)."""
         session = await self.matches.current(match_id, version)
         async with session.lock:
             seat, state = check_member(session, user_id, version)
@@ -139,6 +148,10 @@ class TurnDrafts:
             if not session.awaiting_confirmation or session.working is None:
                 raise UserError("Your turn is not complete yet: play its remaining steps first.")
             steps = list(session.draft)
+            if not anyway and self.tutor is not None:
+                note = await self.tutor.review(session, seat, state, [s.notation for s in steps])
+                if note is not None:
+                    return Played(session, state, tuple(steps), draft=True, tutor=note)
             after = await self.matches.advance(session, session.working, steps)
             return await self.matches.commit(session, state, after, steps)
 

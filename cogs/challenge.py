@@ -53,6 +53,7 @@ class Challenge(commands.Cog):
         limit="Money game (length 0): end once a player is this many points ahead (default: none)",
         position="Start from this position (unrated): a GNU Backgammon ID, ID:match ID, or an XGID",
         clock="Backgammon live clock: reserve per player + delay per move, e.g. 2m+12s (default: none)",
+        tutor="Backgammon: both players are warned, privately, of an error before it is final (unrated)",
     )
     @app_commands.choices(level=[app_commands.Choice(name=level, value=level) for level in LEVELS])
     async def challenge(
@@ -70,15 +71,13 @@ class Challenge(commands.Cog):
         limit: int | None = None,
         position: str | None = None,
         clock: str | None = None,
+        tutor: bool | None = None,
     ) -> None:
         challenges = self.bot.challenges
-        given = {name: value for name, value in (("length", length), ("rules", rules)) if value is not None}
-        money = (("jacoby", jacoby), ("beavers", beavers), ("automatic", automatic), ("limit", limit))
-        given |= {name: value for name, value in money if value is not None}
-        if position is not None:
-            given["position"] = position
-        if clock is not None:
-            given["clock"] = clock
+        named: list[tuple[str, object]] = [("length", length), ("rules", rules), ("jacoby", jacoby)]
+        named += [("beavers", beavers), ("automatic", automatic), ("limit", limit), ("position", position)]
+        # tutor:false is the default: left out, as an option not given.
+        given = {k: v for k, v in (*named, ("clock", clock), ("tutor", tutor or None)) if v is not None}
         try:
             variant = await challenges.check_new(
                 guild_id=interaction.guild_id,
@@ -122,7 +121,9 @@ class Challenge(commands.Cog):
         record = new.record
         minutes = round((record.expires_at - record.created_at) / 60)
         set_position = variant.starts_from_set_position(options)
-        details = in_brackets(variant.describe_options(options), "" if rated or set_position else "unrated")
+        # A set position and the tutor say "unrated" themselves (``describe_options``).
+        said = set_position or options.get("tutor")
+        details = in_brackets(variant.describe_options(options), "" if rated or said else "unrated")
         extra: dict[str, Any] = {}
         if set_position:
             extra["file"] = await self._start_picture(variant.key, options, (interaction.user, opponent))

@@ -87,6 +87,14 @@ class HintControls(Protocol):
     ) -> None: ...
 
 
+class TutorControls(Protocol):
+    """What answers a tutor's warning's **Confirm anyway** and **Back** (the ``Tutoring`` cog)."""
+
+    async def on_tutor(
+        self, interaction: discord.Interaction[Any], match_id: int, version: int, op: str
+    ) -> None: ...
+
+
 class ReviewControls(Protocol):
     """What answers **Review** on an analysis and a review's First / Prev / Next / Last (the ``Review``
     cog)."""
@@ -109,6 +117,7 @@ GAME = Answerer[GameControls]("game")
 CHALLENGE = Answerer[ChallengeControls]("challenge")
 RULES = Answerer[RulesControls]("rules")
 HINT = Answerer[HintControls]("hint")
+TUTOR = Answerer[TutorControls]("tutor")
 REVIEW = Answerer[ReviewControls]("review")
 TOURNAMENT = Answerer[TournamentControls]("tournament")
 
@@ -314,6 +323,26 @@ class PlayHintButton(Control[discord.ui.Button[Any]]):
         made: PlayHintButton = cls.button(
             "Play this", discord.ButtonStyle.success, "▶️", match_id=match_id, version=version, action=action
         )
+        return made
+
+
+class TutorButton(Control[discord.ui.Button[Any]]):
+    """A tutor's warning's buttons (``cogs.tutor``): ``confirm`` makes the turn held back final,
+    ``a:<notation>`` plays the decision held back (a cube action, a play typed whole), ``back`` leaves
+    it unplayed; each only while the match is at the ``version`` the warning was given for."""
+
+    id_format = "tu:{match_id}:{version}:{op}"
+    fields = named(match_id=NUMBER, version=NUMBER, op=Field("confirm|back|a:.{1,70}"))
+    answer = TUTOR.calls(TutorControls.on_tutor)
+    LABELS: ClassVar[dict[str, tuple[str, discord.ButtonStyle, str]]] = {
+        "confirm": ("Confirm anyway", discord.ButtonStyle.danger, "⚠️"),
+        "back": ("Undo", discord.ButtonStyle.secondary, "↩️"),
+    }
+
+    @classmethod
+    def build(cls, match_id: int, version: int, op: str) -> TutorButton:
+        label, style, emoji = cls.LABELS["confirm" if op.startswith("a:") else op]
+        made: TutorButton = cls.button(label, style, emoji, match_id=match_id, version=version, op=op)
         return made
 
 

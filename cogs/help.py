@@ -311,7 +311,8 @@ class Help(commands.Cog):
                 "click **Accept**. Games played "
                 "as matches take `length` (points to win; backgammon `length:0` is a money game, with `jacoby`, "
                 "`beavers`, `automatic` and `limit`; `position` starts from a GNU Backgammon ID or XGID, unrated; "
-                "`clock:2m+12s` plays with a live clock), games with several rule sets take `rules`.\n"
+                "`clock:2m+12s` plays with a live clock; `tutor:true` warns each player privately of an error "
+                "before it is final, unrated), games with several rule sets take `rules`.\n"
                 "2. Play with the buttons under the board, or type a move with `/move`; `/board` shows it "
                 "again, `/position` gives its codes for other programs, `/resign` gives up."
             ),
@@ -327,7 +328,7 @@ class Help(commands.Cog):
                     "analysis under its result: error rate (PR), mistakes, luck and a chart; **Review** "
                     "(or `/review`) pages through every costly decision, `/stats` shows your PR, and "
                     "`/analyse file:` analyses a `.mat` file played elsewhere. `/preferences`: auto-roll, "
-                    "confirm automatically."
+                    "confirm automatically, tutor."
                 ),
                 inline=False,
             )

@@ -11,7 +11,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.session import UserError
-from bot.settings import AUTO_CONFIRM, AUTO_ROLL, PREFERENCES, PlayerPrefs
+from bot.settings import AUTO_CONFIRM, AUTO_ROLL, PREFERENCES, TUTOR, PlayerPrefs
 from bot.store import GuildSettings
 from cogs.replies import reply_privately
 from engine import VARIANTS
@@ -230,23 +230,25 @@ class Settings(commands.Cog):
 
     @app_commands.command(
         name="preferences",
-        description="Your own preferences, in every server: auto-roll, confirm automatically.",
+        description="Your own preferences, in every server: auto-roll, confirm automatically, tutor.",
     )
     @app_commands.describe(
         auto_roll="Roll for me at once when the engine finds a double clearly wrong (default off)",
         auto_confirm="Make my play final as soon as it is complete, without Confirm (default off)",
+        tutor="Backgammon, unrated matches: warn me privately of an error before it is final (default off)",
     )
     async def preferences(
         self,
         interaction: discord.Interaction[Any],
         auto_roll: bool | None = None,
         auto_confirm: bool | None = None,
+        tutor: bool | None = None,
     ) -> None:
         # A player's own, so global rather than per server (as "my settings" are on other sites),
         # and seen by nobody else.
         changes = {
             preference.key: value
-            for preference, value in ((AUTO_ROLL, auto_roll), (AUTO_CONFIRM, auto_confirm))
+            for preference, value in ((AUTO_ROLL, auto_roll), (AUTO_CONFIRM, auto_confirm), (TUTOR, tutor))
             if value is not None
         }
         players = self.bot.sessions.preferences

@@ -12,6 +12,8 @@ import discord
 from bot.session import Played, Session, Step
 from cogs.board import PrivateMessage, player_names, private_reply, turn_picture
 from cogs.origin import is_private
+from cogs.tutor import tutor_view, tutor_words
+from engine.ai.coaching import TutorNote
 
 if TYPE_CHECKING:
     from cogs.play import Play
@@ -38,6 +40,9 @@ class TurnPanels:
         session = played.session
         seat = session.seat_of(interaction.user.id)
         assert seat is not None
+        if played.tutor is not None:
+            await self.show_tutor(interaction, played, played.tutor, seat)
+            return
         if played.draft:
             reply = await self.reply(session, seat)
             kwargs: dict[str, Any] = dict(
@@ -60,6 +65,25 @@ class TurnPanels:
             await self.play.publisher.show(session.id, panel_of=interaction.user.id)
             return
         await self.play.publisher.show(session.id, interaction=interaction)
+
+    async def show_tutor(
+        self, interaction: discord.Interaction[Any], played: Played, note: TutorNote, seat: int
+    ) -> None:
+        """The tutor held the decision back (``cogs.tutor``): the player's private panel of the turn,
+        with the warning and Undo / Confirm anyway for controls. The public board stays as it was."""
+        session = played.session
+        reply = await self.reply(session, seat)
+        said = tutor_words(note) + "\n"
+        view = tutor_view(session, played)
+        if is_private(interaction):
+            await interaction.edit_original_response(
+                content=(said + reply.content)[:2000],
+                embed=reply.embed,
+                attachments=[reply.file] if reply.file else [],
+                view=view,
+            )
+            return
+        await send_private(interaction, PrivateMessage(reply.content, view, reply.embed, reply.file), said)
 
 
 async def send_private(interaction: discord.Interaction[Any], reply: PrivateMessage, said: str = "") -> None:

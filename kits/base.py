@@ -22,7 +22,7 @@ if TYPE_CHECKING:
 
     from cogs.panels.base import Panel
     from engine.ai.arena import Benchmark
-    from engine.ai.coaches import AnalysisFunction, HintFunction, RollJudge
+    from engine.ai.coaches import AnalysisFunction, HintFunction, RollJudge, TutorFunction
     from engine.ai.players import ComputerPlayer
     from engine.commands import GameCommands
     from engine.protocol import GameView, Variant
@@ -66,6 +66,8 @@ class Coach:
     roll_judge: Part[RollJudge] | None = None
     """Whether a double (raising the stakes before a roll) is clearly wrong in a view, cheaply: the
     ``auto_roll`` preference rolls on then (``GameState.roll_on``)."""
+    tutor: Part[TutorFunction] | None = None
+    """What a decision about to be final loses, when it is an error (the tutor: ``bot.tutor``)."""
 
 
 @dataclass(frozen=True)

@@ -132,3 +132,10 @@ def test_luck_vs_gnubg_prints_both_programs_luck_per_player() -> None:
     for key in ("ours_adjusted_pct", "gnubg_adjusted_pct"):
         assert one[key] == pytest.approx(-two[key], abs=0.02)
     assert (one["ours_adjusted_pct"] > 0) == (one["gnubg_adjusted_pct"] > 0)
+
+
+def test_tutor_bench_times_plays_and_cube_decisions_at_each_depth() -> None:
+    """``bench/tutor.py``: one line per depth, with checker plays and cube decisions timed."""
+    lines = run_bench("tutor.py", "--positions", "8", "--levels", "1ply")
+    assert [line["level"] for line in lines] == ["1ply"]
+    assert lines[0]["plays"]["count"] + lines[0]["cubes"]["count"] == 8

@@ -146,6 +146,33 @@ class PlayerReport:
         return 500.0 * self.equity_lost / self.unforced if self.unforced else None
 
 
+THRESHOLDS = (0.02, 0.04, 0.08)
+"""Equity lost from which a decision is doubtful, an error, a blunder (an analysis's default)."""
+ERROR = THRESHOLDS[1]
+"""Equity lost from which a decision is an error: what the tutor warns of before it is final."""
+
+
+@dataclass(frozen=True, slots=True)
+class TutorNote:
+    """The tutor's warning before a decision is final: ``chosen`` loses ``loss`` (at least ``ERROR``)
+    against ``better``, at the coach's depth ``level``; shown only to the player deciding."""
+
+    what: str
+    """The kind of decision, as a player says it: "play", "double", "take", "pass", "beaver", "roll"."""
+    chosen: str
+    """The choice made, in words ("13/7 13/11", "Double to 2")."""
+    better: str
+    """The better choice, in words."""
+    loss: float
+    """Equity lost against ``better`` (positive), in ``scale``'s units."""
+    scale: Scale
+    level: str
+
+    def text(self) -> str:
+        """``"Tutor: this play loses 0.083 against 13/7 8/7"``."""
+        return f"Tutor: this {self.what} loses {self.loss:.3f} against {self.better}"
+
+
 @dataclass(frozen=True, slots=True)
 class Analysis:
     """A finished match analysed: each player's figures, each decision, and seat 0's winning chances
@@ -157,7 +184,7 @@ class Analysis:
     scale: Scale
     level: str
     approximate: str | None = None
-    thresholds: tuple[float, float, float] = (0.02, 0.04, 0.08)
+    thresholds: tuple[float, float, float] = THRESHOLDS
     """Equity lost from which a decision is doubtful, an error, a blunder."""
 
 

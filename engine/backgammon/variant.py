@@ -104,6 +104,14 @@ class BackgammonVariant(Variant):
             "",
             summary="clock {value}",
         ),
+        # The tutor is the bot's (bot.tutor): it warns a player of an error before it is final, for
+        # both players when the challenger sets it; such a match is unrated (``counts_for_rating``).
+        OptionSpec(
+            "tutor",
+            "Tutor: each player is warned, privately, of an error before it is final (unrated)",
+            False,
+            summary="tutor on: unrated",
+        ),
     )
     # Checkers are moved one at a time and the play waits for Confirm; cube decisions, resignation
     # offers and their answers (and a whole play typed at once) are final when made.
@@ -162,10 +170,17 @@ class BackgammonVariant(Variant):
         return bool(options.get("position"))
 
     def _checked(self, given: Mapping[str, Any]) -> dict[str, Any]:
-        """``_with_money_rules``, without a ``position`` or ``clock`` left empty: the saved options of
-        a match without them stay as they were before those options came."""
+        """``_with_money_rules``, without a ``position``, ``clock`` or ``tutor`` left empty: the saved
+        options of a match without them stay as they were before those options came."""
         resolved = self._with_money_rules(given)
-        for name in ("position", "clock"):
+        if not isinstance(resolved.get("tutor", False), bool):
+            raise BadOptionsError(f"tutor must be true or false, not {resolved['tutor']!r}")
+        if resolved.get("tutor") and RuleSet(resolved["rules"]) is RuleSet.OLDENGLISH:
+            raise BadOptionsError(
+                "the tutor does not judge Old English (the engine does not know its five-checker "
+                "limit): leave tutor out, or play standard rules"
+            )
+        for name in ("position", "clock", "tutor"):
             if not resolved.get(name):
                 resolved.pop(name, None)
         return resolved
@@ -215,7 +230,7 @@ class BackgammonVariant(Variant):
         limit = int(resolved.get("limit", 0))
         if limit:
             phrases.append(f"until a player is {limit} point{'s' if limit > 1 else ''} ahead")
-        others = {name: resolved[name] for name in ("position", "clock") if name in resolved}
+        others = {name: resolved[name] for name in ("position", "clock", "tutor") if name in resolved}
         phrases.append(super().describe_options(others))
         return ", ".join(phrase for phrase in phrases if phrase)
 
@@ -229,8 +244,10 @@ class BackgammonVariant(Variant):
     def counts_for_rating(self, options: Mapping[str, Any]) -> bool:
         """A money session is not rated: it has no set length, and its result is a running score in
         points, not a match won or lost (docs/ratings.md); nor is a match started from a set position
-        (practice, or settling an argument)."""
-        return options.get("length") != cube.MONEY and not options.get("position")
+        (practice, or settling an argument), nor one with the tutor on (the engine warned of errors)."""
+        return (
+            options.get("length") != cube.MONEY and not options.get("position") and not options.get("tutor")
+        )
 
     def from_json(self, data: Mapping[str, Any]) -> BackgammonState:
         state = BackgammonState.from_json(data)

@@ -18,7 +18,7 @@ from bot.store import ChallengeRecord, Store
 from cogs.board import board_message
 from cogs.challenge import Challenge
 from cogs.control_framework import ControlHandlers
-from cogs.control_kinds import CHALLENGE, GAME, HINT, REVIEW, RULES, TOURNAMENT
+from cogs.control_kinds import CHALLENGE, GAME, HINT, REVIEW, RULES, TOURNAMENT, TUTOR
 from cogs.play import Play
 from cogs.stats import default_game
 from engine import VARIANTS, CorruptStateError, Forfeit
@@ -136,7 +136,8 @@ async def test_the_cogs_register_as_publishers_and_unregister_when_unloaded(
     assert bot.publishers.tournaments is bot.get_cog("Tournament")
     assert bot.controls.get(TOURNAMENT) is bot.get_cog("Tournament")
     assert bot.publishers.replays is bot.get_cog("Replay").posts  # type: ignore[union-attr]
-    for name in ("Play", "Coach", "Challenge", "Help", "Review", "Tournament", "Replay"):
+    assert bot.controls.get(TUTOR) is bot.get_cog("Tutoring")
+    for name in ("Play", "Coach", "Challenge", "Help", "Review", "Tournament", "Replay", "Tutoring"):
         await bot.remove_cog(name)
     assert bot.publishers == Publishers()
     assert bot.controls == ControlHandlers()

@@ -184,6 +184,7 @@ LITERAL_IDS = {
     "ReviewButton": ("rv:5:9:2:next", "rv:5:9:1:first"),
     "PlayHintButton": ("hp:12:3:8/5 6/5", "hp:12:3:roll", "hp:12:3:bar/22* 13/7*(2)"),
     "TournamentButton": ("tn:5:join", "tn:5:leave", "tn:5:start"),
+    "TutorButton": ("tu:12:3:confirm", "tu:12:3:back", "tu:12:3:a:double", "tu:12:3:a:bar/22* 13/7*(2)"),
 }
 """Custom ids exactly as boards posted before this base was written carry them."""
 

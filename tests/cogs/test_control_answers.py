@@ -19,6 +19,7 @@ from cogs.control_kinds import (
     REVIEW,
     RULES,
     TOURNAMENT,
+    TUTOR,
     GameControls,
     MatchPicker,
 )
@@ -26,6 +27,7 @@ from cogs.help import Help
 from cogs.match_controls import MatchControls
 from cogs.review import Review
 from cogs.tournament import Tournament
+from cogs.tutor import Tutoring
 
 IMPLEMENTED_BY = {
     GAME: MatchControls,
@@ -34,6 +36,7 @@ IMPLEMENTED_BY = {
     HINT: Coach,
     REVIEW: Review,
     TOURNAMENT: Tournament,
+    TUTOR: Tutoring,
 }
 
 
