@@ -233,7 +233,7 @@ class BoardPublisher:
             if said
             else f"Match #{session.id} was abandoned: its saved position was damaged. It is not rated."
         )
-        await self._retire(session, record.message_id, interaction)
+        await _retire(self.bot, session, record.message_id, interaction)
         await self.threads.channel_of(session).send(
             text, nonce=board_nonce(record), allowed_mentions=discord.AllowedMentions.none()
         )
@@ -307,7 +307,7 @@ class BoardPublisher:
                 files.append(match_file)
         channel = await self.threads.open_thread(session)
         # At no moment do two messages of the match carry live controls.
-        await self._retire(session, record.message_id, interaction)
+        await _retire(self.bot, session, record.message_id, interaction)
         sent = await channel.send(
             content=content[:2000],
             embed=message.embed,
@@ -325,7 +325,7 @@ class BoardPublisher:
                     session.id, sent.id, self.bot.clock.now() + REMATCH_SECONDS
                 )
             except Exception:
-                await self._strip(sent)
+                await _strip(sent)
                 raise
         await self._note(session, record, sent.id if not finished else None, clock, sent)
         if finished:
@@ -354,45 +354,51 @@ class BoardPublisher:
             )
         except Exception:
             if posted is not None:
-                await self._strip(posted)
+                await _strip(posted)
             raise
         if not noted:
             await self.bot.sessions.boards.reread_board(session)
             if posted is not None and session.record.message_id != posted.id:
-                await self._strip(posted)
+                await _strip(posted)
             raise NotNoted(f"match {session.id}: its board of version {record.board_version} was not noted")
 
-    async def _strip(self, message: discord.Message) -> None:
-        try:
-            await message.edit(view=None)
-        except discord.HTTPException as exc:
-            log.info("could not take the controls off message %s: %s", message.id, exc)
 
-    async def _retire(
-        self, session: Session, message_id: int | None, interaction: discord.Interaction[Any] | None = None
-    ) -> None:
-        """Take the controls off the board in place before the next one is posted (it keeps its
-        picture); greyed out when it is the message of the click being answered. A board that is gone
-        has nothing to retire; Discord's trouble stops the showing (tried again later), so that the
-        new board never goes up beside a live old one."""
-        if message_id is None:
+async def _strip(message: discord.Message) -> None:
+    """Take the controls off a board message that is not (or no longer) the live one."""
+    try:
+        await message.edit(view=None)
+    except discord.HTTPException as exc:
+        log.info("could not take the controls off message %s: %s", message.id, exc)
+
+
+async def _retire(
+    bot: RingsideBot,
+    session: Session,
+    message_id: int | None,
+    interaction: discord.Interaction[Any] | None = None,
+) -> None:
+    """Take the controls off the board in place before the next one is posted (it keeps its
+    picture); greyed out when it is the message of the click being answered. A board that is gone
+    has nothing to retire; Discord's trouble stops the showing (tried again later), so that the
+    new board never goes up beside a live old one."""
+    if message_id is None:
+        return
+    try:
+        if _is_on(interaction, message_id):
+            assert interaction is not None
+            await interaction.edit_original_response(view=disabled_copy(interaction.message))
+        else:
+            await (
+                bot.get_partial_messageable(session.record.channel_id)
+                .get_partial_message(message_id)
+                .edit(view=None)
+            )
+    except discord.HTTPException as exc:
+        if exc.code == UNKNOWN_MESSAGE:
             return
-        try:
-            if _is_on(interaction, message_id):
-                assert interaction is not None
-                await interaction.edit_original_response(view=disabled_copy(interaction.message))
-            else:
-                await (
-                    self.bot.get_partial_messageable(session.record.channel_id)
-                    .get_partial_message(message_id)
-                    .edit(view=None)
-                )
-        except discord.HTTPException as exc:
-            if exc.code == UNKNOWN_MESSAGE:
-                return
-            if gone(exc) or transient(exc):
-                raise
-            log.info("could not retire board message %s of match %s: %s", message_id, session.id, exc)
+        if gone(exc) or transient(exc):
+            raise
+        log.info("could not retire board message %s of match %s: %s", message_id, session.id, exc)
 
 
 ANALYSIS_PENDING = "Analysis: being computed…"
