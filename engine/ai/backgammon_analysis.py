@@ -54,6 +54,7 @@ from engine.ai.backgammon_bgsage import (
 )
 from engine.ai.backgammon_filter import (
     CubeEquities,
+    PreRollValues,
     RollOutlook,
     cube_equities,
     filtered_plays,
@@ -194,11 +195,13 @@ class _Jobs:
 
 class Cubes:
     """bgsage's pre-roll analyses of the positions of a match: the cube decision at ``level``,
-    the rolls' outlook (luck, winning chances) at 1-ply; each position once."""
+    the rolls' outlook (luck, winning chances) at 1-ply; each position once. ``values``: the
+    evaluations the cube decisions and the checker plays share."""
 
     def __init__(self, level: str, jobs: _Jobs | None = None) -> None:
         self.level = level
         self.jobs = jobs if jobs is not None else _Jobs()
+        self.values = PreRollValues()
 
     def of(self, board: Board, state: BackgammonState, seat: int) -> CubeEquities:
         """The cube decision of ``seat`` on roll on ``board``."""
@@ -210,7 +213,9 @@ class Cubes:
     def _cube(self, board: Board, state: BackgammonState, seat: int) -> tuple[Hashable, Callable[[], Any]]:
         ctx = context(state, seat, money=False)
         cells = sage_board(board)
-        return ("cube", tuple(cells), ctx, self.level), lambda: cube_equities(cells, ctx, self.level)
+        return ("cube", tuple(cells), ctx, self.level), lambda: cube_equities(
+            cells, ctx, self.level, self.values
+        )
 
     def outlook(self, board: Board, state: BackgammonState, seat: int) -> RollOutlook:
         """The rolls of ``seat`` on roll on ``board``."""
@@ -272,7 +277,7 @@ def _ahead(
     else:
         chosen = _played_result(states, log, i) if _has_choice(state) else None
         if chosen is not None:
-            cubes.jobs.ask(*_play_job(state, chosen, level))
+            cubes.jobs.ask(*_play_job(state, chosen, level, cubes.values))
 
 
 def _analysis(
@@ -438,17 +443,23 @@ def _checker_play(
     chosen = _played_result(states, log, i)
     if chosen is None:
         return None  # the match ended in the middle of this turn: no play was made to judge
-    ranked = cubes.jobs.get(*_play_job(state, chosen, level))
+    ranked = cubes.jobs.get(*_play_job(state, chosen, level, cubes.values))
     return _play_decision(state, chosen, ranked, where=f" at action {i + 1} ({log[i]!r})")
 
 
-def _play_job(state: BackgammonState, chosen: Board, level: str) -> tuple[Hashable, Callable[[], Any]]:
-    return ("play", state.game_number, state.turn_number, chosen), lambda: judged_plays(state, level, chosen)
+def _play_job(
+    state: BackgammonState, chosen: Board, level: str, values: PreRollValues
+) -> tuple[Hashable, Callable[[], Any]]:
+    key = ("play", state.game_number, state.turn_number, chosen)
+    return key, lambda: judged_plays(state, level, chosen, values)
 
 
-def judged_plays(state: BackgammonState, level: str, chosen: Board) -> tuple[list[tuple[float, Play]], int]:
+def judged_plays(
+    state: BackgammonState, level: str, chosen: Board, values: PreRollValues | None = None
+) -> tuple[list[tuple[float, Play]], int]:
     """OUR legal plays of the roll in ``state`` that reached ``level``, with their equity, best first,
-    and how many legal plays there are. The play reaching ``chosen`` always reaches ``level``.
+    and how many legal plays there are. The play reaching ``chosen`` always reaches ``level``;
+    ``values``: the evaluations shared with the analysis's cube decisions.
 
     In matches and money sessions of the standard and nackgammon rules, the plays are screened by
     move filters (``engine.ai.backgammon_filter``, as GNU Backgammon analyses); elsewhere (Old
@@ -463,7 +474,7 @@ def judged_plays(state: BackgammonState, level: str, chosen: Board) -> tuple[lis
     keep = [sage_board(chosen)] if chosen in ours else []
     ranked: list[tuple[float, Play]] = []
     deepest = 0
-    for judged in filtered_plays(root, state.dice, ctx, level, keep=keep):
+    for judged in filtered_plays(root, state.dice, ctx, level, keep=keep, values=values):
         play = ours.get(board_from_sage(judged.board))
         if play is None:
             raise EngineMismatchError(

@@ -19,12 +19,16 @@ that reached full depth (a shallower value is never compared with a deeper one).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
+import threading
+from collections.abc import Callable, Hashable, Sequence
+from concurrent.futures import Future
+from dataclasses import dataclass, replace
+from typing import Any
 
 import bgbot_cpp
-from bgsage.analyzer import _FLIP_OWNER, resolve_owner
+from bgsage.analyzer import resolve_owner
 
+from engine.ai import bgsage_internals
 from engine.ai.backgammon_bgsage import Context, analyzer
 
 
@@ -65,26 +69,94 @@ def _plies(level: str) -> int:
     return int(level.removesuffix("ply"))
 
 
-def _equity(cells: Sequence[int], root: list[int], ctx: Context, plies: int) -> float:
-    """The cubeful equity (mover's view) of the position after a play, at ``plies``."""
-    inner = analyzer("1ply", True)._analyzer._inner
-    owner = resolve_owner(ctx.cube_owner)
-    result = bgbot_cpp.cubeful_probs_and_equity_nply(
-        bgbot_cpp.flip_board(list(cells)),
-        _FLIP_OWNER[owner],
-        inner._strategy_1ply,
-        plies,
-        n_threads=1,
-        cube_value=ctx.cube_value,
-        away1=ctx.away2,
-        away2=ctx.away1,
-        is_crawford=ctx.crawford,
-        jacoby=ctx.jacoby,
-        beaver=ctx.beaver,
-        bearoff_db=inner._bearoff_db,
-        root_board=root,
+FLIPPED_OWNER: dict[Any, Any] = {
+    bgbot_cpp.CubeOwner.CENTERED: bgbot_cpp.CubeOwner.CENTERED,
+    bgbot_cpp.CubeOwner.PLAYER: bgbot_cpp.CubeOwner.OPPONENT,
+    bgbot_cpp.CubeOwner.OPPONENT: bgbot_cpp.CubeOwner.PLAYER,
+}
+"""The cube's owner seen from the other side of the board."""
+
+
+def _network() -> Any:
+    return bgsage_internals.network(analyzer("1ply", True))
+
+
+def _match_kwargs(ctx: Context, flipped: bool) -> dict[str, Any]:
+    """What every ``bgbot_cpp`` evaluation of this module is told of the match besides the board and
+    the owner, from the view of the player of ``ctx`` or (``flipped``) of the opponent, on one thread."""
+    return {
+        "n_threads": 1,
+        "cube_value": ctx.cube_value,
+        "away1": ctx.away2 if flipped else ctx.away1,
+        "away2": ctx.away1 if flipped else ctx.away2,
+        "is_crawford": ctx.crawford,
+        "jacoby": ctx.jacoby,
+        "beaver": ctx.beaver,
+        "bearoff_db": bgsage_internals.bearoff_db(analyzer("1ply", True)),
+    }
+
+
+def _pre_roll(cells: Sequence[int], ctx: Context, plies: int, root: Sequence[int]) -> dict[str, Any]:
+    """bgsage's cube-aware N-ply evaluation of a position before its roll (``cells`` and ``ctx``
+    from the roller's view), the roller's cube options included; ``root`` routes the networks
+    (the position the analysed decision is made in)."""
+    return dict(
+        bgbot_cpp.cubeful_probs_and_equity_nply(
+            list(cells),
+            resolve_owner(ctx.cube_owner),
+            _network(),
+            plies,
+            root_board=list(root),
+            **_match_kwargs(ctx, flipped=False),
+        )
     )
-    return -float(result["equity"])
+
+
+def opponent_context(ctx: Context) -> Context:
+    """``ctx`` from the other player's view (after a play, before the opponent's roll)."""
+    owner = {"player": "opponent", "opponent": "player"}.get(ctx.cube_owner, ctx.cube_owner)
+    return replace(ctx, cube_owner=owner, away1=ctx.away2, away2=ctx.away1)
+
+
+class PreRollValues:
+    """The cubeful equities of pre-roll positions at N-ply, each position computed once per analysis
+    (by the first thread that asks; the others wait for it). A play judged at full depth is the
+    opponent's pre-roll position, the very one of the opponent's cube decision on the next turn:
+    the two share it. The key has the network the root pins (bgsage routes one network, its snake
+    network, by the root position), so a shared value is the same computation, to the last digit."""
+
+    def __init__(self) -> None:
+        self._seen: dict[Hashable, Future[float]] = {}
+        self._lock = threading.Lock()
+
+    def equity(self, cells: Sequence[int], ctx: Context, plies: int, root: Sequence[int]) -> float:
+        """The roller's cubeful equity (``cells`` and ``ctx`` their view), their cube options included."""
+        key = (tuple(cells), ctx, plies, _network().root_pin_for(list(root)))
+        return self.once(key, lambda: float(_pre_roll(cells, ctx, plies, root)["equity"]))
+
+    def once(self, key: Hashable, work: Callable[[], float]) -> float:
+        with self._lock:
+            found = self._seen.get(key)
+            mine = found is None
+            if found is None:
+                found = self._seen[key] = Future()
+        if mine:
+            try:
+                found.set_result(work())
+            except BaseException as error:
+                found.set_exception(error)
+                raise
+        return found.result()
+
+
+def _equity(
+    cells: Sequence[int], root: list[int], ctx: Context, plies: int, values: PreRollValues | None
+) -> float:
+    """The cubeful equity (mover's view) of the position after a play, at ``plies``."""
+    opponent, flipped = opponent_context(ctx), bgbot_cpp.flip_board(list(cells))
+    if values is not None:
+        return -values.equity(flipped, opponent, plies, root)
+    return -float(_pre_roll(flipped, opponent, plies, root)["equity"])
 
 
 def _kept(judged: list[Judged], rule: MoveFilter) -> list[Judged]:
@@ -99,10 +171,12 @@ def filtered_plays(
     level: str,
     keep: Sequence[Sequence[int]] = (),
     filters: Sequence[MoveFilter] | None = None,
+    values: PreRollValues | None = None,
 ) -> list[Judged]:
     """Every legal play of ``dice`` from ``root`` (bgsage's cells, roller's view), best first, each
     with its equity at the deepest ply it reached; the best play and every board in ``keep`` reach
-    ``level``. ``filters`` (one per ply below ``level``) default to ``FILTERS``."""
+    ``level``. ``filters`` (one per ply below ``level``) default to ``FILTERS``; ``values``, the
+    analysis's shared evaluations (None: each play evaluated here)."""
     depth = _plies(level)
     rules = tuple(FILTERS.get(depth, ())) if filters is None else tuple(filters)
     if len(rules) != depth - 1:
@@ -113,7 +187,7 @@ def filtered_plays(
     dropped: list[Judged] = []
     for ply in range(1, depth + 1):
         judged = sorted(
-            (Judged(j.board, _equity(j.board, root, ctx, ply), ply) for j in alive),
+            (Judged(j.board, _equity(j.board, root, ctx, ply, values), ply) for j in alive),
             key=lambda j: -j.equity,
         )
         if ply == depth:
@@ -135,11 +209,49 @@ class CubeEquities:
     equity_dp: float
 
 
-def cube_equities(cells: list[int], ctx: Context, level: str) -> CubeEquities:
+DOUBLE_TIE = 1e-4
+"""Equities this close are one (bgsage's trees are summed in single precision)."""
+
+
+def cube_equities(
+    cells: list[int], ctx: Context, level: str, values: PreRollValues | None = None
+) -> CubeEquities:
+    """The cube decision at ``level``: no double, double/take, double/pass.
+
+    In a match, with ``values`` (the analysis's shared evaluations) and two plies or more, from two
+    cube-aware evaluations of the position: with the cube as it is (worth the best of the player's
+    cube actions: no double, when the player should not double) and with the cube doubled and
+    owned by the opponent (double/take); double/pass wins the cube's points (1). The first is the
+    value the opponent's checker play on the previous turn was judged by (shared), and the moves
+    inside both are chosen among every legal play by the network, as GNU Backgammon chooses them.
+    Where the player should double, no double is not among these, and elsewhere (money play, one
+    ply, no ``values``) the cube decision is bgsage's own (``cube_action``)."""
+    plies = _plies(level)
+    if values is None or plies < 2 or ctx.away1 <= 0 or ctx.away2 <= 0:
+        return cube_action(cells, ctx, level)
+    best = values.equity(cells, ctx, plies, cells)
+    doubled = replace(ctx, cube_value=2 * ctx.cube_value, cube_owner="opponent")
+    take = _in_cubes(values.equity(cells, doubled, plies, cells), doubled, ctx.cube_value)
+    if best <= min(take, 1.0) + DOUBLE_TIE:
+        return cube_action(cells, ctx, level)
+    return CubeEquities(best, take, 1.0)
+
+
+def _in_cubes(equity: float, ctx: Context, cube: int) -> float:
+    """A match equity of the player of ``ctx`` in units of ``ctx.cube_value``, in units of ``cube``."""
+    chances = bgbot_cpp.eq2mwc(equity, ctx.away1, ctx.away2, ctx.cube_value, ctx.crawford)
+    return float(bgbot_cpp.mwc2eq(chances, ctx.away1, ctx.away2, cube, ctx.crawford))
+
+
+def cube_action(cells: list[int], ctx: Context, level: str) -> CubeEquities:
     """bgsage's cube decision at ``level`` (its ``cube_action``, asked directly on this thread:
-    bgsage's own wrapper would use two threads per call and clear the evaluation cache after it)."""
-    inner = analyzer(level, True)._analyzer._inner
-    weights = inner._weights
+    bgsage's own wrapper would use two threads per call and clear the evaluation cache after it).
+    It loads the networks again at each call (22 ms), evaluates the position once more cubeless
+    (17 ms at 3-ply, unused here) and chooses the moves inside its tree among the 15 best by PubEval
+    when a roll has more than 16 plays."""
+    weights = bgsage_internals.weights(analyzer(level, True))
+    kwargs = _match_kwargs(ctx, flipped=False)
+    del kwargs["cube_value"]
     result = bgbot_cpp.cube_decision_nply_unified(
         cells,
         ctx.cube_value,
@@ -148,13 +260,7 @@ def cube_equities(cells: list[int], ctx: Context, level: str) -> CubeEquities:
         weights.strategy_type,
         weights.weight_paths_list,
         weights.hidden_sizes_list,
-        n_threads=1,
-        away1=ctx.away1,
-        away2=ctx.away2,
-        is_crawford=ctx.crawford,
-        jacoby=ctx.jacoby,
-        beaver=ctx.beaver,
-        bearoff_db=inner._bearoff_db,
+        **kwargs,
     )
     return CubeEquities(float(result["equity_nd"]), float(result["equity_dt"]), float(result["equity_dp"]))
 
@@ -195,25 +301,10 @@ def roll_outlook(cells: list[int], ctx: Context) -> RollOutlook:
 
 def _outcome(board: Sequence[int], root: list[int], ctx: Context) -> tuple[float, float]:
     """(cubeful equity, cubeless winning chance) of the mover after a play, at 1-ply."""
-    inner = analyzer("1ply", True)._analyzer._inner
-    result = bgbot_cpp.cubeful_probs_and_equity_nply(
-        bgbot_cpp.flip_board(list(board)),
-        _FLIP_OWNER[resolve_owner(ctx.cube_owner)],
-        inner._strategy_1ply,
-        1,
-        n_threads=1,
-        cube_value=ctx.cube_value,
-        away1=ctx.away2,
-        away2=ctx.away1,
-        is_crawford=ctx.crawford,
-        jacoby=ctx.jacoby,
-        beaver=ctx.beaver,
-        bearoff_db=inner._bearoff_db,
-        root_board=root,
-    )
+    result = _pre_roll(bgbot_cpp.flip_board(list(board)), opponent_context(ctx), 1, root)
     return -float(result["equity"]), 1.0 - float(result["probs"][0])
 
 
 def forget() -> None:
     """Empty bgsage's evaluation cache (shared by all threads), as bgsage does after each call."""
-    analyzer("3ply", True)._analyzer._inner._strategy_nply.clear_cache()
+    bgsage_internals.clear_cache(analyzer("3ply", True))
