@@ -58,7 +58,6 @@ from engine.ai.backgammon_filter import (
     RollOutlook,
     cube_equities,
     filtered_plays,
-    forget,
     roll_outlook,
 )
 from engine.ai.backgammon_hints import APPROXIMATE, cube_best, level_words, scale_of
@@ -181,10 +180,7 @@ class _Jobs:
     def _run(self, work: Callable[[], Any]) -> Any:
         if self._stopped:
             return None  # the analysis was stopped or failed: nobody reads this any more
-        try:
-            return work()
-        finally:
-            forget()  # bgsage's cache grows with every position; its entries are not reused across them
+        return work()
 
     def close(self) -> None:
         """Drop the jobs not started and wait for the running ones (each a fraction of a second)."""
@@ -203,19 +199,20 @@ class Cubes:
         self.jobs = jobs if jobs is not None else _Jobs()
         self.values = PreRollValues()
 
-    def of(self, board: Board, state: BackgammonState, seat: int) -> CubeEquities:
-        """The cube decision of ``seat`` on roll on ``board``."""
-        return self.jobs.get(*self._cube(board, state, seat))  # type: ignore[no-any-return]
+    def of(self, board: Board, state: BackgammonState, seat: int, close: float | None = None) -> CubeEquities:
+        """The cube decision of ``seat`` on roll on ``board`` (``close``: as ``cube_equities``)."""
+        return self.jobs.get(*self._cube(board, state, seat, close))  # type: ignore[no-any-return]
 
-    def ahead(self, board: Board, state: BackgammonState, seat: int) -> None:
-        self.jobs.ask(*self._cube(board, state, seat))
+    def ahead(self, board: Board, state: BackgammonState, seat: int, close: float | None = None) -> None:
+        self.jobs.ask(*self._cube(board, state, seat, close))
 
-    def _cube(self, board: Board, state: BackgammonState, seat: int) -> tuple[Hashable, Callable[[], Any]]:
+    def _cube(
+        self, board: Board, state: BackgammonState, seat: int, close: float | None
+    ) -> tuple[Hashable, Callable[[], Any]]:
         ctx = context(state, seat, money=False)
         cells = sage_board(board)
-        return ("cube", tuple(cells), ctx, self.level), lambda: cube_equities(
-            cells, ctx, self.level, self.values
-        )
+        key = ("cube", tuple(cells), ctx, self.level, close)
+        return key, lambda: cube_equities(cells, ctx, self.level, self.values, close)
 
     def outlook(self, board: Board, state: BackgammonState, seat: int) -> RollOutlook:
         """The rolls of ``seat`` on roll on ``board``."""
@@ -273,7 +270,8 @@ def _ahead(
         if roller is not None:
             cubes.outlook_ahead(roller[1], state, roller[0])
     elif isinstance(action, RollOn | Double | Take | Beaver | Pass):
-        cubes.ahead(state.board, state, state.turn_seat or 0)
+        close = CLOSE_CUBE if isinstance(action, RollOn) else None
+        cubes.ahead(state.board, state, state.turn_seat or 0, close)
     else:
         chosen = _played_result(states, log, i) if _has_choice(state) else None
         if chosen is not None:
@@ -376,7 +374,8 @@ def _roll(
 def double_decision(state: BackgammonState, doubled: bool, cubes: Cubes) -> Decision:
     """The decision to double (``doubled``) or to roll on, before the roll in ``state``."""
     seat = state.turn_seat or 0
-    cube = cubes.of(state.board, state, seat)
+    # Not doubled: how far doubling is below the best matters only when it is close.
+    cube = cubes.of(state.board, state, seat, None if doubled else CLOSE_CUBE)
     no_double, take, drop = float(cube.equity_nd), float(cube.equity_dt), float(cube.equity_dp)
     double = min(take, drop)
     best = max(no_double, double)

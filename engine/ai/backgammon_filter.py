@@ -112,6 +112,24 @@ def _pre_roll(cells: Sequence[int], ctx: Context, plies: int, root: Sequence[int
     )
 
 
+NO_PIN = -1
+"""``root_pin_for`` of a root that pins no network (all but bgsage's snake positions)."""
+
+
+def pre_roll_equity(cells: Sequence[int], ctx: Context, plies: int, root: Sequence[int]) -> float:
+    """The cubeful equity of ``_pre_roll``. Where neither ``root`` nor the position pins a network,
+    bgsage's ``cubeful_equity_nply`` gives the same (the root routes nothing) and keeps its positions
+    for the next calls on this thread: a position evaluated again, or met again inside a deeper
+    tree, costs nothing (GNU Backgammon keeps its evaluations the same way)."""
+    network = _network()
+    if network.root_pin_for(list(root)) != NO_PIN or network.root_pin_for(list(cells)) != NO_PIN:
+        return float(_pre_roll(cells, ctx, plies, root)["equity"])
+    kwargs = _match_kwargs(ctx, flipped=False)
+    return float(
+        bgbot_cpp.cubeful_equity_nply(list(cells), resolve_owner(ctx.cube_owner), network, plies, **kwargs)
+    )
+
+
 def opponent_context(ctx: Context) -> Context:
     """``ctx`` from the other player's view (after a play, before the opponent's roll)."""
     owner = {"player": "opponent", "opponent": "player"}.get(ctx.cube_owner, ctx.cube_owner)
@@ -132,7 +150,7 @@ class PreRollValues:
     def equity(self, cells: Sequence[int], ctx: Context, plies: int, root: Sequence[int]) -> float:
         """The roller's cubeful equity (``cells`` and ``ctx`` their view), their cube options included."""
         key = (tuple(cells), ctx, plies, _network().root_pin_for(list(root)))
-        return self.once(key, lambda: float(_pre_roll(cells, ctx, plies, root)["equity"]))
+        return self.once(key, lambda: pre_roll_equity(cells, ctx, plies, root))
 
     def once(self, key: Hashable, work: Callable[[], float]) -> float:
         with self._lock:
@@ -156,7 +174,7 @@ def _equity(
     opponent, flipped = opponent_context(ctx), bgbot_cpp.flip_board(list(cells))
     if values is not None:
         return -values.equity(flipped, opponent, plies, root)
-    return -float(_pre_roll(flipped, opponent, plies, root)["equity"])
+    return -pre_roll_equity(flipped, opponent, plies, root)
 
 
 def _kept(judged: list[Judged], rule: MoveFilter) -> list[Judged]:
@@ -209,12 +227,24 @@ class CubeEquities:
     equity_dp: float
 
 
-DOUBLE_TIE = 1e-4
-"""Equities this close are one (bgsage's trees are summed in single precision)."""
+DOUBLE_TIE = 0.01
+"""A position worth no more than this above its double/take (in ``cube_equities``) may be one the
+player should double: its double/take evaluated apart, with the cube doubled at the root, differs
+from the one inside the position's own tree (where both cube values share the moves and the
+leaves) by up to 3e-3 in bench/analysis_vs_gnubg.py's matches."""
+SCREEN_MARGIN = 0.16
+"""How far above ``close`` (``cube_equities``) the no double must be above the double judged one
+ply shallower for the deeper double/take not to be asked: one ply less misjudged double/take by
+up to 0.13 in the 202 cube decisions of bench/analysis_vs_gnubg.py's three matches (95% within
+0.08), and skipped nearly half of them."""
 
 
 def cube_equities(
-    cells: list[int], ctx: Context, level: str, values: PreRollValues | None = None
+    cells: list[int],
+    ctx: Context,
+    level: str,
+    values: PreRollValues | None = None,
+    close: float | None = None,
 ) -> CubeEquities:
     """The cube decision at ``level``: no double, double/take, double/pass.
 
@@ -225,12 +255,20 @@ def cube_equities(
     value the opponent's checker play on the previous turn was judged by (shared), and the moves
     inside both are chosen among every legal play by the network, as GNU Backgammon chooses them.
     Where the player should double, no double is not among these, and elsewhere (money play, one
-    ply, no ``values``) the cube decision is bgsage's own (``cube_action``)."""
+    ply, no ``values``) the cube decision is bgsage's own (``cube_action``).
+
+    ``close``: only whether doubling comes within ``close`` of the best matters, not by how much
+    (a no double that is no decision unless it is close): where the double judged one ply shallower
+    is more than ``close + SCREEN_MARGIN`` below no double, that shallower double/take is given."""
     plies = _plies(level)
     if values is None or plies < 2 or ctx.away1 <= 0 or ctx.away2 <= 0:
         return cube_action(cells, ctx, level)
     best = values.equity(cells, ctx, plies, cells)
     doubled = replace(ctx, cube_value=2 * ctx.cube_value, cube_owner="opponent")
+    if close is not None:
+        rough = _in_cubes(values.equity(cells, doubled, plies - 1, cells), doubled, ctx.cube_value)
+        if best - min(rough, 1.0) > close + SCREEN_MARGIN:
+            return CubeEquities(best, rough, 1.0)
     take = _in_cubes(values.equity(cells, doubled, plies, cells), doubled, ctx.cube_value)
     if best <= min(take, 1.0) + DOUBLE_TIE:
         return cube_action(cells, ctx, level)
@@ -303,8 +341,3 @@ def _outcome(board: Sequence[int], root: list[int], ctx: Context) -> tuple[float
     """(cubeful equity, cubeless winning chance) of the mover after a play, at 1-ply."""
     result = _pre_roll(bgbot_cpp.flip_board(list(board)), opponent_context(ctx), 1, root)
     return -float(result["equity"]), 1.0 - float(result["probs"][0])
-
-
-def forget() -> None:
-    """Empty bgsage's evaluation cache (shared by all threads), as bgsage does after each call."""
-    bgsage_internals.clear_cache(analyzer("3ply", True))

@@ -1,9 +1,9 @@
-"""The four bgsage internals the analysis reads, and the only module that reads them.
+"""The three bgsage internals the analysis reads, and the only module that reads them.
 
-Every module but this one uses public names only (``python3 privcheck.py engine`` lists this
-module's reads and nothing else of bgsage's). The analysis (``engine.ai.backgammon_filter``) asks ``bgbot_cpp``, bgsage's C++ core, directly:
-its move filters evaluate one play at a time, and its cube decisions share their trees with the
-checker plays. Those calls take objects bgsage builds and keeps but offers no public name for. So
+Every other module uses bgsage's public names only (``python3 privcheck.py engine`` lists the
+reads of this module and nothing else of bgsage's). The analysis (``engine.ai.backgammon_filter``)
+asks ``bgbot_cpp``, bgsage's C++ core, directly: its move filters evaluate one play at a time, and
+its cube decisions share their trees with the checker plays. Those calls take objects bgsage builds and keeps but offers no public name for. So
 they are read here, and only here: ``bgsage>=2.0,<2.1`` is pinned in pyproject.toml, and a bgsage
 release that renames them breaks this module alone (the analysis's tests say so at once).
 
@@ -12,7 +12,6 @@ release that renames them breaks this module alone (the analysis's tests say so 
 - ``bearoff_db``: its bear-off database (None when bgsage found none).
 - ``weights``: its network files (``strategy_type``, ``weight_paths_list``, ``hidden_sizes_list``),
   for the ``bgbot_cpp`` calls that load the networks themselves.
-- ``clear_cache``: empty the position cache of its N-ply strategy, as bgsage does after each call.
 """
 
 from __future__ import annotations
@@ -40,10 +39,3 @@ def bearoff_db(sage: BgBotAnalyzer) -> Any:
 def weights(sage: BgBotAnalyzer) -> Any:
     """The network files of ``sage`` (bgsage's ``WeightConfig``)."""
     return _cubeless(sage)._weights
-
-
-def clear_cache(sage: BgBotAnalyzer) -> None:
-    """Empty the position cache of the N-ply strategy of ``sage`` (nothing at 1-ply)."""
-    inner = _cubeless(sage)
-    if hasattr(inner, "_strategy_nply"):
-        inner._strategy_nply.clear_cache()
