@@ -5,7 +5,8 @@ bgsage's own cubeful ``checker_play`` at N-ply re-scores *every* legal play with
 tree (its 1-ply filter only decides which plays its cubeless pass looks at): a 3-ply analysis paid
 36 ms of CPU for each of the 28 plays of an average roll, 83% of a match's analysis. Here the same
 cube-aware evaluation (``bgbot_cpp.cubeful_probs_and_equity_nply``, the very function bgsage calls,
-so a play judged at full depth gets bgsage's equity to the last digit) is spent only on:
+or ``cubeful_equity_nply``, the same equity where the root pins no network: a play judged at full
+depth gets bgsage's equity to the last digit) is spent only on:
 
 1. every play at 1-ply (the network alone, GNU Backgammon's 0-ply): kept, at most ``count`` of
    them within ``window`` of the best (GNU Backgammon's default for analysis: 8 within 0.16);
@@ -15,6 +16,18 @@ so a play judged at full depth gets bgsage's equity to the last digit) is spent 
 
 Plays dropped by a filter keep the value of the last ply that saw them, ranked below every play
 that reached full depth (a shallower value is never compared with a deeper one).
+
+The cube (``cube_equities``): bgsage's ``cube_action`` costs about 65 ms at 3-ply, of which 22 ms
+load its 24 networks again and 17 ms evaluate the position once more cubeless (a figure nobody
+here reads). In a match the decision is made of two evaluations with the loaded networks instead:
+the position as it is (the value of the opponent's play before it, ``PreRollValues``, so already
+known) and with the cube doubled and turned (double/take), bgsage's ``cube_action`` only where the
+player should double (the first value is then the double's, not the no double's). Why the two
+routes differ (by up to 0.009 and, rarely, more): with more than 16 plays to a roll,
+``cube_action`` chooses inside its tree among the 15 best by PubEval, these among all of them by
+the network (as GNU Backgammon does, and as the checker plays are judged here); and double/take
+evaluated on its own differs from the one inside the no double's tree by up to 3e-3
+(``DOUBLE_TIE``). The luck (``roll_outlook``) is every roll's best play at 1-ply.
 """
 
 from __future__ import annotations
