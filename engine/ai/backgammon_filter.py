@@ -82,26 +82,18 @@ def _plies(level: str) -> int:
     return int(level.removesuffix("ply"))
 
 
-FLIPPED_OWNER: dict[Any, Any] = {
-    bgbot_cpp.CubeOwner.CENTERED: bgbot_cpp.CubeOwner.CENTERED,
-    bgbot_cpp.CubeOwner.PLAYER: bgbot_cpp.CubeOwner.OPPONENT,
-    bgbot_cpp.CubeOwner.OPPONENT: bgbot_cpp.CubeOwner.PLAYER,
-}
-"""The cube's owner seen from the other side of the board."""
-
-
 def _network() -> Any:
     return bgsage_internals.network(analyzer("1ply", True))
 
 
-def _match_kwargs(ctx: Context, flipped: bool) -> dict[str, Any]:
-    """What every ``bgbot_cpp`` evaluation of this module is told of the match besides the board and
-    the owner, from the view of the player of ``ctx`` or (``flipped``) of the opponent, on one thread."""
+def _match_kwargs(ctx: Context) -> dict[str, Any]:
+    """What every ``bgbot_cpp`` call of this module is told of the match besides the board and the
+    cube's owner (``ctx``: the roller's view), on one thread."""
     return {
         "n_threads": 1,
         "cube_value": ctx.cube_value,
-        "away1": ctx.away2 if flipped else ctx.away1,
-        "away2": ctx.away1 if flipped else ctx.away2,
+        "away1": ctx.away1,
+        "away2": ctx.away2,
         "is_crawford": ctx.crawford,
         "jacoby": ctx.jacoby,
         "beaver": ctx.beaver,
@@ -121,7 +113,7 @@ def pre_roll_evaluator(ctx: Context, root: Sequence[int]) -> Evaluate:
     network, owner, kwargs, root_board = (
         _network(),
         resolve_owner(ctx.cube_owner),
-        _match_kwargs(ctx, False),
+        _match_kwargs(ctx),
         list(root),
     )
 
@@ -152,7 +144,7 @@ def pre_roll_equity(cells: Sequence[int], ctx: Context, plies: int, root: Sequen
     network = _network()
     if network.root_pin_for(list(root)) != NO_PIN or network.root_pin_for(list(cells)) != NO_PIN:
         return float(_pre_roll(cells, ctx, plies, root)["equity"])
-    kwargs = _match_kwargs(ctx, flipped=False)
+    kwargs = _match_kwargs(ctx)
     return float(
         bgbot_cpp.cubeful_equity_nply(list(cells), resolve_owner(ctx.cube_owner), network, plies, **kwargs)
     )
@@ -316,7 +308,7 @@ def cube_action(cells: list[int], ctx: Context, level: str) -> CubeEquities:
     (17 ms at 3-ply, unused here) and chooses the moves inside its tree among the 15 best by PubEval
     when a roll has more than 16 plays."""
     weights = bgsage_internals.weights(analyzer(level, True))
-    kwargs = _match_kwargs(ctx, flipped=False)
+    kwargs = _match_kwargs(ctx)
     del kwargs["cube_value"]
     result = bgbot_cpp.cube_decision_nply_unified(
         cells,
