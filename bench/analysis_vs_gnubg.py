@@ -26,7 +26,8 @@ are paired by game, player, the player's turn in the game and kind. ``class_agre
 share of decisions in the same class.
 
 Prints one JSON object: per match and player both PRs and decision counts, per match the times,
-then the means, the CPU ratio per length, and the agreement.
+then the means, the CPU ratio per length, and the agreement; ``differ`` lists the decisions put in
+different classes, with both programs' equity lost (None where one does not count it).
 """
 
 from __future__ import annotations
@@ -203,16 +204,27 @@ def our_losses(options: dict[str, int], log: list[str], analysis: Analysis) -> d
 
 
 def classes(ours: dict[Key, float], theirs: dict[Key, float]) -> dict[str, object]:
-    """How often the two programs put a decision in the same class, over the decisions either counts."""
+    """How often the two programs put a decision in the same class, over the decisions either counts;
+    ``differ``: the others, each with both losses (None: not counted by that program)."""
     keys = set(ours) | set(theirs)
     same = sum(1 for k in keys if category(ours.get(k, 0.0)) == category(theirs.get(k, 0.0)))
+    differ = [
+        {"key": list(k), "ours": _rounded(ours.get(k)), "gnubg": _rounded(theirs.get(k))}
+        for k in sorted(keys)
+        if category(ours.get(k, 0.0)) != category(theirs.get(k, 0.0))
+    ]
     return {
         "decisions": len(keys),
         "same_class": same,
         "both_count": len(set(ours) & set(theirs)),
         "only_ours": len(set(ours) - set(theirs)),
         "only_gnubg": len(set(theirs) - set(ours)),
+        "differ": differ,
     }
+
+
+def _rounded(loss: float | None) -> float | None:
+    return None if loss is None else round(loss, 4)
 
 
 def main() -> None:
@@ -237,6 +249,7 @@ def main() -> None:
     analyzer(args.level, True), analyzer("1ply", True)  # the networks are loaded before the clock starts
     rows, matches = [], []
     agreement = {"decisions": 0, "same_class": 0, "both_count": 0, "only_ours": 0, "only_gnubg": 0}
+    differ: list[object] = []
     with tempfile.TemporaryDirectory() as folder:
         for n in range(args.matches):
             length, players = lengths[n % len(lengths)], PAIRS[n % len(PAIRS)]
@@ -253,6 +266,7 @@ def main() -> None:
             agreed = classes(our_losses(options, log, ours), theirs["losses"])  # type: ignore[arg-type]
             for key in agreement:
                 agreement[key] += agreed[key]  # type: ignore[operator]
+            differ += [{"match": n, **d} for d in agreed.pop("differ")]  # type: ignore[attr-defined, dict-item]
             matches.append(
                 {
                     "match": n,
@@ -284,7 +298,14 @@ def main() -> None:
                 )
             print(json.dumps(matches[-1]), file=sys.stderr, flush=True)
     print(
-        json.dumps({"summary": summary(args, rows, matches, agreement), "matches": matches, "players": rows})
+        json.dumps(
+            {
+                "summary": summary(args, rows, matches, agreement),
+                "matches": matches,
+                "players": rows,
+                "differ": differ,
+            }
+        )
     )
 
 

@@ -55,10 +55,10 @@ from engine.ai.backgammon_bgsage import (
 from engine.ai.backgammon_candidates import cube_candidates, play_candidates
 from engine.ai.backgammon_filter import (
     CubeEquities,
+    PreRollValues,
     RollOutlook,
     cube_equities,
     filtered_plays,
-    forget,
     roll_outlook,
 )
 from engine.ai.backgammon_hints import APPROXIMATE, cube_best, level_words, scale_of
@@ -184,10 +184,7 @@ class _Jobs:
     def _run(self, work: Callable[[], Any]) -> Any:
         if self._stopped:
             return None  # the analysis was stopped or failed: nobody reads this any more
-        try:
-            return work()
-        finally:
-            forget()  # bgsage's cache grows with every position; its entries are not reused across them
+        return work()
 
     def close(self) -> None:
         """Drop the jobs not started and wait for the running ones (each a fraction of a second)."""
@@ -198,23 +195,28 @@ class _Jobs:
 
 class Cubes:
     """bgsage's pre-roll analyses of the positions of a match: the cube decision at ``level``,
-    the rolls' outlook (luck, winning chances) at 1-ply; each position once."""
+    the rolls' outlook (luck, winning chances) at 1-ply; each position once. ``values``: the
+    evaluations the cube decisions and the checker plays share."""
 
     def __init__(self, level: str, jobs: _Jobs | None = None) -> None:
         self.level = level
         self.jobs = jobs if jobs is not None else _Jobs()
+        self.values = PreRollValues()
 
-    def of(self, board: Board, state: BackgammonState, seat: int) -> CubeEquities:
-        """The cube decision of ``seat`` on roll on ``board``."""
-        return self.jobs.get(*self._cube(board, state, seat))  # type: ignore[no-any-return]
+    def of(self, board: Board, state: BackgammonState, seat: int, close: float | None = None) -> CubeEquities:
+        """The cube decision of ``seat`` on roll on ``board`` (``close``: as ``cube_equities``)."""
+        return self.jobs.get(*self._cube(board, state, seat, close))  # type: ignore[no-any-return]
 
-    def ahead(self, board: Board, state: BackgammonState, seat: int) -> None:
-        self.jobs.ask(*self._cube(board, state, seat))
+    def ahead(self, board: Board, state: BackgammonState, seat: int, close: float | None = None) -> None:
+        self.jobs.ask(*self._cube(board, state, seat, close))
 
-    def _cube(self, board: Board, state: BackgammonState, seat: int) -> tuple[Hashable, Callable[[], Any]]:
+    def _cube(
+        self, board: Board, state: BackgammonState, seat: int, close: float | None
+    ) -> tuple[Hashable, Callable[[], Any]]:
         ctx = context(state, seat, money=False)
         cells = sage_board(board)
-        return ("cube", tuple(cells), ctx, self.level), lambda: cube_equities(cells, ctx, self.level)
+        key = ("cube", tuple(cells), ctx, self.level, close)
+        return key, lambda: cube_equities(cells, ctx, self.level, self.values, close)
 
     def outlook(self, board: Board, state: BackgammonState, seat: int) -> RollOutlook:
         """The rolls of ``seat`` on roll on ``board``."""
@@ -272,11 +274,12 @@ def _ahead(
         if roller is not None:
             cubes.outlook_ahead(roller[1], state, roller[0])
     elif isinstance(action, RollOn | Double | Take | Beaver | Pass):
-        cubes.ahead(state.board, state, state.turn_seat or 0)
+        close = CLOSE_CUBE if isinstance(action, RollOn) else None
+        cubes.ahead(state.board, state, state.turn_seat or 0, close)
     else:
         chosen = _played_result(states, log, i) if _has_choice(state) else None
         if chosen is not None:
-            cubes.jobs.ask(*_play_job(state, chosen, level))
+            cubes.jobs.ask(*_play_job(state, chosen, level, cubes.values))
 
 
 def _analysis(
@@ -382,7 +385,8 @@ def _roll(
 def double_decision(state: BackgammonState, doubled: bool, cubes: Cubes) -> Decision:
     """The decision to double (``doubled``) or to roll on, before the roll in ``state``."""
     seat = state.turn_seat or 0
-    cube = cubes.of(state.board, state, seat)
+    # Not doubled: how far doubling is below the best matters only when it is close.
+    cube = cubes.of(state.board, state, seat, None if doubled else CLOSE_CUBE)
     no_double, take, drop = float(cube.equity_nd), float(cube.equity_dt), float(cube.equity_dp)
     double = min(take, drop)
     best = max(no_double, double)
@@ -451,17 +455,23 @@ def _checker_play(
     chosen = _played_result(states, log, i)
     if chosen is None:
         return None  # the match ended in the middle of this turn: no play was made to judge
-    ranked = cubes.jobs.get(*_play_job(state, chosen, level))
+    ranked = cubes.jobs.get(*_play_job(state, chosen, level, cubes.values))
     return _play_decision(state, chosen, ranked, where=f" at action {i + 1} ({log[i]!r})")
 
 
-def _play_job(state: BackgammonState, chosen: Board, level: str) -> tuple[Hashable, Callable[[], Any]]:
-    return ("play", state.game_number, state.turn_number, chosen), lambda: judged_plays(state, level, chosen)
+def _play_job(
+    state: BackgammonState, chosen: Board, level: str, values: PreRollValues
+) -> tuple[Hashable, Callable[[], Any]]:
+    key = ("play", state.game_number, state.turn_number, chosen)
+    return key, lambda: judged_plays(state, level, chosen, values)
 
 
-def judged_plays(state: BackgammonState, level: str, chosen: Board) -> tuple[list[tuple[float, Play]], int]:
+def judged_plays(
+    state: BackgammonState, level: str, chosen: Board, values: PreRollValues | None = None
+) -> tuple[list[tuple[float, Play]], int]:
     """OUR legal plays of the roll in ``state`` that reached ``level``, with their equity, best first,
-    and how many legal plays there are. The play reaching ``chosen`` always reaches ``level``.
+    and how many legal plays there are. The play reaching ``chosen`` always reaches ``level``;
+    ``values``: the evaluations shared with the analysis's cube decisions.
 
     In matches and money sessions of the standard and nackgammon rules, the plays are screened by
     move filters (``engine.ai.backgammon_filter``, as GNU Backgammon analyses); elsewhere (Old
@@ -476,7 +486,7 @@ def judged_plays(state: BackgammonState, level: str, chosen: Board) -> tuple[lis
     keep = [sage_board(chosen)] if chosen in ours else []
     ranked: list[tuple[float, Play]] = []
     deepest = 0
-    for judged in filtered_plays(root, state.dice, ctx, level, keep=keep):
+    for judged in filtered_plays(root, state.dice, ctx, level, keep=keep, values=values):
         play = ours.get(board_from_sage(judged.board))
         if play is None:
             raise EngineMismatchError(

@@ -327,7 +327,7 @@ LEVELS = {player.name: player for player in (EASY, MEDIUM, HARD)}
 
 COACH_LEVEL = "3ply"
 """The depth of every hint and every analysed decision: one ply deeper than ``HARD`` (a 5-point match
-is analysed with about 10 s of CPU, its checker plays through move filters, bench/README.md; 4-ply would take
+is analysed with about 9 s of CPU, its checker plays through move filters, bench/README.md; 4-ply would take
 many times that)."""
 COACH = SagePlayer("coach", COACH_LEVEL, COACH_LEVEL, COACH_LEVEL)
 """Hints and analyses: not a level anyone plays against (not in ``LEVELS``)."""

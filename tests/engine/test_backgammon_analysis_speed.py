@@ -8,11 +8,23 @@ import random
 from itertools import islice
 from pathlib import Path
 
+import bgbot_cpp
 import pytest
 
+from engine.ai import backgammon_filter
 from engine.ai.backgammon_analysis import analyse, judged_plays, play_decision
 from engine.ai.backgammon_bgsage import COACH_LEVEL, EASY, MEDIUM, analyzer, context, sage_board, turn_start
-from engine.ai.backgammon_filter import FILTERS, MoveFilter, filtered_plays
+from engine.ai.backgammon_filter import (
+    DOUBLE_TIE,
+    FILTERS,
+    SCREEN_MARGIN,
+    MoveFilter,
+    PreRollValues,
+    cube_action,
+    cube_equities,
+    filtered_plays,
+    opponent_context,
+)
 from engine.ai.coaching import AnalysisStopped
 from engine.ai.selfplay import notations_played
 from engine.backgammon.game import BackgammonState, Phase
@@ -145,3 +157,56 @@ def test_a_match_gnu_backgammon_exported_counts_the_decisions_gnu_backgammon_cou
     crawford = {s.game_number for s in states if isinstance(s, BackgammonState) and s.crawford}
     assert crawford == {3}
     assert not [d for d in analysis.decisions if d.game == 3 and d.kind in ("cube", "take")]
+
+
+def _cube_positions(seed: int, count: int) -> list[BackgammonState]:
+    """Positions of a 5-point match where the player on roll may double."""
+    options = {"length": 5}
+    log = list(islice(notations_played(VARIANT, options, (EASY, MEDIUM), random.Random(seed)), 200))
+    found = [
+        s
+        for s in replay_states(VARIANT, options, log)
+        if isinstance(s, BackgammonState) and s.phase is Phase.DECIDE
+    ]
+    return found[:count]
+
+
+def test_a_cube_decision_shares_its_no_double_with_the_play_before_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The opponent's play judged at 3-ply is the pre-roll position of the cube decision after it:
+    one evaluation, and no double is exactly that value where the player should not double."""
+    state = _plays_with_a_choice(7, 1)[0]
+    assert state.dice is not None
+    ctx = context(state, state.turn_seat or 0, money=False)
+    values = PreRollValues()
+    best = filtered_plays(sage_board(turn_start(state)), state.dice, ctx, COACH_LEVEL, values=values)[0]
+    after = bgbot_cpp.flip_board(list(best.board))  # the opponent's position before their roll
+    monkeypatch.setattr(backgammon_filter, "pre_roll_equity", lambda *args: pytest.fail("evaluated again"))
+    assert values.equity(after, opponent_context(ctx), 3, after) == -best.equity
+
+
+def test_a_cube_decision_in_a_match_is_bgsages_where_the_player_should_double() -> None:
+    """Where the player should not double, no double is the position's own cube-aware 3-ply value
+    and double/take the same with the cube doubled and turned; where they should, or it is close,
+    bgsage's ``cube_action`` answers (its no double is not among those values)."""
+    asked = 0
+    for state in _cube_positions(3, 6):
+        seat = state.turn_seat or 0
+        ctx = context(state, seat, money=False)
+        cells = sage_board(state.board)
+        values = PreRollValues()
+        found = cube_equities(cells, ctx, COACH_LEVEL, values)
+        best = values.equity(cells, ctx, 3, cells)
+        if best > min(found.equity_dt, 1.0) + DOUBLE_TIE:
+            asked += 1
+            assert found.equity_nd == best and found.equity_dp == 1.0
+        else:
+            assert found == cube_action(cells, ctx, COACH_LEVEL)
+        # Only the answer's class matters far from doubling: double/take one ply shallower there.
+        rough = cube_equities(cells, ctx, COACH_LEVEL, PreRollValues(), close=0.16)
+        assert rough.equity_nd == found.equity_nd
+        if rough != found:
+            assert found.equity_nd - min(rough.equity_dt, 1.0) > 0.16 + SCREEN_MARGIN
+            assert found.equity_nd - min(found.equity_dt, 1.0) > 0.16
+    assert asked >= 3
