@@ -134,28 +134,7 @@ class RingsideBot(commands.Bot):
         self.render_pool = RenderPool(render_workers, metrics=self.metrics)
         self.claims = WorkClaims(store, self.clock)
         self.about = AboutBot(store, self.clock)
-        # Heavy jobs run here (``heavy_jobs`` at once) and, on PostgreSQL, in ``python -m bot worker``
-        # processes too, to which pgqueuer hands them (bot.jobs.pgqueue).
-        dispatch = None
-        if store.connection.backend == "postgresql":
-            from bot.jobs.pgqueue import PgDispatch
-
-            dispatch = PgDispatch(str(getattr(store.connection, "url")))  # noqa: B009
-        self.analyses = Analyses(
-            store,
-            self.clock,
-            lambda: self.publishers,
-            self.render_pool,
-            self.claims,
-            lanes=heavy_jobs,
-            dispatch=dispatch,
-            replayer=self.render_pool,
-            replay_lanes=REPLAY_LANES,
-        )
-        # Replays are jobs of the same queue, with lanes of their own in this process (bot.replays).
-        self.replays = Replays(
-            store, self.clock, wake=self.analyses.queued, places=self.analyses.showing.places
-        )
+        self.analyses, self.replays = self._heavy_services(store, heavy_jobs)
         # The computer thinks in a compute worker (with no workers, in a thread); so do the coach's
         # auto-roll judge and the tutor's check.
         pool = self.render_pool
@@ -174,6 +153,29 @@ class RingsideBot(commands.Bot):
         self._taken: set[asyncio.Task[Any]] = set()
         self._hurry = asyncio.Event()
         self._arrived: list[discord.Interaction[Any]] = []
+
+    def _heavy_services(self, store: Store, heavy_jobs: int) -> tuple[Analyses, Replays]:
+        """The services of the heavy jobs: they run here (``heavy_jobs`` at once) and, on PostgreSQL,
+        in ``python -m bot worker`` processes too, to which pgqueuer hands them (bot.jobs.pgqueue).
+        Replays are jobs of the same queue, with lanes of their own in this process (bot.replays)."""
+        dispatch = None
+        if store.connection.backend == "postgresql":
+            from bot.jobs.pgqueue import PgDispatch
+
+            dispatch = PgDispatch(str(getattr(store.connection, "url")))  # noqa: B009
+        analyses = Analyses(
+            store,
+            self.clock,
+            lambda: self.publishers,
+            self.render_pool,
+            self.claims,
+            lanes=heavy_jobs,
+            dispatch=dispatch,
+            replayer=self.render_pool,
+            replay_lanes=REPLAY_LANES,
+        )
+        replays = Replays(store, self.clock, wake=analyses.queued, places=analyses.showing.places)
+        return analyses, replays
 
     def dispatch(self, event_name: str, /, *args: Any, **kwargs: Any) -> None:
         # discord.py dispatches "interaction" after scheduling the handlers' tasks but before any has
