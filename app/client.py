@@ -27,6 +27,8 @@ from bot.metrics import Metrics, MetricsServer
 from bot.publishing import Publishers
 from bot.replays import LANES as REPLAY_LANES
 from bot.replays import Replays
+from bot.rollouts import LANES as ROLLOUT_LANES
+from bot.rollouts import Rollouts
 from bot.sessions import SessionManager
 from bot.settings import ServerSettings
 from bot.store import Store, WriteFailed
@@ -46,6 +48,7 @@ from cogs.removed_controls import removed_answer
 from cogs.replay import Replay
 from cogs.replies import reply_privately
 from cogs.review import Review
+from cogs.rollout import Rollout
 from cogs.settings import Settings
 from cogs.stats import Stats
 from cogs.tournament import Tournament
@@ -60,6 +63,7 @@ COGS: tuple[Callable[[RingsideBot], commands.Cog], ...] = (
     Settings,
     Stats,
     Replay,
+    Rollout,
     Coach,
     Review,
     Tournament,
@@ -148,9 +152,15 @@ class RingsideBot(commands.Bot):
             dispatch=dispatch,
             replayer=self.render_pool,
             replay_lanes=REPLAY_LANES,
+            roller=self.render_pool,
+            rollout_lanes=ROLLOUT_LANES,
         )
         # Replays are jobs of the same queue, with lanes of their own in this process (bot.replays).
         self.replays = Replays(
+            store, self.clock, wake=self.analyses.queued, places=self.analyses.showing.places
+        )
+        # Rollouts too, with a lane of their own (bot.rollouts).
+        self.rollouts = Rollouts(
             store, self.clock, wake=self.analyses.queued, places=self.analyses.showing.places
         )
         # The computer thinks in a compute worker (with no workers, in a thread).

@@ -17,6 +17,7 @@ from typing import Any
 import engine
 import render
 from bot.worker_lanes import report_progress
+from engine.ai.backgammon_rollout import RolloutStopped, rollout_json
 from engine.ai.coaches import ANALYSES, HINTS
 from engine.ai.coaching import Analysis, AnalysisStopped, Hint, ProgressReport, StopCheck
 from engine.protocol import GameView
@@ -76,6 +77,20 @@ def analyse_until(game: str, options: Mapping[str, Any] | None, log: Sequence[st
     try:
         return ANALYSES[game](options, log, lambda: os.path.exists(flag), report_progress)
     except AnalysisStopped:
+        with contextlib.suppress(OSError):
+            os.unlink(flag)
+        raise
+
+
+def roll_out_until(
+    state: Mapping[str, Any], keep: str | None, trials: int, seed: int, flag: str
+) -> dict[str, Any]:
+    """A rollout (``engine.ai.backgammon_rollout.rollout_json``) in a heavy worker: it stops
+    (``RolloutStopped``) at the first batch of games after the file ``flag`` appears, and removes the
+    file; its games played go to the bot (``bot.worker_lanes.report_progress``)."""
+    try:
+        return rollout_json(state, keep, trials, seed, report_progress, lambda: os.path.exists(flag))
+    except RolloutStopped:
         with contextlib.suppress(OSError):
             os.unlink(flag)
         raise

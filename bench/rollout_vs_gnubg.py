@@ -1,6 +1,6 @@
 """Our rollouts (``engine.ai.backgammon_rollout``, bgsage) against GNU Backgammon's own rollouts.
 
-    PYTHONPATH=$PWD .venv/bin/python bench/rollout_vs_gnubg.py [--trials 324] [--gnubg /usr/games/gnubg]
+    PYTHONPATH=$PWD .venv/bin/python bench/rollout_vs_gnubg.py [--trials 216] [--gnubg /usr/games/gnubg]
 
 Ten positions, varied (opening plays and replies, cube decisions in the middle game, a holding game,
 a back game, a race, a bear-off, a match score): each is rolled out by us, then every candidate's
@@ -10,8 +10,9 @@ equities compared: within two combined standard errors (``2 * sqrt(se_ours² + s
 
 What is compared: for a checker play, each candidate's equity for the player who plays it against
 minus GNU Backgammon's equity of the position it reaches (the opponent then on roll, with the cube);
-for a cube decision, the equity of the position with correct cube action (no double, or the lesser of
-double/take and double/pass), GNU Backgammon's rollout of the position with its player on roll.
+for a cube decision, our equity of no double against GNU Backgammon's rollout of the position with
+its player on roll (the cube positions are chosen where no double is right, so both are the value of
+playing on).
 GNU Backgammon prints its rollouts on a terminal only, so it runs under ``script`` (a pseudo-terminal).
 """
 
@@ -103,7 +104,7 @@ def positions() -> list[tuple[str, BackgammonState]]:
         ("reply 44 to 21S", opening((2, 1), "13/11 6/5", "roll 44")),
         ("cube: after 31P and 21, opponent on roll", opening((3, 1), "8/5 6/5", "roll 21", "13/11 6/5")),
         (
-            "cube: holding game, 20 pips ahead",
+            "cube: holding game, 24 pips behind",
             pasted(side({6: 4, 5: 3, 4: 2, 8: 2, 13: 2, 20: 2}), side({6: 4, 4: 3, 8: 3, 13: 3, 3: 2})),
         ),
         (
@@ -115,14 +116,17 @@ def positions() -> list[tuple[str, BackgammonState]]:
             ),
         ),
         (
-            "race, 6-3 to play",
+            "race, 6-3 to play, 85 pips against 75",
             pasted(
-                side({6: 3, 5: 3, 4: 3, 3: 2, 9: 2, 14: 2}),
-                side({6: 4, 5: 3, 4: 3, 3: 2, 2: 2, 7: 1}),
+                side({6: 3, 5: 3, 4: 3, 3: 2, 8: 2, 9: 2}),
+                side({6: 4, 5: 3, 4: 3, 3: 2, 2: 1, 8: 2}),
                 dice=(6, 3),
             ),
         ),
-        ("cube: bear-off, 4 checkers against 5", pasted(side({3: 2, 2: 1, 1: 1}), side({4: 2, 2: 2, 1: 1}))),
+        (
+            "cube: bear-off, 6 checkers each, 24 pips each",
+            pasted(side({5: 2, 4: 2, 3: 2}), side({6: 2, 4: 2, 2: 2})),
+        ),
         (
             "cube: 5-away 3-away, a blitz",
             pasted(
@@ -170,10 +174,9 @@ def comparisons(name: str, state: BackgammonState, found: Rollout) -> list[Compa
     if found.kind == CUBE:
         by = {c.label: c for c in found.candidates}
         nd, dt, dp = by[NO_DOUBLE], by[DOUBLE_TAKE], by[DOUBLE_PASS]
-        best = nd if nd.equity >= min(dt.equity, dp.equity) else min(dt, dp, key=lambda c: c.equity)
-        board = state.board
-        code = code_of(board, state)
-        return [Compared(name, f"cube ({best.label})", best.equity, best.se, code, +1)]
+        right = "no double" if nd.equity >= min(dt.equity, dp.equity) else "double"
+        code = code_of(state.board, state)
+        return [Compared(name, f"no double ({right} right)", nd.equity, nd.se, code, +1)]
     out = []
     for c in found.candidates:
         play = next(p for p in state.plays() if Checkers(p.moves, p.result).notation == c.notation)
@@ -232,7 +235,7 @@ def gnubg_rollouts(codes: list[str], trials: int, gnubg: str) -> list[tuple[floa
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--trials", type=int, default=324, help="games per candidate (a multiple of 36)")
+    parser.add_argument("--trials", type=int, default=216, help="games per candidate (a multiple of 36)")
     parser.add_argument("--gnubg", default="/usr/games/gnubg")
     args = parser.parse_args()
     rows: list[Compared] = []

@@ -225,6 +225,25 @@ def rollout(
     return _roll_cube(state, settings, run, keep)
 
 
+def rollout_json(
+    state: Mapping[str, Any],
+    keep: str | None,
+    trials: int,
+    seed: int,
+    progress: ProgressReport | None = None,
+    should_stop: StopCheck | None = None,
+) -> dict[str, Any]:
+    """``rollout`` of a backgammon state saved as JSON, its result as JSON: what a heavy job keeps."""
+    found = rollout(
+        BackgammonState.from_json(state),
+        RolloutSettings(trials=trials, seed=seed),
+        keep=keep,
+        progress=progress,
+        should_stop=should_stop,
+    )
+    return found.to_json()
+
+
 class _Run:
     """One rollout's analyzer, its progress over every candidate and its stop.
 
