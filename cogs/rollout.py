@@ -117,7 +117,11 @@ class Rollout(commands.Cog):
             raise RolloutRefused(
                 "A page is a page of a match's Review: give the match too (`match:12 page:3`)."
             )
-        here = await store.matches.active(channel_id=interaction.channel_id)
+        here = [
+            r
+            for r in await store.matches.active(channel_id=interaction.channel_id)
+            if r.guild_id == interaction.guild_id
+        ]
         if not here:
             raise RolloutRefused(
                 "No match is being played here. Give a position code (`code:`), or a finished match's "
