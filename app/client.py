@@ -27,7 +27,6 @@ from bot.metrics import Metrics, MetricsServer
 from bot.publishing import Publishers
 from bot.replays import LANES as REPLAY_LANES
 from bot.replays import Replays
-from bot.rollouts import LANES as ROLLOUT_LANES
 from bot.rollouts import Rollouts
 from bot.sessions import SessionManager
 from bot.settings import ServerSettings
@@ -153,16 +152,10 @@ class RingsideBot(commands.Bot):
             replayer=self.render_pool,
             replay_lanes=REPLAY_LANES,
             roller=self.render_pool,
-            rollout_lanes=ROLLOUT_LANES,
         )
-        # Replays are jobs of the same queue, with lanes of their own in this process (bot.replays).
-        self.replays = Replays(
-            store, self.clock, wake=self.analyses.queued, places=self.analyses.showing.places
-        )
-        # Rollouts too, with a lane of their own (bot.rollouts).
-        self.rollouts = Rollouts(
-            store, self.clock, wake=self.analyses.queued, places=self.analyses.showing.places
-        )
+        jobs = self.analyses  # replays and rollouts: the same queue, lanes of their own (bot.replays, ...)
+        self.replays = Replays(store, self.clock, wake=jobs.queued, places=jobs.showing.places)
+        self.rollouts = Rollouts(store, self.clock, wake=jobs.queued, places=jobs.showing.places)
         # The computer thinks in a compute worker (with no workers, in a thread).
         self.sessions.think = self.render_pool.computer_move
         self.sessions.judge = self.render_pool.double_not_sensible

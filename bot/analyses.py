@@ -38,6 +38,7 @@ from bot.jobs.showing import Showing
 from bot.publishing import Publishers, Unpostable
 from bot.replays import KEPT_AT_RESTART as REPLAY_KEPT
 from bot.rollouts import KEPT_AT_RESTART as ROLLOUT_KEPT
+from bot.rollouts import LANES as ROLLOUT_LANES
 from bot.store import ImportedRecord, Store
 from bot.store.analyses import DONE, PENDING, AnalysisRecord
 from bot.store.jobs import FILE, JOB_FAILED, REPLAY, ROLLOUT, JobRecord, Limits, Refused, pack_file
@@ -78,7 +79,7 @@ class Analyses:
         replayer: Replayer | None = None,
         replay_lanes: int = 0,
         roller: Roller | None = None,
-        rollout_lanes: int = 0,
+        rollout_lanes: int | None = None,
     ) -> None:
         """``publishers``: where the registered publishers are found (read at each use); ``workers``:
         where analyses are computed (None: in a thread of this process); ``claims``: how a post is
@@ -87,7 +88,8 @@ class Analyses:
         where queued jobs are handed to workers (``bot.jobs.pgqueue.PgDispatch`` on PostgreSQL);
         ``replayer``, ``replay_lanes``: where replays are made (``bot.replays``), and how many at once
         (lanes of their own, taking only replays from the same queue); ``roller``, ``rollout_lanes``:
-        the same for rollouts (``bot.rollouts``)."""
+        the same for rollouts (``bot.rollouts``; lanes by default ``bot.rollouts.LANES`` with a
+        roller, else none)."""
         self.dispatch = dispatch
         self.store = store
         self.clock = clock
@@ -110,7 +112,7 @@ class Analyses:
             store,
             clock,
             owner=self.claims.owner,
-            lanes=rollout_lanes,
+            lanes=(ROLLOUT_LANES if roller is not None else 0) if rollout_lanes is None else rollout_lanes,
             kinds=(ROLLOUT,),
             on_end=self._ended,
             roller=roller,

@@ -317,6 +317,11 @@ def _chances(found: list[Any]) -> Chances:
     )
 
 
+def _is(keep: str | None, notation: str, label: str) -> bool:
+    """Whether ``keep`` (the notation, or the words, of the choice made) names this candidate."""
+    return keep is not None and keep.strip().lower() in (notation.lower(), label.lower())
+
+
 def _screened(state: BackgammonState, plays: int, keep: str | None) -> list[Play]:
     """The plays to roll out: the best ``plays`` at the screen's level, and the one played."""
     ranked = [play for _, play in ranked_plays(state, SCREEN)]
@@ -325,8 +330,8 @@ def _screened(state: BackgammonState, plays: int, keep: str | None) -> list[Play
             "A play there bears off the last checker and ends the game: nothing to roll out."
         )
     chosen = ranked[:plays]
-    if keep is not None and all(Checkers(p.moves, p.result).notation != keep for p in chosen):
-        chosen += [p for p in state.plays() if Checkers(p.moves, p.result).notation == keep][:1]
+    if keep is not None and not any(_is(keep, Checkers(p.moves, p.result).notation, "") for p in chosen):
+        chosen += [p for p in state.plays() if _is(keep, Checkers(p.moves, p.result).notation, "")][:1]
     return chosen
 
 
@@ -355,7 +360,7 @@ def _roll_plays(state: BackgammonState, settings: RolloutSettings, run: _Run, ke
                 se=_mean_se([float(f.cubeful_se or 0.0) for f in found]),
                 chances=_chances(found),
                 notation=notation,
-                played=notation == keep,
+                played=_is(keep, notation, play_text(play)),
             )
         )
     rolled.sort(key=lambda c: -c.equity)
@@ -386,7 +391,7 @@ def _roll_cube(state: BackgammonState, settings: RolloutSettings, run: _Run, kee
             rows.append(Candidate(DOUBLE_TAKE, dt, dt_se, chances, Double().notation))
             rows.append(Candidate(DOUBLE_PASS, dp, 0.0, None, Double().notation))
     marked = tuple(
-        Candidate(c.label, c.equity, c.se, c.chances, c.notation, keep is not None and c.notation == keep)
+        Candidate(c.label, c.equity, c.se, c.chances, c.notation, _is(keep, c.notation, c.label))
         for c in rows
     )
     return Rollout(CUBE, marked, settings.trials, settings.seed, seat)
