@@ -68,10 +68,10 @@ from bot.worker_lanes import (
     on_loop,
     throttled,
 )
-from engine.ai.backgammon_rollout import RolloutStopped
 from engine.ai.coaches import double_not_sensible
 from engine.ai.coaching import Analysis, AnalysisStopped, Hint, ProgressReport, StopCheck
 from engine.ai.levels import seeded_move
+from engine.ai.rollouts import RolloutStopped
 from engine.protocol import Action, GameView, Outcome
 from render.replay import GIF_LIMIT, ReplayGif, ReplayTooLarge, SavedMatch, read_progress, replay_match
 from render.theme import NO_CAPTION, Caption, SeatStyle
@@ -377,6 +377,7 @@ class RenderPool:
             self.heavy.run(
                 ROLLOUT_WALL,
                 worker_jobs.roll_out_until,
+                game,
                 dict(state),
                 keep,
                 trials,

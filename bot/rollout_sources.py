@@ -14,36 +14,33 @@ from bot.rollouts import CODE, LIVE, REVIEW, Asked, RolloutRefused, refusal
 from bot.store import MatchRecord, Store
 from bot.store.analyses import DONE, POSTED
 from engine import find_variant
-from engine.ai.backgammon_rollout import MAX_PLAYS, decision_kind
 from engine.ai.coaching import Decision, analysis_from_json
 from engine.ai.review import decision_state
-from engine.backgammon.board import RuleSet
-from engine.backgammon.formats import MatchInfo
-from engine.backgammon.game import BackgammonState
-from engine.backgammon.position_start import PastedPosition, PositionCodeError, read_code, start_from
+from engine.ai.rollouts import ROLLOUTS
 from engine.errors import GameError
+from engine.protocol import GameState
 
-GAME = "backgammon"
 SHOWN_FROM = 0.0005
 """A Review's pages: the counted decisions that lost at least this much (``cogs.review``'s)."""
 
 
 @dataclass(frozen=True, slots=True)
 class Position:
-    """A position to roll out: its state, the play made there (a Review's), the words that name it,
-    and its match (None: a code)."""
+    """A position to roll out: its game and state, the play made there (a Review's), the words that
+    name it, and its match (None: a code)."""
 
-    state: BackgammonState
+    game: str
+    state: GameState
     keep: str | None
     what: str
     match_id: int | None
 
     def candidates(self) -> int:
         """How many candidates it will have at most (the estimate's games: this times the trials)."""
-        return MAX_PLAYS + (self.keep is not None) if self.state.dice is not None else 3
+        return ROLLOUTS[self.game].candidates(self.state, self.keep)
 
     def to_json(self) -> dict[str, Any]:
-        return self.state.to_json()
+        return dict(self.state.to_json())
 
 
 async def rated_match_of(store: Store, user_id: int) -> int | None:
@@ -54,34 +51,36 @@ async def rated_match_of(store: Store, user_id: int) -> int | None:
     return None
 
 
-def checked(state: Any) -> BackgammonState:
-    """``state`` if it is a backgammon position with something to roll out; else ``RolloutRefused``."""
-    if not isinstance(state, BackgammonState):
+def checked(game: str, state: Any) -> GameState:
+    """``state`` if ``game`` has rollouts and ``state`` something to roll out; else ``RolloutRefused``."""
+    kit = ROLLOUTS.get(game)
+    if kit is None or state is None:
         raise RolloutRefused("Rollouts are for backgammon positions.")
     try:
-        decision_kind(state)
+        kit.check(state)
     except GameError as exc:
         raise RolloutRefused(str(exc)) from None
-    return state
+    return state  # type: ignore[no-any-return]
 
 
 def from_code(code: str, asker: int, playing_rated: int | None) -> Position:
-    """The position of a GNU Backgammon ID or an XGID (a bare position ID: a money game, its player on
-    roll to decide the cube)."""
+    """The position of a position code, read by the first game whose rollouts read it (backgammon's:
+    a GNU Backgammon ID or an XGID)."""
     _allowed(Asked(asker, playing_rated, CODE))
-    try:
-        pasted = read_code(code)
-        if pasted.info is None:
-            pasted = PastedPosition(pasted.board, MatchInfo(), pasted.kind)
-        state = start_from(pasted, RuleSet.STANDARD, pasted.length or 0)
-    except (PositionCodeError, GameError) as exc:
-        raise RolloutRefused(str(exc)) from None
-    return Position(checked(state), None, f"the position `{code.strip()}`", None)
+    why = "That is not a position code."
+    for game, kit in ROLLOUTS.items():
+        try:
+            state = kit.from_code(code)
+        except GameError as exc:
+            why = str(exc)
+            continue
+        return Position(game, checked(game, state), None, f"the position `{code.strip()}`", None)
+    raise RolloutRefused(why)
 
 
 def live(record: MatchRecord, state: Any, asker: int, playing_rated: int | None) -> Position:
     """The current position of an active match (rules 1 to 3)."""
-    game_state = checked(state)
+    game_state = checked(record.game, state)
     asked = Asked(
         asker,
         playing_rated,
@@ -92,14 +91,15 @@ def live(record: MatchRecord, state: Any, asker: int, playing_rated: int | None)
         deciding=deciding_player(game_state, record.players),
     )
     _allowed(asked)
-    return Position(game_state, None, f"match #{record.id}, its position now", record.id)
+    return Position(record.game, game_state, None, f"match #{record.id}, its position now", record.id)
 
 
-def deciding_player(state: BackgammonState, players: tuple[int, int]) -> int | None:
-    """Whose decision the position is (their turn in progress): to play, double or roll, or answer."""
-    seat = state.to_move()
+def deciding_player(state: GameState, players: tuple[int, int]) -> int | None:
+    """Whose decision the position is (their turn in progress): to play, double or roll, or answer;
+    while the dice are to be rolled, the player whose turn it is."""
+    seat: Any = state.to_move()
     if seat not in (0, 1):
-        seat = state.turn_seat if state.turn_seat is not None else -1
+        seat = getattr(state, "turn", None)
     return players[seat] if seat in (0, 1) else None
 
 
@@ -110,7 +110,7 @@ async def from_review(
     _allowed(Asked(asker, playing_rated, REVIEW, match_id=record.id))
     if record.status == "active":
         raise RolloutRefused(f"Match #{record.id} is still being played: its Review opens when it ends.")
-    if record.game != GAME:
+    if record.game not in ROLLOUTS:
         raise RolloutRefused("Rollouts are for backgammon matches.")
     saved = await store.analyses.get(record.id)
     if saved is None or saved.status not in (DONE, POSTED) or saved.analysis is None:
@@ -127,9 +127,8 @@ async def from_review(
     state = await asyncio.to_thread(decision_state, find_variant(record.game), record.options, log, decision)
     if state is None:
         raise RolloutRefused(f"The position of page {page} of match #{record.id} could not be found again.")
-    return Position(
-        checked(state), _played(decision), f"match #{record.id}, page {page} of its Review", record.id
-    )
+    what = f"match #{record.id}, page {page} of its Review"
+    return Position(record.game, checked(record.game, state), _played(decision), what, record.id)
 
 
 def _played(decision: Decision) -> str | None:

@@ -33,7 +33,7 @@ from bot.jobs.places import Place, duration
 from bot.session import UserError
 from bot.store import Store
 from bot.store.jobs import RUNNING, JobRecord, Limits, Refused
-from engine.ai.backgammon_rollout import (
+from engine.ai.rollouts import (
     BATCH,
     CUBE,
     DOUBLE_PASS,
@@ -255,10 +255,10 @@ def candidate_lines(rank: int, c: Candidate, best: float) -> list[str]:
     else:
         k = c.chances
         lines.append(
-            f"   win  {percent(k.win)}  (gammon {percent(k.win_gammon)}, bg {percent(k.win_backgammon)})"
+            f"   win  {percent(k.win)}  (gammon {percent(k.win_gammon)}, bg {percent(k.win_bg)})"
         )
         lines.append(
-            f"   lose {percent(k.lose)}  (gammon {percent(k.lose_gammon)}, bg {percent(k.lose_backgammon)})"
+            f"   lose {percent(k.lose)}  (gammon {percent(k.lose_gammon)}, bg {percent(k.lose_bg)})"
         )
     return lines
 

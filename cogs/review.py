@@ -35,6 +35,7 @@ from cogs.replies import reply_privately
 from engine import find_variant
 from engine.ai.coaching import Analysis, Decision, analysis_from_json
 from engine.ai.review import decision_state
+from engine.ai.rollouts import ROLLOUTS
 from render import NoRendererError
 from render.look import Caption
 
@@ -317,7 +318,7 @@ class Review(commands.Cog):
         picture = await self._picture(found, decisions[page - 1])
         filename = f"review-{found.reviewed}-{page}.png"
         rollout = None
-        if found.game == "backgammon" and not found.reviewed.from_file:
+        if found.game in ROLLOUTS and not found.reviewed.from_file:
             rollout = f"/rollout match:{found.reviewed.id} page:{page}"
         embed = page_embed(
             found.analysis,

@@ -26,7 +26,7 @@ from bot.rollouts import games as games_of
 from bot.store.jobs import JobRecord
 from cogs.publisher import transient
 from cogs.replies import reply_privately
-from engine.ai.backgammon_rollout import Rollout as RolloutResult
+from engine.ai.rollouts import Rollout as RolloutResult
 
 if TYPE_CHECKING:
     from app.client import RingsideBot
@@ -72,7 +72,7 @@ class Rollout(commands.Cog):
                 owner_id=interaction.user.id,
                 guild_id=interaction.guild_id,
                 channel_id=interaction.channel_id or 0,
-                game=rollout_sources.GAME,
+                game=position.game,
                 state=position.to_json(),
                 keep=position.keep,
                 trials=trials,

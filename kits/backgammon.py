@@ -19,6 +19,7 @@ KIT = GameKit(
         hint=Part("engine.ai.backgammon_hints:hint"),
         analysis=Part("engine.ai.backgammon_analysis:analyse_match"),
         roll_judge=Part("engine.ai.backgammon_hints:double_not_sensible"),
+        rollout=Part("engine.ai.backgammon_rollout:ROLLOUT"),
     ),
     benchmark=Part("engine.ai.backgammon_players:BENCHMARK"),
     commands=Part("engine.backgammon.commands:COMMANDS"),

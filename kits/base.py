@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     from engine.ai.arena import Benchmark
     from engine.ai.coaches import AnalysisFunction, HintFunction, RollJudge
     from engine.ai.players import ComputerPlayer
+    from engine.ai.rollouts import RolloutKit
     from engine.commands import GameCommands
     from engine.protocol import GameView, Variant
     from render.samples import SampleSet
@@ -66,6 +67,8 @@ class Coach:
     roll_judge: Part[RollJudge] | None = None
     """Whether a double (raising the stakes before a roll) is clearly wrong in a view, cheaply: the
     ``auto_roll`` preference rolls on then (``GameState.roll_on``)."""
+    rollout: Part[RolloutKit] | None = None
+    """The game's rollouts (``/rollout``, ``engine.ai.rollouts``), if it has them."""
 
 
 @dataclass(frozen=True)

@@ -22,8 +22,8 @@ from bot.store import Store
 from bot.store.jobs import JobRecord
 from bot.worker_lanes import HeavyWorkFailed, HeavyWorkOverBudget, on_loop, throttled
 from engine import GameError
-from engine.ai.backgammon_rollout import RolloutStopped, rollout_json
 from engine.ai.coaching import ProgressReport, StopCheck
+from engine.ai.rollouts import ROLLOUTS, RolloutStopped
 
 log = logging.getLogger("bot.jobs.runner")
 
@@ -57,10 +57,11 @@ class InThreadRoller:
         should_stop: StopCheck,
         progress: ProgressReport,
     ) -> dict[str, Any]:
-        if game != "backgammon":
+        kit = ROLLOUTS.get(game)
+        if kit is None:
             raise GameError(f"{game} has no rollouts.")
         report = throttled(on_loop(asyncio.get_running_loop(), progress))
-        return await asyncio.to_thread(rollout_json, state, keep, trials, seed, report, should_stop)
+        return await asyncio.to_thread(kit.roll_out, state, keep, trials, seed, report, should_stop)
 
 
 class RolloutRuns:

@@ -37,37 +37,60 @@ from typing import Any
 from bgsage import BgBotAnalyzer, RolloutCancelled
 
 from engine.ai.backgammon_bgsage import APPROXIMATE_RULES, context, ranked_plays, sage_board
+from engine.ai.rollouts import (
+    BATCH,
+    CUBE,
+    DOUBLE_PASS,
+    DOUBLE_TAKE,
+    MAX_TRIALS,
+    MIN_TRIALS,
+    NO_DOUBLE,
+    PASS,
+    PLAY,
+    TAKE,
+    Candidate,
+    Chances,
+    ProgressReport,
+    Rollout,
+    RolloutKit,
+    RolloutRefused,
+    RolloutStopped,
+    StopCheck,
+)
 from engine.backgammon.actions import Checkers, Double, Pass, RollOn, Take
-from engine.backgammon.board import CHECKERS, borne_off
+from engine.backgammon.board import CHECKERS, RuleSet, borne_off
+from engine.backgammon.formats import MatchInfo
 from engine.backgammon.game import BackgammonState, Phase
 from engine.backgammon.notation import play_text
 from engine.backgammon.plays import Play
+from engine.backgammon.position_start import PastedPosition, read_code, start_from
 from engine.errors import GameError
+from engine.protocol import GameState
 
 SCREEN = "2ply"
 """The cheap evaluation that picks the plays to roll out."""
 MAX_PLAYS = 4
 """Checker plays rolled out at most by default (the played one may make one more)."""
-BATCH = 36
-"""Games per batch (one per first roll, stratified): trials are a multiple of it."""
-MIN_TRIALS = BATCH
-MAX_TRIALS = 5184
-"""Trials per candidate: at least one batch; the most any server may allow."""
 
-PLAY, CUBE = "play", "cube"
-NO_DOUBLE, DOUBLE_TAKE, DOUBLE_PASS = "No double", "Double, take", "Double, pass"
-TAKE, PASS = "Take", "Pass"
-
-ProgressReport = Callable[[int, int], None]
-StopCheck = Callable[[], bool]
-
-
-class RolloutRefused(GameError):
-    """A position that is not rolled out; the message says why, for the player."""
-
-
-class RolloutStopped(Exception):
-    """The rollout was stopped by its ``should_stop``."""
+__all__ = [
+    "BATCH",
+    "CUBE",
+    "DOUBLE_PASS",
+    "DOUBLE_TAKE",
+    "NO_DOUBLE",
+    "PASS",
+    "PLAY",
+    "ROLLOUT",
+    "TAKE",
+    "Rollout",
+    "RolloutRefused",
+    "RolloutSettings",
+    "RolloutStopped",
+    "decision_kind",
+    "rollout",
+    "rollout_json",
+    "state_from_code",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,101 +111,6 @@ class RolloutSettings:
             )
         if self.plays < 1 or self.threads < 1:
             raise ValueError("plays and threads must be at least 1")
-
-
-@dataclass(frozen=True, slots=True)
-class Chances:
-    """The chances (0 to 1) of the side whose equity it is: winning, winning a gammon or more, a
-    backgammon; losing a gammon or more, a backgammon."""
-
-    win: float
-    win_gammon: float
-    win_backgammon: float
-    lose_gammon: float
-    lose_backgammon: float
-
-    @property
-    def lose(self) -> float:
-        return 1.0 - self.win
-
-    def turned(self) -> Chances:
-        """The same chances from the other side."""
-        return Chances(
-            self.lose, self.lose_gammon, self.lose_backgammon, self.win_gammon, self.win_backgammon
-        )
-
-
-@dataclass(frozen=True, slots=True)
-class Candidate:
-    """One candidate rolled out: ``label`` (a play as GNU Backgammon writes it, or a cube action),
-    its cubeful ``equity`` and standard error ``se`` for the side deciding, its ``chances`` (None for a
-    pass: the game ends), ``notation`` (the action's, to match the one played) and ``played``."""
-
-    label: str
-    equity: float
-    se: float
-    chances: Chances | None
-    notation: str = ""
-    played: bool = False
-
-
-@dataclass(frozen=True, slots=True)
-class Rollout:
-    """A rollout's result: ``kind`` (``PLAY`` or ``CUBE``), the candidates best first, the trials
-    per candidate and the seed, and ``seat``, the side whose equities they are."""
-
-    kind: str
-    candidates: tuple[Candidate, ...]
-    trials: int
-    seed: int
-    seat: int
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "kind": self.kind,
-            "trials": self.trials,
-            "seed": self.seed,
-            "seat": self.seat,
-            "candidates": [_candidate_json(c) for c in self.candidates],
-        }
-
-    @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> Rollout:
-        return cls(
-            kind=str(data["kind"]),
-            candidates=tuple(_candidate_from(c) for c in data["candidates"]),
-            trials=int(data["trials"]),
-            seed=int(data["seed"]),
-            seat=int(data["seat"]),
-        )
-
-
-def _candidate_json(c: Candidate) -> dict[str, Any]:
-    chances = None
-    if c.chances is not None:
-        k = c.chances
-        chances = [k.win, k.win_gammon, k.win_backgammon, k.lose_gammon, k.lose_backgammon]
-    return {
-        "label": c.label,
-        "equity": c.equity,
-        "se": c.se,
-        "chances": chances,
-        "notation": c.notation,
-        "played": c.played,
-    }
-
-
-def _candidate_from(data: Mapping[str, Any]) -> Candidate:
-    raw = data.get("chances")
-    chances = None if raw is None else Chances(*(float(x) for x in raw))
-    return Candidate(
-        label=str(data["label"]),
-        equity=float(data["equity"]),
-        se=float(data["se"]),
-        chances=chances,
-        notation=str(data.get("notation", "")),
-        played=bool(data.get("played", False)),
-    )
 
 
 def decision_kind(state: BackgammonState) -> str:
@@ -242,6 +170,35 @@ def rollout_json(
         should_stop=should_stop,
     )
     return found.to_json()
+
+
+def state_from_code(code: str) -> BackgammonState:
+    """The position of a GNU Backgammon ID or an XGID (a bare position ID: a money game, its player on
+    roll to decide the cube); ``RolloutRefused`` with the reason when ``code`` is none."""
+    try:
+        pasted = read_code(code)
+        if pasted.info is None:
+            pasted = PastedPosition(pasted.board, MatchInfo(), pasted.kind)
+        return start_from(pasted, RuleSet.STANDARD, pasted.length or 0)
+    except GameError as exc:
+        raise RolloutRefused(str(exc)) from None
+
+
+def candidate_count(state: GameState, keep: str | None) -> int:
+    """The most candidates a rollout of ``state`` has: the plays and the one made, or three."""
+    if isinstance(state, BackgammonState) and state.phase is Phase.PLAY:
+        return MAX_PLAYS + (keep is not None)
+    return 3
+
+
+def _kind(state: GameState) -> str:
+    if not isinstance(state, BackgammonState):
+        raise RolloutRefused("That is not a backgammon position.")
+    return decision_kind(state)
+
+
+def _state_of(code: str) -> GameState:
+    return state_from_code(code)
 
 
 class _Run:
@@ -395,3 +352,7 @@ def _roll_cube(state: BackgammonState, settings: RolloutSettings, run: _Run, kee
         for c in rows
     )
     return Rollout(CUBE, marked, settings.trials, settings.seed, seat)
+
+
+ROLLOUT = RolloutKit(check=_kind, from_code=_state_of, roll_out=rollout_json, candidates=candidate_count)
+"""Backgammon's rollouts (``kits.backgammon``'s ``Coach.rollout``, ``engine.ai.rollouts.ROLLOUTS``)."""
