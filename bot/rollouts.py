@@ -247,19 +247,16 @@ def percent(x: float) -> str:
 def candidate_lines(rank: int, c: Candidate, best: float) -> list[str]:
     """A candidate in a few short lines (a phone's width): its equity ± its standard error, then the
     chances of each side."""
-    gap = "" if abs(c.equity - best) < 1e-9 else f" ({c.equity - best:+.3f})"
+    shown = c.chances is not None and abs(c.equity - best) >= 1e-9  # a pass ends the game: no gap
+    gap = f" ({c.equity - best:+.3f})" if shown else ""
     played = "  ← played" if c.played else ""
     lines = [f"{rank}. {c.label}{played}", f"   {c.equity:+.3f} ± {c.se:.3f}{gap}"]
     if c.chances is None:
         lines.append("   the game ends here")
     else:
         k = c.chances
-        lines.append(
-            f"   win  {percent(k.win)}  (gammon {percent(k.win_gammon)}, bg {percent(k.win_bg)})"
-        )
-        lines.append(
-            f"   lose {percent(k.lose)}  (gammon {percent(k.lose_gammon)}, bg {percent(k.lose_bg)})"
-        )
+        lines.append(f"   win  {percent(k.win)}  (gammon {percent(k.win_gammon)}, bg {percent(k.win_bg)})")
+        lines.append(f"   lose {percent(k.lose)}  (gammon {percent(k.lose_gammon)}, bg {percent(k.lose_bg)})")
     return lines
 
 

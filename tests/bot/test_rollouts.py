@@ -283,3 +283,51 @@ async def test_in_an_unrated_live_match_the_player_deciding_is_refused_and_the_o
     rows = sql(tmp_path / "db.sqlite3", "SELECT kind, replay_of, posted FROM heavy_jobs")
     assert rows == [(ROLLOUT, record.id, 1)]
     await stop_bot(bot)
+
+
+def a_play_in(log: list[str]) -> tuple[int, str]:
+    """The first checker play of ``log`` with a choice: its index and its notation."""
+    from engine.backgammon.variant import VARIANT
+    from engine.protocol import replay_states
+
+    for index, state in enumerate(replay_states(VARIANT, {}, log)):
+        if index < len(log) and state.phase.value == "play" and len(state.plays()) > 4:  # type: ignore[attr-defined]
+            return index, log[index]
+    raise AssertionError("no play with a choice")
+
+
+@pytest.mark.asyncio
+async def test_a_review_page_is_rolled_out_with_the_play_made_marked(
+    fake: FakeDiscord, tmp_path: Path
+) -> None:
+    from engine.ai.coaching import Analysis, Decision, PlayerReport, Scale, analysis_to_json
+    from tests.bot.test_review_discord import LOG, analysed_match
+
+    bot = await start_bot(fake, tmp_path / "db.sqlite3")
+    alice, bob, carol = fake.add_user("alice"), fake.add_user("bob"), fake.add_user("carol")
+    index, played = a_play_in(LOG)
+    report = PlayerReport(
+        seat=0, unforced=1, equity_lost=0.1, doubtful=0, errors=1, blunders=0, luck=0.0, rolls=1
+    )
+    decision = Decision(0, 1, 1, "play", played, "?", 0.1, True, action=index)
+    analysis = Analysis(
+        (report, report),
+        (decision,),
+        ((0.5,),),
+        Scale.MONEY,
+        "3ply",
+    )
+    match_id = await analysed_match(
+        bot, (alice, bob), analysis, guild_id=fake.guild.id, channel_id=fake.channel.id
+    )
+    await bot.store.analyses.save(match_id, analysis_to_json(analysis), 9.0)
+    for page, words in ((2, "has pages 1 to 1, not 2"),):
+        refused = await fake.slash(carol, "rollout", {"match": match_id, "page": page})
+        assert refused.ephemeral and words in refused.message.content  # type: ignore[union-attr]
+    asked = await fake.slash(carol, "rollout", {"match": match_id, "page": 1, "games": BATCH}, idle=True)
+    assert asked.message is not None and not asked.ephemeral
+    await finished(bot)
+    text = asked.message.content
+    assert text.startswith(f"**Rollout** of match #{match_id}, page 1 of its Review")
+    assert f"{played}  ← played" in text
+    await stop_bot(bot)
