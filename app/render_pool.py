@@ -7,7 +7,7 @@ pictures, computing and heavy work off the event loop and out of each other's wa
 - ``compute``: the computer's moves, ``/hint`` and the auto-roll judge (bgsage does not release the
   GIL for all its work: in a thread of the bot a hard move held the event loop for up to 90 ms at a time).
 - ``heavy``: replays (the frames rebuilt from the saved log and drawn, seconds for a long match),
-  analyses (minutes) and their charts; ``HEAVY_WORKERS`` independent single-worker slots
+  analyses (minutes) and their charts, rollouts (minutes, ``ROLLOUT_CPU``); ``HEAVY_WORKERS`` independent single-worker slots
   (``bot.worker_lanes.SlotLane``) at ``HEAVY_NICE``, so the OS schedules board pictures first on a
   busy machine. Each heavy job's limit counts the CPU its worker spent on it (``REPLAY_CPU``,
   ``ANALYSIS_CPU``, ``CHART_CPU``), not the time it waited for the CPU behind pictures; a generous

@@ -1,6 +1,6 @@
 """Our rollouts (``engine.ai.backgammon_rollout``, bgsage) against GNU Backgammon's own rollouts.
 
-    PYTHONPATH=$PWD .venv/bin/python bench/rollout_vs_gnubg.py [--trials 216] [--gnubg /usr/games/gnubg]
+    PYTHONPATH=$PWD .venv/bin/python bench/rollout_vs_gnubg.py [--trials 216] [--gnubg /usr/games/gnubg] [--only holding]
 
 Ten positions, varied (opening plays and replies, cube decisions in the middle game, a holding game,
 a back game, a race, a bear-off, a match score): each is rolled out by us, then every candidate's
@@ -237,10 +237,13 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--trials", type=int, default=216, help="games per candidate (a multiple of 36)")
     parser.add_argument("--gnubg", default="/usr/games/gnubg")
+    parser.add_argument("--only", default="", help="only the positions whose name holds this text")
     args = parser.parse_args()
     rows: list[Compared] = []
     spent = 0.0
     for name, state in positions():
+        if args.only not in name:
+            continue
         found, seconds = ours(state, args.trials)
         spent += seconds
         rows += comparisons(name, state, found)

@@ -15,6 +15,8 @@ first loss puts it back in the queue), or an analysis over its CPU budget (``Hea
 a second try would only use as much again). A replay fails the same ways, and when even its fewest,
 smallest frames are over the file size limit (``ReplayTooLong``); once ``stop`` is called a replay
 being made is abandoned and goes back to the queue (it has no decisions to stop at).
+A rollout (``bot.jobs.rollout_runs``, through a ``Roller``) stops between two batches of games and
+goes back to the queue; it fails when the engine refuses its position, or as an analysis does.
 """
 
 from __future__ import annotations

@@ -331,3 +331,16 @@ async def test_a_review_page_is_rolled_out_with_the_play_made_marked(
     assert text.startswith(f"**Rollout** of match #{match_id}, page 1 of its Review")
     assert f"{played}  ← played" in text
     await stop_bot(bot)
+
+
+@pytest.mark.asyncio
+async def test_the_server_s_games_per_candidate_are_saved_and_read_back(tmp_path: Path) -> None:
+    from bot.store import GuildSettings, Store
+
+    store = await Store.open(tmp_path / "db.sqlite3")
+    try:
+        assert (await store.settings.get(9)).rollout_trials == 648
+        await store.settings.save(GuildSettings(guild_id=9, rollout_trials=144))
+        assert (await store.settings.get(9)).rollout_trials == 144
+    finally:
+        await store.close()
