@@ -57,9 +57,7 @@ class Chances:
 
     def turned(self) -> Chances:
         """The same chances from the other side."""
-        return Chances(
-            self.lose, self.lose_gammon, self.lose_bg, self.win_gammon, self.win_bg
-        )
+        return Chances(self.lose, self.lose_gammon, self.lose_bg, self.win_gammon, self.win_bg)
 
 
 @dataclass(frozen=True, slots=True)
