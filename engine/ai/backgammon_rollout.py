@@ -185,10 +185,11 @@ def state_from_code(code: str) -> BackgammonState:
 
 
 def candidate_count(state: GameState, keep: str | None) -> int:
-    """The most candidates a rollout of ``state`` has: the plays and the one made, or three."""
+    """The positions a rollout of ``state`` plays out at most, for its estimate: the plays and the
+    one made, or two for the cube (no double and double/take, in one rollout)."""
     if isinstance(state, BackgammonState) and state.phase is Phase.PLAY:
         return MAX_PLAYS + (keep is not None)
-    return 3
+    return 2
 
 
 def _kind(state: GameState) -> str:

@@ -344,3 +344,27 @@ async def test_the_server_s_games_per_candidate_are_saved_and_read_back(tmp_path
         assert (await store.settings.get(9)).rollout_trials == 144
     finally:
         await store.close()
+
+
+@pytest.mark.asyncio
+async def test_a_rollout_runs_in_a_heavy_worker_tells_its_games_and_stops_when_asked() -> None:
+    from app.render_pool import RenderPool
+    from engine.ai.rollouts import RolloutStopped
+
+    pool = RenderPool(1, heavy_workers=1)
+    pool.start()
+    try:
+        told: list[tuple[int, int]] = []
+        state = BEAR_OFF.to_json()
+        found = await pool.roll_out(
+            "backgammon", state, None, 2 * BATCH, 3, lambda: False, lambda d, t: told.append((d, t))
+        )
+        assert Rollout.from_json(found).trials == 2 * BATCH
+        assert told and told[-1] == (
+            2 * BATCH,
+            2 * BATCH,
+        )  # a cube decision: one rollout, no double and double/take together
+        with pytest.raises(RolloutStopped):
+            await pool.roll_out("backgammon", state, None, 100 * BATCH, 3, lambda: True, lambda d, t: None)
+    finally:
+        pool.close()
