@@ -368,3 +368,37 @@ async def test_a_rollout_runs_in_a_heavy_worker_tells_its_games_and_stops_when_a
             await pool.roll_out("backgammon", state, None, 100 * BATCH, 3, lambda: True, lambda d, t: None)
     finally:
         pool.close()
+
+
+@pytest.mark.asyncio
+async def test_a_rollout_running_at_a_restart_stops_keeps_its_place_and_is_posted_once_after_it(
+    fake: FakeDiscord, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from bot.rollouts import KEPT_AT_RESTART
+    from bot.store.jobs import QUEUED
+    from engine.ai.rollouts import RolloutStopped
+
+    bot = await start_bot(fake, tmp_path / "db.sqlite3")
+
+    async def until_stopped(*args: Any) -> dict[str, Any]:
+        should_stop, progress = args[-2], args[-1]
+        progress(36, 108)
+        while not should_stop():
+            await asyncio.sleep(0.01)
+        raise RolloutStopped("stopped")
+
+    monkeypatch.setattr(bot.render_pool, "roll_out", until_stopped)
+    asked = await fake.slash(
+        fake.add_user("carol"), "rollout", {"code": BEAR_OFF_CODE, "games": BATCH}, idle=True
+    )
+    await fake.wait_for(lambda: said(asked, f"{ROLLING} 36 of 108"), timeout=patient(30), what="games")
+    await stop_bot(bot)
+    assert asked.message is not None and asked.message.content == KEPT_AT_RESTART
+    assert sql(tmp_path / "db.sqlite3", "SELECT state, worker, posted FROM heavy_jobs") == [(QUEUED, None, 0)]
+    monkeypatch.undo()
+    bot = await start_bot(fake, tmp_path / "db.sqlite3")
+    await finished(bot)
+    assert asked.message.content.startswith("**Rollout** of the position")
+    assert [m.id for m in fake.messages_in(fake.channel) if "**Rollout**" in m.content] == [asked.message.id]
+    assert sql(tmp_path / "db.sqlite3", "SELECT state, posted FROM heavy_jobs") == [("done", 1)]
+    await stop_bot(bot)
