@@ -395,8 +395,7 @@ async def test_a_rollout_running_at_a_restart_stops_keeps_its_place_and_is_poste
     await stop_bot(bot)
     assert asked.message is not None and asked.message.content == KEPT_AT_RESTART
     assert sql(tmp_path / "db.sqlite3", "SELECT state, worker, posted FROM heavy_jobs") == [(QUEUED, None, 0)]
-    monkeypatch.undo()
-    bot = await start_bot(fake, tmp_path / "db.sqlite3")
+    bot = await start_bot(fake, tmp_path / "db.sqlite3")  # its own render pool: the real rollouts
     await finished(bot)
     assert asked.message.content.startswith("**Rollout** of the position")
     assert [m.id for m in fake.messages_in(fake.channel) if "**Rollout**" in m.content] == [asked.message.id]
