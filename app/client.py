@@ -27,6 +27,7 @@ from bot.metrics import Metrics, MetricsServer
 from bot.publishing import Publishers
 from bot.replays import LANES as REPLAY_LANES
 from bot.replays import Replays
+from bot.rollouts import Rollouts
 from bot.sessions import SessionManager
 from bot.settings import ServerSettings
 from bot.store import Store, WriteFailed
@@ -47,6 +48,7 @@ from cogs.removed_controls import removed_answer
 from cogs.replay import Replay
 from cogs.replies import reply_privately
 from cogs.review import Review
+from cogs.rollout import Rollout
 from cogs.settings import Settings
 from cogs.stats import Stats
 from cogs.tournament import Tournament
@@ -62,6 +64,7 @@ COGS: tuple[Callable[[RingsideBot], commands.Cog], ...] = (
     Settings,
     Stats,
     Replay,
+    Rollout,
     Coach,
     Review,
     Tournament,
@@ -134,7 +137,7 @@ class RingsideBot(commands.Bot):
         self.render_pool = RenderPool(render_workers, metrics=self.metrics)
         self.claims = WorkClaims(store, self.clock)
         self.about = AboutBot(store, self.clock)
-        self.analyses, self.replays = self._heavy_services(store, heavy_jobs)
+        self.analyses, self.replays, self.rollouts = self._heavy_services(store, heavy_jobs)
         # The computer thinks in a compute worker (with no workers, in a thread); so do the coach's
         # auto-roll judge and the tutor's check.
         pool = self.render_pool
@@ -154,10 +157,11 @@ class RingsideBot(commands.Bot):
         self._hurry = asyncio.Event()
         self._arrived: list[discord.Interaction[Any]] = []
 
-    def _heavy_services(self, store: Store, heavy_jobs: int) -> tuple[Analyses, Replays]:
+    def _heavy_services(self, store: Store, heavy_jobs: int) -> tuple[Analyses, Replays, Rollouts]:
         """The services of the heavy jobs: they run here (``heavy_jobs`` at once) and, on PostgreSQL,
         in ``python -m bot worker`` processes too, to which pgqueuer hands them (bot.jobs.pgqueue).
-        Replays are jobs of the same queue, with lanes of their own in this process (bot.replays)."""
+        Replays and rollouts are jobs of the same queue, with lanes of their own in this process
+        (bot.replays, bot.rollouts)."""
         dispatch = None
         if store.connection.backend == "postgresql":
             from bot.jobs.pgqueue import PgDispatch
@@ -173,9 +177,11 @@ class RingsideBot(commands.Bot):
             dispatch=dispatch,
             replayer=self.render_pool,
             replay_lanes=REPLAY_LANES,
+            roller=self.render_pool,
         )
         replays = Replays(store, self.clock, wake=analyses.queued, places=analyses.showing.places)
-        return analyses, replays
+        rollouts = Rollouts(store, self.clock, wake=analyses.queued, places=analyses.showing.places)
+        return analyses, replays, rollouts
 
     def dispatch(self, event_name: str, /, *args: Any, **kwargs: Any) -> None:
         # discord.py dispatches "interaction" after scheduling the handlers' tasks but before any has

@@ -7,7 +7,7 @@ pictures, computing and heavy work off the event loop and out of each other's wa
 - ``compute``: the computer's moves, ``/hint``, the auto-roll judge and the tutor's check (bgsage does not release the
   GIL for all its work: in a thread of the bot a hard move held the event loop for up to 90 ms at a time).
 - ``heavy``: replays (the frames rebuilt from the saved log and drawn, seconds for a long match),
-  analyses (minutes) and their charts; ``HEAVY_WORKERS`` independent single-worker slots
+  analyses (minutes) and their charts, rollouts (minutes, ``ROLLOUT_CPU``); ``HEAVY_WORKERS`` independent single-worker slots
   (``bot.worker_lanes.SlotLane``) at ``HEAVY_NICE``, so the OS schedules board pictures first on a
   busy machine. Each heavy job's limit counts the CPU its worker spent on it (``REPLAY_CPU``,
   ``ANALYSIS_CPU``, ``CHART_CPU``), not the time it waited for the CPU behind pictures; a generous
@@ -55,6 +55,7 @@ from typing import Any, TypeVar
 
 from app import worker_jobs
 from bot.jobs.replay_runs import ReplayTooLong
+from bot.jobs.rollout_runs import InThreadRoller
 from bot.metrics import Metrics
 from bot.worker_lanes import (
     HeavyWorkFailed,
@@ -70,6 +71,7 @@ from bot.worker_lanes import (
 from engine.ai.coaches import double_not_sensible, tutor_check
 from engine.ai.coaching import Analysis, AnalysisStopped, Hint, ProgressReport, StopCheck, TutorNote
 from engine.ai.levels import seeded_move
+from engine.ai.rollouts import RolloutStopped
 from engine.protocol import Action, GameView, Outcome
 from render.replay import GIF_LIMIT, ReplayGif, ReplayTooLarge, SavedMatch, read_progress, replay_match
 from render.theme import NO_CAPTION, Caption, SeatStyle
@@ -103,6 +105,11 @@ ANALYSIS_WALL = 6 * 3600.0
 
 #: Seconds between two looks at whether an analysis running in a worker should stop.
 STOP_POLL = 0.25
+
+#: CPU seconds a rollout may use (5,184 games, the most a server allows, of 5 candidates take some
+#: 45 min of a core at 0.1 s a game), and wall seconds after which its worker counts as stuck.
+ROLLOUT_CPU = 3600.0
+ROLLOUT_WALL = 6 * 3600.0
 
 #: CPU seconds an analysis chart may use, and wall seconds after which its worker counts as stuck.
 CHART_CPU = 60.0
@@ -352,6 +359,53 @@ class RenderPool:
             raise _failed(exc) from exc
         finally:
             if not job.done():  # the caller is cancelled: so is the job (its worker is killed)
+                job.cancel()
+            with contextlib.suppress(OSError):
+                os.unlink(flag)
+
+    async def roll_out(
+        self,
+        game: str,
+        state: Mapping[str, Any],
+        keep: str | None,
+        trials: int,
+        seed: int,
+        should_stop: StopCheck,
+        progress: ProgressReport,
+    ) -> dict[str, Any]:
+        """A rollout job's result (``bot.jobs.rollout_runs.Roller``) in a heavy worker (a thread
+        without one), its own CPU budget (``ROLLOUT_CPU``); stopped between two batches of games once
+        ``should_stop`` says so (a flag file, as an analysis), ``RolloutStopped`` then."""
+        if not self.heavy.knows(game):
+            return await InThreadRoller().roll_out(game, state, keep, trials, seed, should_stop, progress)
+        flag = stop_flag_path()
+        job = asyncio.ensure_future(
+            self.heavy.run(
+                ROLLOUT_WALL,
+                worker_jobs.roll_out_until,
+                game,
+                dict(state),
+                keep,
+                trials,
+                seed,
+                flag,
+                cpu=ROLLOUT_CPU,
+                progress=progress,
+            )
+        )
+        try:
+            while not job.done():
+                await asyncio.wait({job}, timeout=STOP_POLL)
+                if should_stop() and not job.done():
+                    raise_stop_flag(flag)
+            found: dict[str, Any] = job.result()
+            return found
+        except WorkerLost as exc:
+            if should_stop():
+                raise RolloutStopped("the bot is closing") from exc
+            raise _failed(exc) from exc
+        finally:
+            if not job.done():
                 job.cancel()
             with contextlib.suppress(OSError):
                 os.unlink(flag)

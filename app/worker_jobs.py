@@ -19,6 +19,7 @@ import render
 from bot.worker_lanes import report_progress
 from engine.ai.coaches import ANALYSES, HINTS
 from engine.ai.coaching import Analysis, AnalysisStopped, Hint, ProgressReport, StopCheck
+from engine.ai.rollouts import ROLLOUTS, RolloutStopped
 from engine.protocol import GameView
 from render.analysis_chart import render_chances
 from render.theme import NO_CAPTION, Caption, SeatStyle
@@ -76,6 +77,22 @@ def analyse_until(game: str, options: Mapping[str, Any] | None, log: Sequence[st
     try:
         return ANALYSES[game](options, log, lambda: os.path.exists(flag), report_progress)
     except AnalysisStopped:
+        with contextlib.suppress(OSError):
+            os.unlink(flag)
+        raise
+
+
+def roll_out_until(
+    game: str, state: Mapping[str, Any], keep: str | None, trials: int, seed: int, flag: str
+) -> dict[str, Any]:
+    """A rollout of ``game`` (``engine.ai.rollouts.ROLLOUTS``) in a heavy worker: it stops
+    (``RolloutStopped``) at the first batch of games after the file ``flag`` appears, and removes the
+    file; its games played go to the bot (``bot.worker_lanes.report_progress``)."""
+    try:
+        return ROLLOUTS[game].roll_out(
+            state, keep, trials, seed, report_progress, lambda: os.path.exists(flag)
+        )
+    except RolloutStopped:
         with contextlib.suppress(OSError):
             os.unlink(flag)
         raise

@@ -32,13 +32,16 @@ from typing import Protocol
 from bot.clock import Clock
 from bot.jobs.places import words
 from bot.jobs.replay_runs import Replayer
+from bot.jobs.rollout_runs import Roller
 from bot.jobs.runner import Analyser, InThread, JobRunner
 from bot.jobs.showing import Showing
 from bot.publishing import Publishers, Unpostable
 from bot.replays import KEPT_AT_RESTART as REPLAY_KEPT
+from bot.rollouts import KEPT_AT_RESTART as ROLLOUT_KEPT
+from bot.rollouts import LANES as ROLLOUT_LANES
 from bot.store import ImportedRecord, Store
 from bot.store.analyses import DONE, PENDING, AnalysisRecord
-from bot.store.jobs import FILE, JOB_FAILED, REPLAY, JobRecord, Limits, Refused, pack_file
+from bot.store.jobs import FILE, JOB_FAILED, REPLAY, ROLLOUT, JobRecord, Limits, Refused, pack_file
 from bot.work_claims import ANALYSIS_LEASE, WorkClaims, gone
 from engine import VARIANTS, GameError
 from engine.ai.coaches import ANALYSES
@@ -75,6 +78,8 @@ class Analyses:
         dispatch: Dispatch | None = None,
         replayer: Replayer | None = None,
         replay_lanes: int = 0,
+        roller: Roller | None = None,
+        rollout_lanes: int | None = None,
     ) -> None:
         """``publishers``: where the registered publishers are found (read at each use); ``workers``:
         where analyses are computed (None: in a thread of this process); ``claims``: how a post is
@@ -82,7 +87,9 @@ class Analyses:
         process runs at once (0: none, workers do); ``limits``: of the files queued; ``dispatch``:
         where queued jobs are handed to workers (``bot.jobs.pgqueue.PgDispatch`` on PostgreSQL);
         ``replayer``, ``replay_lanes``: where replays are made (``bot.replays``), and how many at once
-        (lanes of their own, taking only replays from the same queue)."""
+        (lanes of their own, taking only replays from the same queue); ``roller``, ``rollout_lanes``:
+        the same for rollouts (``bot.rollouts``; lanes by default ``bot.rollouts.LANES`` with a
+        roller, else none)."""
         self.dispatch = dispatch
         self.store = store
         self.clock = clock
@@ -101,6 +108,15 @@ class Analyses:
             on_end=self._ended,
             replayer=replayer,
         )
+        self.rollout_runner = JobRunner(
+            store,
+            clock,
+            owner=self.claims.owner,
+            lanes=(ROLLOUT_LANES if roller is not None else 0) if rollout_lanes is None else rollout_lanes,
+            kinds=(ROLLOUT,),
+            on_end=self._ended,
+            roller=roller,
+        )
         self.showing = Showing(
             store,
             clock,
@@ -109,6 +125,7 @@ class Analyses:
             self.run,
             lambda: self.runner.lanes,
             lambda: self.replay_runner.lanes,
+            lambda: self.rollout_runner.lanes,
         )
         self._nudge = asyncio.Event()
         self._watcher: asyncio.Task[None] | None = None
@@ -234,6 +251,7 @@ class Analyses:
         """A job was queued: this process's idle lanes look at once, and workers are handed it."""
         self.runner.wake()
         self.replay_runner.wake()
+        self.rollout_runner.wake()
         if job_id is not None and self.dispatch is not None:
             job = await self.store.jobs.get(job_id)
             if job is not None:
@@ -270,6 +288,7 @@ class Analyses:
         self._interrupted = []
         self.runner.start()
         self.replay_runner.start()
+        self.rollout_runner.start()
         if self._watcher is None:
             self._watcher = asyncio.get_running_loop().create_task(self._watch(), name="ringside-analyses")
 
@@ -289,16 +308,19 @@ class Analyses:
         queue at their next decision (``AnalysisStopped``), for the next start or another worker."""
         if not self._stopping:  # their askers are told at ``close`` that they keep their place
             self._interrupted = [
-                r.job for r in (*self.runner.running.values(), *self.replay_runner.running.values())
+                r.job
+                for runner in (self.runner, self.replay_runner, self.rollout_runner)
+                for r in runner.running.values()
             ]
         self._stopping = True
         self.runner.stop()
         self.replay_runner.stop()
+        self.rollout_runner.stop()
 
     async def close(self) -> None:
         self.stop()
         running = list(self._interrupted)
-        await asyncio.gather(self.runner.close(), self.replay_runner.close())
+        await asyncio.gather(self.runner.close(), self.replay_runner.close(), self.rollout_runner.close())
         if self._watcher is not None:
             self._watcher.cancel()
             with contextlib.suppress(asyncio.CancelledError):
@@ -307,6 +329,7 @@ class Analyses:
         if self.dispatch is not None:
             await self.dispatch.close()
         files, replays = self._publishers().files, self._publishers().replays
+        rollouts = self._publishers().rollouts
         for job in running:
             with contextlib.suppress(Exception):
                 fresh = await self.store.jobs.get(job.id)
@@ -318,6 +341,9 @@ class Analyses:
             if job.kind == REPLAY and replays is not None:
                 with contextlib.suppress(Exception):
                     await replays.replay_shown(job, REPLAY_KEPT)
+            if job.kind == ROLLOUT and rollouts is not None:
+                with contextlib.suppress(Exception):
+                    await rollouts.rollout_shown(job, ROLLOUT_KEPT)
 
     def _ended(self, job: JobRecord) -> None:
         self._nudge.set()

@@ -88,6 +88,19 @@ class ReplayPublisher(Protocol):
         """Tell the asker, privately where it can, that the replay could not be made, and why."""
 
 
+class RolloutPublisher(Protocol):
+    """Shows the rollouts asked for with ``/rollout`` (``bot.rollouts``)."""
+
+    async def rollout_shown(self, job: JobRecord, line: str) -> None:
+        """Show ``line`` (its place, its games played) on the asker's reply."""
+
+    async def rollout_ready(self, job: JobRecord, result: bytes) -> None:
+        """Post the result (JSON; raise: tried again later; ``Unpostable``: given up, the asker told)."""
+
+    async def rollout_failed(self, job: JobRecord, reason: str) -> None:
+        """Tell the asker, privately where it can, that the rollout could not be made, and why."""
+
+
 class TournamentPublisher(Protocol):
     async def match_finished(self, match_id: int) -> None:
         """A match's final board is shown: if it is a tournament's, take its result (once) and show
@@ -113,4 +126,5 @@ class Publishers:
     analyses: AnalysisPublisher | None = None
     files: FilePublisher | None = None
     replays: ReplayPublisher | None = None
+    rollouts: RolloutPublisher | None = None
     tournaments: TournamentPublisher | None = None

@@ -35,6 +35,7 @@ from cogs.replies import reply_privately
 from engine import find_variant
 from engine.ai.coaching import Analysis, Decision, analysis_from_json
 from engine.ai.review import decision_state
+from engine.ai.rollouts import ROLLOUTS
 from render import NoRendererError
 from render.look import Caption
 
@@ -86,9 +87,10 @@ def page_embed(
     names: tuple[str, str],
     viewer_seat: int | None,
     picture: str | None,
+    rollout: str | None = None,
 ) -> discord.Embed:
     """Page ``page`` (1-based) of the review: one decision in words, its picture attached as
-    ``picture`` (None: no picture)."""
+    ``picture`` (None: no picture); ``rollout``: the command that rolls it out (``cogs.rollout``)."""
     d = decisions[page - 1]
     who = names[d.seat]
     if d.kind == "play":
@@ -107,6 +109,8 @@ def page_embed(
     ]
     if d.rank is not None and d.choices is not None:
         lines.append(f"{played} {label} ranked {ordinal(d.rank)} of {d.choices}.")
+    if rollout is not None:
+        lines.append(f"Settle it with a rollout: `{rollout}`")
     embed = discord.Embed(
         title=f"Review of {title} · {page} of {len(decisions)}",
         description="\n".join(lines),
@@ -312,8 +316,18 @@ class Review(commands.Cog):
         viewer = found.players.index(user_id) if user_id in found.players else None
         picture = await self._picture(found, decisions[page - 1])
         filename = f"review-{found.reviewed}-{page}.png"
+        rollout = None
+        if found.game in ROLLOUTS and not found.reviewed.from_file:
+            rollout = f"/rollout match:{found.reviewed.id} page:{page}"
         embed = page_embed(
-            found.analysis, decisions, page, found.title, names, viewer, filename if picture else None
+            found.analysis,
+            decisions,
+            page,
+            found.title,
+            names,
+            viewer,
+            filename if picture else None,
+            rollout,
         )
         file = discord.File(io.BytesIO(picture), filename=filename) if picture else None
         return ReviewPage(embed, file, page_view(found.reviewed, user_id, page, len(decisions)))

@@ -20,6 +20,7 @@ KIT = GameKit(
         analysis=Part("engine.ai.backgammon_analysis:analyse_match"),
         roll_judge=Part("engine.ai.backgammon_hints:double_not_sensible"),
         tutor=Part("engine.ai.backgammon_tutor:tutor_check"),
+        rollout=Part("engine.ai.backgammon_rollout:ROLLOUT"),
     ),
     benchmark=Part("engine.ai.backgammon_players:BENCHMARK"),
     commands=Part("engine.backgammon.commands:COMMANDS"),

@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     from engine.ai.arena import Benchmark
     from engine.ai.coaches import AnalysisFunction, HintFunction, RollJudge, TutorFunction
     from engine.ai.players import ComputerPlayer
+    from engine.ai.rollouts import RolloutKit
     from engine.commands import GameCommands
     from engine.protocol import GameView, Variant
     from render.samples import SampleSet
@@ -68,6 +69,8 @@ class Coach:
     ``auto_roll`` preference rolls on then (``GameState.roll_on``)."""
     tutor: Part[TutorFunction] | None = None
     """What a decision about to be final loses, when it is an error (the tutor: ``bot.tutor``)."""
+    rollout: Part[RolloutKit] | None = None
+    """The game's rollouts (``/rollout``, ``engine.ai.rollouts``), if it has them."""
 
 
 @dataclass(frozen=True)

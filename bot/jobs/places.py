@@ -4,7 +4,8 @@ The estimate counts the work ahead: the actions still to analyse of every job ru
 before this one, and its own, times the seconds per action measured on the latest jobs done
 (``JobStore.seconds_per_action``; ``DEFAULT_SECONDS_PER_ACTION`` before any), divided by the workers.
 Replays have lanes of their own (``bot.replays``) and a rate of their own (``REPLAY_SECONDS_PER_ACTION``):
-they are counted apart, a replay's place among the replays only.
+they are counted apart, a replay's place among the replays only; rollouts too (``bot.rollouts``: their
+size is the games to play, ``ROLLOUT_SECONDS_PER_GAME`` each).
 """
 
 from __future__ import annotations
@@ -13,13 +14,17 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from bot.store.jobs import QUEUED, REPLAY, RUNNING, JobRecord
+from bot.store.jobs import QUEUED, REPLAY, ROLLOUT, RUNNING, JobRecord
 
 DEFAULT_SECONDS_PER_ACTION = 0.1
 """Before any job was measured: the 3-ply analysis of a 7-point match (341 actions) took 28 s on this
 2-core machine at load 5, with the move filters of issue 34 (``bench/analysis.py``)."""
 REPLAY_SECONDS_PER_ACTION = 0.01
 """A replay's frames are drawn at some 100 actions a second (a 10,000-action match in about 10 s)."""
+
+
+ROLLOUT_SECONDS_PER_GAME = 0.1
+"""A rollout's game played out takes about 0.1 s of a core (bgsage, 1-ply moves, cubeful)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,13 +40,17 @@ def places(
     seconds_per_action: float | None,
     workers: int,
     replay_workers: int = 1,
+    rollout_workers: int = 1,
 ) -> dict[int, Place]:
     """Every open job's place and estimate (``jobs``: ``JobStore.open``, running first, then in the
-    order they are taken); replays among replays, on ``replay_workers``."""
+    order they are taken); replays among replays, on ``replay_workers``; rollouts among rollouts."""
     found = _places(
-        [j for j in jobs if j.kind != REPLAY], seconds_per_action or DEFAULT_SECONDS_PER_ACTION, workers
+        [j for j in jobs if j.kind not in (REPLAY, ROLLOUT)],
+        seconds_per_action or DEFAULT_SECONDS_PER_ACTION,
+        workers,
     )
     found.update(_places([j for j in jobs if j.kind == REPLAY], REPLAY_SECONDS_PER_ACTION, replay_workers))
+    found.update(_places([j for j in jobs if j.kind == ROLLOUT], ROLLOUT_SECONDS_PER_GAME, rollout_workers))
     return found
 
 

@@ -15,6 +15,8 @@ first loss puts it back in the queue), or an analysis over its CPU budget (``Hea
 a second try would only use as much again). A replay fails the same ways, and when even its fewest,
 smallest frames are over the file size limit (``ReplayTooLong``); once ``stop`` is called a replay
 being made is abandoned and goes back to the queue (it has no decisions to stop at).
+A rollout (``bot.jobs.rollout_runs``, through a ``Roller``) stops between two batches of games and
+goes back to the queue; it fails when the engine refuses its position, or as an analysis does.
 """
 
 from __future__ import annotations
@@ -30,9 +32,10 @@ from typing import Any, Protocol
 
 from bot.clock import Clock
 from bot.jobs.replay_runs import TRIES, Replayer, ReplayRuns, RunningJob
+from bot.jobs.rollout_runs import Roller, RolloutRuns
 from bot.store import Store
 from bot.store.imports import pack
-from bot.store.jobs import ANALYSIS, FILE, REPLAY, JobRecord, unpack_file
+from bot.store.jobs import ANALYSIS, FILE, REPLAY, ROLLOUT, JobRecord, unpack_file
 from bot.work_claims import OWNER, gone
 from bot.worker_lanes import HeavyWorkFailed, HeavyWorkOverBudget, on_loop, throttled
 from engine import VARIANTS, GameError
@@ -84,7 +87,7 @@ class InThread:
         return await asyncio.to_thread(ANALYSES[game], options, list(log), should_stop, report)
 
 
-class JobRunner(ReplayRuns):
+class JobRunner(ReplayRuns, RolloutRuns):
     def __init__(
         self,
         store: Store,
@@ -96,11 +99,14 @@ class JobRunner(ReplayRuns):
         kinds: Sequence[str] = (ANALYSIS, FILE),
         on_end: Callable[[JobRecord], None] | None = None,
         replayer: Replayer | None = None,
+        roller: Roller | None = None,
     ) -> None:
         """``lanes``: jobs run at once; ``kinds``: the jobs it takes; ``on_end``: told of each job this
         runner ended (done or failed), on the event loop (the bot posts it at once); ``replayer``:
-        where replays are made (needed with ``REPLAY`` among ``kinds``)."""
+        where replays are made (needed with ``REPLAY`` among ``kinds``); ``roller``: where rollouts
+        are (needed with ``ROLLOUT``)."""
         self.replayer = replayer
+        self.roller = roller
         self.store = store
         self.clock = clock
         self.analyser = analyser or InThread()
@@ -191,9 +197,11 @@ class JobRunner(ReplayRuns):
         whether it did."""
         if self._stop.is_set():
             return False
-        if self.replayer is None:  # a worker without a replayer leaves replays to the bot
+        if self.replayer is None or self.roller is None:  # a worker without one leaves those to the bot
             found = await self.store.jobs.get(job_id)
-            if found is None or found.kind == REPLAY:
+            if found is None or (found.kind == REPLAY and self.replayer is None):
+                return False
+            if found.kind == ROLLOUT and self.roller is None:
                 return False
         job = await self.store.jobs.take(job_id, self.owner, self.clock.now(), JOB_LEASE)
         if job is None:
@@ -223,6 +231,9 @@ class JobRunner(ReplayRuns):
         job = running.job
         if job.kind == REPLAY:
             await self._replay(running)
+            return
+        if job.kind == ROLLOUT:
+            await self._roll_out(running)
             return
         try:
             game, options, notations, names = await self._inputs(job)
@@ -320,6 +331,9 @@ class JobRunner(ReplayRuns):
         if await self.store.jobs.fail(job, self.owner, reason, self.clock.now()):
             self._ended(job)
 
+    def _wake_lanes(self) -> None:
+        self._wake.set()
+
     def _ended(self, job: JobRecord) -> None:
         self.ended += 1
         if self.on_end is not None:
@@ -350,4 +364,6 @@ class JobRunner(ReplayRuns):
 def _what(job: JobRecord) -> str:
     if job.kind == REPLAY:
         return f"replay of match {job.replay_of}"
+    if job.kind == ROLLOUT:
+        return f"rollout for member {job.owner_id}"
     return f"match {job.match_id}" if job.kind == ANALYSIS else f"{job.file_name} of member {job.owner_id}"

@@ -1,6 +1,7 @@
 """The bot's side of heavy jobs, once they run: what is done is posted and what failed is told, once
 (a claim, then the job's posted flag), and the open jobs' messages say their place and estimate or
-their progress (``bot.jobs.places``; a replay's, ``bot.replays.replay_words``). ``bot.analyses.Analyses`` calls it at each nudge and round."""
+their progress (``bot.jobs.places``; a replay's, ``bot.replays.replay_words``; a rollout's,
+``bot.rollouts.rollout_words``). ``bot.analyses.Analyses`` calls it at each nudge and round."""
 
 from __future__ import annotations
 
@@ -12,9 +13,10 @@ from bot.clock import Clock
 from bot.jobs.places import Place, places, words
 from bot.publishing import Publishers, Unpostable
 from bot.replays import replay_words
+from bot.rollouts import rollout_words
 from bot.store import Store
 from bot.store.analyses import DONE
-from bot.store.jobs import ANALYSIS, FILE, JOB_FAILED, REPLAY, JobRecord
+from bot.store.jobs import ANALYSIS, FILE, JOB_FAILED, REPLAY, ROLLOUT, JobRecord
 from bot.work_claims import ANALYSIS_LEASE, WorkClaims
 
 log = logging.getLogger(__name__)
@@ -34,6 +36,7 @@ class Showing:
         post_match: Callable[[int], Awaitable[None]],
         lanes: Callable[[], int],
         replay_lanes: Callable[[], int] = lambda: 1,
+        rollout_lanes: Callable[[], int] = lambda: 1,
     ) -> None:
         """``post_match``: posts a match's computed analysis (``Analyses.run``); ``lanes``: the jobs
         this process runs at once (the estimate's workers, at least)."""
@@ -44,6 +47,7 @@ class Showing:
         self._post_match = post_match
         self._lanes = lanes
         self._replay_lanes = replay_lanes
+        self._rollout_lanes = rollout_lanes
         self.finished = asyncio.Event()
 
     async def tell(self) -> int:
@@ -57,8 +61,10 @@ class Showing:
                 continue
             if job.kind == REPLAY and publishers.replays is None:
                 continue
+            if job.kind == ROLLOUT and publishers.rollouts is None:
+                continue
             if (
-                job.kind in (FILE, REPLAY)
+                job.kind in (FILE, REPLAY, ROLLOUT)
                 and job.shown is None
                 and self.clock.now() - job.created_at < ANSWER_GRACE
             ):
@@ -106,6 +112,8 @@ class Showing:
             except Unpostable:
                 return True
             return True
+        if job.kind == ROLLOUT:
+            return await self._tell_rollout(job)
         assert publishers.files is not None
         if job.state == JOB_FAILED:
             await publishers.files.file_failed(job, job.error or "it could not be analysed")
@@ -121,6 +129,22 @@ class Showing:
         if message_id is not None:
             await self.store.imports.posted(imported.id, message_id)
         await publishers.files.file_shown(job, f"{imported.file_name} is analysed: see below.")
+        return True
+
+    async def _tell_rollout(self, job: JobRecord) -> bool:
+        rollouts = self._publishers().rollouts
+        assert rollouts is not None
+        if job.state == JOB_FAILED:
+            await rollouts.rollout_failed(job, job.error or "the rollout could not be made.")
+            return True
+        result = await self.store.jobs.result(job.id)
+        if result is None:
+            await rollouts.rollout_failed(job, "The rollout was not kept: ask for it again.")
+            return True
+        try:
+            await rollouts.rollout_ready(job, result)
+        except Unpostable:
+            return True
         return True
 
     async def show(self) -> int:
@@ -145,6 +169,11 @@ class Showing:
                 if job.shown is None or publishers.replays is None or line == job.shown:
                     continue
                 await publishers.replays.replay_shown(job, line)
+            elif job.kind == ROLLOUT:
+                line = rollout_words(job, found.get(job.id))
+                if job.shown is None or publishers.rollouts is None or line == job.shown:
+                    continue
+                await publishers.rollouts.rollout_shown(job, line)
             else:
                 line = f"{job.file_name}: {line}"
                 if (
@@ -164,4 +193,4 @@ class Showing:
         jobs = jobs if jobs is not None else await self.store.jobs.open()
         rate = await self.store.jobs.seconds_per_action()
         workers = len(await self.store.jobs.workers(self.clock.now()))
-        return places(jobs, rate, max(workers, self._lanes(), 1), self._replay_lanes())
+        return places(jobs, rate, max(workers, self._lanes(), 1), self._replay_lanes(), self._rollout_lanes())

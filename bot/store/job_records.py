@@ -11,10 +11,11 @@ from dataclasses import dataclass
 from bot.store.connection import Row
 
 QUEUED, RUNNING, JOB_DONE, JOB_FAILED = "queued", "running", "done", "failed"
-ANALYSIS, FILE, REPLAY = "analysis", "file", "replay"
-PRIORITY = {ANALYSIS: 0, REPLAY: 1, FILE: 2}
+ANALYSIS, FILE, REPLAY, ROLLOUT = "analysis", "file", "replay", "rollout"
+PRIORITY = {ANALYSIS: 0, REPLAY: 1, FILE: 2, ROLLOUT: 2}
 """Lower first: our own matches' analyses, then replays (a member waits for seconds of work), then
-imported files (migration 026)."""
+imported files (migration 026) and rollouts (minutes of work, ``bot.rollouts``; they have a lane of
+their own in the bot, so this orders them only among the jobs a worker takes)."""
 
 LIGHT_COLUMNS = (
     "id, kind, priority, owner_id, guild_id, channel_id, match_id, game, file_name, size, state, done,"
@@ -52,9 +53,10 @@ class JobRecord:
     seconds: float | None
     created_at: float
     replay_of: int | None = None
-    """A replay's match (migration 026)."""
+    """A replay's match (migration 026); a rollout's, when its position is a match's."""
     detail: str | None = None
-    """JSON: a replay's names and file size limit, then the frames it shows (migration 026)."""
+    """JSON: a replay's names and file size limit, then the frames it shows (migration 026); a
+    rollout's position, games and seed (``bot.rollouts``)."""
 
 
 @dataclass(frozen=True, slots=True)

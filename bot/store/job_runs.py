@@ -143,6 +143,12 @@ class JobRuns:
             )
         return True
 
+    async def finish_rollout(
+        self, job: JobRecord, owner: str, result: bytes, seconds: float, now: float
+    ) -> bool:
+        """A rollout done: its result (JSON) kept to post, as a replay's GIF is, with the job's end."""
+        return await self.finish_replay(job, owner, result, job.detail or "{}", seconds, now)
+
     async def fail(self, job: JobRecord, owner: str | None, error: str, now: float) -> bool:
         """The job cannot be done (``error``: why, for its asker); our match's analysis is marked
         failed with it. ``owner`` None: whoever holds it (a job found unreadable before it ran)."""

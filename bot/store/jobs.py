@@ -1,5 +1,6 @@
 """Heavy jobs (migrations 025 and 026, ``bot.jobs``): analyses of our finished matches and of match
-files sent to ``/analyse file:``, and replays (``/replay``, ``bot.replays``), queued in the database so
+files sent to ``/analyse file:``, replays (``/replay``, ``bot.replays``) and rollouts (``/rollout``,
+``bot.rollouts``: the result kept as the replay's GIF is, ``finish_replay``), queued in the database so
 that a restart loses none; files and replays within their ``Limits`` (``_admit``).
 
 A job is taken by one process at a time for a lease (``claim``, ``take``: a conditional update, so two
@@ -25,6 +26,7 @@ from bot.store.job_records import (
     PRIORITY,
     QUEUED,
     REPLAY,
+    ROLLOUT,
     RUNNING,
     JobRecord,
     Limits,
@@ -55,10 +57,10 @@ async def _admit(db: Any, kind: str, owner_id: int, guild_id: int | None, limits
 
 
 def _held(kind: str) -> str:
-    """The jobs of ``kind`` that hold a place within the limits: queued or running, and a replay
-    until its GIF is posted (or its failure told)."""
+    """The jobs of ``kind`` that hold a place within the limits: queued or running, and a replay (a
+    rollout) until its GIF (its result) is posted, or its failure told."""
     open_ = f"kind = '{kind}' AND (state IN ('{QUEUED}', '{RUNNING}')"
-    if kind == REPLAY:
+    if kind in (REPLAY, ROLLOUT):
         open_ += f" OR (state IN ('{JOB_DONE}', '{JOB_FAILED}') AND posted = 0)"
     return open_ + ")"
 
@@ -185,13 +187,54 @@ class JobStore(JobRuns):
         assert found is not None
         return found
 
+    async def add_rollout(
+        self,
+        *,
+        owner_id: int,
+        guild_id: int | None,
+        channel_id: int,
+        match_id: int | None,
+        game: str,
+        size: int,
+        detail: str,
+        reply_token: str | None,
+        limits: Limits,
+        now: float,
+    ) -> int:
+        """Queue a rollout for member ``owner_id`` (``detail``: JSON, the position, games and seed;
+        ``match_id``: the match it comes from, kept in ``replay_of``: ``match_id`` is the analysis's
+        own; ``size``: the games to play), within ``limits`` (``Refused`` says which one it passes)."""
+        async with self._c.transaction() as db:
+            await _admit(db, ROLLOUT, owner_id, guild_id, limits)
+            found = await db.insert(
+                "INSERT INTO heavy_jobs (kind, priority, owner_id, guild_id, channel_id, replay_of, game,"
+                " size, state, reply_token, detail, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    ROLLOUT,
+                    PRIORITY[ROLLOUT],
+                    owner_id,
+                    guild_id,
+                    channel_id,
+                    match_id,
+                    game,
+                    size,
+                    QUEUED,
+                    reply_token,
+                    detail,
+                    now,
+                ),
+            )
+        assert found is not None
+        return found
+
     async def open_count(self, kind: str) -> int:
         """How many jobs of ``kind`` hold a place (``_held``)."""
         row = await self._c.one(f"SELECT COUNT(*) FROM heavy_jobs WHERE {_held(kind)}")
         return 0 if row is None else int(row[0])
 
     async def result(self, job_id: int) -> bytes | None:
-        """A replay's GIF, kept until it is posted (None: not made, or posted)."""
+        """A replay's GIF (a rollout's result, JSON), kept until it is posted (None: not made, or
+        posted)."""
         row = await self._c.one("SELECT result FROM heavy_jobs WHERE id = ?", (job_id,))
         return None if row is None or row[0] is None else bytes(row[0])
 
@@ -251,7 +294,7 @@ class JobStore(JobRuns):
         hundred times faster, have their own rate: ``bot.jobs.places``)."""
         rows = await self._c.all(
             "SELECT seconds, size FROM heavy_jobs WHERE state = ? AND seconds IS NOT NULL AND size > 0"
-            f" AND kind <> '{REPLAY}'"
+            f" AND kind NOT IN ('{REPLAY}', '{ROLLOUT}')"
             " ORDER BY finished_at DESC, id DESC LIMIT ?",
             (JOB_DONE, last),
         )
@@ -295,6 +338,7 @@ __all__ = [
     "JOB_FAILED",
     "QUEUED",
     "REPLAY",
+    "ROLLOUT",
     "RUNNING",
     "JobRecord",
     "JobStore",

@@ -133,6 +133,8 @@ class GuildSettings:
     """A role whose members run tournaments, besides those with Manage Server (None: no such role)."""
     tournament_rated: bool = True
     """Whether tournament matches count for the server's ratings."""
+    rollout_trials: int = 648
+    """The most games a ``/rollout`` plays per candidate here (migration 028; ``bot.rollouts``)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -21,13 +21,14 @@ class SettingsStore:
         async with self._c.transaction() as db:
             await db.execute(
                 "INSERT INTO guild_settings (guild_id, reminder_seconds, timeout_seconds, challenge_seconds,"
-                " allowed_games, use_threads, results_channel, window_seconds, organiser_role, tournament_rated)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+                " allowed_games, use_threads, results_channel, window_seconds, organiser_role, tournament_rated,"
+                " rollout_trials) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
                 " ON CONFLICT (guild_id) DO UPDATE SET reminder_seconds = excluded.reminder_seconds,"
                 " timeout_seconds = excluded.timeout_seconds, challenge_seconds = excluded.challenge_seconds,"
                 " allowed_games = excluded.allowed_games, use_threads = excluded.use_threads,"
                 " results_channel = excluded.results_channel, window_seconds = excluded.window_seconds,"
-                " organiser_role = excluded.organiser_role, tournament_rated = excluded.tournament_rated",
+                " organiser_role = excluded.organiser_role, tournament_rated = excluded.tournament_rated,"
+                " rollout_trials = excluded.rollout_trials",
                 (
                     settings.guild_id,
                     settings.reminder_seconds,
@@ -39,5 +40,6 @@ class SettingsStore:
                     settings.window_seconds,
                     settings.organiser_role,
                     encode("tournament_rated", settings.tournament_rated),
+                    settings.rollout_trials,
                 ),
             )

@@ -34,7 +34,8 @@ def test_a_row_maps_by_column_name_decoding_json_and_flags_and_null_gives_the_de
     settings = _row(
         "SELECT 5 AS guild_id, NULL AS reminder_seconds, 60.0 AS timeout_seconds, NULL AS challenge_seconds,"
         " '[\"ring\"]' AS allowed_games, NULL AS use_threads, NULL AS results_channel,"
-        " NULL AS window_seconds, NULL AS organiser_role, NULL AS tournament_rated"
+        " NULL AS window_seconds, NULL AS organiser_role, NULL AS tournament_rated,"
+        " NULL AS rollout_trials"
     )
     assert from_row(GuildSettings, settings) == GuildSettings(
         guild_id=5, timeout_seconds=60.0, allowed_games=("ring",), use_threads=True
