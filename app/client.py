@@ -27,6 +27,7 @@ from bot.metrics import Metrics, MetricsServer
 from bot.publishing import Publishers
 from bot.replays import LANES as REPLAY_LANES
 from bot.replays import Replays
+from bot.rollout_sources import RolloutSources
 from bot.rollouts import Rollouts
 from bot.sessions import SessionManager
 from bot.settings import ServerSettings
@@ -138,6 +139,7 @@ class RingsideBot(commands.Bot):
         self.claims = WorkClaims(store, self.clock)
         self.about = AboutBot(store, self.clock)
         self.analyses, self.replays, self.rollouts = self._heavy_services(store, heavy_jobs)
+        self.rollout_sources = RolloutSources(store, self.sessions)
         # The computer thinks in a compute worker (with no workers, in a thread); so do the coach's
         # auto-roll judge and the tutor's check.
         pool = self.render_pool

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -96,27 +97,14 @@ class Analyses:
         self.claims = claims or WorkClaims(store, clock)
         self.limits = limits or Limits()
         self._publishers = publishers
-        self.runner = JobRunner(
-            store, clock, workers or InThread(), owner=self.claims.owner, lanes=lanes, on_end=self._ended
-        )
-        self.replay_runner = JobRunner(
-            store,
-            clock,
-            owner=self.claims.owner,
-            lanes=replay_lanes,
-            kinds=(REPLAY,),
-            on_end=self._ended,
-            replayer=replayer,
-        )
-        self.rollout_runner = JobRunner(
-            store,
-            clock,
-            owner=self.claims.owner,
-            lanes=(ROLLOUT_LANES if roller is not None else 0) if rollout_lanes is None else rollout_lanes,
-            kinds=(ROLLOUT,),
-            on_end=self._ended,
-            roller=roller,
-        )
+        runner = functools.partial(JobRunner, store, clock, owner=self.claims.owner, on_end=self._ended)
+        self.runner = runner(workers or InThread(), lanes=lanes)
+        self.replay_runner = runner(lanes=replay_lanes, kinds=(REPLAY,), replayer=replayer)
+        if rollout_lanes is None:
+            rollout_lanes = ROLLOUT_LANES if roller is not None else 0
+        self.rollout_runner = runner(lanes=rollout_lanes, kinds=(ROLLOUT,), roller=roller)
+        #: this process's lanes: analyses and files, replays, rollouts (each taking its kinds)
+        self.runners = (self.runner, self.replay_runner, self.rollout_runner)
         self.showing = Showing(
             store,
             clock,
@@ -249,9 +237,8 @@ class Analyses:
 
     async def queued(self, job_id: int | None) -> None:
         """A job was queued: this process's idle lanes look at once, and workers are handed it."""
-        self.runner.wake()
-        self.replay_runner.wake()
-        self.rollout_runner.wake()
+        for runner in self.runners:
+            runner.wake()
         if job_id is not None and self.dispatch is not None:
             job = await self.store.jobs.get(job_id)
             if job is not None:
@@ -286,9 +273,8 @@ class Analyses:
     def start(self) -> None:
         self._stopping = False
         self._interrupted = []
-        self.runner.start()
-        self.replay_runner.start()
-        self.rollout_runner.start()
+        for runner in self.runners:
+            runner.start()
         if self._watcher is None:
             self._watcher = asyncio.get_running_loop().create_task(self._watch(), name="ringside-analyses")
 
@@ -307,20 +293,15 @@ class Analyses:
         """The bot is stopping (SIGTERM): no job is taken any more, and the running ones go back to the
         queue at their next decision (``AnalysisStopped``), for the next start or another worker."""
         if not self._stopping:  # their askers are told at ``close`` that they keep their place
-            self._interrupted = [
-                r.job
-                for runner in (self.runner, self.replay_runner, self.rollout_runner)
-                for r in runner.running.values()
-            ]
+            self._interrupted = [r.job for runner in self.runners for r in runner.running.values()]
         self._stopping = True
-        self.runner.stop()
-        self.replay_runner.stop()
-        self.rollout_runner.stop()
+        for runner in self.runners:
+            runner.stop()
 
     async def close(self) -> None:
         self.stop()
         running = list(self._interrupted)
-        await asyncio.gather(self.runner.close(), self.replay_runner.close(), self.rollout_runner.close())
+        await asyncio.gather(*(runner.close() for runner in self.runners))
         if self._watcher is not None:
             self._watcher.cancel()
             with contextlib.suppress(asyncio.CancelledError):
@@ -328,22 +309,15 @@ class Analyses:
             self._watcher = None
         if self.dispatch is not None:
             await self.dispatch.close()
-        files, replays = self._publishers().files, self._publishers().replays
-        rollouts = self._publishers().rollouts
         for job in running:
+            ended = False  # told when the store cannot say
             with contextlib.suppress(Exception):
                 fresh = await self.store.jobs.get(job.id)
-                if fresh is None or fresh.state != "queued":
-                    continue  # it ended meanwhile (and is posted, or will be): nothing to keep
-            if job.kind == FILE and files is not None:
-                with contextlib.suppress(Exception):
-                    await files.file_shown(job, KEPT_AT_RESTART)
-            if job.kind == REPLAY and replays is not None:
-                with contextlib.suppress(Exception):
-                    await replays.replay_shown(job, REPLAY_KEPT)
-            if job.kind == ROLLOUT and rollouts is not None:
-                with contextlib.suppress(Exception):
-                    await rollouts.rollout_shown(job, ROLLOUT_KEPT)
+                ended = fresh is None or fresh.state != "queued"
+            if ended:
+                continue  # it ended meanwhile (and is posted, or will be): nothing to keep
+            with contextlib.suppress(Exception):
+                await tell_kept(job, self._publishers())
 
     def _ended(self, job: JobRecord) -> None:
         self._nudge.set()
@@ -374,6 +348,17 @@ class Analyses:
     async def show(self) -> int:
         """Bring each open job's message up to date; how many were edited."""
         return await self.showing.show()
+
+
+async def tell_kept(job: JobRecord, publishers: Publishers) -> None:
+    """Tell the asker of a job a restart interrupted that it keeps its place (an analysis of our own
+    match has no asker to tell)."""
+    if job.kind == FILE and publishers.files is not None:
+        await publishers.files.file_shown(job, KEPT_AT_RESTART)
+    elif job.kind == REPLAY and publishers.replays is not None:
+        await publishers.replays.replay_shown(job, REPLAY_KEPT)
+    elif job.kind == ROLLOUT and publishers.rollouts is not None:
+        await publishers.rollouts.rollout_shown(job, ROLLOUT_KEPT)
 
 
 @dataclass(frozen=True, slots=True)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import asyncio
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 from bot.rollouts import CODE, LIVE, REVIEW, Asked, RolloutRefused, refusal
 from bot.store import MatchRecord, Store
@@ -139,3 +139,62 @@ def _allowed(asked: Asked) -> None:
     why = refusal(asked)
     if why is not None:
         raise RolloutRefused(why)
+
+
+class LiveMatches(Protocol):
+    """Where an active match's session is found (``bot.sessions.SessionManager``)."""
+
+    async def get(self, match_id: int) -> Any: ...
+
+
+class RolloutSources:
+    """The position a ``/rollout`` names, found and checked against the rule: by its code, a finished
+    match's Review page, an active match of this server, or the match being played in the channel."""
+
+    def __init__(self, store: Store, sessions: LiveMatches) -> None:
+        self.store = store
+        self.sessions = sessions
+
+    async def position(
+        self,
+        guild_id: int | None,
+        channel_id: int | None,
+        asker: int,
+        code: str | None,
+        match: int | None,
+        page: int | None,
+    ) -> Position:
+        """The position asked for (``RolloutRefused``: why none, and nothing changed)."""
+        rated = await rated_match_of(self.store, asker)
+        if code is not None:
+            if match is not None or page is not None:
+                raise RolloutRefused("Give either a position code or a match's Review page, not both.")
+            return from_code(code, asker, rated)
+        if match is not None:
+            return await self._of_match(guild_id, asker, match, page, rated)
+        if page is not None:
+            raise RolloutRefused(
+                "A page is a page of a match's Review: give the match too (`match:12 page:3`)."
+            )
+        here = [r for r in await self.store.matches.active(channel_id=channel_id) if r.guild_id == guild_id]
+        if not here:
+            raise RolloutRefused(
+                "No match is being played here. Give a position code (`code:`), or a finished match's "
+                "Review page (`match:12 page:3`)."
+            )
+        record = ([r for r in here if asker in r.players] or here)[0]
+        return live(record, (await self.sessions.get(record.id)).state, asker, rated)
+
+    async def _of_match(
+        self, guild_id: int | None, asker: int, match: int, page: int | None, rated: int | None
+    ) -> Position:
+        record = await self.store.matches.get(match) if 0 < match < 1 << 63 else None
+        if record is None or record.guild_id != guild_id:
+            raise RolloutRefused(f"There is no match #{match} on this server.")
+        if page is not None:
+            return await from_review(self.store, record, page, asker, rated)
+        if record.status == "active":
+            return live(record, (await self.sessions.get(record.id)).state, asker, rated)
+        raise RolloutRefused(
+            f"Name a decision of match #{match}: `/rollout match:{match} page:1` (its /review's pages)."
+        )

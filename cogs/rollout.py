@@ -19,7 +19,6 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import rollout_sources
 from bot.publishing import Unpostable
 from bot.rollouts import RolloutRefused, result_text
 from bot.rollouts import games as games_of
@@ -65,7 +64,9 @@ class Rollout(commands.Cog):
         games: int | None = None,
     ) -> None:
         try:
-            position = await self._position(interaction, code, match, page)
+            position = await self.bot.rollout_sources.position(
+                interaction.guild_id, interaction.channel_id, interaction.user.id, code, match, page
+            )
             settings = await self.bot.settings.get(interaction.guild_id)
             trials = games_of(games, settings.rollout_trials)
             job_id = await self.bot.rollouts.queue(
@@ -89,47 +90,6 @@ class Rollout(commands.Cog):
         with contextlib.suppress(discord.HTTPException):
             await interaction.edit_original_response(content=line)
         await self.bot.analyses.answered(job_id, line)
-
-    async def _position(
-        self, interaction: discord.Interaction[Any], code: str | None, match: int | None, page: int | None
-    ) -> rollout_sources.Position:
-        store = self.bot.store
-        asker = interaction.user.id
-        rated = await rollout_sources.rated_match_of(store, asker)
-        if code is not None:
-            if match is not None or page is not None:
-                raise RolloutRefused("Give either a position code or a match's Review page, not both.")
-            return rollout_sources.from_code(code, asker, rated)
-        if match is not None:
-            record = await store.matches.get(match) if 0 < match < 1 << 63 else None
-            if record is None or record.guild_id != interaction.guild_id:
-                raise RolloutRefused(f"There is no match #{match} on this server.")
-            if page is None:
-                if record.status == "active":
-                    return rollout_sources.live(
-                        record, (await self.bot.sessions.get(record.id)).state, asker, rated
-                    )
-                raise RolloutRefused(
-                    f"Name a decision of match #{match}: `/rollout match:{match} page:1` (its /review's pages)."
-                )
-            return await rollout_sources.from_review(store, record, page, asker, rated)
-        if page is not None:
-            raise RolloutRefused(
-                "A page is a page of a match's Review: give the match too (`match:12 page:3`)."
-            )
-        here = [
-            r
-            for r in await store.matches.active(channel_id=interaction.channel_id)
-            if r.guild_id == interaction.guild_id
-        ]
-        if not here:
-            raise RolloutRefused(
-                "No match is being played here. Give a position code (`code:`), or a finished match's "
-                "Review page (`match:12 page:3`)."
-            )
-        mine = [r for r in here if asker in r.players] or here
-        record = mine[0]
-        return rollout_sources.live(record, (await self.bot.sessions.get(record.id)).state, asker, rated)
 
 
 class RolloutPosts:

@@ -10,6 +10,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.rollouts import TRIAL_CHOICES
 from bot.session import UserError
 from bot.settings import AUTO_CONFIRM, AUTO_ROLL, PREFERENCES, TUTOR, PlayerPrefs
 from bot.store import GuildSettings
@@ -60,6 +61,7 @@ def describe(settings: GuildSettings) -> str:
             f"**Results** announced: {results}",
             f"**Tournaments** run by: Manage Server{organisers}; their matches "
             f"{'are' if settings.tournament_rated else 'are not'} rated",
+            f"**Rollouts** play at most {settings.rollout_trials:,} games per candidate",
         ]
     )
 
@@ -102,6 +104,7 @@ class SettingsAsked:
     organiser_role: discord.Role | None
     clear_organiser_role: bool
     tournaments_rated: bool | None
+    rollout_games: app_commands.Choice[int] | None = None
 
     def to_change(self) -> bool:
         """Whether any setting is to change (only a member with Manage Server may ask)."""
@@ -115,6 +118,7 @@ class SettingsAsked:
             self.window_wait,
             self.organiser_role,
             self.tournaments_rated,
+            self.rollout_games,
         )
         return any(value is not None for value in given) or self.clear_results or self.clear_organiser_role
 
@@ -144,6 +148,8 @@ class SettingsAsked:
             changes["organiser_role"] = None
         if self.tournaments_rated is not None:
             changes["tournament_rated"] = self.tournaments_rated
+        if self.rollout_games is not None:
+            changes["rollout_trials"] = self.rollout_games.value
         return changes
 
 
@@ -167,9 +173,11 @@ class Settings(commands.Cog):
         organiser_role="A role whose members run tournaments, besides Manage Server",
         clear_organiser_role="Leave tournaments to members with Manage Server only",
         tournaments_rated="Whether tournament matches count for the ratings (default yes)",
+        rollout_games="The most games per candidate of a /rollout here (default 648)",
     )
     @app_commands.choices(
-        window_wait=[app_commands.Choice(name=name, value=seconds) for name, seconds in WINDOW_WAITS]
+        window_wait=[app_commands.Choice(name=name, value=seconds) for name, seconds in WINDOW_WAITS],
+        rollout_games=[app_commands.Choice(name=f"{n:,}", value=n) for n in TRIAL_CHOICES],
     )
     async def settings(
         self,
@@ -185,6 +193,7 @@ class Settings(commands.Cog):
         organiser_role: discord.Role | None = None,
         clear_organiser_role: bool = False,
         tournaments_rated: bool | None = None,
+        rollout_games: app_commands.Choice[int] | None = None,
     ) -> None:
         if interaction.guild_id is None:
             await reply_privately(interaction, "Settings belong to a server; use this command in one.")
@@ -202,6 +211,7 @@ class Settings(commands.Cog):
             organiser_role=organiser_role,
             clear_organiser_role=clear_organiser_role,
             tournaments_rated=tournaments_rated,
+            rollout_games=rollout_games,
         )
         if asked.to_change() and not interaction.permissions.manage_guild:
             # Anyone may look; only a member with Manage Server may change.

@@ -9,6 +9,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+import discord
 import pytest
 
 from app.client import RingsideBot
@@ -400,4 +401,25 @@ async def test_a_rollout_running_at_a_restart_stops_keeps_its_place_and_is_poste
     assert asked.message.content.startswith("**Rollout** of the position")
     assert [m.id for m in fake.messages_in(fake.channel) if "**Rollout**" in m.content] == [asked.message.id]
     assert sql(tmp_path / "db.sqlite3", "SELECT state, posted FROM heavy_jobs") == [("done", 1)]
+    await stop_bot(bot)
+
+
+@pytest.mark.asyncio
+async def test_settings_rollout_games_bounds_a_servers_rollouts_and_only_manage_server_changes_it(
+    fake: FakeDiscord, tmp_path: Path
+) -> None:
+    bot = await start_bot(fake, tmp_path / "db.sqlite3")
+    carol = fake.add_user("carol")
+    ada = fake.add_user("ada", roles=[fake.add_role("admins", discord.Permissions(manage_guild=True))])
+    shown = await fake.slash(carol, "settings")
+    assert shown.message is not None and "at most 648 games per candidate" in str(shown.message.embeds)
+    refused = await fake.slash(carol, "settings", {"rollout_games": 144})
+    assert refused.message is not None and "Manage Server" in refused.message.content
+    assert (await bot.store.settings.get(fake.guild.id)).rollout_trials == 648
+    saved = await fake.slash(ada, "settings", {"rollout_games": 144})
+    assert saved.message is not None and "at most 144 games per candidate" in str(saved.message.embeds)
+    assert (await bot.store.settings.get(fake.guild.id)).rollout_trials == 144
+    over = await fake.slash(carol, "rollout", {"code": BEAR_OFF_CODE, "games": 324})
+    assert over.ephemeral and over.message is not None and "at most 144 games" in over.message.content
+    assert sql(tmp_path / "db.sqlite3", "SELECT COUNT(*) FROM heavy_jobs") == [(0,)]
     await stop_bot(bot)
