@@ -164,28 +164,9 @@ class JobStore(JobRuns):
     ) -> int:
         """Queue the replay of match ``match_id`` for member ``owner_id`` (``detail``: JSON, the names
         and file size limit), within ``limits`` (``Refused`` says which one it would pass)."""
-        async with self._c.transaction() as db:
-            await _admit(db, REPLAY, owner_id, guild_id, limits)
-            found = await db.insert(
-                "INSERT INTO heavy_jobs (kind, priority, owner_id, guild_id, channel_id, replay_of, game,"
-                " size, state, reply_token, detail, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (
-                    REPLAY,
-                    PRIORITY[REPLAY],
-                    owner_id,
-                    guild_id,
-                    channel_id,
-                    match_id,
-                    game,
-                    size,
-                    QUEUED,
-                    reply_token,
-                    detail,
-                    now,
-                ),
-            )
-        assert found is not None
-        return found
+        return await self._add_asked(
+            REPLAY, owner_id, guild_id, channel_id, match_id, game, size, detail, reply_token, limits, now
+        )
 
     async def add_rollout(
         self,
@@ -204,14 +185,34 @@ class JobStore(JobRuns):
         """Queue a rollout for member ``owner_id`` (``detail``: JSON, the position, games and seed;
         ``match_id``: the match it comes from, kept in ``replay_of``: ``match_id`` is the analysis's
         own; ``size``: the games to play), within ``limits`` (``Refused`` says which one it passes)."""
+        return await self._add_asked(
+            ROLLOUT, owner_id, guild_id, channel_id, match_id, game, size, detail, reply_token, limits, now
+        )
+
+    async def _add_asked(
+        self,
+        kind: str,
+        owner_id: int,
+        guild_id: int | None,
+        channel_id: int,
+        match_id: int | None,
+        game: str,
+        size: int,
+        detail: str,
+        reply_token: str | None,
+        limits: Limits,
+        now: float,
+    ) -> int:
+        """Queue a job a member asked for about a match or a position (a replay, a rollout: the match
+        in ``replay_of``), within ``limits``."""
         async with self._c.transaction() as db:
-            await _admit(db, ROLLOUT, owner_id, guild_id, limits)
+            await _admit(db, kind, owner_id, guild_id, limits)
             found = await db.insert(
                 "INSERT INTO heavy_jobs (kind, priority, owner_id, guild_id, channel_id, replay_of, game,"
                 " size, state, reply_token, detail, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
-                    ROLLOUT,
-                    PRIORITY[ROLLOUT],
+                    kind,
+                    PRIORITY[kind],
                     owner_id,
                     guild_id,
                     channel_id,
