@@ -203,7 +203,9 @@ def analysis_to_json(analysis: Analysis) -> dict[str, Any]:
     """``analysis`` as JSON data (saved until it is posted); ``analysis_from_json`` reads it back."""
     return {
         "players": [asdict(p) for p in analysis.players],
-        "decisions": [asdict(d) for d in analysis.decisions],
+        "decisions": [
+            {**asdict(d), "candidates": [asdict(c) for c in d.candidates]} for d in analysis.decisions
+        ],
         "chances": [list(game) for game in analysis.chances],
         "scale": analysis.scale.value,
         "level": analysis.level,

@@ -137,7 +137,9 @@ async def test_the_cogs_register_as_publishers_and_unregister_when_unloaded(
     assert bot.controls.get(TOURNAMENT) is bot.get_cog("Tournament")
     assert bot.publishers.replays is bot.get_cog("Replay").posts  # type: ignore[union-attr]
     assert bot.controls.get(TUTOR) is bot.get_cog("Tutoring")
-    for name in ("Play", "Coach", "Challenge", "Help", "Review", "Tournament", "Replay", "Tutoring"):
+    assert bot.publishers.rollouts is bot.get_cog("Rollout").posts  # type: ignore[union-attr]
+    names = ("Play", "Coach", "Challenge", "Help", "Review", "Tournament", "Replay", "Tutoring", "Rollout")
+    for name in names:
         await bot.remove_cog(name)
     assert bot.publishers == Publishers()
     assert bot.controls == ControlHandlers()
