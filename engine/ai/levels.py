@@ -2,7 +2,7 @@
 
 ``players.PLAYERS`` is what the bot plays with (one player per game); this table lists every player
 a game has (its kit's ``players``), by the names the arena accepts: ``random``, ``greedy``, the levels
-``easy``, ``medium`` and ``hard`` as far as the game has them, and any player of its own.
+``easy``, ``medium``, ``hard`` and ``expert`` as far as the game has them, and any player of its own.
 """
 
 from __future__ import annotations
@@ -26,8 +26,8 @@ __all__ = [
     "seeded_move",
 ]
 
-LEVELS = ("easy", "medium", "hard")
-"""The levels players choose from (``/challenge level:``), weakest first."""
+LEVELS = ("easy", "medium", "hard", "expert")
+"""The levels players choose from (``/challenge level:``), weakest first (``expert``: backgammon only)."""
 DEFAULT_LEVEL = "medium"
 """The level of a computer match when the player names none (if the game has it)."""
 
@@ -56,7 +56,7 @@ def find_player(game: str, name: str) -> ComputerPlayer:
 
 
 def levels_of(game: str) -> tuple[str, ...]:
-    """Which of ``LEVELS`` the game's computer plays at (all three once its players are in)."""
+    """Which of ``LEVELS`` the game's computer plays at."""
     table = LEVEL_PLAYERS.get(game, {})
     return tuple(level for level in LEVELS if level in table)
 

@@ -44,10 +44,13 @@ class Spy:
 
 
 def test_ring_has_the_three_levels_and_unknown_levels_are_named() -> None:
-    assert levels_of("ring") == LEVELS == ("easy", "medium", "hard")
+    assert LEVELS == ("easy", "medium", "hard", "expert")
+    assert levels_of("ring") == ("easy", "medium", "hard")
     assert level_player("ring", "hard") is LEVEL_PLAYERS["ring"]["hard"]
     with pytest.raises(levels.UnknownPlayerError, match="levels: easy, medium, hard"):
         level_player("ring", "grandmaster")
+    with pytest.raises(levels.UnknownPlayerError, match="no computer level 'expert'"):
+        level_player("ring", "expert")
 
 
 @pytest.mark.asyncio
@@ -74,9 +77,10 @@ async def test_challenging_the_computer_at_a_level_plays_that_level_off_the_even
 
 @pytest.mark.parametrize("game", ["ring", "backgammon", "space"])
 def test_every_game_has_the_three_levels(game: str) -> None:
-    assert levels_of(game) == LEVELS
-    players = {level_player(game, level) for level in LEVELS}
-    assert len(players) == len(LEVELS), "three different players"
+    """Easy, medium and hard in every game; backgammon also has expert (issue 36)."""
+    assert levels_of(game) == (LEVELS if game == "backgammon" else ("easy", "medium", "hard"))
+    players = {level_player(game, level) for level in levels_of(game)}
+    assert len(players) == len(levels_of(game)), "a different player for each level"
 
 
 @pytest.mark.asyncio
