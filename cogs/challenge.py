@@ -18,7 +18,7 @@ from cogs.control_kinds import CHALLENGE
 from cogs.mentions import pings
 from cogs.replies import reply_privately
 from engine import VARIANTS, GameError, find_variant
-from engine.ai.levels import LEVELS
+from engine.ai.levels import LEVEL_TITLES, LEVELS
 from engine.protocol import OptionSpec, Variant
 from render import Caption
 
@@ -54,7 +54,9 @@ class Challenge(commands.Cog):
         position="Start from this position (unrated): a GNU Backgammon ID, ID:match ID, or an XGID",
         clock="Backgammon live clock: reserve per player + delay per move, e.g. 2m+12s (default: none)",
     )
-    @app_commands.choices(level=[app_commands.Choice(name=level, value=level) for level in LEVELS])
+    @app_commands.choices(
+        level=[app_commands.Choice(name=LEVEL_TITLES[level], value=level) for level in LEVELS]
+    )
     async def challenge(
         self,
         interaction: discord.Interaction[Any],

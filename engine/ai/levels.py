@@ -18,6 +18,7 @@ __all__ = [
     "DEFAULT_LEVEL",
     "LEVELS",
     "LEVEL_PLAYERS",
+    "LEVEL_TITLES",
     "ComputerPlayer",
     "UnknownPlayerError",
     "find_player",
@@ -28,6 +29,14 @@ __all__ = [
 
 LEVELS = ("easy", "medium", "hard", "expert")
 """The levels players choose from (``/challenge level:``), weakest first (``expert``: backgammon only)."""
+LEVEL_TITLES = {
+    "easy": "easy",
+    "medium": "medium",
+    "hard": "hard",
+    "expert": "expert: world class (backgammon)",
+}
+"""How ``/challenge level:`` lists each level (``expert``: GNU Backgammon's "world class", at the depth
+of the hints)."""
 DEFAULT_LEVEL = "medium"
 """The level of a computer match when the player names none (if the game has it)."""
 

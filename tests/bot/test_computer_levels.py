@@ -104,6 +104,30 @@ async def test_a_whole_match_against_the_hard_computer(
 
 
 @pytest.mark.asyncio
+async def test_backgammon_offers_the_expert_level_and_other_games_name_theirs(
+    fake: FakeDiscord, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``/challenge level:expert`` (issue 36): a backgammon match at expert (its player stood in for by
+    a quicker one here); ring, which has no expert, names the levels it has and creates nothing."""
+    spy = Spy(LEVEL_PLAYERS["backgammon"]["medium"])
+    monkeypatch.setitem(LEVEL_PLAYERS["backgammon"], "expert", spy)
+    bot = await start_bot(fake, tmp_path / "db.sqlite3")
+    alice = fake.add_user("alice")
+    refused = await fake.slash(
+        alice, "challenge", {"opponent": fake.bot_user, "game": "ring", "level": "expert"}
+    )
+    assert refused.ephemeral and "at these levels: easy, medium, hard." in refused.message.content  # type: ignore[union-attr]
+    assert await bot.store.matches.active() == []
+    result = await fake.slash(
+        alice, "challenge", {"opponent": fake.bot_user, "game": "backgammon", "level": "expert"}, idle=True
+    )
+    assert any("(level expert)" in m.content for m in result.messages)
+    (record,) = await bot.store.matches.active()
+    assert record.computer_level == "expert"
+    await stop_bot(bot)
+
+
+@pytest.mark.asyncio
 async def test_without_a_level_the_computer_plays_medium(fake: FakeDiscord, tmp_path: Path) -> None:
     bot = await start_bot(fake, tmp_path / "db.sqlite3")
     alice = fake.add_user("alice")

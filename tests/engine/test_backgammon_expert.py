@@ -11,7 +11,7 @@ import pytest
 from engine.ai.backgammon_bgsage import COACH_LEVEL, for_money, ranked_plays
 from engine.ai.backgammon_expert import EXPERT, ExpertPlayer
 from engine.ai.backgammon_players import BENCHMARK
-from engine.ai.levels import LEVEL_PLAYERS, find_player, level_player, levels_of
+from engine.ai.levels import LEVEL_PLAYERS, LEVEL_TITLES, LEVELS, find_player, level_player, levels_of
 from engine.ai.random_player import sample_outcome
 from engine.backgammon.board import side_from
 from engine.backgammon.game import BackgammonState, Checkers, Double, Pass, Phase, RollOn, Take
@@ -30,6 +30,7 @@ def test_expert_is_a_backgammon_level_at_the_hints_depth() -> None:
     assert "expert" not in levels_of("ring") and "expert" not in levels_of("space")
     assert EXPERT.level == COACH_LEVEL == "3ply"
     assert isinstance(LEVEL_PLAYERS["backgammon"]["expert"], ExpertPlayer)
+    assert set(LEVEL_TITLES) == set(LEVELS) and "world class" in LEVEL_TITLES["expert"]
 
 
 def test_expert_plays_cubeless_money_in_the_arena() -> None:
