@@ -14,7 +14,7 @@ from engine.ai.backgammon_players import BENCHMARK
 from engine.ai.levels import LEVEL_PLAYERS, LEVEL_TITLES, LEVELS, find_player, level_player, levels_of
 from engine.ai.random_player import sample_outcome
 from engine.backgammon.board import side_from
-from engine.backgammon.game import BackgammonState, Checkers, Double, Pass, Phase, RollOn, Take
+from engine.backgammon.game import BackgammonState, Beaver, Checkers, Double, Pass, Phase, RollOn, Take
 from engine.backgammon.variant import VARIANT
 from kits.backgammon import KIT
 from tests.engine.test_backgammon_money import act, money
@@ -105,3 +105,17 @@ def test_expert_takes_an_early_double_and_rolls_at_the_start() -> None:
 def test_expert_plays_a_single_game_without_the_cube() -> None:
     single, kinds = play_out(VARIANT.new_game({"length": 1}), SHALLOW, 7)
     assert single.outcome() is not None and not any(kind.startswith("decide:") for kind in kinds)
+
+
+def test_expert_beavers_an_early_double_in_money_play_with_beavers() -> None:
+    """Black doubles at once after White's good opening 3-1: bgsage's own 3-ply beaver."""
+    state = act(money(beavers=True), "double")
+    assert EXPERT(state.view(0), random.Random(1)) == Beaver()
+
+
+def test_expert_plays_old_english_by_the_positions_our_plays_reach() -> None:
+    """No engine knows the five-checker limit: the expert plays as every level does there (bgsage's
+    evaluation of the positions OUR legal plays reach), at its depth."""
+    state = act(VARIANT.new_game({"length": 1, "rules": "oldenglish"}), "opening 6-5")
+    action = EXPERT(state.view(state.to_move()), random.Random(1))
+    assert isinstance(action, Checkers) and action.result in {p.result for p in state.plays()}
