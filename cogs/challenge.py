@@ -18,7 +18,7 @@ from cogs.control_kinds import CHALLENGE
 from cogs.mentions import pings
 from cogs.replies import reply_privately
 from engine import VARIANTS, GameError, find_variant
-from engine.ai.levels import LEVELS
+from engine.ai.levels import LEVEL_TITLES, LEVELS
 from engine.protocol import OptionSpec, Variant
 from render import Caption
 
@@ -55,7 +55,9 @@ class Challenge(commands.Cog):
         clock="Backgammon live clock: reserve per player + delay per move, e.g. 2m+12s (default: none)",
         tutor="Backgammon: both players are warned, privately, of an error before it is final (unrated)",
     )
-    @app_commands.choices(level=[app_commands.Choice(name=level, value=level) for level in LEVELS])
+    @app_commands.choices(
+        level=[app_commands.Choice(name=LEVEL_TITLES[level], value=level) for level in LEVELS]
+    )
     async def challenge(
         self,
         interaction: discord.Interaction[Any],

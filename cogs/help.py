@@ -307,7 +307,7 @@ class Help(commands.Cog):
         embed.add_field(
             name="How to play",
             value=(
-                "1. `/challenge` someone (or me, to play the computer; `level` easy, medium or hard); they "
+                "1. `/challenge` someone (or me, to play the computer; `level` easy, medium, hard, or expert in backgammon); they "
                 "click **Accept**. Games played "
                 "as matches take `length` (points to win; backgammon `length:0` is a money game, with `jacoby`, "
                 "`beavers`, `automatic` and `limit`; `position` starts from a GNU Backgammon ID or XGID, unrated; "

@@ -94,7 +94,7 @@ class GameKit:
     """The rules (``engine.protocol.Variant``)."""
     players: Part[Mapping[str, ComputerPlayer]]
     """Every computer player by the name the arena takes: ``random`` at least, then any of the levels
-    ``easy``, ``medium`` and ``hard`` the game has (``/challenge level:`` offers those; none is fine),
+    ``easy``, ``medium``, ``hard`` and ``expert`` the game has (``/challenge level:`` offers those; none is fine),
     and any others (``greedy``)."""
     bot_player: str
     """Which of ``players`` plays a computer match saved without a level."""

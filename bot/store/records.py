@@ -64,7 +64,7 @@ class MatchRecord:
     thread_on: int | None = None
     """The message that thread opens on (the challenge), if any."""
     computer_level: str | None = None
-    """The computer's level in a match against it ("easy", "medium", "hard"); None: its default."""
+    """The computer's level in a match against it ("easy", "medium", "hard", "expert"); None: its default."""
     human: int | None = None
     """The person in a match against the computer (None: between people, or saved before it was kept)."""
     window_at: float | None = None

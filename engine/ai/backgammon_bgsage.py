@@ -334,6 +334,8 @@ COACH = SagePlayer("coach", COACH_LEVEL, COACH_LEVEL, COACH_LEVEL)
 
 
 def for_money(player: Any) -> Any:
-    """``player`` playing single games as cubeless money play (a level's money version; other
-    players, which never look at the score, unchanged)."""
-    return player.for_money() if isinstance(player, SagePlayer) else player
+    """``player`` playing single games as cubeless money play (a level's money version: a player
+    with a ``for_money`` method, as ``SagePlayer`` and the expert level; other players, which never
+    look at the score, unchanged)."""
+    money = getattr(player, "for_money", None)
+    return money() if callable(money) else player

@@ -1,6 +1,7 @@
 """Backgammon's computer players by name, and how the arena seats them.
 
-``easy``, ``medium`` and ``hard`` are the bgsage levels (``backgammon_bgsage``); ``pubeval`` is
+``easy``, ``medium`` and ``hard`` are the bgsage levels (``backgammon_bgsage``), ``expert`` the
+world-class level at the hints' depth (``backgammon_expert``); ``pubeval`` is
 Tesauro's benchmark evaluator, ``greedy`` a one-roll pip counter.
 
 The arena measures backgammon as the field does, cubeless money play: every game is a single game (a
@@ -10,7 +11,7 @@ for money (gammons count) rather than as a 1-point match (``backgammon_bgsage.fo
 
 from __future__ import annotations
 
-from engine.ai import backgammon_bgsage, backgammon_greedy, pubeval
+from engine.ai import backgammon_bgsage, backgammon_expert, backgammon_greedy, pubeval
 from engine.ai.arena import Benchmark
 from engine.ai.random_player import random_choice
 
@@ -21,6 +22,7 @@ PLAYERS = {
     "easy": backgammon_bgsage.EASY,
     "medium": backgammon_bgsage.MEDIUM,
     "hard": backgammon_bgsage.HARD,
+    "expert": backgammon_expert.EXPERT,
 }
 
 BENCHMARK = Benchmark(

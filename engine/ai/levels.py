@@ -2,7 +2,7 @@
 
 ``players.PLAYERS`` is what the bot plays with (one player per game); this table lists every player
 a game has (its kit's ``players``), by the names the arena accepts: ``random``, ``greedy``, the levels
-``easy``, ``medium`` and ``hard`` as far as the game has them, and any player of its own.
+``easy``, ``medium``, ``hard`` and ``expert`` as far as the game has them, and any player of its own.
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ __all__ = [
     "DEFAULT_LEVEL",
     "LEVELS",
     "LEVEL_PLAYERS",
+    "LEVEL_TITLES",
     "ComputerPlayer",
     "UnknownPlayerError",
     "find_player",
@@ -26,8 +27,16 @@ __all__ = [
     "seeded_move",
 ]
 
-LEVELS = ("easy", "medium", "hard")
-"""The levels players choose from (``/challenge level:``), weakest first."""
+LEVELS = ("easy", "medium", "hard", "expert")
+"""The levels players choose from (``/challenge level:``), weakest first (``expert``: backgammon only)."""
+LEVEL_TITLES = {
+    "easy": "easy",
+    "medium": "medium",
+    "hard": "hard",
+    "expert": "expert: world class (backgammon)",
+}
+"""How ``/challenge level:`` lists each level (``expert``: GNU Backgammon's "world class", at the depth
+of the hints)."""
 DEFAULT_LEVEL = "medium"
 """The level of a computer match when the player names none (if the game has it)."""
 
@@ -56,7 +65,7 @@ def find_player(game: str, name: str) -> ComputerPlayer:
 
 
 def levels_of(game: str) -> tuple[str, ...]:
-    """Which of ``LEVELS`` the game's computer plays at (all three once its players are in)."""
+    """Which of ``LEVELS`` the game's computer plays at."""
     table = LEVEL_PLAYERS.get(game, {})
     return tuple(level for level in LEVELS if level in table)
 

@@ -44,10 +44,13 @@ class Spy:
 
 
 def test_ring_has_the_three_levels_and_unknown_levels_are_named() -> None:
-    assert levels_of("ring") == LEVELS == ("easy", "medium", "hard")
+    assert LEVELS == ("easy", "medium", "hard", "expert")
+    assert levels_of("ring") == ("easy", "medium", "hard")
     assert level_player("ring", "hard") is LEVEL_PLAYERS["ring"]["hard"]
     with pytest.raises(levels.UnknownPlayerError, match="levels: easy, medium, hard"):
         level_player("ring", "grandmaster")
+    with pytest.raises(levels.UnknownPlayerError, match="no computer level 'expert'"):
+        level_player("ring", "expert")
 
 
 @pytest.mark.asyncio
@@ -74,9 +77,10 @@ async def test_challenging_the_computer_at_a_level_plays_that_level_off_the_even
 
 @pytest.mark.parametrize("game", ["ring", "backgammon", "space"])
 def test_every_game_has_the_three_levels(game: str) -> None:
-    assert levels_of(game) == LEVELS
-    players = {level_player(game, level) for level in LEVELS}
-    assert len(players) == len(LEVELS), "three different players"
+    """Easy, medium and hard in every game; backgammon also has expert (issue 36)."""
+    assert levels_of(game) == (LEVELS if game == "backgammon" else ("easy", "medium", "hard"))
+    players = {level_player(game, level) for level in levels_of(game)}
+    assert len(players) == len(levels_of(game)), "a different player for each level"
 
 
 @pytest.mark.asyncio
@@ -96,6 +100,30 @@ async def test_a_whole_match_against_the_hard_computer(
     assert result.content.startswith("🏆")
     assert spy.calls > 0 and spy.on_main_thread == 0
     fake.assert_clean()
+    await stop_bot(bot)
+
+
+@pytest.mark.asyncio
+async def test_backgammon_offers_the_expert_level_and_other_games_name_theirs(
+    fake: FakeDiscord, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``/challenge level:expert`` (issue 36): a backgammon match at expert (its player stood in for by
+    a quicker one here); ring, which has no expert, names the levels it has and creates nothing."""
+    spy = Spy(LEVEL_PLAYERS["backgammon"]["medium"])
+    monkeypatch.setitem(LEVEL_PLAYERS["backgammon"], "expert", spy)
+    bot = await start_bot(fake, tmp_path / "db.sqlite3")
+    alice = fake.add_user("alice")
+    refused = await fake.slash(
+        alice, "challenge", {"opponent": fake.bot_user, "game": "ring", "level": "expert"}
+    )
+    assert refused.ephemeral and "at these levels: easy, medium, hard." in refused.message.content  # type: ignore[union-attr]
+    assert await bot.store.matches.active() == []
+    result = await fake.slash(
+        alice, "challenge", {"opponent": fake.bot_user, "game": "backgammon", "level": "expert"}, idle=True
+    )
+    assert any("(level expert)" in m.content for m in result.messages)
+    (record,) = await bot.store.matches.active()
+    assert record.computer_level == "expert"
     await stop_bot(bot)
 
 

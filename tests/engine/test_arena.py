@@ -131,7 +131,7 @@ def test_mean_interval_and_percentile() -> None:
     [
         (["--game", "chess", "--players", "random,random"], "chess"),
         (["--game", "ring", "--players", "random,grandmaster"], "grandmaster"),
-        (["--game", "backgammon", "--players", "expert,random"], "expert"),
+        (["--game", "backgammon", "--players", "grandmaster,random"], "grandmaster"),
         (["--game", "ring", "--players", "random"], "two player names"),
         (["--game", "ring", "--players", "random,random", "--games", "0"], "--games"),
     ],
