@@ -52,6 +52,8 @@ def forged_controls(match_id: int, version: int, user_id: int) -> list[Forged]:
         *_pages(mid, user_id),
         button(f"tn:{none}:join"),
         select(f"tn:{none}:start", "x"),
+        button(f"tu:{mid}:{old}:confirm"),  # a tutor's warning of an earlier position (and of ring)
+        button(f"tu:{none}:1:back"),
     ]
 
 
