@@ -28,6 +28,7 @@ from engine.ai.levels import seeded_move
 from engine.ai.random_player import random_action
 from engine.protocol import CHANCE, GameState, GameView
 from engine.ring import RingState
+from fakediscord.patience import patient
 from render import Caption, render_board
 from render.replay import SavedMatch, replay_match
 from tests.games import duel
@@ -312,6 +313,11 @@ async def test_an_analysis_whose_worker_is_lost_is_reported_and_closing_stops_it
     with RenderPool(1, heavy_workers=1) as pool:
         with pytest.raises(HeavyWorkFailed):
             await pool.analyse("ring", None, [], lambda: False)
+        # The job's thread answers first, then replaces the lost worker and counts it: on a busy
+        # machine the count may come a moment after the answer.
+        deadline = time.monotonic() + patient(10)
+        while pool.heavy.restarts == 0 and time.monotonic() < deadline:
+            await asyncio.sleep(0.01)
         assert pool.heavy.restarts == 1
         with pytest.raises(AnalysisStopped):  # lost while the bot closes: computed at the next start
             await pool.analyse("ring", None, [], lambda: True)
